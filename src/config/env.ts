@@ -1,0 +1,194 @@
+/**
+ * Every environment variable the service reads, validated once at start-up.
+ *
+ * `.env.example` documents the same list; `test/config/env.test.ts` fails when the
+ * two drift apart. Nothing else in `src/` reads `process.env`.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+
+/** Dollar text ("100", "100.00") to integer cents: money is never a float here. */
+const dollarsToCents = z
+  .string()
+  .regex(/^\d{1,7}(\.\d{1,2})?$/, 'must be a dollar amount such as 100.00')
+  .transform((v) => {
+    const [whole = '0', frac = ''] = v.split('.');
+    return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+  });
+
+const url = z.url({ protocol: /^https?$/ });
+
+/** Empty strings in an env file mean "not set". */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+export const envSchema = z.object({
+  // --- process -----------------------------------------------------------------
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: int(0, 65535).default(3000),
+  PUBLIC_BASE_URL: optional(url),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: optional(z.string()),
+  REQUEST_TIMEOUT_MS: int(1000).default(30_000),
+  SHUTDOWN_GRACE_MS: int(0).default(10_000),
+
+  // --- folders -----------------------------------------------------------------
+  DATA_DIR: z.string().min(1).default('./data'),
+  PHOTOS_DIR: optional(z.string().min(1)),
+  DEMO_LIBRARY: z.enum(['auto', 'off']).default('auto'),
+
+  // --- gallery -----------------------------------------------------------------
+  WATERMARK_TEXT: z.string().min(1).max(80).default('PROOF'),
+  THUMBNAIL_SIZE: int(64, 2000).default(400),
+  PREVIEW_SIZE: int(256, 4000).default(1600),
+  IMAGE_MEMORY_CACHE_MB: int(0, 4096).default(64),
+  LIBRARY_RESCAN_INTERVAL_MS: int(0).default(60_000),
+
+  // --- order store -------------------------------------------------------------
+  ORDER_STORE: z.enum(['sqlite', 'sheets', 'postgres']).default('sqlite'),
+  ORDER_CACHE_TTL_MS: int(0).default(30_000),
+  DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')),
+  GOOGLE_SHEETS_ID: optional(z.string().min(1)),
+  GOOGLE_SHEETS_TAB: z.string().min(1).default('Orders'),
+  GOOGLE_APPLICATION_CREDENTIALS: optional(z.string().min(1)),
+  GOOGLE_SHEETS_ROOT_URL: optional(url),
+
+  // --- admin -------------------------------------------------------------------
+  ADMIN_TOKENS: optional(z.string()),
+  ADMIN_AUTH_MAX_FAILURES: int(1).default(30),
+  ADMIN_AUTH_WINDOW_MS: int(1000).default(15 * 60_000),
+
+  // --- captcha -----------------------------------------------------------------
+  CAPTCHA_PROVIDER: z.enum(['altcha', 'turnstile', 'hcaptcha', 'recaptcha', 'off']).default('altcha'),
+  CAPTCHA_SECRET: optional(z.string().min(1)),
+  CAPTCHA_SITE_KEY: optional(z.string().min(1)),
+  CAPTCHA_VERIFY_URL: optional(url),
+  ALTCHA_HMAC_KEY: optional(z.string().min(16)),
+  ALTCHA_MAX_NUMBER: int(1000).default(100_000),
+  ALTCHA_EXPIRES_S: int(10).default(600),
+
+  // --- rate limits (per client address, per minute) ----------------------------
+  RATE_LIMIT_ORDERS_PER_MIN: int(1).default(10),
+  RATE_LIMIT_FEEDBACK_PER_MIN: int(1).default(10),
+  RATE_LIMIT_CAPTCHA_PER_MIN: int(1).default(30),
+
+  // --- high-value confirmation -------------------------------------------------
+  HIGH_VALUE_THRESHOLD: dollarsToCents.default(10_000),
+  VERIFY_LINK_SECRET: optional(z.string().min(16)),
+  VERIFY_LINK_TTL_HOURS: int(1).default(48),
+
+  // --- mail --------------------------------------------------------------------
+  MAIL_FROM: z.string().min(3).default('Convention Photos <photos@localhost>'),
+  OPERATOR_EMAIL: optional(z.email()),
+  SENDGRID_API_KEY: optional(z.string().min(1)),
+  SENDGRID_BASE_URL: optional(url),
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
+  MAIL_RETRY_BASE_MS: int(100).default(30_000),
+  MAIL_RETRY_MAX_MS: int(1000).default(60 * 60_000),
+
+  // --- push --------------------------------------------------------------------
+  VAPID_PUBLIC_KEY: optional(z.string().min(1)),
+  VAPID_PRIVATE_KEY: optional(z.string().min(1)),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/)
+    .default('mailto:photos@localhost'),
+
+  // --- address check -----------------------------------------------------------
+  ADDRESS_VERIFIER: z.enum(['local', 'usps', 'smarty', 'off']).default('local'),
+  ADDRESS_VERIFY_TIMEOUT_MS: int(100).default(3000),
+  USPS_CLIENT_ID: optional(z.string().min(1)),
+  USPS_CLIENT_SECRET: optional(z.string().min(1)),
+  USPS_BASE_URL: url.default('https://apis.usps.com'),
+  SMARTY_AUTH_ID: optional(z.string().min(1)),
+  SMARTY_AUTH_TOKEN: optional(z.string().min(1)),
+  SMARTY_BASE_URL: url.default('https://us-street.api.smarty.com'),
+
+  // --- labels ------------------------------------------------------------------
+  RETURN_ADDRESS: z
+    .string()
+    .default('Convention Photos\\n123 Main St\\nSpringfield, IL 62701')
+    .transform((v) => v.replace(/\\n/g, '\n')),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Env plus values derived from it: resolved folders and the public URL. */
+export type Config = Env & {
+  dataDir: string;
+  photosDir: string;
+  publicBaseUrl: string;
+  adminTokens: string[];
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Validates `source` (normally `process.env`) into a typed Config.
+ * Throws a ConfigError whose message names every bad variable.
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const problems = crossFieldProblems(env);
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+  const dataDir = path.resolve(env.DATA_DIR);
+  const adminTokens = (env.ADMIN_TOKENS ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return {
+    ...env,
+    dataDir,
+    photosDir: path.resolve(env.PHOTOS_DIR ?? path.join(dataDir, 'photos')),
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    adminTokens,
+  };
+}
+
+/** Rules that involve more than one variable; each message starts with the variable's name. */
+function crossFieldProblems(env: Env): string[] {
+  const out: string[] = [];
+  const tokens = (env.ADMIN_TOKENS ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (tokens.some((t) => t.length < 24)) {
+    out.push('ADMIN_TOKENS: every token must be at least 24 characters');
+  }
+  if (env.CAPTCHA_PROVIDER === 'off' && env.NODE_ENV === 'production') {
+    out.push('CAPTCHA_PROVIDER: "off" is refused when NODE_ENV=production');
+  }
+  if (['turnstile', 'hcaptcha', 'recaptcha'].includes(env.CAPTCHA_PROVIDER) && !env.CAPTCHA_SECRET) {
+    out.push(`CAPTCHA_SECRET: required when CAPTCHA_PROVIDER=${env.CAPTCHA_PROVIDER}`);
+  }
+  if (env.ORDER_STORE === 'sheets') {
+    if (!env.GOOGLE_SHEETS_ID) out.push('GOOGLE_SHEETS_ID: required when ORDER_STORE=sheets');
+    if (!env.GOOGLE_APPLICATION_CREDENTIALS) {
+      out.push('GOOGLE_APPLICATION_CREDENTIALS: required when ORDER_STORE=sheets');
+    }
+  }
+  if (env.ORDER_STORE === 'postgres' && !env.DATABASE_URL) {
+    out.push('DATABASE_URL: required when ORDER_STORE=postgres');
+  }
+  if (env.ADDRESS_VERIFIER === 'usps' && !(env.USPS_CLIENT_ID && env.USPS_CLIENT_SECRET)) {
+    out.push('USPS_CLIENT_ID: USPS_CLIENT_ID and USPS_CLIENT_SECRET are required when ADDRESS_VERIFIER=usps');
+  }
+  if (env.ADDRESS_VERIFIER === 'smarty' && !(env.SMARTY_AUTH_ID && env.SMARTY_AUTH_TOKEN)) {
+    out.push('SMARTY_AUTH_ID: SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN are required when ADDRESS_VERIFIER=smarty');
+  }
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+    out.push('VAPID_PUBLIC_KEY: set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither');
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+/**
+ * The one catalogue of error codes (SPEC §1). Services throw `AppError`s built from it;
+ * `errors/handler.ts` turns them (and Fastify's own errors) into
+ * `{ error, code, details }` bodies. A code is never reused for another meaning.
+ */
+export const errorCatalogue = {
+  VALIDATION_FAILED: { status: 400, message: 'The request is not valid' },
+  CAPTCHA_REQUIRED: { status: 400, message: 'A CAPTCHA token is required' },
+  UNKNOWN_PHOTO: { status: 400, message: 'The order names a photo that does not exist' },
+  PRICE_MISMATCH: { status: 400, message: 'The amounts do not match the price list' },
+  ADDRESS_INVALID: { status: 400, message: 'The shipping address is not deliverable' },
+  EVENT_REQUIRED: { status: 400, message: 'The event could not be determined' },
+  UNAUTHORIZED: { status: 401, message: 'Admin credentials are missing or wrong' },
+  CAPTCHA_FAILED: { status: 403, message: 'The CAPTCHA could not be verified' },
+  VERIFICATION_FAILED: { status: 403, message: 'The confirmation link is not valid' },
+  NOT_FOUND: { status: 404, message: 'No such route' },
+  EVENT_NOT_FOUND: { status: 404, message: 'Event not found' },
+  FOLDER_NOT_FOUND: { status: 404, message: 'Folder not found' },
+  PHOTO_NOT_FOUND: { status: 404, message: 'Photo not found' },
+  ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  NOT_ACCEPTABLE: { status: 406, message: 'Not acceptable' },
+  ORDERING_CLOSED: { status: 409, message: 'Ordering is closed for this event' },
+  INVALID_TRANSITION: { status: 409, message: 'The order cannot move to that status' },
+  ORDER_NOT_SHIPPABLE: { status: 409, message: 'The order cannot be shipped' },
+  ORDER_FULFILLED: { status: 409, message: 'The order has been fulfilled and can no longer be edited' },
+  IDEMPOTENCY_CONFLICT: { status: 409, message: 'The Idempotency-Key was used with a different request' },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'A request with this Idempotency-Key is still being processed' },
+  VERIFICATION_EXPIRED: { status: 410, message: 'The confirmation link has expired' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  INTERNAL: { status: 500, message: 'Internal server error' },
+  IMAGE_UNAVAILABLE: { status: 503, message: 'The image cannot be rendered right now' },
+  STORE_UNAVAILABLE: { status: 503, message: 'The order store is unreachable' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+/** `details` is a string in the body; objects are JSON-encoded (SPEC §1). */
+export type ErrorDetails = string | Record<string, unknown> | unknown[];
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly details: string;
+  /** Extra response headers, e.g. `Retry-After` or `WWW-Authenticate`. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    opts: { message?: string; details?: ErrorDetails; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(opts.message ?? errorCatalogue[code].message, { cause: opts.cause });
+    this.code = code;
+    this.statusCode = errorCatalogue[code].status;
+    this.details =
+      opts.details === undefined ? '' : typeof opts.details === 'string' ? opts.details : JSON.stringify(opts.details);
+    this.headers = opts.headers ?? {};
+  }
+}
+
+/** Shorthand: `throw appError('ORDER_NOT_FOUND', { details: id })`. */
+export function appError(code: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]): AppError {
+  return new AppError(code, opts);
+}
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}

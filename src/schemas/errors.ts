@@ -1,0 +1,36 @@
+/**
+ * The SPEC §1 error body as a zod schema, and `errorResponses()`, which every route
+ * uses to declare the errors it can answer with (so they reach the OpenAPI document).
+ */
+import { z } from 'zod';
+import { type ErrorCode, errorCatalogue } from '../errors/catalogue.js';
+
+export const ErrorBody = z
+  .object({
+    error: z.string().describe('Human-readable description'),
+    code: z.string().describe('Stable machine-readable code (SCREAMING_SNAKE)'),
+    details: z.string().describe('More detail; a JSON-encoded string for field lists; never a stack trace'),
+  })
+  .meta({ id: 'Error' });
+
+export type ErrorBodyT = z.infer<typeof ErrorBody>;
+
+/**
+ * Response schemas for the given error codes, grouped by HTTP status, with the codes
+ * listed in each description. `errorResponses('ORDER_NOT_FOUND', 'UNAUTHORIZED')`.
+ * 500 INTERNAL is always included.
+ */
+export function errorResponses(...codes: ErrorCode[]): Record<number, typeof ErrorBody> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...codes, 'INTERNAL' as const]) {
+    const status = errorCatalogue[code].status;
+    const list = byStatus.get(status) ?? [];
+    if (!list.includes(code)) list.push(code);
+    byStatus.set(status, list);
+  }
+  const out: Record<number, typeof ErrorBody> = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[status] = ErrorBody.describe(list.map((c) => `\`${c}\`: ${errorCatalogue[c].message}`).join('. '));
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+/**
+ * The only file that listens. Picks the logger (pretty on a TTY, JSON otherwise),
+ * starts the app, and closes gracefully on SIGTERM/SIGINT: stop accepting, let
+ * in-flight requests finish, flush queued work, close the store.
+ */
+import closeWithGrace from 'close-with-grace';
+import type { FastifyServerOptions } from 'fastify';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config/env.js';
+
+function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  const base = {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-captcha-token"]'], censor: '[redacted]' },
+  };
+  if (process.stdout.isTTY) {
+    return {
+      ...base,
+      transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } },
+    };
+  }
+  return base;
+}
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+
+  const app = await buildApp(config, loggerOptions(config.LOG_LEVEL));
+
+  closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+  });
+
+  try {
+    await app.listen({ host: config.HOST, port: config.PORT });
+  } catch (err) {
+    app.log.fatal({ err }, 'could not start');
+    process.exit(1);
+  }
+  app.log.info(`Gallery and shop at ${config.publicBaseUrl}/ (API docs at ${config.publicBaseUrl}/docs)`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

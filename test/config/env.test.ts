@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from 'vitest';
+import { ConfigError, envSchema, loadConfig } from '../../src/config/env.js';
+
+test('defaults give a working embedded set-up', () => {
+  const c = loadConfig({});
+  expect(c.ORDER_STORE).toBe('sqlite');
+  expect(c.CAPTCHA_PROVIDER).toBe('altcha');
+  expect(c.HIGH_VALUE_THRESHOLD).toBe(10_000);
+  expect(c.publicBaseUrl).toBe('http://localhost:3000');
+  expect(c.photosDir.endsWith('data/photos')).toBe(true);
+});
+
+test.each([
+  [{ PORT: 'abc' }, 'PORT'],
+  [{ ORDER_STORE: 'mysql' }, 'ORDER_STORE'],
+  [{ ORDER_STORE: 'sheets' }, 'GOOGLE_SHEETS_ID'],
+  [{ ORDER_STORE: 'postgres' }, 'DATABASE_URL'],
+  [{ ADMIN_TOKENS: 'short' }, 'ADMIN_TOKENS'],
+  [{ CAPTCHA_PROVIDER: 'off', NODE_ENV: 'production' }, 'CAPTCHA_PROVIDER'],
+  [{ CAPTCHA_PROVIDER: 'turnstile' }, 'CAPTCHA_SECRET'],
+  [{ HIGH_VALUE_THRESHOLD: '12.345' }, 'HIGH_VALUE_THRESHOLD'],
+  [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL'],
+])('a bad value stops start-up naming the variable: %o', (env, name) => {
+  expect(() => loadConfig(env)).toThrow(ConfigError);
+  expect(() => loadConfig(env)).toThrow(name);
+});
+
+test('dollar amounts become integer cents', () => {
+  expect(loadConfig({ HIGH_VALUE_THRESHOLD: '75.5' }).HIGH_VALUE_THRESHOLD).toBe(7550);
+});
+
+test('.env.example lists every variable, and nothing else', async () => {
+  const text = await readFile('.env.example', 'utf8');
+  const listed = [...text.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+  expect(new Set(listed)).toEqual(new Set(Object.keys(envSchema.shape)));
+  // each variable has a comment line right above it
+  const lines = text.split('\n');
+  for (const name of Object.keys(envSchema.shape)) {
+    const i = lines.findIndex((l) => new RegExp(`^#?\\s*${name}=`).test(l));
+    expect(lines[i - 1]?.startsWith('#'), `${name} has a comment`).toBe(true);
+  }
+});

@@ -1,0 +1,60 @@
+/**
+ * `build(t)`: an app on a fresh temporary DATA_DIR, closed (and the folder removed)
+ * when the test finishes. Nothing is shared between tests.
+ *
+ *   const app = await build(t, { env: { ORDER_STORE: 'sqlite' } });
+ *   const res = await app.inject({ url: '/healthz' });
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { TestContext } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config/env.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export type TestApp = FastifyInstance & { dataDir: string };
+
+/** A temporary folder removed when the test finishes. */
+export async function tempDir(t: TestContext, prefix = 'photo-svc-'): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  t.onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The configuration tests start from: quiet, no demo library, a known admin token. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PHOTOS_DIR: path.join(dataDir, 'photos'),
+    DEMO_LIBRARY: 'off',
+    ADMIN_TOKENS: ADMIN_TOKEN,
+    LIBRARY_RESCAN_INTERVAL_MS: '0',
+    PUBLIC_BASE_URL: 'http://photos.test',
+    ...env,
+  });
+}
+
+export type BuildOptions = {
+  /** Environment overrides on top of `testConfig`. */
+  env?: Record<string, string>;
+  /** Use this DATA_DIR instead of a fresh one (e.g. to restart on the same data). */
+  dataDir?: string;
+  /** Skip `ready()`, so the test can add routes before the app boots. */
+  noReady?: boolean;
+};
+
+export async function build(t: TestContext, opts: BuildOptions = {}): Promise<TestApp> {
+  const dataDir = opts.dataDir ?? (await tempDir(t));
+  const app = (await buildApp(testConfig(dataDir, opts.env))) as unknown as TestApp;
+  app.dataDir = dataDir;
+  t.onTestFinished(() => app.close());
+  if (!opts.noReady) await app.ready();
+  return app;
+}
+
+export const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
