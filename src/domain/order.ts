@@ -1,0 +1,112 @@
+/**
+ * What an order is, as the order store keeps it. Every adapter parses the rows it reads
+ * with `OrderRecord` at its boundary, so the rest of the service only sees valid orders.
+ * Money is integer cents; the API turns it into "$12.50" text (SPEC §1).
+ */
+import { z } from 'zod';
+
+export const ORDER_STATUSES = ['pending', 'paid', 'void', 'cancelled'] as const;
+export const OrderStatus = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof OrderStatus>;
+
+export const ShippingStatus = z.enum(['ship', 'shipped']);
+export type ShippingStatus = z.infer<typeof ShippingStatus>;
+
+export const FulfillmentType = z.enum(['ship', 'pickup']);
+export type FulfillmentType = z.infer<typeof FulfillmentType>;
+
+/** Where the order was taken: the public checkout, or the booth (admin credentials). */
+export const OrderChannel = z.enum(['web', 'booth']);
+export type OrderChannel = z.infer<typeof OrderChannel>;
+
+const cents = z.number().int().min(0);
+const isoTimestamp = z.iso.datetime({ offset: true });
+
+export const OrderLine = z.object({
+  photoNumber: z.string().min(1),
+  size: z.string().min(1),
+  quantity: z.number().int().min(1).max(99),
+  unitCents: cents,
+  lineCents: cents,
+});
+export type OrderLine = z.infer<typeof OrderLine>;
+
+/** The fields an admin may edit before fulfilment (SPEC §5). */
+export const EditableFields = z.object({
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  fulfillmentType: FulfillmentType,
+  shippingAddress: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zipCode: z.string(),
+});
+export type EditableFields = z.infer<typeof EditableFields>;
+export const EDITABLE_FIELDS = Object.keys(EditableFields.shape) as (keyof EditableFields)[];
+
+export const OrderRecord = EditableFields.extend({
+  /** Opaque unique id (a UUID). */
+  id: z.string().min(1),
+  /** `<eventPrefix>-<sequence>`, sequence zero-padded to 4 digits: `AX25-0001`. */
+  orderNumber: z.string().regex(/^[A-Z0-9]{1,8}-\d{4,}$/),
+  eventSlug: z.string().min(1),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+  items: z.array(OrderLine).min(1),
+  subtotalCents: cents,
+  shippingFeeCents: cents,
+  totalCents: cents,
+  status: OrderStatus,
+  shippingStatus: ShippingStatus,
+  /** Empty until shipped with a tracking number. */
+  trackingNumber: z.string(),
+  /** Every feedback entry, oldest first, each `[<ISO time>] <text>`, separated by a blank line. */
+  feedback: z.string(),
+  /** High-value orders wait for email confirmation (SPEC §8): held orders are in no admin list. */
+  held: z.boolean(),
+  /** When an unconfirmed hold is cancelled; null when not held. */
+  holdExpiresAt: isoTimestamp.nullable(),
+  /** Result of the address check: true/false, or null when not checked (pickup, verifier off). */
+  addressVerified: z.boolean().nullable(),
+  channel: OrderChannel,
+});
+export type OrderRecord = z.infer<typeof OrderRecord>;
+
+/** What a caller supplies to create an order; the store assigns the rest. */
+export const NewOrder = OrderRecord.omit({
+  id: true,
+  orderNumber: true,
+  createdAt: true,
+  updatedAt: true,
+  status: true,
+  shippingStatus: true,
+  trackingNumber: true,
+  feedback: true,
+}).extend({
+  /** The event's order-number prefix (SPEC §2: letters and digits, upper-case, ≤ 8). */
+  prefix: z.string().regex(/^[A-Z0-9]{1,8}$/),
+});
+export type NewOrder = z.infer<typeof NewOrder>;
+
+/** Sales figures in cents (SPEC §5); the API turns them into dollar numbers. */
+export type SalesSummaryCents = {
+  totalOrders: number;
+  pendingCount: number;
+  completedCount: number;
+  cancelledCount: number;
+  totalRevenueCents: number;
+  pendingRevenueCents: number;
+  averageOrderValueCents: number;
+};
+
+/** Formats the order number for a prefix and a sequence. */
+export function formatOrderNumber(prefix: string, sequence: number): string {
+  return `${prefix}-${String(sequence).padStart(4, '0')}`;
+}
+
+/** Appends one feedback entry to the stored feedback text. */
+export function appendFeedbackText(existing: string, text: string, at: Date): string {
+  const entry = `[${at.toISOString()}] ${text}`;
+  return existing ? `${existing}\n\n${entry}` : entry;
+}

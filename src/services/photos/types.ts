@@ -1,0 +1,67 @@
+/**
+ * The photo library's narrow interface (decorated as `fastify.photos`). The gallery
+ * routes and the image service depend on this, never on the file system.
+ *
+ * PHOTOS_DIR/<event>/<day>/<session>/<image>, with an optional <event>/event.json (SPEC §2).
+ */
+
+export type Photo = {
+  /** Opaque, stable across restarts (derived from the path inside the event). */
+  id: string;
+  /** What a customer types to order: unique within the event, stable, never reused. */
+  number: string;
+  eventCode: string;
+  day: string;
+  session: string;
+  fileName: string;
+  width: number;
+  height: number;
+  /** EXIF capture time (ISO 8601) when present. */
+  takenAt: string | null;
+  /** Changes whenever the file is replaced (size + mtime): caches key on it. */
+  version: string;
+};
+
+export type SessionFolder = { name: string; photoCount: number };
+export type DayFolder = { name: string; photoCount: number; sessions: SessionFolder[] };
+
+/** event.json merged with derived defaults; money in cents. */
+export type EventDefaults = {
+  code: string;
+  name: string;
+  /** YYYY-MM-DD, or null when neither event.json nor the photos tell. */
+  date: string | null;
+  prefix: string;
+  /** size → cents, in the order event.json lists them. */
+  prices: Record<string, number>;
+  defaultSize: string;
+  shippingFeeCents: number;
+  isArchived: boolean;
+  orderingEnabled: boolean;
+  deadline: string | null;
+};
+
+export type LibraryEvent = EventDefaults & {
+  photoCount: number;
+  days: DayFolder[];
+};
+
+export interface PhotoLibrary {
+  /** All events, sorted by date (newest first) then code. */
+  listEvents(): readonly LibraryEvent[];
+  getEvent(code: string): LibraryEvent | undefined;
+  /** The event's photos ordered by day, session, capture time, then number. */
+  photosOf(code: string): readonly Photo[] | undefined;
+  /** One session's photos in the same order; undefined for an unknown folder. */
+  sessionPhotos(code: string, day: string, session: string): readonly Photo[] | undefined;
+  /** By id or by number. */
+  findPhoto(code: string, idOrNumber: string): Photo | undefined;
+  /** Absolute path of the original, for the image service only (never served). */
+  originalPath(photo: Photo): string;
+  /** Increments on every change of the index: page caches key on it. */
+  readonly generation: number;
+  /** Called after every index change. Returns an unsubscribe function. */
+  onChange(listener: () => void): () => void;
+  /** Rescans now (also what the file watcher triggers); resolves when the index is current. */
+  rescan(): Promise<void>;
+}
