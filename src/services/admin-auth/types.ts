@@ -1,0 +1,19 @@
+/**
+ * Admin authentication (SPEC §6), decorated as `fastify.adminAuth`.
+ * `Authorization: Bearer <token>`; tokens compared in constant time; repeated failures
+ * from one address lock it out (429) for the window.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export interface AdminAuth {
+  /**
+   * preHandler for admin routes: 401 UNAUTHORIZED (with WWW-Authenticate) without or with
+   * wrong credentials, 429 RATE_LIMITED while the client's address is locked out.
+   */
+  requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * For routes open to both (order submission: admin replaces CAPTCHA; push subscribe).
+   * true: valid admin credentials. false: none sent. Wrong credentials throw like requireAdmin.
+   */
+  isAdmin(request: FastifyRequest): boolean;
+}
