@@ -1,0 +1,100 @@
+/**
+ * The Order as the API shows it (interface "Order" + SPEC §4/§5): money as "$12.50" text,
+ * items as the semicolon-separated text. `toApiOrder` is the only place a stored
+ * OrderRecord becomes a response, and the schema is an allow-list.
+ */
+import { z } from 'zod';
+import { formatItems } from '../domain/items.js';
+import { centsToDollars, formatCents } from '../domain/money.js';
+import type { OrderRecord, SalesSummaryCents } from '../domain/order.js';
+
+const money = z
+  .string()
+  .regex(/^-?\$\d+\.\d{2}$/)
+  .describe('Currency text, e.g. "$12.50"');
+
+export const ApiOrder = z
+  .object({
+    id: z.string().describe('Opaque unique id (UUID)'),
+    orderNumber: z.string().describe('`<eventPrefix>-<sequence>`, e.g. `AX25-0001`'),
+    eventSlug: z.string(),
+    customerName: z.string(),
+    customerEmail: z.string(),
+    customerPhone: z.string(),
+    fulfillmentType: z.enum(['ship', 'pickup']),
+    shippingAddress: z.string().describe('Street address; empty for pickup'),
+    city: z.string(),
+    state: z.string(),
+    zipCode: z.string(),
+    items: z.string().describe('`Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; `'),
+    subtotal: money,
+    shippingFee: money,
+    total: money,
+    status: z.enum(['pending', 'paid', 'void', 'cancelled']),
+    shippingStatus: z.enum(['ship', 'shipped']),
+    trackingNumber: z.string().describe('Empty until shipped with a tracking number'),
+    feedback: z.string().describe('Customer feedback, entries `[<ISO time>] <text>` separated by a blank line'),
+    createdAt: z.string().describe('ISO 8601'),
+    updatedAt: z.string().describe('ISO 8601'),
+    verificationRequired: z.boolean().describe('True while a high-value order waits for email confirmation'),
+    addressVerified: z
+      .boolean()
+      .nullable()
+      .describe('Postal check result; null when not checked (pickup, verifier off)'),
+    channel: z.enum(['web', 'booth']).describe('web: public checkout; booth: entered with admin credentials'),
+  })
+  .meta({ id: 'Order' });
+export type ApiOrder = z.infer<typeof ApiOrder>;
+
+export function toApiOrder(o: OrderRecord): ApiOrder {
+  return {
+    id: o.id,
+    orderNumber: o.orderNumber,
+    eventSlug: o.eventSlug,
+    customerName: o.customerName,
+    customerEmail: o.customerEmail,
+    customerPhone: o.customerPhone,
+    fulfillmentType: o.fulfillmentType,
+    shippingAddress: o.shippingAddress,
+    city: o.city,
+    state: o.state,
+    zipCode: o.zipCode,
+    items: formatItems(o.items),
+    subtotal: formatCents(o.subtotalCents),
+    shippingFee: formatCents(o.shippingFeeCents),
+    total: formatCents(o.totalCents),
+    status: o.status,
+    shippingStatus: o.shippingStatus,
+    trackingNumber: o.trackingNumber,
+    feedback: o.feedback,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+    verificationRequired: o.held,
+    addressVerified: o.addressVerified,
+    channel: o.channel,
+  };
+}
+
+export const SalesSummary = z
+  .object({
+    totalOrders: z.number().int().describe('All orders (held high-value orders excluded)'),
+    pendingCount: z.number().int(),
+    completedCount: z.number().int().describe('Paid orders'),
+    cancelledCount: z.number().int().describe('Cancelled and void orders'),
+    totalRevenue: z.number().describe('Sum of paid totals, dollars'),
+    pendingRevenue: z.number().describe('Sum of pending totals, dollars'),
+    averageOrderValue: z.number().describe('Mean total of paid orders, dollars, rounded to cents; 0 when none'),
+  })
+  .meta({ id: 'SalesSummary' });
+
+export function toApiSummary(s: SalesSummaryCents): z.infer<typeof SalesSummary> {
+  return {
+    totalOrders: s.totalOrders,
+    pendingCount: s.pendingCount,
+    completedCount: s.completedCount,
+    cancelledCount: s.cancelledCount,
+    totalRevenue: centsToDollars(s.totalRevenueCents),
+    pendingRevenue: centsToDollars(s.pendingRevenueCents),
+    averageOrderValue: centsToDollars(s.averageOrderValueCents),
+  };
+}

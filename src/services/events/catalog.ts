@@ -1,0 +1,104 @@
+/**
+ * The effective configuration of every event: the photo library's event.json defaults
+ * with the admin's overrides from the order store on top (SPEC §3). Gallery and ordering
+ * routes read events through this, so a change made with PUT /api/event-config applies
+ * everywhere without a restart.
+ */
+
+import { isOpenForOrders } from '../../domain/pricing.js';
+import type { EventDefaults, LibraryEvent, PhotoLibrary } from '../photos/types.js';
+import type { EventSettings, EventSettingsPatch, OrderStore } from '../store/port.js';
+
+export type EffectiveEvent = EventDefaults & {
+  photoCount: number;
+  /** Open for orders now (SPEC §3 `active`). */
+  open: boolean;
+};
+
+export interface EventCatalog {
+  /** Every event of the library, in the library's order, with overrides applied. */
+  list(): Promise<EffectiveEvent[]>;
+  get(code: string): Promise<EffectiveEvent | undefined>;
+  /** Persists admin overrides in the store; returns the new effective event. */
+  update(code: string, patch: EventSettingsPatch): Promise<EffectiveEvent>;
+  /** Changes whenever the overrides (not the library) change: page caches key on it. */
+  readonly generation: number;
+}
+
+/** How long a snapshot of the overrides is trusted before the (cached) store is asked again. */
+const REFRESH_MS = 1000;
+
+export function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new Date()): EffectiveEvent {
+  const merged: EventDefaults = {
+    code: ev.code,
+    name: ev.name,
+    date: ev.date,
+    prefix: ev.prefix,
+    prices: s?.prices ?? ev.prices,
+    defaultSize: ev.defaultSize,
+    shippingFeeCents: s?.shippingFeeCents ?? ev.shippingFeeCents,
+    isArchived: s?.isArchived ?? ev.isArchived,
+    orderingEnabled: s?.orderingEnabled ?? ev.orderingEnabled,
+    deadline: s?.deadline === undefined ? ev.deadline : s.deadline,
+  };
+  // A default size the admin removed from the price list falls back to the first listed size.
+  if (!(merged.defaultSize in merged.prices)) merged.defaultSize = Object.keys(merged.prices)[0] ?? merged.defaultSize;
+  return { ...merged, photoCount: ev.photoCount, open: isOpenForOrders(merged, now) };
+}
+
+export function createEventCatalog(photos: PhotoLibrary, store: OrderStore): EventCatalog {
+  let settings = new Map<string, EventSettings>();
+  let fingerprint = '';
+  let fetchedAt = 0;
+  let generation = 0;
+  let inflight: Promise<void> | undefined;
+
+  function adopt(list: EventSettings[]): void {
+    const next = list
+      .map((s) => `${s.eventSlug}@${s.updatedAt}`)
+      .sort()
+      .join('|');
+    if (next !== fingerprint) {
+      fingerprint = next;
+      generation++;
+    }
+    settings = new Map(list.map((s) => [s.eventSlug, s]));
+    fetchedAt = Date.now();
+  }
+
+  async function fresh(): Promise<Map<string, EventSettings>> {
+    if (Date.now() - fetchedAt > REFRESH_MS) {
+      inflight ??= store
+        .listEventSettings()
+        .then(adopt)
+        .finally(() => {
+          inflight = undefined;
+        });
+      await inflight;
+    }
+    return settings;
+  }
+
+  return {
+    get generation() {
+      return generation;
+    },
+    async list() {
+      const s = await fresh();
+      const now = new Date();
+      return photos.listEvents().map((ev) => applySettings(ev, s.get(ev.code), now));
+    },
+    async get(code) {
+      const ev = photos.getEvent(code);
+      if (!ev) return undefined;
+      return applySettings(ev, (await fresh()).get(ev.code));
+    },
+    async update(code, patch) {
+      const ev = photos.getEvent(code);
+      if (!ev) throw new Error(`unknown event ${code}`);
+      const saved = await store.putEventSettings(ev.code, patch);
+      adopt([...settings.values()].filter((s) => s.eventSlug !== ev.code).concat(saved));
+      return applySettings(ev, saved);
+    },
+  };
+}
