@@ -11,12 +11,34 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
-import errorHandler from './errors/handler.js';
+import errorHandler, { sendError, toAppError } from './errors/handler.js';
 import configPlugin from './plugins/config.js';
 import httpConventions from './plugins/http-conventions.js';
 import openapi from './plugins/openapi.js';
 import readiness from './plugins/readiness.js';
+import web from './plugins/web.js';
+import adminRoutes from './routes/admin/index.js';
+import captchaRoutes from './routes/captcha/index.js';
+import eventRoutes from './routes/events/index.js';
+import feedbackRoutes from './routes/feedback/index.js';
+import galleryRoutes from './routes/gallery/index.js';
+import imageRoutes from './routes/images/index.js';
+import labelRoutes from './routes/labels/index.js';
 import operationsRoutes from './routes/operations/index.js';
+import orderRoutes from './routes/orders/index.js';
+import pushRoutes from './routes/push/index.js';
+import address from './services/address/plugin.js';
+import adminAuth from './services/admin-auth/plugin.js';
+import captcha from './services/captcha/plugin.js';
+import events from './services/events/plugin.js';
+import images from './services/images/plugin.js';
+import labels from './services/labels/plugin.js';
+import notifier from './services/notifier/plugin.js';
+import orderIntake from './services/orders/plugin.js';
+import photos from './services/photos/plugin.js';
+import push from './services/push/plugin.js';
+import rateLimits from './services/rate-limit/plugin.js';
+import store from './services/store/plugin.js';
 
 export type AppOptions = { config: Config };
 
@@ -35,6 +57,13 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
+    // Malformed percent-encoding (`/event/%E0%A4%A`) is refused by the router before any hook
+    // or error handler runs; answer it with the SPEC §1 body and CORS, not Fastify's own body.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('Access-Control-Allow-Origin', '*');
+      request.log.info({ code: error.code }, error.message);
+      sendError(reply, toAppError(error));
+    },
   };
 }
 
@@ -55,11 +84,33 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(httpConventions);
   await fastify.register(openapi);
   await fastify.register(readiness);
+  await fastify.register(web); // the browser app; before the gallery routes, whose paths it shares
 
   // 2. services
+  await fastify.register(store); // first, so it is closed last (Fastify closes in reverse order)
+  await fastify.register(adminAuth);
+  await fastify.register(rateLimits); // needs adminAuth (admins are not limited)
+  await fastify.register(captcha);
+  await fastify.register(photos);
+  await fastify.register(images); // needs photos
+  await fastify.register(events); // needs photos and store
+  await fastify.register(labels);
+  await fastify.register(address);
+  await fastify.register(notifier); // needs store; mail outbox worker
+  await fastify.register(push); // needs store
+  await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push
 
   // 3. routes
   await fastify.register(operationsRoutes);
+  await fastify.register(captchaRoutes);
+  await fastify.register(galleryRoutes);
+  await fastify.register(imageRoutes);
+  await fastify.register(pushRoutes);
+  await fastify.register(eventRoutes);
+  await fastify.register(adminRoutes);
+  await fastify.register(feedbackRoutes);
+  await fastify.register(labelRoutes);
+  await fastify.register(orderRoutes);
 }
 
 export default fp(app, { name: 'app' });

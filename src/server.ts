@@ -22,19 +22,32 @@ function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return base;
 }
 
+/** A misconfiguration (bad variable, unreachable store, unreadable key) ends start-up with one clear line. */
+function exitOnConfigError(err: unknown): void {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+}
+
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
+    exitOnConfigError(err);
     throw err;
   }
 
-  const app = await buildApp(config, loggerOptions(config.LOG_LEVEL));
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp(config, loggerOptions(config.LOG_LEVEL));
+  } catch (err) {
+    // Services start while they are registered: a store that can't be opened ends up here.
+    exitOnConfigError(err);
+    exitOnConfigError((err as { cause?: unknown }).cause);
+    throw err;
+  }
 
   closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
@@ -45,6 +58,10 @@ async function main(): Promise<void> {
   try {
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (err) {
+    // Boot errors surface here (plugins start in listen → ready).
+    const cause = (err as { cause?: unknown }).cause;
+    exitOnConfigError(err);
+    exitOnConfigError(cause);
     app.log.fatal({ err }, 'could not start');
     process.exit(1);
   }

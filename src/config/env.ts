@@ -45,11 +45,14 @@ export const envSchema = z.object({
   PREVIEW_SIZE: int(256, 4000).default(1600),
   IMAGE_MEMORY_CACHE_MB: int(0, 4096).default(64),
   LIBRARY_RESCAN_INTERVAL_MS: int(0).default(60_000),
+  /** The built browser app (default: dist/web of the package, written by `npm run build`). */
+  WEB_DIR: optional(z.string().min(1)),
 
   // --- order store -------------------------------------------------------------
   ORDER_STORE: z.enum(['sqlite', 'sheets', 'postgres']).default('sqlite'),
   ORDER_CACHE_TTL_MS: int(0).default(30_000),
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')),
+  DATABASE_POOL_SIZE: int(1, 1000).default(10),
   GOOGLE_SHEETS_ID: optional(z.string().min(1)),
   GOOGLE_SHEETS_TAB: z.string().min(1).default('Orders'),
   GOOGLE_APPLICATION_CREDENTIALS: optional(z.string().min(1)),
@@ -65,6 +68,7 @@ export const envSchema = z.object({
   CAPTCHA_SECRET: optional(z.string().min(1)),
   CAPTCHA_SITE_KEY: optional(z.string().min(1)),
   CAPTCHA_VERIFY_URL: optional(url),
+  CAPTCHA_VERIFY_TIMEOUT_MS: int(100, 60_000).default(5000),
   ALTCHA_HMAC_KEY: optional(z.string().min(16)),
   ALTCHA_MAX_NUMBER: int(1000).default(100_000),
   ALTCHA_EXPIRES_S: int(10).default(600),
@@ -73,6 +77,7 @@ export const envSchema = z.object({
   RATE_LIMIT_ORDERS_PER_MIN: int(1).default(10),
   RATE_LIMIT_FEEDBACK_PER_MIN: int(1).default(10),
   RATE_LIMIT_CAPTCHA_PER_MIN: int(1).default(30),
+  RATE_LIMIT_PUSH_PER_MIN: int(1).default(10),
 
   // --- high-value confirmation -------------------------------------------------
   HIGH_VALUE_THRESHOLD: dollarsToCents.default(10_000),

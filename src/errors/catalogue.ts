@@ -24,6 +24,7 @@ export const errorCatalogue = {
   INVALID_TRANSITION: { status: 409, message: 'The order cannot move to that status' },
   ORDER_NOT_SHIPPABLE: { status: 409, message: 'The order cannot be shipped' },
   ORDER_FULFILLED: { status: 409, message: 'The order has been fulfilled and can no longer be edited' },
+  ORDER_HELD: { status: 409, message: 'The order is waiting for the customer to confirm it by email' },
   IDEMPOTENCY_CONFLICT: { status: 409, message: 'The Idempotency-Key was used with a different request' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'A request with this Idempotency-Key is still being processed' },
   VERIFICATION_EXPIRED: { status: 410, message: 'The confirmation link has expired' },
@@ -34,6 +35,7 @@ export const errorCatalogue = {
   IMAGE_UNAVAILABLE: { status: 503, message: 'The image cannot be rendered right now' },
   STORE_UNAVAILABLE: { status: 503, message: 'The order store is unreachable' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+  CAPTCHA_UNAVAILABLE: { status: 503, message: 'The CAPTCHA service cannot be reached right now' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -54,6 +54,8 @@ export interface PhotoLibrary {
   photosOf(code: string): readonly Photo[] | undefined;
   /** One session's photos in the same order; undefined for an unknown folder. */
   sessionPhotos(code: string, day: string, session: string): readonly Photo[] | undefined;
+  /** One day folder's photos (all its sessions) in the same order; undefined for an unknown folder. */
+  dayPhotos(code: string, day: string): readonly Photo[] | undefined;
   /** By id or by number. */
   findPhoto(code: string, idOrNumber: string): Photo | undefined;
   /** Absolute path of the original, for the image service only (never served). */
@@ -64,4 +66,12 @@ export interface PhotoLibrary {
   onChange(listener: () => void): () => void;
   /** Rescans now (also what the file watcher triggers); resolves when the index is current. */
   rescan(): Promise<void>;
+  /**
+   * False until the first full scan has completed (start-up does not wait for it beyond a
+   * few seconds, so a large library on a slow disk cannot stall it); the index is empty
+   * until then.
+   */
+  readonly isReady: boolean;
+  /** Resolves once the first full scan has completed. */
+  ready(): Promise<void>;
 }

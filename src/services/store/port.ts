@@ -80,6 +80,7 @@ export const MailJob = z.object({
   kind: MailKind,
   orderId: z.string().nullable(),
   payload: z.record(z.string(), z.unknown()),
+  /** Failed attempts so far: `markMailFailed` adds one (a claim does not). */
   attempts: z.number().int().min(0),
   /** Not before this time; also the lease end while a worker holds it. */
   nextAttemptAt: z.iso.datetime({ offset: true }),
@@ -125,13 +126,19 @@ export interface OrderStore {
   health(): Promise<StoreHealth>;
 
   // orders
-  /** Assigns id, the next number for `prefix`, timestamps, `pending`/`ship`; enqueues `mail` atomically. */
+  /**
+   * Assigns id, the next number for `prefix`, timestamps, `pending`/`ship`; enqueues `mail` atomically.
+   * A job whose `orderId` is null gets the new order's id (the caller can't know it yet).
+   */
   createOrder(input: NewOrder, opts?: { mail?: MailJobInput[] }): Promise<OrderRecord>;
   /** By id or order number; null when unknown. */
   getOrder(ref: string): Promise<OrderRecord | null>;
   /** Newest first. */
   listOrders(query?: OrderListQuery): Promise<OrderRecord[]>;
-  /** Status move and/or field edits, checked with src/domain/transitions.ts. */
+  /**
+   * Status move and/or field edits, checked with src/domain/transitions.ts.
+   * Here and in setShipping/releaseHold, `mail` is enqueued only when something changed.
+   */
   updateOrder(ref: string, patch: OrderPatch, opts?: { mail?: MailJobInput[] }): Promise<UpdateResult>;
   /** shipped true: paid + ship required; sets tracking. shipped false: undoes it. */
   setShipping(ref: string, patch: ShippingPatch, opts?: { mail?: MailJobInput[] }): Promise<UpdateResult>;
@@ -139,7 +146,7 @@ export interface OrderStore {
   appendFeedback(ref: string, text: string, at: Date): Promise<OrderRecord>;
   /** Confirms a held order (no-op if not held); enqueues `mail` atomically. */
   releaseHold(ref: string, opts?: { mail?: MailJobInput[] }): Promise<UpdateResult>;
-  /** Held orders whose hold expired by `now` become `cancelled`; returns them. */
+  /** Held pending orders whose hold expired by `now` become `cancelled` (no longer held); returns them. */
   expireHolds(now: Date): Promise<OrderRecord[]>;
   /** SPEC §5 figures over non-held orders, optionally for one event. */
   summary(query?: { eventSlug?: string }): Promise<SalesSummaryCents>;

@@ -1,0 +1,231 @@
+/**
+ * `npm run thumbnails [-- --event CODE] [--kind thumbnail|preview] [--concurrency N]`
+ *
+ * Pre-generates the thumbnails and watermarked previews of every photo (or of one event)
+ * into the disk cache the server reads (DATA_DIR/cache/images), so the first visitors of
+ * a fresh event do not wait for renders. Uses the same photo library index and image
+ * service as the server, with the same configuration (environment variables), and, like
+ * the server, draws the demo library first when DEMO_LIBRARY=auto and PHOTOS_DIR is empty.
+ * Images already cached are skipped; the job can be stopped and run again at any time,
+ * also while the server runs. Exit code: 0 done, 1 some images failed, 2 bad usage,
+ * 78 bad configuration.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import pino from 'pino';
+import { type Config, ConfigError, loadConfig } from '../config/env.js';
+import { imageCacheDir } from '../services/images/plugin.js';
+import { createImageService } from '../services/images/service.js';
+import { type ImageKind, imageKinds } from '../services/images/types.js';
+import { ensureDemoLibrary } from '../services/photos/demo.js';
+import { createPhotoLibrary, type LibraryLogger } from '../services/photos/library.js';
+import type { Photo } from '../services/photos/types.js';
+
+export type PregenerateOptions = {
+  config: Config;
+  /** Only this event (its code). */
+  event?: string;
+  /** Only this kind (default both). */
+  kinds?: readonly ImageKind[];
+  /** Images worked on at once (default: the number of cores). */
+  concurrency?: number;
+  log: LibraryLogger;
+  /** Called after every image, for a progress display. */
+  onProgress?: (state: { done: number; total: number; failed: number }) => void;
+  /** Called once the work is known. */
+  onStart?: (total: number) => void;
+};
+
+export type PregenerateSummary = {
+  events: number;
+  photos: number;
+  /** Images rendered and written now. */
+  done: number;
+  /** Images that were cached already. */
+  skipped: number;
+  failed: number;
+  failures: { event: string; photo: string; kind: ImageKind; error: string }[];
+  ms: number;
+};
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Indexes the library and makes sure every image is in the disk cache. */
+export async function pregenerate(opts: PregenerateOptions): Promise<PregenerateSummary> {
+  const started = Date.now();
+  const { config, log } = opts;
+  const library = createPhotoLibrary({
+    photosDir: config.photosDir,
+    dataDir: config.dataDir,
+    log,
+    rescanIntervalMs: 0,
+    watch: false,
+  });
+  const images = createImageService({
+    originalPath: (photo) => library.originalPath(photo),
+    cacheDir: imageCacheDir(config.dataDir),
+    thumbnailSize: config.THUMBNAIL_SIZE,
+    previewSize: config.PREVIEW_SIZE,
+    watermarkText: config.WATERMARK_TEXT,
+    memoryBytes: 0, // every image is written once and not read back here
+    log,
+  });
+  try {
+    // The same library the server would show on its first start.
+    if (config.DEMO_LIBRARY === 'auto') {
+      await ensureDemoLibrary({ photosDir: config.photosDir, dataDir: config.dataDir, log });
+    }
+    await library.start();
+    const events = opts.event === undefined ? library.listEvents() : [library.getEvent(opts.event)];
+    if (events[0] === undefined && opts.event !== undefined) {
+      const known = library
+        .listEvents()
+        .map((e) => e.code)
+        .join(', ');
+      throw new UsageError(`no event "${opts.event}" in ${config.photosDir} (events: ${known || 'none'})`);
+    }
+    const kinds = opts.kinds ?? imageKinds;
+    const jobs: { photo: Photo; kind: ImageKind }[] = [];
+    let photoCount = 0;
+    for (const event of events) {
+      for (const photo of (event && library.photosOf(event.code)) ?? []) {
+        photoCount++;
+        for (const kind of kinds) jobs.push({ photo, kind });
+      }
+    }
+
+    const summary: PregenerateSummary = {
+      events: events.length,
+      photos: photoCount,
+      done: 0,
+      skipped: 0,
+      failed: 0,
+      failures: [],
+      ms: 0,
+    };
+    opts.onStart?.(jobs.length);
+    let next = 0;
+    let finished = 0;
+    const worker = async () => {
+      for (let job = jobs[next++]; job; job = jobs[next++]) {
+        try {
+          const outcome = await images.ensure(job.kind, job.photo);
+          if (outcome === 'skipped') summary.skipped++;
+          else summary.done++;
+        } catch (err) {
+          summary.failed++;
+          summary.failures.push({
+            event: job.photo.eventCode,
+            photo: job.photo.number,
+            kind: job.kind,
+            error: (err as Error).message,
+          });
+        }
+        finished++;
+        opts.onProgress?.({ done: finished, total: jobs.length, failed: summary.failed });
+      }
+    };
+    const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
+    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
+    summary.ms = Date.now() - started;
+    return summary;
+  } finally {
+    await images.close();
+    await library.close();
+  }
+}
+
+export function formatSummary(s: PregenerateSummary): string {
+  const lines = [
+    `${s.photos} photos in ${s.events} event${s.events === 1 ? '' : 's'}: ` +
+      `done ${s.done}, skipped ${s.skipped} (already cached), failed ${s.failed}, ` +
+      `time ${(s.ms / 1000).toFixed(1)} s`,
+  ];
+  for (const f of s.failures.slice(0, 20)) lines.push(`  failed: ${f.event} #${f.photo} ${f.kind}: ${f.error}`);
+  if (s.failures.length > 20) lines.push(`  ... and ${s.failures.length - 20} more`);
+  return `${lines.join('\n')}\n`;
+}
+
+function parseCli(argv: string[]): Pick<PregenerateOptions, 'event' | 'kinds' | 'concurrency'> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      event: { type: 'string', short: 'e' },
+      kind: { type: 'string', short: 'k' },
+      concurrency: { type: 'string', short: 'c' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write('usage: npm run thumbnails [-- --event CODE] [--kind thumbnail|preview] [--concurrency N]\n');
+    process.exit(0);
+  }
+  const kind = values.kind;
+  if (kind !== undefined && !imageKinds.includes(kind as ImageKind)) {
+    throw new UsageError(`--kind must be thumbnail or preview, not "${kind}"`);
+  }
+  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) {
+    throw new UsageError('--concurrency must be an integer from 1 to 64');
+  }
+  return { event: values.event, kinds: kind ? [kind as ImageKind] : undefined, concurrency };
+}
+
+async function main(): Promise<number> {
+  let config: Config;
+  let args: ReturnType<typeof parseCli>;
+  try {
+    args = parseCli(process.argv.slice(2));
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return err instanceof ConfigError ? 78 : 2;
+  }
+  // Warnings and errors on stderr; the progress bar and the summary are the output.
+  const level = ['debug', 'trace', 'silent', 'error', 'fatal'].includes(config.LOG_LEVEL) ? config.LOG_LEVEL : 'warn';
+  const log = pino({ level }, pino.destination(2));
+  const bar = new cliProgress.SingleBar(
+    {
+      format: 'images {bar} {percentage}% | {value}/{total} | {failed} failed | ETA {eta_formatted}',
+      hideCursor: true,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  process.stdout.write(`Pre-generating images from ${config.photosDir} into ${imageCacheDir(config.dataDir)}\n`);
+  try {
+    const summary = await pregenerate({
+      config,
+      ...args,
+      log,
+      onStart: (total) => bar.start(total, 0, { failed: 0 }),
+      onProgress: ({ done, failed }) => bar.update(done, { failed }),
+    });
+    bar.stop();
+    process.stdout.write(formatSummary(summary));
+    return summary.failed > 0 ? 1 : 0;
+  } catch (err) {
+    bar.stop();
+    process.stderr.write(`${(err as Error).message}\n`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) {
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

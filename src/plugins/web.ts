@@ -1,0 +1,166 @@
+/**
+ * The browser app (web/, built into dist/web by `npm run build`), served by this process:
+ *
+ * - Hashed assets (`/assets/*`) with `@fastify/static`, pre-compressed (`.br`/`.gz` written at
+ *   build time) and cached for a year; `sw.js` and the icon revalidated (`no-cache`).
+ * - The app's pages answer with index.html: `/`, `/favorites`, `/checkout`, `/order/<n>`
+ *   (the receipt's feedback link is `/?feedback=<n>`), `/admin...`.
+ * - The gallery pages live at the gallery API's own paths (`/event`, `/event/<code>`,
+ *   `/event/<code>/<day>/<session>`): a browser navigation (`Accept` preferring `text/html`)
+ *   gets index.html, a fetch (JSON or no `Accept`) gets JSON, and both carry `Vary: Accept`.
+ *   So the address bar always shows a real gallery URL, which is also the `Referer` the
+ *   order API reads. The check is a route-level hook on those routes only (added from
+ *   `onRoute`), two `indexOf`s on the header: the JSON hot path keeps its speed.
+ * - Any other unknown GET path that a browser navigates to gets index.html with 404 (the app
+ *   shows "page not found"); API paths and non-HTML requests keep the JSON 404.
+ *
+ * Nothing is loaded from another host (the booth may be offline), and index.html carries a
+ * Content-Security-Policy that says so. Without a build (a bare `tsx src/server.ts`), pages
+ * answer a short HTML note explaining how to build the app; the API is unaffected.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config/env.js';
+
+/** `<package>/dist/web` from both `src/plugins` (tsx) and `dist/plugins` (compiled). */
+export function defaultWebDir(): string {
+  return fileURLToPath(new URL('../../dist/web', import.meta.url));
+}
+
+/** A browser navigation: `text/html` accepted, and before any `application/json`. */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const html = accept.indexOf('text/html');
+  if (html === -1) return false;
+  const json = accept.indexOf('application/json');
+  return json === -1 || html < json;
+}
+
+/** The gallery routes whose path the app's pages share. */
+const GALLERY_ROUTE = /^\/event(\/|$)/;
+
+/** Hosts a hosted CAPTCHA widget loads from; ALTCHA (the default) needs none. */
+const CAPTCHA_SOURCES: Record<string, string[]> = {
+  turnstile: ['https://challenges.cloudflare.com'],
+  hcaptcha: ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+  recaptcha: ['https://www.google.com', 'https://www.gstatic.com'],
+};
+
+export function contentSecurityPolicy(config: Pick<Config, 'CAPTCHA_PROVIDER'>): string {
+  const extra = (CAPTCHA_SOURCES[config.CAPTCHA_PROVIDER] ?? []).join(' ');
+  const withExtra = (base: string) => (extra ? `${base} ${extra}` : base);
+  return [
+    "default-src 'self'",
+    withExtra("script-src 'self'"),
+    withExtra("style-src 'self' 'unsafe-inline'"),
+    "img-src 'self' data: blob:",
+    withExtra("connect-src 'self'"),
+    withExtra("frame-src 'self'"),
+    "worker-src 'self' blob:",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const NOT_BUILT = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Web app not built</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;line-height:1.5">
+<h1>The web app is not built</h1>
+<p>Run <code>npm run build</code> (or <code>npm start</code>, which builds first), then reload.
+For development, <code>npm run dev:web</code> serves it with hot reload.</p>
+<p>The API works meanwhile: <a href="/docs">/docs</a>.</p>
+</body></html>
+`;
+
+/** Paths of the app's own pages (the gallery's are negotiated on the gallery routes). */
+const APP_PAGES = ['/', '/favorites', '/checkout', '/order/:orderNumber', '/admin', '/admin/*'];
+
+export default fp(
+  async function web(fastify) {
+    const config = fastify.config;
+    const root = path.resolve(config.WEB_DIR ?? defaultWebDir());
+    const indexFile = path.join(root, 'index.html');
+    const built = existsSync(indexFile);
+    if (!built) {
+      fastify.log.warn({ root }, 'web app not built: run `npm run build`; pages answer a note until then');
+    }
+    const index = built ? readFileSync(indexFile) : Buffer.from(NOT_BUILT);
+    const pageHeaders = {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      'content-security-policy': contentSecurityPolicy(config),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+    };
+
+    function sendPage(reply: FastifyReply, status = 200): FastifyReply {
+      return reply
+        .code(built ? status : 503)
+        .headers(pageHeaders)
+        .send(index);
+    }
+
+    // Gallery routes: HTML for a navigation, JSON otherwise. Registered before the gallery
+    // routes (app.ts), so every one of them gets the hook.
+    const negotiate: onRequestHookHandler = (request, reply, done) => {
+      reply.header('vary', 'Accept');
+      if (prefersHtml(request.headers.accept)) {
+        sendPage(reply);
+        return;
+      }
+      done();
+    };
+    fastify.addHook('onRoute', (route) => {
+      if (!GALLERY_ROUTE.test(route.url)) return;
+      const methods = ([] as string[]).concat(route.method);
+      if (!methods.includes('GET') && !methods.includes('HEAD')) return;
+      const existing = route.onRequest ? ([] as onRequestHookHandler[]).concat(route.onRequest as never) : [];
+      if (existing.includes(negotiate)) return;
+      route.onRequest = [negotiate, ...existing];
+    });
+
+    await fastify.register(async function webRoutes(app) {
+      if (built) {
+        await app.register(fastifyStatic, {
+          root,
+          prefix: '/',
+          wildcard: false,
+          index: false,
+          decorateReply: false,
+          preCompressed: true,
+          cacheControl: false,
+          globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+          setHeaders: (res, filePath) => {
+            const hashed = filePath.startsWith(path.join(root, 'assets') + path.sep);
+            res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+            res.header('x-content-type-options', 'nosniff');
+          },
+        });
+      }
+
+      const hidden = { schema: { hide: true } };
+      for (const url of APP_PAGES) {
+        app.get(url, hidden, async (_request, reply) => sendPage(reply));
+      }
+
+      // The SPA fallback: a browser navigating to a path nobody serves gets the app (status 404);
+      // everything else, API paths first, gets the usual JSON 404.
+      app.get('/*', hidden, async (request: FastifyRequest, reply: FastifyReply) => {
+        const url = request.url;
+        if (url.startsWith('/api/') || url === '/api' || !prefersHtml(request.headers.accept)) {
+          return reply.callNotFound();
+        }
+        return sendPage(reply, 404);
+      });
+    });
+  },
+  { name: 'web', dependencies: ['config'] },
+);

@@ -1,0 +1,151 @@
+/**
+ * What the admin routes do to an order, on top of the store's atomic checks (SPEC §5):
+ *
+ * - Status moves and field edits go through `store.updateOrder`, which checks the transition
+ *   and the edit rule in the same transaction as the write. Before that the same rules are
+ *   checked here on the order as read, so that a refused change is refused before the
+ *   address check (which may call a remote verifier) runs.
+ * - An edit that touches the address or the fulfilment of an order that ships needs all of
+ *   street, city, state and ZIP, and goes through the address check like a new order: a
+ *   definitely undeliverable address is 400 ADDRESS_INVALID; a valid one is stored in its
+ *   standardised form; a verifier that is down lets it through, flagged unverified.
+ * - Held orders (waiting for the customer's email confirmation) are in no admin list and
+ *   no summary; a status move or an edit would leave them invisible, so both are 409
+ *   ORDER_HELD until the customer confirms (or the hold lapses and the order is cancelled).
+ * - A status or shipping change that changed something pushes a notification (status /
+ *   shipping); marking shipped queues the customer's "shipped" mail in the same store
+ *   transaction, then wakes the mail worker. A request that changes nothing notifies nobody.
+ */
+import type { EditableFields, OrderRecord, OrderStatus } from '../../domain/order.js';
+import { checkEditable, checkTransition } from '../../domain/transitions.js';
+import { appError } from '../../errors/catalogue.js';
+import type { AddressVerifier } from '../../services/address/types.js';
+import { shippedJob } from '../../services/notifier/jobs.js';
+import type { Notifier } from '../../services/notifier/types.js';
+import type { PushNotifier } from '../../services/push/types.js';
+import type { OrderPatch, OrderStore, ShippingPatch } from '../../services/store/port.js';
+
+export type ChangeDeps = {
+  store: Pick<OrderStore, 'getOrder' | 'updateOrder' | 'setShipping'>;
+  push: Pick<PushNotifier, 'notifyOrder'>;
+  notifier: Pick<Notifier, 'kick'>;
+  addressVerifier: AddressVerifier;
+};
+
+export type ChangeResult = { order: OrderRecord; changed: boolean; message: string };
+
+const ADDRESS_FIELDS = ['fulfillmentType', 'shippingAddress', 'city', 'state', 'zipCode'] as const;
+
+export async function loadOrder(store: Pick<OrderStore, 'getOrder'>, ref: string): Promise<OrderRecord> {
+  const order = await store.getOrder(ref);
+  if (!order) {
+    throw appError('ORDER_NOT_FOUND', {
+      message: `Order ${ref.slice(0, 100)} not found`,
+      details: { ref: ref.slice(0, 100) },
+    });
+  }
+  return order;
+}
+
+function refuseHeld(order: OrderRecord): void {
+  if (order.held) {
+    throw appError('ORDER_HELD', {
+      message: `Order ${order.orderNumber} is waiting for the customer to confirm it by email`,
+      details: { orderNumber: order.orderNumber, holdExpiresAt: order.holdExpiresAt },
+    });
+  }
+}
+
+/** The address part of an edit: checked, standardised, and flagged like a new order. */
+async function addressEdit(
+  verifier: AddressVerifier,
+  order: OrderRecord,
+  fields: Partial<EditableFields>,
+): Promise<OrderPatch['fields']> {
+  if (!ADDRESS_FIELDS.some((k) => fields[k] !== undefined)) return fields;
+  const merged = { ...order, ...fields };
+  if (merged.fulfillmentType === 'pickup') return { ...fields, addressVerified: null };
+  const missing = (['shippingAddress', 'city', 'state', 'zipCode'] as const).filter((k) => merged[k] === '');
+  if (missing.length > 0) {
+    throw appError('VALIDATION_FAILED', {
+      message: 'An order that ships needs a street address, city, state and ZIP code',
+      details: missing.map((field) => ({ in: 'body', field, message: 'required when the order ships' })),
+    });
+  }
+  const check = await verifier.verify({
+    line1: merged.shippingAddress,
+    city: merged.city,
+    state: merged.state,
+    zip: merged.zipCode,
+  });
+  if (check.status === 'invalid') {
+    throw appError('ADDRESS_INVALID', { details: { reason: check.reason, field: check.field ?? null } });
+  }
+  if (check.status === 'valid') {
+    return {
+      ...fields,
+      shippingAddress: check.address.line1,
+      city: check.address.city,
+      state: check.address.state,
+      zipCode: check.address.zip,
+      addressVerified: true,
+    };
+  }
+  return { ...fields, addressVerified: verifier.name === 'off' ? null : false };
+}
+
+/** PUT /api/orders/{id} and update-status: a status move and/or field edits. */
+export async function changeOrder(
+  deps: ChangeDeps,
+  ref: string,
+  change: { status?: OrderStatus | undefined; fields: Partial<EditableFields> },
+): Promise<ChangeResult> {
+  const current = await loadOrder(deps.store, ref);
+  refuseHeld(current);
+  // The store's rules, in its order, before anything slow: transition first, then the edit rule.
+  if (change.status !== undefined) checkTransition(current.status, change.status);
+  checkEditable(current, change.fields);
+  const fields = await addressEdit(deps.addressVerifier, current, change.fields);
+  const patch: OrderPatch = {};
+  if (change.status !== undefined) patch.status = change.status;
+  if (fields && Object.keys(fields).length > 0) patch.fields = fields;
+  const result = await deps.store.updateOrder(current.id, patch);
+  const order = result.order;
+  const statusMoved = result.changed && change.status !== undefined && order.status !== current.status;
+  if (statusMoved) deps.push.notifyOrder('status', order);
+  const n = order.orderNumber;
+  const message = !result.changed
+    ? `Order ${n} is already ${change.status !== undefined ? order.status : 'like that'}; nothing changed`
+    : statusMoved
+      ? `Order ${n} is now ${order.status}`
+      : `Order ${n} updated`;
+  return { order, changed: result.changed, message };
+}
+
+/** update-shipping: `shipped: true` / a tracking number marks shipped; `shipped: false` undoes it. */
+export async function changeShipping(
+  deps: ChangeDeps,
+  ref: string,
+  body: { shipped?: boolean | undefined; trackingNumber?: string | undefined },
+): Promise<ChangeResult> {
+  const current = await loadOrder(deps.store, ref);
+  const shipped = body.shipped ?? true;
+  const patch: ShippingPatch = { shipped };
+  if (body.trackingNumber !== undefined) patch.trackingNumber = body.trackingNumber;
+  // The store enqueues the mail only if the order really changed, in the same transaction.
+  const mail = shipped ? [shippedJob(current.id)] : [];
+  const result = await deps.store.setShipping(current.id, patch, { mail });
+  const order = result.order;
+  if (result.changed) {
+    deps.push.notifyOrder('shipping', order);
+    if (mail.length > 0) deps.notifier.kick();
+  }
+  const n = order.orderNumber;
+  const tracking = order.trackingNumber ? ` (tracking ${order.trackingNumber})` : '';
+  const message = !result.changed
+    ? `Order ${n} was already ${shipped ? `marked shipped${tracking}` : 'not shipped'}; nothing changed`
+    : shipped
+      ? `Order ${n} marked shipped${tracking}; the customer is notified`
+      : `Order ${n} is no longer marked shipped`;
+  return { order, changed: result.changed, message };
+}

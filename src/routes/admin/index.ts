@@ -1,0 +1,287 @@
+/**
+ * Order administration (SPEC §5), every route behind the admin token:
+ * the pending / completed / cancelled lists, the sales summary, one order, `PUT` edits,
+ * `update-status` and `update-shipping`.
+ *
+ * `{id}` and `{orderNumber}` both accept an id or an order number (any case). Static paths
+ * (`/api/orders/pending`, `/summary`, and order submission's `/verify`) win over `{id}` in the
+ * router.
+ *
+ * The lists are served as bytes built once per set of records (list-bytes.ts): serialising
+ * 10,000 orders takes tens to hundreds of milliseconds, a repeated list an identity check of
+ * microseconds (figures: bench/admin.bench.ts).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { OrderStatus } from '../../domain/order.js';
+import type { ErrorCode } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { ApiOrder, SalesSummary, toApiOrder, toApiSummary } from '../../schemas/order.js';
+import { etagMatches } from '../images/http-cache.js';
+import { type ChangeDeps, changeOrder, changeShipping, loadOrder } from './changes.js';
+import { acceptsGzip, createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
+import {
+  IdParams,
+  ListQuery,
+  OrderChangeResponse,
+  OrderList,
+  UpdateOrderBody,
+  UpdateShippingBody,
+  UpdateStatusBody,
+} from './schemas.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Errors every admin route can answer with. */
+const ADMIN_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'];
+/** ...and those with a JSON body: too large (64 KiB), or not JSON. */
+const BODY_ERRORS: ErrorCode[] = [...ADMIN_ERRORS, 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+
+const authNote =
+  'Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` ' +
+  '(with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.';
+
+const LISTS: { path: string; name: string; statuses: OrderStatus[]; what: string }[] = [
+  { path: 'pending', name: 'pending', statuses: ['pending'], what: 'Orders waiting for payment (status `pending`)' },
+  { path: 'completed', name: 'completed', statuses: ['paid'], what: 'Paid orders (status `paid`), shipped or not' },
+  {
+    path: 'cancelled',
+    name: 'cancelled',
+    statuses: ['cancelled', 'void'],
+    what: 'Cancelled and voided orders (status `cancelled` or `void`)',
+  },
+];
+
+const transitionsNote = [
+  'Status moves (SPEC §5): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and',
+  '`cancelled` are final. Asking for the current status again is 200 with `changed: false` and changes',
+  'nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.',
+].join('\n');
+
+const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { store } = fastify;
+  const listBytes = createOrderListBytes();
+  // Looked up at call time (tests swap in a push notifier that trusts their local push service).
+  const deps: ChangeDeps = {
+    store,
+    get push() {
+      return fastify.push;
+    },
+    get notifier() {
+      return fastify.notifier;
+    },
+    get addressVerifier() {
+      return fastify.addressVerifier;
+    },
+  };
+  const admin = { onRequest: fastify.adminAuth.requireAdmin } as const;
+  const security = [{ adminToken: [] }];
+
+  for (const list of LISTS) {
+    fastify.get(
+      `/api/orders/${list.path}`,
+      {
+        ...admin,
+        schema: {
+          tags: ['admin'],
+          summary: `The ${list.name} orders`,
+          description: [
+            `${list.what}, newest first. Orders waiting for the customer's email confirmation (high value)`,
+            'are in no list until confirmed. `?eventSlug=` keeps one event’s orders.',
+            'The list carries an `ETag`; `If-None-Match` with it answers 304 while nothing changed. Lists',
+            'of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.',
+            authNote,
+          ].join('\n'),
+          security,
+          querystring: ListQuery,
+          response: {
+            200: OrderList,
+            304: z.null().describe('Not modified: `If-None-Match` names the current `ETag` of this list'),
+            ...errorResponses(...ADMIN_ERRORS),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { eventSlug } = request.query;
+        const records = await store.listOrders({ statuses: list.statuses, eventSlug });
+        const body = listBytes.get(`${list.name}\u0000${eventSlug ?? ''}`, records);
+        const gzip = body.bytes.length >= GZIP_MIN_BYTES && acceptsGzip(request.headers['accept-encoding']);
+        // One ETag per representation (RFC 9110): the gzipped bytes are other bytes.
+        const etag = gzip ? `${body.etag.slice(0, -1)}-gz"` : body.etag;
+        reply.header('ETag', etag).header('Vary', 'Accept-Encoding');
+        if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+        if (!gzip) return reply.type(JSON_TYPE).send(body.bytes as never);
+        const gz = await body.gzipped();
+        return reply
+          .type(JSON_TYPE)
+          .header('Content-Encoding', 'gzip')
+          .send(gz as never);
+      },
+    );
+  }
+
+  fastify.get(
+    '/api/orders/summary',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Sales summary',
+        description: [
+          '`totalOrders` counts every order except those waiting for email confirmation; `pendingCount`,',
+          '`completedCount` and `cancelledCount` are the sizes of the three lists; `totalRevenue` sums the paid',
+          'totals, `pendingRevenue` the pending ones; `averageOrderValue` is the mean paid total (0 when none).',
+          'Amounts are numbers of dollars, computed in cents. `?eventSlug=` for one event.',
+          authNote,
+        ].join('\n'),
+        security,
+        querystring: ListQuery,
+        response: { 200: SalesSummary, ...errorResponses(...ADMIN_ERRORS) },
+      },
+    },
+    async (request) => toApiSummary(await store.summary({ eventSlug: request.query.eventSlug })),
+  );
+
+  fastify.get(
+    // `{id}` like PUT on the same path (OpenAPI allows one parameter name per path); the
+    // interface calls it `{orderNumber}`: either form is accepted.
+    '/api/orders/:id',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'One order',
+        description: [
+          'By order number (any case) or id (the interface names this parameter `orderNumber`). Orders',
+          'waiting for email confirmation are shown too (`verificationRequired: true`).',
+          'Unknown: 404 `ORDER_NOT_FOUND`.',
+          authNote,
+        ].join('\n'),
+        security,
+        params: IdParams,
+        response: { 200: ApiOrder, ...errorResponses(...ADMIN_ERRORS, 'ORDER_NOT_FOUND') },
+      },
+    },
+    async (request) => toApiOrder(await loadOrder(store, request.params.id)),
+  );
+
+  fastify.put(
+    '/api/orders/:id',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Change an order’s status and/or its customer and shipping details',
+        description: [
+          'Body: any of `status` and the editable fields `customerName`, `customerEmail`, `customerPhone`,',
+          '`fulfillmentType`, `shippingAddress`, `city`, `state`, `zipCode`; at least one. Any other field',
+          '(amounts, items, tracking, ...): 400 `VALIDATION_FAILED`.',
+          transitionsNote,
+          'Field edits only before fulfilment (status `pending` or `paid`, not shipped), else 409',
+          '`ORDER_FULFILLED`. When the order ships, a change of address or fulfilment needs street, city,',
+          'state and ZIP and is checked like a new order (400 `ADDRESS_INVALID` when undeliverable; stored',
+          'standardised; `addressVerified` updated). Changing `fulfillmentType` does not reprice the order.',
+          'Orders waiting for email confirmation: 409 `ORDER_HELD`. A status change pushes a notification.',
+          'Returns the updated Order.',
+          authNote,
+        ].join('\n'),
+        security,
+        params: IdParams,
+        body: UpdateOrderBody,
+        response: {
+          200: ApiOrder,
+          ...errorResponses(
+            ...BODY_ERRORS,
+            'ADDRESS_INVALID',
+            'ORDER_NOT_FOUND',
+            'INVALID_TRANSITION',
+            'ORDER_FULFILLED',
+            'ORDER_HELD',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { status, ...fields } = request.body;
+      const result = await changeOrder(deps, request.params.id, { status, fields: definedOnly(fields) });
+      return toApiOrder(result.order);
+    },
+  );
+
+  fastify.post(
+    '/api/orders/:id/update-status',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Mark an order paid, void or cancelled',
+        description: [
+          'Body `{ status }`: `paid`, `void` or `cancelled` (and `pending`, which only ever matches the',
+          'current status). `cancelled` is accepted as SPEC §5 makes pending → cancelled an admin move.',
+          transitionsNote,
+          'Orders waiting for email confirmation: 409 `ORDER_HELD`. A change pushes a notification.',
+          'Returns `{ success, message, changed, order }`.',
+          authNote,
+        ].join('\n'),
+        security,
+        params: IdParams,
+        body: UpdateStatusBody,
+        response: {
+          200: OrderChangeResponse,
+          ...errorResponses(...BODY_ERRORS, 'ORDER_NOT_FOUND', 'INVALID_TRANSITION', 'ORDER_HELD'),
+        },
+      },
+    },
+    async (request) => {
+      const result = await changeOrder(deps, request.params.id, { status: request.body.status, fields: {} });
+      return {
+        success: true as const,
+        message: result.message,
+        changed: result.changed,
+        order: toApiOrder(result.order),
+      };
+    },
+  );
+
+  fastify.post(
+    '/api/orders/:id/update-shipping',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Mark an order shipped (with a tracking number) or undo it',
+        description: [
+          'Body `{ shipped: true }`, `{ trackingNumber }` (implies shipped) or both; `{ shipped: false }` undoes',
+          'shipping and clears the tracking number. Shipping needs a paid order that ships, else 409',
+          '`ORDER_NOT_SHIPPABLE`. Marking shipped (or changing the tracking number) queues the customer’s',
+          '"shipped" email with the tracking number and pushes a notification; undoing pushes one too.',
+          'Repeating the current state is 200 with `changed: false` and notifies nobody.',
+          'Returns `{ success, message, changed, order }`.',
+          authNote,
+        ].join('\n'),
+        security,
+        params: IdParams,
+        body: UpdateShippingBody,
+        response: {
+          200: OrderChangeResponse,
+          ...errorResponses(...BODY_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_SHIPPABLE'),
+        },
+      },
+    },
+    async (request) => {
+      const result = await changeShipping(deps, request.params.id, request.body);
+      return {
+        success: true as const,
+        message: result.message,
+        changed: result.changed,
+        order: toApiOrder(result.order),
+      };
+    },
+  );
+};
+
+function definedOnly<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export default adminRoutes;

@@ -1,0 +1,147 @@
+/**
+ * Event configuration shapes (SPEC §3). Prices and the shipping fee are numbers of dollars
+ * here, as in event.json and the sales summary (integer cents inside the service); Order
+ * objects alone carry money as "$12.50" text.
+ */
+import { z } from 'zod';
+import { centsToDollars, dollarsToCents } from '../../domain/money.js';
+import { closedReason } from '../../domain/pricing.js';
+import type { EffectiveEvent } from '../../services/events/catalog.js';
+
+export const MAX_DOLLARS = 100_000;
+export const MAX_SIZES = 20;
+
+export const EventSlug = z.string().min(1).max(200).describe('Event code (the event folder name), case-sensitive');
+
+/** A dollar amount with at most two decimals, 0 to MAX_DOLLARS. */
+const Dollars = z
+  .number()
+  .min(0)
+  .max(MAX_DOLLARS)
+  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'at most 2 decimals (whole cents)');
+
+/**
+ * A print size as it appears in the items text `Photo #12 (4x6) x1`: letters, digits, spaces
+ * and `x × . - / "`, never `(`, `)` or `;`, which would break that text.
+ */
+export const SizeName = z
+  .string()
+  .regex(
+    /^[\p{L}\p{N}](?:[\p{L}\p{N} ×./"'-]{0,30}[\p{L}\p{N}×./"'-])?$/u,
+    'a size is 1-32 letters, digits, spaces or × . / " \' - (no leading or trailing space)',
+  );
+
+/** How pricing matches sizes (case, spaces and × ignored): two keys that match alike are one size. */
+const sizeKey = (s: string) => s.toLowerCase().replace(/\s+/g, '').replaceAll('×', 'x');
+
+const PriceList = z
+  .record(SizeName, Dollars)
+  .refine((p) => Object.keys(p).length >= 1, 'at least one size')
+  .refine((p) => Object.keys(p).length <= MAX_SIZES, `at most ${MAX_SIZES} sizes`)
+  .refine(
+    (p) => new Set(Object.keys(p).map(sizeKey)).size === Object.keys(p).length,
+    'two sizes differ only in case, spaces or ×',
+  )
+  .describe('size → price in dollars; replaces the whole price list');
+
+export const EventConfigQuery = z.object({ eventSlug: EventSlug });
+
+const SETTING_KEYS = ['isArchived', 'orderingEnabled', 'deadline', 'prices', 'shippingFee'] as const;
+
+export const EventConfigUpdate = z
+  .strictObject({
+    eventSlug: EventSlug,
+    isArchived: z.boolean().optional(),
+    orderingEnabled: z.boolean().optional(),
+    deadline: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .optional()
+      .describe('ISO 8601 with an offset (stored in UTC); null removes the deadline'),
+    prices: PriceList.optional(),
+    shippingFee: Dollars.optional().describe('Shipping fee in dollars for orders that ship'),
+  })
+  .refine((b) => SETTING_KEYS.some((k) => b[k] !== undefined), {
+    message: `name at least one of ${SETTING_KEYS.join(', ')}`,
+  })
+  .meta({ id: 'EventConfigUpdate' });
+export type EventConfigUpdate = z.infer<typeof EventConfigUpdate>;
+
+export const EventConfig = z
+  .object({
+    eventSlug: z.string(),
+    eventName: z.string(),
+    eventPrefix: z.string().describe('Order numbers of this event start with it: `<eventPrefix>-0001`'),
+    date: z.string().nullable().describe('YYYY-MM-DD, or null when unknown'),
+    isArchived: z.boolean(),
+    orderingEnabled: z.boolean(),
+    deadline: z.string().nullable().describe('ISO 8601 UTC, or null for no deadline'),
+    prices: z.record(z.string(), z.number()).describe('size → price in dollars'),
+    defaultSize: z.string().describe('The size used when an order line names none'),
+    shippingFee: z.number().describe('Dollars, charged on orders that ship'),
+    active: z.boolean().describe('Open for orders now: not archived, ordering enabled, deadline (if any) ahead'),
+    closedReason: z
+      .enum(['archived', 'disabled', 'deadline'])
+      .nullable()
+      .describe('Why the event is not open for orders; null when it is'),
+  })
+  .meta({ id: 'EventConfig' });
+export type EventConfig = z.infer<typeof EventConfig>;
+
+export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): EventConfig {
+  const prices: Record<string, number> = {};
+  for (const [size, cents] of Object.entries(ev.prices)) prices[size] = centsToDollars(cents);
+  return {
+    eventSlug: ev.code,
+    eventName: ev.name,
+    eventPrefix: ev.prefix,
+    date: ev.date,
+    isArchived: ev.isArchived,
+    orderingEnabled: ev.orderingEnabled,
+    deadline: ev.deadline,
+    prices,
+    defaultSize: ev.defaultSize,
+    shippingFee: centsToDollars(ev.shippingFeeCents),
+    active: ev.open,
+    closedReason: closedReason(ev, now),
+  };
+}
+
+/** The store patch for a validated update: dollars → cents, deadline → UTC. */
+export function toSettingsPatch(body: EventConfigUpdate) {
+  return {
+    isArchived: body.isArchived,
+    orderingEnabled: body.orderingEnabled,
+    deadline:
+      body.deadline === undefined || body.deadline === null ? body.deadline : new Date(body.deadline).toISOString(),
+    prices:
+      body.prices === undefined
+        ? undefined
+        : Object.fromEntries(Object.entries(body.prices).map(([size, dollars]) => [size, dollarsToCents(dollars)])),
+    shippingFeeCents: body.shippingFee === undefined ? undefined : dollarsToCents(body.shippingFee),
+  };
+}
+
+export const ActiveEvent = z.object({
+  eventSlug: z.string(),
+  eventName: z.string(),
+  eventPrefix: z.string(),
+  date: z.string().nullable(),
+  active: z.boolean().describe('Open for orders now'),
+});
+export const ActiveEventList = z.array(ActiveEvent).meta({ id: 'ActiveEventList' });
+
+export const EventPrefix = z
+  .object({
+    eventSlug: z.string(),
+    eventPrefix: z.string().describe('The prefix of the event’s order numbers'),
+    eventName: z.string(),
+  })
+  .meta({ id: 'EventPrefix' });
+
+export const RefererHeaders = z.object({
+  referer: z
+    .string()
+    .optional()
+    .describe('The gallery page the visitor came from, e.g. `https://gallery.example/event/AX2025/Day%201/...`'),
+});

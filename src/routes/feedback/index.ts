@@ -1,0 +1,96 @@
+/**
+ * `POST /api/orders/{orderNumber}/feedback` (SPEC §5): a customer's comment on an order,
+ * appended with a timestamp; earlier feedback is kept.
+ *
+ * It is public (the receipt links to it), so anyone who guesses an order number can post.
+ * What keeps that harmless: the route only ever appends (nothing is shown back, nothing
+ * earlier is replaced), it is rate limited per client address, an order holds at most
+ * MAX_FEEDBACK_CHARS of feedback in all (a spreadsheet cell holds 50,000), and the text is
+ * plain: trimmed, line breaks normalised to `\n`, no control characters but tab and newline,
+ * no lone surrogates. Mail and the admin UI escape it like any customer text.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { appError } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { loadOrder } from '../admin/changes.js';
+import { isWellFormed, OrderNumberParams } from '../admin/schemas.js';
+
+export const MAX_FEEDBACK_LENGTH = 2000;
+/** All feedback of one order together, so a guessed order number cannot grow a row forever. */
+export const MAX_FEEDBACK_CHARS = 20_000;
+
+/** C0 controls but tab and newline, DEL, C1 controls. */
+const FORBIDDEN = /(?![\t\n])\p{Cc}/u;
+
+const codePoints = (s: string) => [...s].length;
+
+export const FeedbackBody = z
+  .strictObject({
+    feedback: z
+      .string()
+      .transform((s) => s.replace(/\r\n?/g, '\n').trim())
+      .refine((s) => codePoints(s) >= 1, 'must not be empty')
+      .refine((s) => codePoints(s) <= MAX_FEEDBACK_LENGTH, `at most ${MAX_FEEDBACK_LENGTH} characters`)
+      .refine((s) => !FORBIDDEN.test(s), 'must not contain control characters (tabs and line breaks are fine)')
+      .refine(isWellFormed, 'must be well-formed Unicode')
+      .describe(`1–${MAX_FEEDBACK_LENGTH} characters after trimming; line breaks and tabs allowed`),
+  })
+  .meta({ id: 'FeedbackRequest' });
+
+const FeedbackResponse = z.object({ success: z.literal(true), message: z.string() }).meta({ id: 'FeedbackResponse' });
+
+const feedbackRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { store } = fastify;
+
+  fastify.post(
+    '/api/orders/:orderNumber/feedback',
+    {
+      config: { rateLimit: fastify.rateLimits.feedback },
+      schema: {
+        tags: ['orders'],
+        summary: 'Leave feedback on an order',
+        description: [
+          `Body \`{ feedback }\`: 1–${MAX_FEEDBACK_LENGTH} characters after trimming (line breaks and tabs`,
+          'allowed, other control characters refused). It is appended to the order with the time it',
+          `arrived; earlier feedback is kept. An order takes at most ${MAX_FEEDBACK_CHARS} characters of`,
+          'feedback in all (400 `VALIDATION_FAILED` beyond). Public: the order number (or id) is the only',
+          'key. Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`, default 10 a minute; 429',
+          'with `Retry-After`). Unknown order: 404 `ORDER_NOT_FOUND`.',
+        ].join('\n'),
+        params: OrderNumberParams,
+        body: FeedbackBody,
+        response: {
+          200: FeedbackResponse,
+          ...errorResponses(
+            'VALIDATION_FAILED',
+            'ORDER_NOT_FOUND',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+            'RATE_LIMITED',
+            'STORE_UNAVAILABLE',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const text = request.body.feedback;
+      const order = await loadOrder(store, request.params.orderNumber);
+      // `[<ISO time>] ` and the blank line between entries count too.
+      if (order.feedback.length + text.length + 30 > MAX_FEEDBACK_CHARS) {
+        throw appError('VALIDATION_FAILED', {
+          message: `Order ${order.orderNumber} has no room for more feedback`,
+          details: { limit: MAX_FEEDBACK_CHARS, used: order.feedback.length },
+        });
+      }
+      const updated = await store.appendFeedback(order.id, text, new Date());
+      request.log.info({ orderNumber: updated.orderNumber, chars: text.length }, 'feedback received');
+      return {
+        success: true as const,
+        message: `Thank you! Your feedback on order ${updated.orderNumber} was received.`,
+      };
+    },
+  );
+};
+
+export default feedbackRoutes;

@@ -1,0 +1,65 @@
+/**
+ * The gallery's event settings from `fastify.events` (event.json defaults + the admin's
+ * overrides from PUT /api/event-config), for pages.ts, which reads them synchronously.
+ *
+ * `refresh()` runs before each gallery request (an onRequest hook) and keeps a snapshot of
+ * the effective settings. It asks the catalog again only when something may have changed:
+ * the catalog's generation moved (a PUT in this process bumps it at once), the library
+ * changed, or a second has passed (the catalog itself re-reads the store's overrides at most
+ * once a second, which is how changes made by another instance arrive). Otherwise it costs
+ * three comparisons, so the gallery's hot path stays as it was. When the order store cannot
+ * be read, the gallery keeps serving with the last settings it knew: browsing photos never
+ * depends on the order store.
+ */
+import type { EventCatalog } from '../../services/events/catalog.js';
+import type { PhotoLibrary } from '../../services/photos/types.js';
+import type { EventSettingsSource } from './pages.js';
+
+const RECHECK_MS = 1000;
+
+export type CatalogSettings = EventSettingsSource & { refresh(): Promise<void> };
+
+export function catalogSettings(
+  events: Pick<EventCatalog, 'list' | 'generation'>,
+  library: Pick<PhotoLibrary, 'generation'>,
+  opts: { onError?: (err: unknown) => void; now?: () => number } = {},
+): CatalogSettings {
+  const now = opts.now ?? Date.now;
+  type Settings = ReturnType<EventSettingsSource['settingsOf']>;
+  let byCode = new Map<string, Settings>();
+  let seen = { events: -1, library: -1, at: Number.NEGATIVE_INFINITY };
+  /** After a failed read, no new attempt before this time (the store is not hammered). */
+  let retryAt = Number.NEGATIVE_INFINITY;
+
+  return {
+    /** The generation the snapshot was taken at (never a newer one): cache keys match what settingsOf says. */
+    get generation() {
+      return seen.events;
+    },
+    settingsOf: (event) => byCode.get(event.code) ?? event,
+    async refresh() {
+      const at = now();
+      if (at < retryAt) return;
+      if (events.generation === seen.events && library.generation === seen.library && at - seen.at < RECHECK_MS) {
+        return;
+      }
+      let list: Awaited<ReturnType<typeof events.list>>;
+      try {
+        list = await events.list();
+      } catch (err) {
+        // The store keeping the overrides is unreachable: the gallery goes on with what it
+        // knew (event.json defaults at worst) and asks again in a second.
+        retryAt = at + RECHECK_MS;
+        opts.onError?.(err);
+        return;
+      }
+      byCode = new Map(
+        list.map((e) => [
+          e.code,
+          { isArchived: e.isArchived, orderingEnabled: e.orderingEnabled, deadline: e.deadline },
+        ]),
+      );
+      seen = { events: events.generation, library: library.generation, at };
+    },
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * The gallery host (SPEC §2): `GET /event`, `GET /event/{eventCode}`,
+ * `GET /event/{eventCode}/{day}` and `GET /event/{eventCode}/{day}/{session}`.
+ *
+ * Right after a start-up on a large library whose first scan is still running, these
+ * routes answer 503 `SERVICE_UNAVAILABLE` with `Retry-After` instead of "not found".
+ *
+ * Path parameters are only ever looked up in the in-memory index (never joined into a
+ * file path), so no `..`, `%2f`, NUL or absolute path can reach the file system: anything
+ * that is not exactly an indexed folder name is a 404.
+ *
+ * Page bodies are served from a cache of serialised bytes (pages.ts). Fastify's schema
+ * serialiser is bypassed for them (a Buffer is sent as is): measured on this machine it
+ * costs a third of the throughput, and the bytes were already built from the same zod
+ * schemas, which stay declared for validation of tests and the OpenAPI document.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { appError } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { type CatalogSettings, catalogSettings } from './event-settings.js';
+import { createGalleryPages } from './pages.js';
+import {
+  DayPage,
+  DayParams,
+  EventList,
+  EventPage,
+  EventParams,
+  PageQuery,
+  SessionPage,
+  SessionParams,
+} from './schemas.js';
+import { galleryValidatorCompiler } from './validation.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  // The zod schemas, with a fast path for plainly valid page queries (validation.ts).
+  fastify.setValidatorCompiler(galleryValidatorCompiler);
+  // Event status (archived, ordering enabled, deadline) with the admin's overrides applied;
+  // event.json alone where no event catalog is registered (the gallery on its own).
+  let settings: CatalogSettings | undefined;
+  if (fastify.hasDecorator('events')) {
+    settings = catalogSettings(fastify.events, fastify.photos, {
+      onError: (err) => fastify.log.warn({ err }, 'gallery: event settings unavailable; using the last known'),
+    });
+    fastify.addHook('onRequest', settings.refresh);
+  }
+  const pages = createGalleryPages({
+    library: fastify.photos,
+    publicBaseUrl: fastify.config.publicBaseUrl,
+    ...(settings ? { settings } : {}),
+  });
+
+  const library = fastify.photos;
+  const eventNotFound = (eventCode: string) => appError('EVENT_NOT_FOUND', { details: { eventCode } });
+  // Only right after a start-up on a large library that is not indexed yet (see the photos plugin).
+  const notIndexedYet = () =>
+    appError('SERVICE_UNAVAILABLE', { details: 'The photo library is being indexed', headers: { 'Retry-After': '5' } });
+
+  fastify.get(
+    '/event',
+    {
+      schema: {
+        tags: ['gallery'],
+        summary: 'List the events',
+        description:
+          'Every event folder of the photo library, newest first. `status.active` tells whether the event is ' +
+          'open for orders right now.',
+        response: { 200: EventList, ...errorResponses('SERVICE_UNAVAILABLE') },
+      },
+    },
+    async () => {
+      if (!library.isReady) throw notIndexedYet();
+      return pages.eventList();
+    },
+  );
+
+  fastify.get(
+    '/event/:eventCode',
+    {
+      schema: {
+        tags: ['gallery'],
+        summary: 'One page of an event’s photos, with its folders',
+        description: [
+          'Photos of the whole event, ordered by day folder, session folder, capture time, then number.',
+          'Also returns the effective `limit`, the `event` with its ordering status, and `folders`',
+          '(day folders with their session folders and counts, each with its gallery `path`).',
+          '',
+          'Pagination: `page` ≥ 1 (default 1), `limit` ≥ 1 (default 50, values above 100 clamped to 100);',
+          'a non-integer or smaller value is 400 `VALIDATION_FAILED`; a page past the end is 200 with',
+          '`photos: []` and the true totals; `totalPages = ceil(totalCount / limit)`.',
+        ].join('\n'),
+        params: EventParams,
+        querystring: PageQuery,
+        response: { 200: EventPage, ...errorResponses('VALIDATION_FAILED', 'EVENT_NOT_FOUND', 'SERVICE_UNAVAILABLE') },
+      },
+    },
+    // Not async: the hot path; a sync handler saves a promise per request.
+    (request, reply) => {
+      const { eventCode } = request.params;
+      const bytes = pages.eventPage(eventCode, request.query);
+      if (!bytes) throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
+      reply.type(JSON_TYPE).send(bytes as never);
+    },
+  );
+
+  fastify.get(
+    '/event/:eventCode/:day',
+    {
+      schema: {
+        tags: ['gallery'],
+        summary: 'One page of a day folder’s photos',
+        description: [
+          'Photos of every session of one day folder, in gallery order, with the day’s session folders.',
+          'The breadcrumb (`parents`) of a session page links here. Same pagination rules as the event page.',
+          'Unknown event: 404 `EVENT_NOT_FOUND`; unknown day: 404 `FOLDER_NOT_FOUND`.',
+        ].join('\n'),
+        params: DayParams,
+        querystring: PageQuery,
+        response: {
+          200: DayPage,
+          ...errorResponses('VALIDATION_FAILED', 'EVENT_NOT_FOUND', 'FOLDER_NOT_FOUND', 'SERVICE_UNAVAILABLE'),
+        },
+      },
+    },
+    (request, reply) => {
+      const { eventCode, day } = request.params;
+      const result = pages.dayPage(eventCode, day, request.query);
+      if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
+      if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day } });
+      reply.type(JSON_TYPE).send(result as never);
+    },
+  );
+
+  fastify.get(
+    '/event/:eventCode/:day/:session',
+    {
+      schema: {
+        tags: ['gallery'],
+        summary: 'One page of a session folder’s photos',
+        description: [
+          'Photos of one session folder, ordered by capture time, then number. Returns `folder`',
+          '`{ event, day, session, photoCount }`, `pagination` `{ page, limit, totalCount, totalPages }`,',
+          '`parents` (the event, then the day, each with its gallery `path`), and the same',
+          '`totalCount`, `currentPage`, `totalPages` and `limit` at the top level.',
+          'Same pagination rules as the event page.',
+          'Unknown event: 404 `EVENT_NOT_FOUND`; unknown day or session: 404 `FOLDER_NOT_FOUND`.',
+        ].join('\n'),
+        params: SessionParams,
+        querystring: PageQuery,
+        response: {
+          200: SessionPage,
+          ...errorResponses('VALIDATION_FAILED', 'EVENT_NOT_FOUND', 'FOLDER_NOT_FOUND', 'SERVICE_UNAVAILABLE'),
+        },
+      },
+    },
+    (request, reply) => {
+      const { eventCode, day, session } = request.params;
+      const result = pages.sessionPage(eventCode, day, session, request.query);
+      if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
+      if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day, session } });
+      reply.type(JSON_TYPE).send(result as never);
+    },
+  );
+};
+
+export default galleryRoutes;

@@ -1,0 +1,203 @@
+/**
+ * Gallery pages built from the in-memory library, and the cache of their serialised bytes.
+ *
+ * A page only changes when the library changes (`generation`), when event settings change
+ * (`settings.generation`, 0 until admins can override event.json through the order store),
+ * or when an event's `active` flag flips at its deadline. Those are all in the cache key,
+ * so a cached page is never stale and nothing has to be invalidated by hand. A hit costs
+ * a few map lookups: no disk, no serialisation.
+ *
+ * Bytes are built from the zod schemas (`parse` strips anything not in the allow-list)
+ * and JSON.stringify, once per key.
+ */
+import { LRUCache } from 'lru-cache';
+import { type EventSettings, type EventStatus, eventStatus } from '../../services/photos/status.js';
+import type { LibraryEvent, Photo, PhotoLibrary } from '../../services/photos/types.js';
+import { DayPage, EventList, EventPage, type EventSummaryT, type PhotoItemT, SessionPage } from './schemas.js';
+
+/** Where an event's ordering settings come from; today event.json, later the order store. */
+export type EventSettingsSource = {
+  /** Changes whenever any event's settings change. */
+  readonly generation: number;
+  settingsOf(event: LibraryEvent): EventSettings;
+};
+
+export const eventJsonSettings: EventSettingsSource = {
+  generation: 0,
+  settingsOf: (event) => event,
+};
+
+export type PageRequest = { page: number; limit: number };
+
+export type GalleryPages = {
+  eventList(): EventSummaryT[];
+  /** undefined: unknown event. */
+  eventPage(code: string, req: PageRequest): Buffer | undefined;
+  /** 'event': unknown event; 'folder': unknown day. */
+  dayPage(code: string, day: string, req: PageRequest): Buffer | 'event' | 'folder';
+  sessionPage(code: string, day: string, session: string, req: PageRequest): Buffer | 'event' | 'folder';
+};
+
+const SEP = '\u0000'; // cannot occur in a folder name, so keys cannot collide
+
+const enc = encodeURIComponent;
+
+export function createGalleryPages(opts: {
+  library: PhotoLibrary;
+  publicBaseUrl: string;
+  settings?: EventSettingsSource;
+  /** Bytes of serialised pages kept (default 32 MiB). */
+  cacheBytes?: number;
+  now?: () => number;
+}): GalleryPages {
+  const { library, publicBaseUrl } = opts;
+  const settings = opts.settings ?? eventJsonSettings;
+  const now = opts.now ?? Date.now;
+  const cache = new LRUCache<string, Buffer>({
+    maxSize: opts.cacheBytes ?? 32 * 1024 * 1024,
+    sizeCalculation: (b) => b.length + 64,
+  });
+
+  const statusOf = (event: LibraryEvent): EventStatus => eventStatus(settings.settingsOf(event), now());
+
+  const imageUrl = (kind: 'proxy-image' | 'preview', photo: Photo) =>
+    `${publicBaseUrl}/api/${kind}/${enc(photo.eventCode)}/${photo.id}?v=${photo.version}`;
+
+  function photoItem(photo: Photo): PhotoItemT {
+    const metadata: PhotoItemT['metadata'] = {
+      day: photo.day,
+      session: photo.session,
+      width: photo.width,
+      height: photo.height,
+    };
+    if (photo.takenAt !== null) metadata.takenAt = photo.takenAt;
+    return {
+      id: photo.id,
+      number: photo.number,
+      thumbnail: imageUrl('proxy-image', photo),
+      fullSize: imageUrl('preview', photo),
+      metadata,
+    };
+  }
+
+  const eventPath = (code: string) => `/event/${enc(code)}`;
+  const dayPath = (code: string, day: string) => `${eventPath(code)}/${enc(day)}`;
+  const sessionPath = (code: string, day: string, session: string) => `${dayPath(code, day)}/${enc(session)}`;
+
+  function paging(photos: readonly Photo[], req: PageRequest) {
+    const totalCount = photos.length;
+    const start = (req.page - 1) * req.limit;
+    return {
+      photos: start < totalCount ? photos.slice(start, start + req.limit).map(photoItem) : [],
+      totalCount,
+      currentPage: req.page,
+      totalPages: Math.ceil(totalCount / req.limit),
+      limit: req.limit,
+    };
+  }
+
+  /** The cache key: everything a page depends on (a template string: the hot path). */
+  function key(kind: string, status: EventStatus, parts: string, req: PageRequest): string {
+    return `${library.generation}${SEP}${settings.generation}${SEP}${status.active ? 1 : 0}${SEP}${kind}${SEP}${parts}${SEP}${req.page}${SEP}${req.limit}`;
+  }
+
+  function cached(k: string, build: () => unknown): Buffer {
+    let bytes = cache.get(k);
+    if (!bytes) {
+      bytes = Buffer.from(JSON.stringify(build()));
+      cache.set(k, bytes);
+    }
+    return bytes;
+  }
+
+  return {
+    eventList() {
+      return EventList.parse(
+        library.listEvents().map((event) => ({
+          code: event.code,
+          name: event.name,
+          date: event.date,
+          photoCount: event.photoCount,
+          thumbnails: (library.photosOf(event.code) ?? []).slice(0, 4).map((p) => imageUrl('proxy-image', p)),
+          status: statusOf(event),
+        })),
+      );
+    },
+
+    eventPage(code, req) {
+      const event = library.getEvent(code);
+      if (!event) return undefined;
+      const status = statusOf(event);
+      return cached(key('e', status, code, req), () =>
+        EventPage.parse({
+          ...paging(library.photosOf(code) ?? [], req),
+          event: {
+            code: event.code,
+            name: event.name,
+            date: event.date,
+            prefix: event.prefix,
+            photoCount: event.photoCount,
+            status,
+          },
+          folders: event.days.map((d) => ({
+            name: d.name,
+            path: dayPath(code, d.name),
+            photoCount: d.photoCount,
+            sessions: d.sessions.map((s) => ({
+              name: s.name,
+              path: sessionPath(code, d.name, s.name),
+              photoCount: s.photoCount,
+            })),
+          })),
+        }),
+      );
+    },
+
+    dayPage(code, day, req) {
+      const event = library.getEvent(code);
+      if (!event) return 'event';
+      const folder = event.days.find((d) => d.name === day);
+      const photos = library.dayPhotos(code, day);
+      if (!folder || !photos) return 'folder';
+      const status = statusOf(event);
+      return cached(key('d', status, `${code}${SEP}${day}`, req), () => {
+        const page = paging(photos, req);
+        return DayPage.parse({
+          ...page,
+          folder: {
+            event: code,
+            day,
+            photoCount: folder.photoCount,
+            sessions: folder.sessions.map((s) => ({
+              name: s.name,
+              path: sessionPath(code, day, s.name),
+              photoCount: s.photoCount,
+            })),
+          },
+          pagination: { page: req.page, limit: req.limit, totalCount: page.totalCount, totalPages: page.totalPages },
+          parents: [{ name: event.name, path: eventPath(code) }],
+        });
+      });
+    },
+
+    sessionPage(code, day, session, req) {
+      const event = library.getEvent(code);
+      if (!event) return 'event';
+      const photos = library.sessionPhotos(code, day, session);
+      if (!photos) return 'folder';
+      const status = statusOf(event);
+      return cached(key('s', status, `${code}${SEP}${day}${SEP}${session}`, req), () => {
+        const page = paging(photos, req);
+        return SessionPage.parse({
+          ...page,
+          folder: { event: code, day, session, photoCount: photos.length },
+          pagination: { page: req.page, limit: req.limit, totalCount: page.totalCount, totalPages: page.totalPages },
+          parents: [
+            { name: event.name, path: eventPath(code) },
+            { name: day, path: dayPath(code, day) },
+          ],
+        });
+      });
+    },
+  };
+}

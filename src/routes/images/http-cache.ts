@@ -1,0 +1,60 @@
+/**
+ * HTTP caching of images: the response headers of every served image, computed once per
+ * image (not per request), and `If-None-Match` matching.
+ *
+ * Policy: a URL carrying the photo's current version (`?v=`, as the gallery builds them)
+ * names bytes that never change: `public, max-age=31536000, immutable`. Any other URL
+ * (no `v`, or a stale one) may change when the original is replaced: `public, max-age=300`,
+ * after which the browser revalidates with the ETag and gets a 304 while nothing changed.
+ */
+import type { ServedImage } from '../../services/images/types.js';
+
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+export const CACHE_REVALIDATE = 'public, max-age=300';
+
+export type ImageHeaders = Readonly<Record<string, string>>;
+
+type HeaderSets = {
+  immutable: { ok: ImageHeaders; notModified: ImageHeaders };
+  revalidate: { ok: ImageHeaders; notModified: ImageHeaders };
+};
+
+const cache = new WeakMap<ServedImage, HeaderSets>();
+
+function headerSets(img: ServedImage): HeaderSets {
+  const make = (cacheControl: string) => {
+    const notModified = Object.freeze({ etag: img.etag, 'cache-control': cacheControl });
+    const ok = Object.freeze({
+      ...notModified,
+      'content-type': 'image/jpeg',
+      'x-content-type-options': 'nosniff',
+    });
+    return { ok, notModified };
+  };
+  return { immutable: make(CACHE_IMMUTABLE), revalidate: make(CACHE_REVALIDATE) };
+}
+
+/** The headers for `img`: for a 200 or for a 304, on a versioned URL or not. */
+export function imageHeaders(img: ServedImage, versioned: boolean, notModified: boolean): ImageHeaders {
+  let sets = cache.get(img);
+  if (!sets) {
+    sets = headerSets(img);
+    cache.set(img, sets);
+  }
+  const set = versioned ? sets.immutable : sets.revalidate;
+  return notModified ? set.notModified : set.ok;
+}
+
+/**
+ * Whether `If-None-Match` names `etag`: a list of (possibly weak) tags, or `*`.
+ * Weak comparison, as RFC 9110 prescribes for If-None-Match.
+ */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag) return true;
+  for (const raw of ifNoneMatch.split(',')) {
+    const tag = raw.trim();
+    if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true;
+  }
+  return false;
+}

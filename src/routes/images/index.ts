@@ -1,0 +1,112 @@
+/**
+ * `GET /api/proxy-image/{event}/{photo}` (thumbnail) and `GET /api/preview/{event}/{photo}`
+ * (watermarked preview, the gallery's `fullSize`). Photos are looked up in the library's
+ * index by event code and photo id or number, never through a path built from the URL,
+ * so no parameter (`..`, `%2e%2e`, `%2f`, NUL, absolute) can reach a file outside
+ * PHOTOS_DIR. Originals are never served: every body is a re-encoded JPEG.
+ *
+ * The hot path (an image already in memory) does no I/O and no per-request formatting:
+ * the body is a shared Buffer, the headers an object made once per image.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { appError } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import type { ImageKind } from '../../services/images/types.js';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE, etagMatches, imageHeaders } from './http-cache.js';
+
+const Params = z.object({
+  event: z.string().min(1).max(200).describe('Event code'),
+  photo: z.string().min(1).max(200).describe('Photo id or photo number'),
+});
+
+const Query = z.object({
+  v: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "The photo's current `version`, as in the gallery's URLs. When it matches, the response may be cached for a year.",
+    ),
+});
+
+const Jpeg = z.string().meta({ format: 'binary' });
+
+function responses(what: string) {
+  return {
+    200: {
+      description: `${what} (JPEG). Headers: \`ETag\`, \`Cache-Control\` (\`${CACHE_IMMUTABLE}\` when \`v\` is the current version, else \`${CACHE_REVALIDATE}\`).`,
+      content: { 'image/jpeg': { schema: Jpeg } },
+    },
+    304: z.null().describe('Not modified: `If-None-Match` names the current ETag. Same `ETag` and `Cache-Control`.'),
+    ...errorResponses('VALIDATION_FAILED', 'EVENT_NOT_FOUND', 'PHOTO_NOT_FOUND', 'IMAGE_UNAVAILABLE'),
+  };
+}
+
+const cachingNote = [
+  'Caching: every image has a strong `ETag`; `If-None-Match` with it answers 304.',
+  `With \`?v=\` equal to the photo's current version the image is \`${CACHE_IMMUTABLE}\`:`,
+  'a replaced original gets a new version, hence a new URL in the gallery.',
+  `Without \`v\`, or with an outdated one, the current image is served with \`${CACHE_REVALIDATE}\``,
+  'so a replaced original shows within five minutes, revalidated cheaply by ETag.',
+  'Errors are `Cache-Control: no-store`. 503 `IMAGE_UNAVAILABLE` when the original cannot be decoded.',
+].join(' ');
+
+type ImageRequest = FastifyRequest<{ Params: z.infer<typeof Params>; Querystring: z.infer<typeof Query> }>;
+
+const imageRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { photos, images } = fastify;
+
+  function handler(kind: ImageKind) {
+    return async (request: ImageRequest, reply: FastifyReply) => {
+      const { event, photo: ref } = request.params;
+      const photo = photos.findPhoto(event, ref);
+      if (!photo) {
+        if (!photos.getEvent(event)) throw appError('EVENT_NOT_FOUND', { details: event });
+        throw appError('PHOTO_NOT_FOUND', { details: `${event}/${ref}` });
+      }
+      const img = images.peek(kind, photo) ?? (await images.get(kind, photo));
+      const versioned = request.query.v === img.version;
+      if (etagMatches(request.headers['if-none-match'], img.etag)) {
+        return reply
+          .code(304)
+          .headers(imageHeaders(img, versioned, true))
+          .send();
+      }
+      return reply.headers(imageHeaders(img, versioned, false)).send(img.body);
+    };
+  }
+
+  fastify.get(
+    '/api/proxy-image/:event/:photo',
+    {
+      schema: {
+        tags: ['images'],
+        summary: 'Thumbnail of a photo',
+        description: `A JPEG \`THUMBNAIL_SIZE\` (default 400) px on its long edge (never upscaled), auto-oriented, without metadata. ${cachingNote}`,
+        params: Params,
+        querystring: Query,
+        response: responses('The thumbnail'),
+      },
+    },
+    handler('thumbnail'),
+  );
+
+  fastify.get(
+    '/api/preview/:event/:photo',
+    {
+      schema: {
+        tags: ['images'],
+        summary: 'Watermarked preview of a photo',
+        description: `A JPEG \`PREVIEW_SIZE\` (default 1600) px on its long edge (never upscaled) with the \`WATERMARK_TEXT\` tiled across it; the original file is never served. ${cachingNote}`,
+        params: Params,
+        querystring: Query,
+        response: responses('The watermarked preview'),
+      },
+    },
+    handler('preview'),
+  );
+};
+
+export default imageRoutes;

@@ -1,0 +1,256 @@
+/**
+ * Order submission (SPEC §4) and the high-value confirmation link (SPEC §8):
+ * - `POST /api/orders/create` (interface variant A): 201 `{ success, orderNumber, status, total, verificationRequired }`;
+ * - `POST /api/orders` (variant B): 201 with the created Order;
+ * - `GET /api/orders/verify?token=`: an HTML page (confirmed / already confirmed / expired / invalid).
+ * The pipeline and its order of checks live in services/orders/intake.ts; these routes map
+ * the two body shapes onto it. `/api/orders/verify` is a static path, so it wins over the
+ * admin routes' `/api/orders/{orderNumber}`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { formatCents } from '../../domain/money.js';
+import type { ErrorCode } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { ApiOrder, toApiOrder } from '../../schemas/order.js';
+import { captchaTokenOf } from '../../services/captcha/token.js';
+import type { Submission, SubmissionResult } from '../../services/orders/intake.js';
+import {
+  CreateOrderBody,
+  CreateOrderHeaders,
+  CreateOrderResponse,
+  createFulfillment,
+  SubmitOrderBody,
+  SubmitOrderHeaders,
+  VerifyQuery,
+} from './schemas.js';
+import { PAGE_HEADERS, verifyPage } from './verify-page.js';
+
+const submissionErrors: ErrorCode[] = [
+  'VALIDATION_FAILED',
+  'CAPTCHA_REQUIRED',
+  'UNKNOWN_PHOTO',
+  'ADDRESS_INVALID',
+  'UNAUTHORIZED',
+  'CAPTCHA_FAILED',
+  'EVENT_NOT_FOUND',
+  'ORDERING_CLOSED',
+  'IDEMPOTENCY_CONFLICT',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'STORE_UNAVAILABLE',
+  'CAPTCHA_UNAVAILABLE',
+];
+
+const commonDescription = [
+  '**Who may submit**: a CAPTCHA solution (`captchaToken` or `X-Captcha-Token`; missing 400',
+  '`CAPTCHA_REQUIRED`, invalid/expired/used 403 `CAPTCHA_FAILED`), or admin credentials',
+  '(`Authorization: Bearer`): an order taken at the booth (`channel: booth`), no CAPTCHA, not rate limited.',
+  'Anonymous submissions are rate limited per client address (`RATE_LIMIT_ORDERS_PER_MIN`, shared by both routes).',
+  '',
+  '**Order of checks**, so that a mistake the customer can correct never spends the solved CAPTCHA:',
+  'body shape and limits (400) → credentials / CAPTCHA token present → `Idempotency-Key` (replay or 409)',
+  '→ event (404 `EVENT_NOT_FOUND`) and open for orders (409 `ORDERING_CLOSED`, details give the reason:',
+  '`archived`, `disabled` or `deadline`) → lines (400 `UNKNOWN_PHOTO` listing every unknown number;',
+  'sizes not on the price list or quantities outside 1–99: 400 `VALIDATION_FAILED`)',
+  '→ address check for orders that ship (400 `ADDRESS_INVALID` naming the field; a verifier that is down',
+  'or slower than 3 s lets the order through with `addressVerified: false`; a deliverable address is stored',
+  'in its standardised form) → CAPTCHA verified → order stored.',
+  '',
+  '**High value**: a web order whose total is at least `HIGH_VALUE_THRESHOLD` (default $100.00) is held:',
+  '`verificationRequired: true`, no receipt, not in the admin lists, until the customer follows the link',
+  'mailed to them (`GET /api/orders/verify`, valid `VERIFY_LINK_TTL_HOURS`, default 48 h); unconfirmed',
+  'holds become `cancelled`. Booth orders are never held. Otherwise the receipt (with labels) is mailed',
+  'and admins get a push notification. Mail and push never delay or fail the response; the order is',
+  'durable before the response is sent. A replayed response carries `Idempotent-Replayed: true`.',
+].join('\n');
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const v = request.headers['idempotency-key'];
+  return typeof v === 'string' ? v : undefined;
+}
+
+const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { orderIntake, adminAuth } = fastify;
+
+  function send(reply: FastifyReply, result: SubmissionResult) {
+    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+    return reply.code(result.statusCode).type('application/json; charset=utf-8').send(result.body);
+  }
+
+  function who(request: FastifyRequest): Pick<Submission, 'admin' | 'captchaToken' | 'ip' | 'idempotencyKey'> {
+    return {
+      // Wrong credentials are 401 here (never silently treated as a customer).
+      admin: adminAuth.isAdmin(request),
+      captchaToken: captchaTokenOf(request),
+      ip: request.ip,
+      idempotencyKey: idempotencyKeyOf(request),
+    };
+  }
+
+  fastify.post(
+    '/api/orders/create',
+    {
+      config: { rateLimit: fastify.rateLimits.orders },
+      schema: {
+        tags: ['orders'],
+        summary: 'Submit an order (photo numbers)',
+        description: [
+          'Interface body variant A: `photos` are photo numbers (the default size, quantity 1) or',
+          '`{ number, size, quantity }`; `customerInfo.phone` is optional; `fulfillmentType` is `ship` when',
+          '`shippingAddress` is given, else `pickup`, unless stated. The server prices the order from the',
+          "event's price list (shipping fee for `ship` only).",
+          '',
+          commonDescription,
+        ].join('\n'),
+        security: [{}, { adminToken: [] }],
+        headers: CreateOrderHeaders,
+        body: CreateOrderBody,
+        response: { 201: CreateOrderResponse, ...errorResponses(...submissionErrors) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const address = body.shippingAddress ?? { line1: '', city: '', state: '', zip: '' };
+      const result = await orderIntake.submit({
+        ...who(request),
+        route: 'POST /api/orders/create',
+        body,
+        eventSlug: body.eventSlug,
+        lines: {
+          kind: 'list',
+          items: body.photos.map((p) =>
+            typeof p === 'object'
+              ? { photo: String(p.number), size: p.size, quantity: p.quantity }
+              : { photo: String(p), quantity: 1 },
+          ),
+        },
+        customer: {
+          name: body.customerInfo.name,
+          email: body.customerInfo.email,
+          phone: body.customerInfo.phone,
+          fulfillmentType: createFulfillment(body),
+          address,
+        },
+        addressFields: {
+          line1: 'shippingAddress.line1',
+          city: 'shippingAddress.city',
+          state: 'shippingAddress.state',
+          zip: 'shippingAddress.zip',
+        },
+        respond: (order) =>
+          ({
+            success: true,
+            orderNumber: order.orderNumber,
+            status: order.status,
+            total: formatCents(order.totalCents),
+            verificationRequired: order.held,
+            message: order.held
+              ? `Order ${order.orderNumber} is waiting for your confirmation: please follow the link we sent to ${order.customerEmail}.`
+              : `Thank you! Order ${order.orderNumber} is placed; a receipt is on its way to ${order.customerEmail}.`,
+          }) satisfies z.infer<typeof CreateOrderResponse>,
+      });
+      return send(reply, result);
+    },
+  );
+
+  fastify.post(
+    '/api/orders',
+    {
+      config: { rateLimit: fastify.rateLimits.orders },
+      schema: {
+        tags: ['orders'],
+        summary: 'Submit an order (items text with amounts)',
+        description: [
+          'Interface body variant B. The event comes from `eventSlug`, else from the `Referer` (a gallery URL',
+          'such as `https://gallery.example/event/AX2026/Day%201/...`); neither: 400 `EVENT_REQUIRED`.',
+          '`items` is parsed; every line must name a photo of the event, a size on its price list and a',
+          'quantity 1–99. The server recomputes every amount in integer cents: a client figure (`subtotal`,',
+          '`shippingFee`, `total`, or a line amount) that differs is 400 `PRICE_MISMATCH`, whose `details`',
+          '(JSON) give the server figures: `items`, `lines`, `subtotal`, `shippingFee`, `total`, and',
+          '`mismatches` (`field`, `line`, `expected`, `received`). 201 with the created Order.',
+          '',
+          commonDescription,
+        ].join('\n'),
+        security: [{}, { adminToken: [] }],
+        headers: SubmitOrderHeaders,
+        body: SubmitOrderBody,
+        response: {
+          201: ApiOrder,
+          ...errorResponses(...submissionErrors, 'EVENT_REQUIRED', 'PRICE_MISMATCH'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const referer = request.headers.referer;
+      const result = await orderIntake.submit({
+        ...who(request),
+        route: 'POST /api/orders',
+        body,
+        eventSlug: body.eventSlug,
+        referer: typeof referer === 'string' ? referer : undefined,
+        lines: {
+          kind: 'text',
+          text: body.items,
+          claimed: { subtotal: body.subtotal, shippingFee: body.shippingFee, total: body.total },
+        },
+        customer: {
+          name: body.customerName,
+          email: body.customerEmail,
+          phone: body.customerPhone,
+          fulfillmentType: body.fulfillmentType,
+          address: { line1: body.shippingAddress, city: body.city, state: body.state, zip: body.zipCode },
+        },
+        addressFields: { line1: 'shippingAddress', city: 'city', state: 'state', zip: 'zipCode' },
+        respond: toApiOrder,
+      });
+      return send(reply, result);
+    },
+  );
+
+  const html = (description: string) => ({
+    description,
+    content: { 'text/html': { schema: z.string() } },
+  });
+
+  fastify.get(
+    '/api/orders/verify',
+    {
+      // A HEAD request (link checkers) must not confirm anything.
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['orders'],
+        summary: 'Confirm a high-value order (the link in the confirmation mail)',
+        description: [
+          'Opened by the customer from the confirmation mail; answers a small HTML page, not JSON.',
+          'The token is `<orderId>.<expires>.<mac>`: the order id, the expiry in Unix seconds (the hold',
+          'expiry, `VERIFY_LINK_TTL_HOURS` after submission) and an HMAC-SHA256 over both with the',
+          "server's link secret. Following it releases the held order into the pending list, mails",
+          'the receipt and notifies the admins. The outcome is on `<main data-code="...">`:',
+          '`CONFIRMED` (200); `ALREADY_CONFIRMED` (200, the link was used before: single use);',
+          '`VERIFICATION_FAILED` (403, forged, altered or incomplete link); `VERIFICATION_EXPIRED` (410,',
+          'the hold lapsed and the order is cancelled); `INVALID_TRANSITION` (409, the order was cancelled).',
+        ].join('\n'),
+        querystring: VerifyQuery,
+        response: {
+          200: html('Confirmed, or confirmed already'),
+          403: html('`VERIFICATION_FAILED`: the link is forged, altered or incomplete'),
+          409: html('`INVALID_TRANSITION`: the order was cancelled and cannot be confirmed'),
+          410: html('`VERIFICATION_EXPIRED`: the link expired; the order is (or will be) cancelled'),
+          ...errorResponses('VALIDATION_FAILED', 'STORE_UNAVAILABLE'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await orderIntake.confirm(request.query.token);
+      const page = verifyPage(outcome);
+      return reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
+    },
+  );
+};
+
+export default ordersRoutes;

@@ -1,0 +1,218 @@
+/**
+ * Order submission bodies (interface variants A and B, SPEC §4) and their answers.
+ *
+ * Field limits: name 1–100 characters; email RFC-valid (the common dot-atom form) and at
+ * most 254 characters (local part ≤ 64); phone 7–20 digits written with digits, spaces and
+ * `+ ( ) - .`; address line ≤ 200, city ≤ 100, state ≤ 50, ZIP ≤ 20; at most 200 lines.
+ * Single-line fields refuse line breaks and lose other control characters (services/orders/text.ts);
+ * surrounding spaces are trimmed. An order that ships needs street, city, state and ZIP;
+ * a pickup order may leave them empty. Unknown body fields are ignored.
+ */
+import { z } from 'zod';
+import { MAX_ORDER_LINES, MAX_QUANTITY } from '../../domain/pricing.js';
+import { charLength, hasLineBreak, phoneProblem, stripControls } from '../../services/orders/text.js';
+
+/** One line of customer text: no line breaks, control characters removed, trimmed, 0/1–max characters. */
+function line(max: number, min = 0) {
+  return (
+    z
+      .string()
+      .max(max * 2 + 64)
+      .refine((s) => !hasLineBreak(s), { message: 'must be a single line (no line breaks)', abort: true })
+      .transform((s) => stripControls(s).trim())
+      .refine((s) => charLength(s) >= min, { message: min === 1 ? 'must not be empty' : `at least ${min} characters` })
+      .refine((s) => charLength(s) <= max, { message: `at most ${max} characters` })
+      // The document states the limits as JSON Schema counts them (characters, not UTF-16 units).
+      .meta({ maxLength: max, ...(min > 0 ? { minLength: min } : {}) })
+  );
+}
+
+const CustomerName = line(100, 1).describe('1–100 characters, one line');
+
+const CustomerEmail = z
+  .string()
+  .max(254 + 64) // spaces around it are trimmed first
+  .trim()
+  .pipe(z.email({ message: 'must be a valid email address' }).max(254, { message: 'at most 254 characters' }))
+  .refine((s) => s.indexOf('@') <= 64, { message: 'the part before @ may have at most 64 characters' })
+  .meta({ maxLength: 254, format: 'email' })
+  .describe('Email address (at most 254 characters); receipts and the confirmation link go here');
+
+const phone = () =>
+  z
+    .string()
+    .max(64)
+    .trim()
+    .superRefine((s, ctx) => {
+      if (s === '') return;
+      const problem = phoneProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: `phone ${problem}` });
+    });
+
+const RequiredPhone = phone()
+  .refine((s) => s !== '', { message: 'must not be empty' })
+  .describe('7–20 digits, written with digits, spaces and `+ ( ) - .`');
+
+const OptionalPhone = phone()
+  .optional()
+  .transform((s) => s ?? '')
+  .describe('Optional: 7–20 digits, written with digits, spaces and `+ ( ) - .`');
+
+const Street = line(200).describe('Street address');
+const City = line(100);
+const State = line(50).describe('State code, e.g. `IL`');
+const Zip = line(20).describe('ZIP or ZIP+4');
+
+const EventSlug = z.string().trim().min(1).max(200);
+const Fulfillment = z.enum(['ship', 'pickup']);
+
+const CaptchaToken = z
+  .string()
+  .max(16 * 1024)
+  .optional()
+  .describe('The CAPTCHA solution (or send it as `X-Captcha-Token`); not needed with admin credentials');
+
+/** A photo number as text, or as a JSON integer (the route turns it into text). */
+const PhotoRef = z.union([z.string().trim().min(1).max(64), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)]);
+
+const PhotoLine = z.object({
+  number: PhotoRef.describe('Photo number (or id)'),
+  size: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .optional()
+    .describe("A size of the event's price list; default: its default size"),
+  quantity: z.number().int().min(1).max(MAX_QUANTITY).default(1).describe(`1–${MAX_QUANTITY}, default 1`),
+});
+
+const requiredForShipping = 'required when the order ships';
+
+export const CreateOrderBody = z
+  .object({
+    eventSlug: EventSlug.describe('The event (gallery code)'),
+    photos: z
+      .array(z.union([PhotoRef, PhotoLine]))
+      .min(1)
+      .max(MAX_ORDER_LINES)
+      .describe(
+        `1–${MAX_ORDER_LINES} lines: a photo number (the default size, quantity 1), or \`{ number, size, quantity }\``,
+      ),
+    customerInfo: z.object({
+      name: CustomerName,
+      email: CustomerEmail,
+      phone: OptionalPhone,
+    }),
+    shippingAddress: z
+      .object({
+        line1: Street.default(''),
+        city: City.default(''),
+        state: State.default(''),
+        zip: Zip.default(''),
+      })
+      .optional()
+      .describe('Where to ship; all four fields are required when the order ships'),
+    fulfillmentType: Fulfillment.optional().describe(
+      '`ship` when `shippingAddress` is given (with any field filled in), else `pickup`, unless stated',
+    ),
+    captchaToken: CaptchaToken,
+  })
+  .superRefine((b, ctx) => {
+    if (createFulfillment(b) !== 'ship') return;
+    const a = b.shippingAddress ?? { line1: '', city: '', state: '', zip: '' };
+    for (const field of ['line1', 'city', 'state', 'zip'] as const) {
+      if (a[field] === '')
+        ctx.addIssue({ code: 'custom', path: ['shippingAddress', field], message: requiredForShipping });
+    }
+  })
+  .meta({ id: 'CreateOrderRequest' });
+export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
+
+/** Variant A's fulfilment: stated, else `ship` when an address was filled in. */
+export function createFulfillment(b: Pick<CreateOrderBody, 'fulfillmentType' | 'shippingAddress'>): 'ship' | 'pickup' {
+  if (b.fulfillmentType) return b.fulfillmentType;
+  const a = b.shippingAddress;
+  return a && (a.line1 || a.city || a.state || a.zip) ? 'ship' : 'pickup';
+}
+
+export const CreateOrderResponse = z
+  .object({
+    success: z.literal(true),
+    orderNumber: z.string().describe('`<eventPrefix>-<sequence>`, e.g. `AX26-0001`'),
+    status: z.enum(['pending', 'paid', 'void', 'cancelled']).describe('`pending` for a new order'),
+    total: z.string().describe('Currency text, e.g. "$12.50"'),
+    verificationRequired: z
+      .boolean()
+      .describe('True for a high-value order: it waits until the customer follows the link mailed to them'),
+    message: z.string().describe('What happens next, for the customer'),
+  })
+  .meta({ id: 'CreateOrderResponse' });
+
+export const SubmitOrderBody = z
+  .object({
+    eventSlug: EventSlug.optional().describe('The event; when absent, taken from the `Referer` (a gallery URL)'),
+    customerName: CustomerName,
+    customerEmail: CustomerEmail,
+    customerPhone: RequiredPhone,
+    fulfillmentType: Fulfillment,
+    shippingAddress: Street.default(''),
+    city: City.default(''),
+    state: State.default(''),
+    zipCode: Zip.default(''),
+    items: z
+      .string()
+      .min(1)
+      .max(32 * 1024)
+      .describe(
+        `Order lines \`Photo #<number> (<size>) x<quantity> = $<amount>\`, separated by \`;\` or line breaks; 1–${MAX_ORDER_LINES} lines, quantity 1–${MAX_QUANTITY}; \`= $<amount>\` optional (checked when present)`,
+      ),
+    subtotal: z.string().max(32).describe('The sum of the lines as the client computed it, e.g. "$30.00"'),
+    shippingFee: z.string().max(32).describe("The event's shipping fee for `ship`, $0.00 for `pickup`"),
+    total: z.string().max(32).describe('subtotal + shippingFee'),
+    captchaToken: CaptchaToken,
+  })
+  .superRefine((b, ctx) => {
+    if (b.fulfillmentType !== 'ship') return;
+    for (const field of ['shippingAddress', 'city', 'state', 'zipCode'] as const) {
+      if (b[field] === '') ctx.addIssue({ code: 'custom', path: [field], message: requiredForShipping });
+    }
+  })
+  .meta({ id: 'SubmitOrderRequest' });
+export type SubmitOrderBody = z.infer<typeof SubmitOrderBody>;
+
+const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+  .optional()
+  .describe(
+    'Makes retries safe: the same key with the same body within 24 h answers the first response again ' +
+      'and creates nothing; with another body, 409 `IDEMPOTENCY_CONFLICT`; while the first is still ' +
+      'running, 409 `IDEMPOTENCY_IN_PROGRESS`. A UUID per order attempt is a good key.',
+  );
+
+const CaptchaHeader = z
+  .string()
+  .max(16 * 1024)
+  .optional()
+  .describe('The CAPTCHA solution, when not sent as `captchaToken` in the body');
+
+export const CreateOrderHeaders = z.looseObject({
+  'idempotency-key': IdempotencyKey,
+  'x-captcha-token': CaptchaHeader,
+});
+
+export const SubmitOrderHeaders = z.looseObject({
+  'idempotency-key': IdempotencyKey,
+  'x-captcha-token': CaptchaHeader,
+  referer: z
+    .string()
+    .optional()
+    .describe('The gallery page the order comes from (`.../event/<eventSlug>/...`); used when `eventSlug` is absent'),
+});
+
+export const VerifyQuery = z.object({
+  token: z.string().max(1024).optional().describe('The token of the link in the confirmation mail'),
+});

@@ -1,0 +1,116 @@
+/**
+ * `GET /api/push/public-key` and `POST /api/push/subscribe` (SPEC §8).
+ *
+ * Who may subscribe, and to what:
+ * - valid admin credentials: scope `admin`, every order event (new orders, status, shipping);
+ * - `orderNumber` + the order's `email` (case-insensitive): scope `order`, that order's status
+ *   and shipping changes. No such order, or another email: 404 ORDER_NOT_FOUND (the two are
+ *   not told apart);
+ * - neither: 401 UNAUTHORIZED; only one of `orderNumber`/`email`: 400 VALIDATION_FAILED;
+ *   a wrong admin token: 401 (never silently treated as a customer).
+ * 201 when the subscription is new, 200 when that endpoint was registered already (for the
+ * same admin scope or the same order). Rate limited per client like feedback (admins exempt).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { appError } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { PublicKeyResponse, SubscribeBody, SubscribeResponse } from './schemas.js';
+
+const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  fastify.get(
+    '/api/push/public-key',
+    {
+      schema: {
+        tags: ['push'],
+        summary: 'The VAPID public key for PushManager.subscribe()',
+        description: 'Pass it as `applicationServerKey` (base64url) when subscribing in the browser.',
+        response: { 200: PublicKeyResponse, ...errorResponses() },
+      },
+    },
+    async () => ({ publicKey: fastify.push.publicKey }),
+  );
+
+  fastify.post(
+    '/api/push/subscribe',
+    {
+      config: {
+        rateLimit: { max: fastify.config.RATE_LIMIT_PUSH_PER_MIN, timeWindow: 60_000, groupId: 'push' },
+      },
+      schema: {
+        tags: ['push'],
+        summary: 'Register a browser push subscription',
+        description: [
+          'Body: the browser `PushSubscription` as JSON (`endpoint`, `keys.p256dh`, `keys.auth`), plus either',
+          '`Authorization: Bearer <admin token>` (scope `admin`: every new order, status and shipping change) or',
+          "`orderNumber` and that order's `email` (scope `order`: that order's status and shipping changes).",
+          '',
+          '`endpoint` must be an https URL of a push service (no IP address or local name); `keys.p256dh` must',
+          'be a base64url uncompressed P-256 point (65 bytes), `keys.auth` base64url of 16 bytes.',
+          '',
+          '201 when new; 200 when the same endpoint is registered already for that scope or order.',
+          'Neither credentials nor order: 401 `UNAUTHORIZED`. Only one of `orderNumber`/`email`: 400.',
+          'Unknown order or another email: 404 `ORDER_NOT_FOUND` (not told apart).',
+          'Subscriptions the push service answers 404/410 for are removed.',
+        ].join('\n'),
+        security: [{}, { adminToken: [] }],
+        body: SubscribeBody,
+        response: {
+          200: SubscribeResponse,
+          201: SubscribeResponse,
+          ...errorResponses(
+            'VALIDATION_FAILED',
+            'UNAUTHORIZED',
+            'ORDER_NOT_FOUND',
+            'RATE_LIMITED',
+            'STORE_UNAVAILABLE',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      let scope: 'admin' | 'order';
+      let orderId: string | null;
+      let label: string;
+      if (fastify.adminAuth.isAdmin(request)) {
+        scope = 'admin';
+        orderId = null;
+        label = 'every order event';
+      } else if (body.orderNumber !== undefined && body.email !== undefined) {
+        const order = await fastify.store.getOrder(body.orderNumber);
+        if (!order || order.customerEmail.trim().toLowerCase() !== body.email.toLowerCase()) {
+          throw appError('ORDER_NOT_FOUND', { details: 'No order with that number and email address' });
+        }
+        scope = 'order';
+        orderId = order.id;
+        label = `order ${order.orderNumber}`;
+      } else if (body.orderNumber !== undefined || body.email !== undefined) {
+        throw appError('VALIDATION_FAILED', {
+          details: [
+            { in: 'body', field: body.orderNumber === undefined ? 'orderNumber' : 'email', message: 'required' },
+          ],
+        });
+      } else {
+        throw appError('UNAUTHORIZED', {
+          details: "Send admin credentials, or the order's orderNumber and email",
+        });
+      }
+
+      const { created } = await fastify.store.savePushSubscription({
+        endpoint: body.endpoint,
+        p256dh: body.keys.p256dh.replace(/=+$/, ''),
+        auth: body.keys.auth.replace(/=+$/, ''),
+        scope,
+        orderId,
+        createdAt: new Date().toISOString(),
+      });
+      return reply.code(created ? 201 : 200).send({
+        success: true as const,
+        message: created ? `Subscribed to ${label}` : `Already subscribed to ${label}`,
+        scope,
+      });
+    },
+  );
+};
+
+export default pushRoutes;

@@ -1,0 +1,68 @@
+/**
+ * The hard time budget every remote verifier runs under (ADDRESS_VERIFY_TIMEOUT_MS):
+ * one AbortSignal for all of a check's requests (token and lookup), and a race that
+ * answers `unverified` when the budget is spent even if a request ignores the signal.
+ * Whatever goes wrong inside — network error, 429, 5xx, nonsense — becomes `unverified`.
+ */
+import type { AddressCheck } from './types.js';
+
+/** A failure that means "could not check", with a reason fit for the log. */
+export class VerifierUnavailable extends Error {
+  override name = 'VerifierUnavailable';
+}
+
+export class BudgetExceeded extends Error {
+  override name = 'BudgetExceeded';
+}
+
+export async function withinBudget(
+  timeoutMs: number,
+  check: (signal: AbortSignal) => Promise<AddressCheck>,
+): Promise<AddressCheck> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new BudgetExceeded(`no answer within ${timeoutMs} ms`);
+      controller.abort(err);
+      reject(err);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([check(controller.signal), expired]);
+  } catch (err) {
+    return { status: 'unverified', reason: describe(err, controller.signal) };
+  } finally {
+    clearTimeout(timer);
+    expired.catch(() => {});
+  }
+}
+
+function describe(err: unknown, signal: AbortSignal): string {
+  if (signal.aborted && signal.reason instanceof BudgetExceeded) return signal.reason.message;
+  if (err instanceof VerifierUnavailable || err instanceof BudgetExceeded) return err.message;
+  const e = err as { message?: string; cause?: { code?: string; message?: string } };
+  const cause = e.cause?.code ?? e.cause?.message;
+  return `request failed: ${e.message ?? String(err)}${cause ? ` (${cause})` : ''}`;
+}
+
+/** Reads a JSON body, or throws VerifierUnavailable naming the service. */
+export async function readJson(res: Response, service: string): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new VerifierUnavailable(`${service} answered ${res.status} with a body that is not JSON`);
+  }
+}
+
+/** 429, 5xx and anything else unexpected: the service cannot tell us now. */
+export function unavailableStatus(res: Response, service: string): VerifierUnavailable {
+  if (res.status === 429) return new VerifierUnavailable(`${service} rate limited the check (429)`);
+  return new VerifierUnavailable(`${service} answered ${res.status}`);
+}
+
+/** `path` under `base`, keeping any path the base URL has (a proxy's prefix, say). */
+export function endpoint(base: string, path: string): URL {
+  return new URL(`${base.replace(/\/+$/, '')}${path}`);
+}

@@ -1,0 +1,38 @@
+/**
+ * Postal address check (SPEC §8), decorated as `fastify.addressVerifier`; the verifier is
+ * ADDRESS_VERIFIER (`local` default, `usps`, `smarty`, `off`).
+ *
+ *   const check = await fastify.addressVerifier.verify({ line1, city, state, zip });
+ *   // valid → store/print check.address; invalid → 400 ADDRESS_INVALID (check.reason, check.field);
+ *   // unverified → accept the order with addressVerified: false (null when the verifier is off)
+ *
+ * `verify` never throws and answers within ADDRESS_VERIFY_TIMEOUT_MS. A remote verifier that
+ * is down, slow or rate limited is logged here as a warning (the order still goes through).
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createAddressVerifier } from './factory.js';
+import type { AddressVerifier } from './types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    addressVerifier: AddressVerifier;
+  }
+}
+
+async function addressPlugin(fastify: FastifyInstance) {
+  const verifier = createAddressVerifier(fastify.config);
+  const log = fastify.log.child({ component: 'address', verifier: verifier.name });
+  fastify.decorate('addressVerifier', {
+    name: verifier.name,
+    async verify(address) {
+      const check = await verifier.verify(address);
+      if (check.status === 'unverified' && verifier.name !== 'off') {
+        log.warn({ reason: check.reason }, 'address not verified; the order goes through flagged');
+      }
+      return check;
+    },
+  } satisfies AddressVerifier);
+}
+
+export default fp(addressPlugin, { name: 'address', dependencies: ['config'] });

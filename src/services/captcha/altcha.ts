@@ -1,0 +1,121 @@
+/**
+ * ALTCHA, the self-hosted proof of work (SPEC §7), with altcha-lib's v2 API, which is what
+ * the `altcha` browser widget 3.x speaks:
+ * - the challenge is the JSON `createChallenge` returns ({ parameters, signature });
+ * - the widget sends back base64(JSON({ challenge: { parameters, signature }, solution })).
+ *
+ * Difficulty: SHA-256 key derivation (cost 1) in "deterministic" mode. The server picks the
+ * secret counter at random in [ALTCHA_MAX_NUMBER / 2, ALTCHA_MAX_NUMBER] and publishes the
+ * first 16 bytes of its derived key, so the solver must try about that many counters
+ * (a fraction of a second in a browser at the default 100,000), while checking a solution
+ * costs the server one hash and one HMAC. The challenge is signed with the HMAC key and
+ * carries its expiry (ALTCHA_EXPIRES_S), so issuing one keeps no state; what is kept is
+ * the set of challenges already redeemed, until they expire (a token works once).
+ */
+import { type Challenge, createChallenge, randomInt, type Solution, verifySolution } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { z } from 'zod';
+import { appError } from '../../errors/catalogue.js';
+import { UsedTokens } from './used-tokens.js';
+
+export const ALTCHA_ALGORITHM = 'SHA-256';
+
+export type AltchaOptions = {
+  hmacKey: string;
+  /** Upper bound of the secret counter (the work a solver must do). */
+  maxNumber: number;
+  /** Seconds a challenge stays valid. */
+  expiresS: number;
+  /** How many redeemed challenges to remember at most. */
+  replayCapacity?: number;
+};
+
+const hex = z
+  .string()
+  .max(512)
+  .regex(/^[0-9a-f]+$/i);
+
+/** What the widget sends; parameters stay loose so a single added key breaks the signature. */
+const AltchaPayload = z.object({
+  challenge: z.object({
+    parameters: z.looseObject({
+      algorithm: z.string().max(32),
+      nonce: hex,
+      salt: hex,
+      cost: z.number().int().positive(),
+      keyLength: z.number().int().positive().max(64),
+      keyPrefix: hex,
+      expiresAt: z.number().int().positive(),
+    }),
+    signature: hex,
+  }),
+  solution: z.object({
+    counter: z.number().int().nonnegative(),
+    derivedKey: z.string().max(256),
+    time: z.number().optional(),
+  }),
+});
+
+export type AltchaChallenge = Challenge;
+
+function failed(details: string) {
+  return appError('CAPTCHA_FAILED', { details });
+}
+
+/** Decodes the widget's base64 JSON payload; undefined when it is not one. */
+export function decodeAltchaPayload(token: string): z.infer<typeof AltchaPayload> | undefined {
+  try {
+    const parsed = AltchaPayload.safeParse(JSON.parse(Buffer.from(token, 'base64').toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createAltcha(opts: AltchaOptions) {
+  const used = new UsedTokens(opts.replayCapacity);
+  const minCounter = Math.ceil(opts.maxNumber / 2);
+
+  return {
+    used,
+
+    async challenge(): Promise<AltchaChallenge> {
+      return createChallenge({
+        algorithm: ALTCHA_ALGORITHM,
+        cost: 1,
+        counter: randomInt(opts.maxNumber, minCounter),
+        deriveKey,
+        expiresAt: Math.floor(Date.now() / 1000) + opts.expiresS,
+        hmacSignatureSecret: opts.hmacKey,
+      });
+    },
+
+    /** Resolves when `token` is a valid, unexpired, unused solution; else throws 403 CAPTCHA_FAILED. */
+    async verify(token: string): Promise<void> {
+      const payload = decodeAltchaPayload(token);
+      if (!payload) throw failed('The CAPTCHA token is not an ALTCHA solution');
+      const { challenge, solution } = payload;
+      if (challenge.parameters.algorithm !== ALTCHA_ALGORITHM) throw failed('The ALTCHA challenge was not issued here');
+
+      let result: Awaited<ReturnType<typeof verifySolution>>;
+      try {
+        result = await verifySolution({
+          challenge: challenge as Challenge,
+          solution: solution as Solution,
+          deriveKey,
+          hmacSignatureSecret: opts.hmacKey,
+        });
+      } catch {
+        throw failed('The ALTCHA solution is malformed');
+      }
+      if (result.expired) throw failed('The ALTCHA challenge has expired; solve a new one');
+      if (result.invalidSignature) throw failed('The ALTCHA challenge was not issued here or was altered');
+      if (!result.verified) throw failed('The ALTCHA solution is wrong');
+
+      // Only verified solutions are remembered, so forgeries cannot fill the memory.
+      if (!used.add(challenge.signature.toLowerCase(), challenge.parameters.expiresAt * 1000)) {
+        throw failed('This CAPTCHA token has already been used; solve a new challenge');
+      }
+    },
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * CAPTCHA (SPEC §7), decorated as `fastify.captcha`; the provider is CAPTCHA_PROVIDER.
+ *
+ *   if (!fastify.adminAuth.isAdmin(request)) {
+ *     await fastify.captcha.verify(captchaTokenOf(request), request.ip);
+ *   }
+ *   // route errors: errorResponses('CAPTCHA_REQUIRED', 'CAPTCHA_FAILED', 'CAPTCHA_UNAVAILABLE', ...)
+ *
+ * Answers, for every provider:
+ * - no token (absent or empty): 400 CAPTCHA_REQUIRED;
+ * - invalid, expired, altered or already used: 403 CAPTCHA_FAILED (details say which);
+ * - the provider's siteverify API unreachable, slower than CAPTCHA_VERIFY_TIMEOUT_MS, answering
+ *   nonsense, or rejecting our own secret/site key: 503 CAPTCHA_UNAVAILABLE with
+ *   `Retry-After`. The shop fails closed (no unchecked orders), but tells the checkout that
+ *   trying again shortly, with the same token, is the remedy rather than solving the
+ *   CAPTCHA again. Like every 5xx it is logged as an error with its cause (which names a
+ *   misconfigured secret), so the operator hears of it.
+ * - provider `off` accepts anything, no token included (refused in production by config).
+ *
+ * A token is accepted once: ALTCHA solutions are remembered until their challenge expires;
+ * siteverify tokens (which the providers also refuse to verify twice) for 10 minutes, longer
+ * than any of the three keeps a token valid. The memory is per process.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config/env.js';
+import { appError } from '../../errors/catalogue.js';
+import { readOrCreateSecret } from '../../lib/secret-file.js';
+import { createAltcha } from './altcha.js';
+import {
+  CONFIGURATION_ERROR_CODES,
+  SITEVERIFY_URLS,
+  type SiteverifyProvider,
+  SiteverifyUnavailable,
+  siteverify,
+} from './siteverify.js';
+import type { Captcha } from './types.js';
+import { UsedTokens } from './used-tokens.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    captcha: Captcha;
+  }
+}
+
+export const ALTCHA_KEY_FILE = 'altcha-hmac-key';
+/** Longer than any real token (Turnstile: 2048 characters; ALTCHA payloads: under 1 KiB). */
+export const MAX_TOKEN_LENGTH = 16 * 1024;
+/** How long an accepted siteverify token is remembered. */
+export const SITEVERIFY_REPLAY_TTL_MS = 10 * 60_000;
+/** Seconds a client is told to wait when the provider is down. */
+export const UNAVAILABLE_RETRY_AFTER_S = 10;
+
+function requireToken(token: string | undefined): string {
+  if (token === undefined || token.trim() === '') {
+    throw appError('CAPTCHA_REQUIRED', { details: 'Send the CAPTCHA solution as captchaToken or X-Captcha-Token' });
+  }
+  if (token.length > MAX_TOKEN_LENGTH) throw appError('CAPTCHA_FAILED', { details: 'The CAPTCHA token is too long' });
+  return token.trim();
+}
+
+export function altchaCaptcha(opts: Parameters<typeof createAltcha>[0]): Captcha {
+  const altcha = createAltcha(opts);
+  return {
+    provider: 'altcha',
+    async verify(token) {
+      await altcha.verify(requireToken(token));
+    },
+    async challenge() {
+      return { provider: 'altcha', ...(await altcha.challenge()) };
+    },
+  };
+}
+
+export type SiteverifyCaptchaOptions = {
+  provider: SiteverifyProvider;
+  secret: string;
+  siteKey?: string;
+  verifyUrl?: string;
+  timeoutMs: number;
+  replayCapacity?: number;
+};
+
+export function siteverifyCaptcha(opts: SiteverifyCaptchaOptions): Captcha {
+  const url = opts.verifyUrl ?? SITEVERIFY_URLS[opts.provider];
+  const used = new UsedTokens(opts.replayCapacity);
+  const unavailable = (details: string, cause?: unknown) =>
+    appError('CAPTCHA_UNAVAILABLE', {
+      details,
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+      cause,
+    });
+
+  return {
+    provider: opts.provider,
+    async verify(rawToken, remoteIp) {
+      const token = requireToken(rawToken);
+      // Marked before asking, so two concurrent submissions of one token cannot both pass.
+      const key = createHash('sha256').update(token).digest('base64url');
+      if (!used.add(key, Date.now() + SITEVERIFY_REPLAY_TTL_MS)) {
+        throw appError('CAPTCHA_FAILED', { details: 'This CAPTCHA token has already been used' });
+      }
+      let result: Awaited<ReturnType<typeof siteverify>>;
+      try {
+        result = await siteverify({
+          provider: opts.provider,
+          url,
+          secret: opts.secret,
+          token,
+          remoteIp,
+          siteKey: opts.siteKey,
+          timeoutMs: opts.timeoutMs,
+        });
+      } catch (err) {
+        used.delete(key); // not spent: the visitor may retry with it
+        if (err instanceof SiteverifyUnavailable) {
+          throw unavailable(`The ${opts.provider} service could not be reached; try again shortly`, err);
+        }
+        throw err;
+      }
+      if (result.success) return;
+      used.delete(key);
+      const ours = result.errorCodes.filter((c) => CONFIGURATION_ERROR_CODES.has(c));
+      if (ours.length > 0) {
+        // The error handler logs 5xx with their cause: this is what the operator reads.
+        const cause = new Error(`${opts.provider} rejected CAPTCHA_SECRET or CAPTCHA_SITE_KEY: ${ours.join(', ')}`);
+        throw unavailable(`The ${opts.provider} check is misconfigured on the server`, cause);
+      }
+      throw appError('CAPTCHA_FAILED', {
+        details: `${opts.provider} refused the token${result.errorCodes.length ? `: ${result.errorCodes.join(', ')}` : ''}`,
+      });
+    },
+    async challenge() {
+      return { provider: opts.provider, siteKey: opts.siteKey ?? null };
+    },
+  };
+}
+
+export function offCaptcha(): Captcha {
+  return {
+    provider: 'off',
+    async verify() {},
+    async challenge() {
+      return { provider: 'off' };
+    },
+  };
+}
+
+async function altchaKey(fastify: FastifyInstance, config: Config): Promise<string> {
+  if (config.ALTCHA_HMAC_KEY) return config.ALTCHA_HMAC_KEY;
+  const file = path.join(config.dataDir, ALTCHA_KEY_FILE);
+  const secret = await readOrCreateSecret(file, { generate: () => randomBytes(32).toString('hex'), minLength: 16 });
+  if (secret.created) fastify.log.info(`ALTCHA HMAC key generated and stored in ${file}`);
+  if (secret.exposed) fastify.log.warn(`${file} is readable by other users; chmod 600 it`);
+  return secret.value;
+}
+
+export default fp(
+  async function captchaPlugin(fastify: FastifyInstance) {
+    const { config } = fastify;
+    let captcha: Captcha;
+    switch (config.CAPTCHA_PROVIDER) {
+      case 'altcha':
+        captcha = altchaCaptcha({
+          hmacKey: await altchaKey(fastify, config),
+          maxNumber: config.ALTCHA_MAX_NUMBER,
+          expiresS: config.ALTCHA_EXPIRES_S,
+        });
+        break;
+      case 'off':
+        fastify.log.warn('CAPTCHA_PROVIDER=off: orders are accepted without any CAPTCHA');
+        captcha = offCaptcha();
+        break;
+      default:
+        captcha = siteverifyCaptcha({
+          provider: config.CAPTCHA_PROVIDER,
+          // config refuses these providers without a secret
+          secret: config.CAPTCHA_SECRET ?? '',
+          siteKey: config.CAPTCHA_SITE_KEY,
+          verifyUrl: config.CAPTCHA_VERIFY_URL,
+          timeoutMs: config.CAPTCHA_VERIFY_TIMEOUT_MS,
+        });
+    }
+    fastify.decorate('captcha', captcha);
+  },
+  { name: 'captcha', dependencies: ['config'] },
+);

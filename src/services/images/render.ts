@@ -1,0 +1,72 @@
+/**
+ * Original → served JPEG, with sharp. Pure: a path in, bytes out; no caching here.
+ *
+ * - auto-orients by EXIF, then drops all metadata (sharp keeps none unless asked);
+ * - fits the long edge into `size` and never upscales a smaller original;
+ * - resizes in the same pipeline as the load, so libvips shrinks JPEGs while decoding
+ *   (shrink-on-load: a 24 MP original is decoded at 1/8 for a thumbnail);
+ * - flattens transparency onto white (JPEG has no alpha);
+ * - previews get the watermark tile repeated across the whole image.
+ */
+import sharp from 'sharp';
+import type { WatermarkTile } from './watermark.js';
+
+export type RenderOptions = {
+  size: number;
+  quality: number;
+  /** Previews only. */
+  watermark?: WatermarkTile;
+};
+
+export type Rendered = { body: Buffer; width: number; height: number };
+
+/** Output quality per kind: thumbnails are small enough that 80 looks clean. */
+export const JPEG_QUALITY = { thumbnail: 80, preview: 82 } as const;
+
+export async function renderJpeg(originalPath: string, opts: RenderOptions): Promise<Rendered> {
+  // failOn 'error': camera files with harmless warnings still render; broken ones fail.
+  const pipeline = sharp(originalPath, { failOn: 'error' })
+    .autoOrient()
+    .resize({ width: opts.size, height: opts.size, fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' });
+
+  if (opts.watermark) {
+    // The output size is only known after the resize; the tile must not be larger.
+    const { width, height } = await outputSize(originalPath, opts.size);
+    pipeline.composite([{ ...tileInput(opts.watermark, width, height), tile: true, blend: 'over' }]);
+  }
+
+  const { data, info } = await pipeline
+    .jpeg({ quality: opts.quality, chromaSubsampling: '4:2:0' })
+    .toBuffer({ resolveWithObject: true });
+  return { body: data, width: info.width, height: info.height };
+}
+
+/** At most the size `renderJpeg` produces, from the header only (orientation included). */
+async function outputSize(originalPath: string, size: number): Promise<{ width: number; height: number }> {
+  const meta = await sharp(originalPath).metadata();
+  const w = meta.autoOrient?.width ?? meta.width ?? size;
+  const h = meta.autoOrient?.height ?? meta.height ?? size;
+  const scale = Math.min(1, size / Math.max(w, h));
+  // Rounded down: sharp's own rounding may give a pixel more, never less.
+  return { width: Math.max(1, Math.floor(w * scale)), height: Math.max(1, Math.floor(h * scale)) };
+}
+
+/** The tile as a composite input, cropped when it is larger than the image (tiny originals). */
+function tileInput(tile: WatermarkTile, width: number, height: number) {
+  if (tile.width <= width && tile.height <= height) {
+    return { input: tile.data, raw: { width: tile.width, height: tile.height, channels: tile.channels } };
+  }
+  const w = Math.min(tile.width, width);
+  const h = Math.min(tile.height, height);
+  const rowBytes = tile.width * tile.channels;
+  const out = Buffer.allocUnsafe(w * h * tile.channels);
+  // Crop around the tile's centre, where the text is.
+  const x0 = Math.floor((tile.width - w) / 2);
+  const y0 = Math.floor((tile.height - h) / 2);
+  for (let y = 0; y < h; y++) {
+    const start = (y0 + y) * rowBytes + x0 * tile.channels;
+    tile.data.copy(out, y * w * tile.channels, start, start + w * tile.channels);
+  }
+  return { input: out, raw: { width: w, height: h, channels: tile.channels } };
+}

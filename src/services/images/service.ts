@@ -1,0 +1,189 @@
+/**
+ * The image service without Fastify: memory LRU → disk cache → render, with one render
+ * per image however many requests ask for it at once. `plugin.ts` wires it to the app;
+ * the pre-generation job and the bench use it the same way.
+ *
+ * Keys: an image depends on the photo (event, id, `version` — which changes when the file
+ * is replaced), the kind, its size and quality, the watermark text for previews, the
+ * renderer's own revision and the libvips version. All of them go into the key, so a
+ * replaced original or a changed setting gets a new file and a new ETag, never a stale one.
+ */
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import os from 'node:os';
+import { LRUCache } from 'lru-cache';
+import sharp from 'sharp';
+import { appError } from '../../errors/catalogue.js';
+import type { Photo } from '../photos/types.js';
+import { type CacheLogger, DiskCache } from './disk-cache.js';
+import { limiter } from './limiter.js';
+import { JPEG_QUALITY, type Rendered, renderJpeg } from './render.js';
+import type { ImageKind, ImageService, ImageStats, ServedImage } from './types.js';
+import { watermarkTiles } from './watermark.js';
+
+/** Bump when the rendering changes in a way the other key parts do not capture. */
+const RENDERER_REVISION = 1;
+/** How long a failed render is remembered, so a broken file does not cost a decode per request. */
+const FAILURE_TTL_MS = 10_000;
+/** Per-entry bookkeeping added to the body size in the memory budget. */
+const ENTRY_OVERHEAD_BYTES = 256;
+
+export type ImageServiceOptions = {
+  /** Absolute path of a photo's original (the photo library's `originalPath`). */
+  originalPath: (photo: Photo) => string;
+  /** Folder of the disk cache, e.g. DATA_DIR/cache/images. */
+  cacheDir: string;
+  thumbnailSize: number;
+  previewSize: number;
+  watermarkText: string;
+  /** Memory cache budget in bytes; 0 disables it (everything from the disk cache). */
+  memoryBytes: number;
+  /** Renders at once (default: the number of cores). */
+  concurrency?: number;
+  log: CacheLogger & { warn(obj: object, msg: string): void };
+};
+
+export type ImageServiceHandle = ImageService & {
+  /** Resolves when every pending disk write has finished (called on app close). */
+  close(): Promise<void>;
+  readonly cacheDir: string;
+};
+
+export function createImageService(opts: ImageServiceOptions): ImageServiceHandle {
+  const disk = new DiskCache(opts.cacheDir, opts.log);
+  const memory =
+    opts.memoryBytes > 0
+      ? new LRUCache<string, ServedImage>({
+          maxSize: opts.memoryBytes,
+          sizeCalculation: (img) => img.body.length + ENTRY_OVERHEAD_BYTES,
+        })
+      : undefined;
+  const inflight = new Map<string, Promise<ServedImage>>();
+  const failed = new LRUCache<string, Error>({ max: 1000, ttl: FAILURE_TTL_MS });
+  const pendingWrites = new Set<Promise<unknown>>();
+  const limit = limiter(opts.concurrency ?? Math.max(1, os.availableParallelism()));
+  const tileFor = watermarkTiles();
+  const counters = { renders: 0, memoryHits: 0, diskHits: 0, failures: 0 };
+
+  const sizeOf = (kind: ImageKind) => (kind === 'thumbnail' ? opts.thumbnailSize : opts.previewSize);
+  const memoryKey = (kind: ImageKind, p: Photo) => `${kind}\u0000${p.eventCode}\u0000${p.id}\u0000${p.version}`;
+
+  function diskKey(kind: ImageKind, p: Photo): string {
+    const parts = [
+      RENDERER_REVISION,
+      sharp.versions.vips,
+      kind,
+      sizeOf(kind),
+      JPEG_QUALITY[kind],
+      kind === 'preview' ? opts.watermarkText : '',
+      p.eventCode,
+      p.id,
+      p.version,
+    ];
+    return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
+  }
+
+  const served = (kind: ImageKind, p: Photo, key: string, body: Buffer): ServedImage =>
+    Object.freeze({ kind, body, etag: `"${kind[0]}${key.slice(0, 32)}"`, version: p.version });
+
+  /** Renders from the original; maps a vanished original to PHOTO_NOT_FOUND. */
+  async function render(kind: ImageKind, p: Photo): Promise<Rendered> {
+    const source = opts.originalPath(p);
+    try {
+      const watermark = kind === 'preview' ? await tileFor(opts.watermarkText, opts.previewSize) : undefined;
+      const out = await limit(() => renderJpeg(source, { size: sizeOf(kind), quality: JPEG_QUALITY[kind], watermark }));
+      counters.renders++;
+      return out;
+    } catch (err) {
+      counters.failures++;
+      const missing = await stat(source).then(
+        () => false,
+        () => true,
+      );
+      if (missing) {
+        throw appError('PHOTO_NOT_FOUND', { details: `${p.eventCode}/${p.number}`, cause: err });
+      }
+      opts.log.warn({ err, event: p.eventCode, photo: p.id, kind }, 'image render failed');
+      throw appError('IMAGE_UNAVAILABLE', { details: `${p.eventCode}/${p.number}`, cause: err });
+    }
+  }
+
+  function track(write: Promise<unknown>): void {
+    pendingWrites.add(write);
+    void write.finally(() => pendingWrites.delete(write));
+  }
+
+  async function load(kind: ImageKind, p: Photo, key: string): Promise<{ img: ServedImage; rendered: boolean }> {
+    const fromDisk = await disk.read(kind, key);
+    if (fromDisk) {
+      counters.diskHits++;
+      return { img: served(kind, p, key, fromDisk), rendered: false };
+    }
+    const { body } = await render(kind, p);
+    return { img: served(kind, p, key, body), rendered: true };
+  }
+
+  const service: ImageServiceHandle = {
+    cacheDir: opts.cacheDir,
+
+    peek(kind, photo) {
+      const hit = memory?.get(memoryKey(kind, photo));
+      if (hit) counters.memoryHits++;
+      return hit;
+    },
+
+    get(kind, photo) {
+      const mKey = memoryKey(kind, photo);
+      const hit = memory?.get(mKey);
+      if (hit) {
+        counters.memoryHits++;
+        return Promise.resolve(hit);
+      }
+      const pending = inflight.get(mKey);
+      if (pending) return pending;
+      const recent = failed.get(mKey);
+      if (recent) return Promise.reject(recent);
+
+      const key = diskKey(kind, photo);
+      const loading = load(kind, photo, key);
+      const result = loading.then((r) => r.img);
+      inflight.set(mKey, result);
+      loading.then(
+        ({ img, rendered }) => {
+          memory?.set(mKey, img);
+          // Kept in flight until it is on disk, so a cache without memory never renders twice.
+          const stored = rendered ? disk.write(kind, key, img.body) : Promise.resolve(true);
+          track(stored.finally(() => inflight.delete(mKey)));
+        },
+        (err: Error) => {
+          inflight.delete(mKey);
+          if ((err as { code?: string }).code === 'IMAGE_UNAVAILABLE') failed.set(mKey, err);
+        },
+      );
+      return result;
+    },
+
+    async ensure(kind, photo) {
+      const key = diskKey(kind, photo);
+      if (await disk.has(kind, key)) return 'skipped';
+      const { body } = await render(kind, photo);
+      if (!(await disk.write(kind, key, body))) {
+        throw new Error(`cannot write to the image cache in ${opts.cacheDir}`);
+      }
+      return 'rendered';
+    },
+
+    stats(): ImageStats {
+      return {
+        ...counters,
+        diskWriteFailures: disk.failures,
+        memoryBytes: memory?.calculatedSize ?? 0,
+      };
+    },
+
+    async close() {
+      await Promise.allSettled([...pendingWrites]);
+    },
+  };
+  return service;
+}

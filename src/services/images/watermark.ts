@@ -1,0 +1,114 @@
+/**
+ * The watermark of previews: the text rendered once (per text and size) with the shipped
+ * Noto Sans JP font file, never a system font, as a semi-transparent, rotated RGBA tile
+ * that `render.ts` repeats across the whole image.
+ */
+import { createRequire } from 'node:module';
+import sharp, { type OverlayOptions } from 'sharp';
+
+const require = createRequire(import.meta.url);
+
+/** The font file shipped in node_modules (works offline, same glyphs everywhere, CJK included). */
+export const WATERMARK_FONT_FILE = require.resolve(
+  '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf',
+);
+/** The family name inside that file: Pango uses the file only when the names match. */
+const FONT_FAMILY = 'Noto Sans JP';
+
+/** Raw, non-premultiplied RGBA pixels, ready for sharp's `composite({ raw, tile: true })`. */
+export type WatermarkTile = { data: Buffer; width: number; height: number; channels: 4 };
+
+const ANGLE_DEG = -30;
+/** Opacity of the light text and of its dark shadow: readable on bright and dark photos. */
+const TEXT_ALPHA = 50;
+const SHADOW_ALPHA = 35;
+const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
+
+/** `<`, `>` and `&` would otherwise be Pango markup. */
+export function escapeMarkup(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+async function renderText(text: string, color: string, alpha: number, px: number) {
+  const markup = `<span foreground="${color}" fgalpha="${alpha}%">${escapeMarkup(text)}</span>`;
+  return sharp({
+    text: { text: markup, font: `${FONT_FAMILY} ${px}`, fontfile: WATERMARK_FONT_FILE, rgba: true, dpi: 72 },
+  })
+    .png()
+    .toBuffer({ resolveWithObject: true });
+}
+
+/**
+ * Renders the watermark for `text` on previews whose long edge is `previewSize`: the text
+ * about 1/18 of the long edge high, turned 30°, repeated in staggered rows over one
+ * previewSize-square layer (rows run on without seams), cut to each preview's size.
+ */
+export async function renderWatermarkTile(text: string, previewSize: number): Promise<WatermarkTile> {
+  const px = Math.max(12, Math.round(previewSize / 18));
+  const shadow = Math.max(1, Math.round(px / 32));
+  const [light, dark] = await Promise.all([
+    renderText(text, '#ffffff', TEXT_ALPHA, px),
+    renderText(text, '#000000', SHADOW_ALPHA, px),
+  ]);
+  const { width: textW, height: textH } = light.info;
+  // The stamp: light text over its dark shadow, turned once.
+  const flat = await sharp({
+    create: { width: textW + shadow, height: textH + shadow, channels: 4, background: TRANSPARENT },
+  })
+    .composite([
+      { input: dark.data, left: shadow, top: shadow },
+      { input: light.data, left: 0, top: 0 },
+    ])
+    .png()
+    .toBuffer();
+  // Rotation is a separate pass: within one pipeline sharp rotates before compositing.
+  const stamp = await sharp(flat)
+    .rotate(ANGLE_DEG, { background: TRANSPARENT })
+    .png()
+    .toBuffer({ resolveWithObject: true });
+
+  // Stamp centres on a lattice turned like the text: along the baseline every stepX,
+  // across it every stepY, every other row shifted half a step.
+  const rad = (ANGLE_DEG * Math.PI) / 180;
+  const along = { x: Math.cos(rad), y: Math.sin(rad) };
+  const across = { x: -Math.sin(rad), y: Math.cos(rad) };
+  const stepX = textW + 2 * Math.round(px * 0.9);
+  const stepY = textH + 2 * Math.round(px * 0.5);
+  const reach = Math.ceil((previewSize * Math.SQRT2) / Math.min(stepX, stepY)) + 2;
+  const half = previewSize / 2;
+  const overlays: OverlayOptions[] = [];
+  for (let j = -reach; j <= reach; j++) {
+    for (let i = -reach; i <= reach; i++) {
+      const a = i * stepX + (j & 1 ? stepX / 2 : 0);
+      const b = j * stepY;
+      const left = Math.round(half + a * along.x + b * across.x - stamp.info.width / 2);
+      const top = Math.round(half + a * along.y + b * across.y - stamp.info.height / 2);
+      const visible =
+        left < previewSize && top < previewSize && left + stamp.info.width > 0 && top + stamp.info.height > 0;
+      if (visible) overlays.push({ input: stamp.data, left, top });
+    }
+  }
+  const { data, info } = await sharp({
+    create: { width: previewSize, height: previewSize, channels: 4, background: TRANSPARENT },
+  })
+    .composite(overlays)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: 4 };
+}
+
+/** One tile per (text, size), rendered on first use and shared by every preview after it. */
+export function watermarkTiles(): (text: string, previewSize: number) => Promise<WatermarkTile> {
+  const tiles = new Map<string, Promise<WatermarkTile>>();
+  return (text, previewSize) => {
+    const key = `${previewSize}\u0000${text}`;
+    let tile = tiles.get(key);
+    if (!tile) {
+      tile = renderWatermarkTile(text, previewSize);
+      // A failed render is not kept: the next preview tries again.
+      tile.catch(() => tiles.delete(key));
+      tiles.set(key, tile);
+    }
+    return tile;
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * What a label says (SPEC §9), independent of how it is drawn: the PNG and the DOCX
+ * renderers both lay out exactly this, so the two files always carry the same text.
+ */
+import type { OrderLine, OrderRecord } from '../../domain/order.js';
+
+/** Shown instead of an address on orders collected at the booth. */
+export const PICKUP_TEXT = 'PICKUP AT BOOTH';
+
+export type LabelContent = {
+  orderNumber: string;
+  /** `Photo #<n> (<size>) x<q>`, one per order line, in order. */
+  items: string[];
+  /** The recipient's name, on one line. */
+  name: string;
+  /** Street lines then `CITY, ST ZIP`; for pickup orders just PICKUP_TEXT. */
+  addressLines: string[];
+  pickup: boolean;
+};
+
+/** Whitespace (incl. newlines and tabs) collapsed; control characters dropped. */
+export function cleanText(text: string): string {
+  return text
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The return address (config RETURN_ADDRESS), one entry per non-empty line. */
+export function returnAddressLines(text: string): string[] {
+  return text.split(/\r?\n/).map(cleanText).filter(Boolean);
+}
+
+export function itemText(line: Pick<OrderLine, 'photoNumber' | 'size' | 'quantity'>): string {
+  return `Photo #${line.photoNumber} (${line.size}) x${line.quantity}`;
+}
+
+/** The top line as plain text: `AX25-0001 · Photo #12 (4x6) x2, Photo #13 (5x7) x1`. */
+export function topLineText(content: Pick<LabelContent, 'orderNumber' | 'items'>): string {
+  return `${content.orderNumber} · ${content.items.join(', ')}`;
+}
+
+export function labelContent(order: OrderRecord): LabelContent {
+  const pickup = order.fulfillmentType === 'pickup';
+  const name = cleanText(order.customerName) || '(no name)';
+  let addressLines: string[];
+  if (pickup) {
+    addressLines = [PICKUP_TEXT];
+  } else {
+    // The street may hold a second line (apartment, c/o) on its own line: keep the break.
+    const street = order.shippingAddress.split(/\r?\n/).map(cleanText).filter(Boolean);
+    const city = cleanText(order.city);
+    const stateZip = [cleanText(order.state), cleanText(order.zipCode)].filter(Boolean).join(' ');
+    const last = [city, stateZip].filter(Boolean).join(', ');
+    addressLines = [...street, ...(last ? [last] : [])];
+  }
+  return { orderNumber: order.orderNumber, items: order.items.map(itemText), name, addressLines, pickup };
+}

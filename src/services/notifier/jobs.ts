@@ -1,0 +1,35 @@
+/**
+ * The outbox jobs the rest of the service enqueues, atomically with the change that causes
+ * them (`store.createOrder(order, { mail })`, `setShipping(..., { mail })`, ...). A job names
+ * the order; the message itself is rendered from the order as it is when it is sent.
+ */
+import type { MailJobInput } from '../store/port.js';
+
+/** The receipt (labels attached) for a new order, or for a held order once confirmed. */
+export function receiptJob(orderId: string): MailJobInput {
+  return { kind: 'receipt', orderId, payload: {} };
+}
+
+/** The shipped notice (tracking number from the order at send time). */
+export function shippedJob(orderId: string): MailJobInput {
+  return { kind: 'shipped', orderId, payload: {} };
+}
+
+/** The high-value confirmation carrying the signed link. */
+export function verificationJob(orderId: string, verifyUrl: string): MailJobInput {
+  return { kind: 'verification', orderId, payload: { verifyUrl } };
+}
+
+/** A notice to OPERATOR_EMAIL (skipped when it is not set). */
+export function operatorJob(subject: string, text: string, orderId: string | null = null): MailJobInput {
+  return { kind: 'operator', orderId, payload: { subject, text } };
+}
+
+/** `Notifier.jobsForNewOrder`: the confirmation link for a held order, else the receipt. */
+export function jobsForNewOrder(order: { id: string; held: boolean }, verifyUrl?: string): MailJobInput[] {
+  if (order.held) {
+    if (!verifyUrl) throw new Error('a held order needs the confirmation link (verifyUrl)');
+    return [verificationJob(order.id, verifyUrl)];
+  }
+  return [receiptJob(order.id)];
+}

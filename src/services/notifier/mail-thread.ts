@@ -1,0 +1,67 @@
+/**
+ * Worker-thread entry: delivers drafts (renders a receipt's two labels, encodes the MIME
+ * message, talks to SendGrid/SMTP or writes the .eml). All of that is CPU work that would
+ * otherwise hold the main event loop for 100 ms or more per receipt, in front of the
+ * requests that create orders. See mail-thread-client.ts.
+ *
+ * Each request carries its own set-up (return address, transports), so one thread serves
+ * every app in the process. Label renderers are kept per return address; transports are
+ * made per message (nothing pooled to go stale across an outage).
+ */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { createLabelRenderer } from '../labels/renderer.js';
+import type { LabelRenderer } from '../labels/types.js';
+import { describeError } from './chain.js';
+import { createDelivery } from './delivery.js';
+import type { MailDraft } from './message.js';
+import { createTransport, type TransportSpec } from './transports/index.js';
+import type { TransportName } from './transports/transport.js';
+
+export type MailThreadSetup = { returnAddress: string; transports: TransportSpec[] };
+export type MailThreadRequest = { id: number; setup: MailThreadSetup; draft: MailDraft };
+export type MailThreadReply = { id: number; ok: true; via: TransportName } | { id: number; ok: false; error: string };
+
+const port = parentPort;
+if (!port) throw new Error('mail-thread must run in a worker thread');
+
+/** Mail is background work: on Linux, this thread runs at nice 10, so requests win the CPU. */
+export const MAIL_THREAD_NICE = 10;
+try {
+  // /proc/thread-self → "<pid>/task/<tid>"; setpriority() on a thread id affects that thread only.
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, MAIL_THREAD_NICE);
+} catch {
+  // Not Linux, or not allowed: normal priority.
+}
+
+const renderers = new Map<string, LabelRenderer>();
+function labelsFor(returnAddress: string): LabelRenderer {
+  let r = renderers.get(returnAddress);
+  if (!r) {
+    if (renderers.size >= 16) renderers.clear();
+    r = createLabelRenderer({ returnAddress });
+    renderers.set(returnAddress, r);
+  }
+  return r;
+}
+
+async function handle(req: MailThreadRequest): Promise<MailThreadReply> {
+  const transports = req.setup.transports.map(createTransport);
+  try {
+    const via = await createDelivery(labelsFor(req.setup.returnAddress), transports)(req.draft);
+    return { id: req.id, ok: true, via };
+  } catch (err) {
+    return { id: req.id, ok: false, error: describeError(err) };
+  } finally {
+    await Promise.all(transports.map((t) => t.close().catch(() => {})));
+  }
+}
+
+// One delivery at a time: rendering a label keeps this thread and a libvips thread busy, and
+// on a small machine (2 cores) doing several at once would starve the main thread of CPU.
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (req: MailThreadRequest) => {
+  queue = queue.then(() => handle(req).then((reply) => port.postMessage(reply)));
+});

@@ -1,0 +1,103 @@
+/**
+ * Mail (SPEC §8), decorated as `fastify.notifier`.
+ *
+ * Routes enqueue mail jobs with the store change that causes them
+ * (`store.createOrder(input, { mail: fastify.notifier.jobsForNewOrder(order, verifyUrl) })`,
+ * `store.setShipping(ref, patch, { mail: [shippedJob(order.id)] })`, ...) and then call
+ * `fastify.notifier.kick()`. Sending happens in the outbox worker, never in the request.
+ *
+ * Transports, in order: SendGrid (`SENDGRID_API_KEY`, `SENDGRID_BASE_URL`), SMTP (`SMTP_URL`);
+ * with neither, `.eml` files in `DATA_DIR/outbox`. Mail every transport refuses is retried
+ * after `MAIL_RETRY_BASE_MS`, doubling up to `MAIL_RETRY_MAX_MS`, with jitter.
+ *
+ * Labels for receipts are rendered, and every message encoded and sent, in a worker thread
+ * (mail-thread.ts), with the same label renderer as `fastify.labels`: on the main thread a
+ * receipt would hold the event loop for 100 ms or more. The main thread only reads the
+ * order, fills in the words (templates.ts) and keeps the outbox.
+ *
+ * On close (SIGTERM) the worker stops polling and flushes what is due, for at most half of
+ * `SHUTDOWN_GRACE_MS`; anything left stays in the outbox for the next start.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { jobsForNewOrder } from './jobs.js';
+import { threadedDelivery } from './mail-thread-client.js';
+import { parseMailbox } from './message.js';
+import { createRenderer } from './render.js';
+import { transportNames, transportSpecs } from './transports/index.js';
+import type { Notifier } from './types.js';
+import { OutboxWorker } from './worker.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    notifier: Notifier;
+  }
+}
+
+async function notifierPlugin(fastify: FastifyInstance) {
+  const { config, store } = fastify;
+  const log = fastify.log.child({ component: 'notifier' });
+  const transports = transportSpecs(config);
+  const names = transportNames(transports);
+  const worker = new OutboxWorker({
+    store,
+    render: createRenderer({
+      getOrder: (ref) => store.getOrder(ref),
+      from: parseMailbox(config.MAIL_FROM),
+      operatorEmail: config.OPERATOR_EMAIL,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
+    deliver: threadedDelivery({ returnAddress: config.RETURN_ADDRESS, transports }),
+    log,
+    retryBaseMs: config.MAIL_RETRY_BASE_MS,
+    retryMaxMs: config.MAIL_RETRY_MAX_MS,
+  });
+
+  fastify.decorate('notifier', {
+    jobsForNewOrder,
+    kick: () => worker.kick(),
+    flush: () => worker.flush(),
+  } satisfies Notifier);
+
+  fastify.readiness.add('mail', async () => {
+    // Informational: mail waiting is not a reason to take the instance out of service.
+    const details: Record<string, unknown> = { transports: names };
+    try {
+      details.pending = await store.pendingMailCount();
+    } catch (err) {
+      details.pending = null;
+      details.error = (err as Error).message;
+    }
+    return { ok: true, details };
+  });
+
+  fastify.addHook('onReady', async () => {
+    log.info({ transports: names }, 'mail outbox worker started');
+    worker.start();
+  });
+
+  fastify.addHook('onClose', async () => {
+    worker.stop();
+    const budgetMs = Math.floor(config.SHUTDOWN_GRACE_MS / 2);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), budgetMs);
+    });
+    try {
+      const result = await Promise.race([worker.flush().then(() => 'done' as const), timedOut]);
+      if (result === 'timeout') {
+        worker.abort();
+        log.warn({ budgetMs }, 'mail flush did not finish before shutdown; the rest stays queued');
+      }
+    } catch (err) {
+      log.error({ err }, 'mail flush on shutdown failed; the mail stays queued');
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+}
+
+export default fp(notifierPlugin, {
+  name: 'notifier',
+  dependencies: ['config', 'readiness', 'store'],
+});

@@ -1,0 +1,119 @@
+/**
+ * Turns an outbox job into a message draft, at send time, from the order as it is now: an admin
+ * who corrects a customer's email address before the mail goes out fixes the mail too.
+ *
+ * A job whose message no longer makes sense is skipped, with the reason recorded as the
+ * job's `sentVia` (`skipped: ...`): a shipped notice for an order that was un-shipped, a
+ * confirmation link for an order that was confirmed or cancelled meanwhile, an operator
+ * notice without OPERATOR_EMAIL. Anything else that fails (order missing, labels failing,
+ * an address no transport could take) throws, and the job is retried later.
+ *
+ * This runs on the main thread and is cheap (one order read, some strings); the labels a
+ * receipt carries are rendered at delivery (delivery.ts), off the main thread.
+ */
+import type { OrderRecord } from '../../domain/order.js';
+import type { MailJob } from '../store/port.js';
+import { domainOf, type MailAddress, type MailDraft } from './message.js';
+import { headerText, isSafeAddress } from './sanitize.js';
+import {
+  type MessageContent,
+  operatorContent,
+  receiptContent,
+  shippedContent,
+  verificationContent,
+} from './templates.js';
+
+export type RenderResult = { draft: MailDraft } | { skip: string };
+
+export type RenderDeps = {
+  getOrder(ref: string): Promise<OrderRecord | null>;
+  from: MailAddress;
+  operatorEmail: string | undefined;
+  publicBaseUrl: string;
+};
+
+export type RenderJob = (job: MailJob) => Promise<RenderResult>;
+
+export function createRenderer(deps: RenderDeps): RenderJob {
+  const ctx = { publicBaseUrl: deps.publicBaseUrl, senderName: headerText(deps.from.name) || 'Convention Photos' };
+
+  function customer(order: OrderRecord): MailAddress {
+    const address = order.customerEmail.trim();
+    if (!isSafeAddress(address)) {
+      throw new Error(`order ${order.orderNumber} has no usable email address; correct it and the mail is retried`);
+    }
+    return { name: headerText(order.customerName, 100), address };
+  }
+
+  function operatorCopy(to: MailAddress): MailAddress[] {
+    const op = deps.operatorEmail;
+    if (!op || op.toLowerCase() === to.address.toLowerCase()) return [];
+    return [{ name: '', address: op }];
+  }
+
+  function envelope(
+    job: MailJob,
+    order: OrderRecord | null,
+    to: MailAddress[],
+    cc: MailAddress[],
+    content: MessageContent,
+    labelsOf: OrderRecord | null = null,
+  ): RenderResult {
+    return {
+      draft: {
+        from: { name: headerText(deps.from.name), address: deps.from.address },
+        to,
+        cc,
+        ...content,
+        labelsOf,
+        messageId: `<mail-${job.id}@${domainOf(deps.from.address)}>`,
+        meta: { jobId: job.id, kind: job.kind, orderNumber: order?.orderNumber ?? null, createdAt: job.createdAt },
+      },
+    };
+  }
+
+  async function orderOf(job: MailJob): Promise<OrderRecord> {
+    if (!job.orderId) throw new Error(`${job.kind} mail ${job.id} names no order`);
+    const order = await deps.getOrder(job.orderId);
+    if (!order) throw new Error(`${job.kind} mail ${job.id}: order ${job.orderId} not found`);
+    return order;
+  }
+
+  return async function render(job) {
+    switch (job.kind) {
+      case 'receipt': {
+        const order = await orderOf(job);
+        const to = customer(order);
+        return envelope(job, order, [to], operatorCopy(to), receiptContent(order, ctx), order);
+      }
+      case 'shipped': {
+        const order = await orderOf(job);
+        if (order.shippingStatus !== 'shipped') return { skip: 'order is no longer marked shipped' };
+        return envelope(job, order, [customer(order)], [], shippedContent(order, ctx));
+      }
+      case 'verification': {
+        const order = await orderOf(job);
+        if (!order.held) return { skip: 'order was confirmed already' };
+        if (order.status !== 'pending') return { skip: `order is ${order.status}` };
+        const verifyUrl = job.payload.verifyUrl;
+        if (typeof verifyUrl !== 'string' || !/^https?:\/\//i.test(verifyUrl)) {
+          throw new Error(`verification mail ${job.id} has no http(s) verifyUrl`);
+        }
+        return envelope(job, order, [customer(order)], [], verificationContent(order, ctx, verifyUrl));
+      }
+      case 'operator': {
+        if (!deps.operatorEmail) return { skip: 'OPERATOR_EMAIL is not set' };
+        const order = job.orderId ? await deps.getOrder(job.orderId) : null;
+        const subject = typeof job.payload.subject === 'string' ? job.payload.subject : 'Notice';
+        const text = typeof job.payload.text === 'string' ? job.payload.text : '';
+        return envelope(
+          job,
+          order,
+          [{ name: '', address: deps.operatorEmail }],
+          [],
+          operatorContent(subject, text, ctx),
+        );
+      }
+    }
+  };
+}

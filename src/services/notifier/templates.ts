@@ -1,0 +1,221 @@
+/**
+ * The words of every message, as plain text and HTML. Pure functions of the order as it is
+ * now (messages are rendered at send time), so they can be tested and benchmarked alone.
+ * Customer text is escaped in HTML; subjects are single-line header text.
+ */
+import { formatItemLine } from '../../domain/items.js';
+import { formatCents } from '../../domain/money.js';
+import type { OrderRecord } from '../../domain/order.js';
+import { escapeHtml, headerText } from './sanitize.js';
+
+export type MessageContent = { subject: string; text: string; html: string };
+
+export type TemplateContext = {
+  /** PUBLIC_BASE_URL without a trailing slash. */
+  publicBaseUrl: string;
+  /** Shown as the sender's name in the body ("— Convention Photos"). */
+  senderName: string;
+};
+
+/** Where the web app lets a customer leave feedback for an order. */
+export function feedbackUrl(publicBaseUrl: string, orderNumber: string): string {
+  return `${publicBaseUrl}/?feedback=${encodeURIComponent(orderNumber)}`;
+}
+
+const PAGE_STYLE = 'font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#222;max-width:600px';
+
+function page(title: string, bodyHtml: string): string {
+  return [
+    '<!doctype html>',
+    '<html><head><meta charset="utf-8">',
+    `<title>${escapeHtml(title)}</title></head>`,
+    `<body style="margin:0;padding:16px"><div style="${PAGE_STYLE}">`,
+    bodyHtml,
+    '</div></body></html>',
+  ].join('\n');
+}
+
+function greetingName(order: OrderRecord): string {
+  return headerText(order.customerName, 100) || 'there';
+}
+
+function addressLines(order: OrderRecord): string[] {
+  const cityLine = [order.city, [order.state, order.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [order.customerName, order.shippingAddress, cityLine].map((l) => l.trim()).filter(Boolean);
+}
+
+function totalsRows(order: OrderRecord): [string, string][] {
+  return [
+    ['Subtotal', formatCents(order.subtotalCents)],
+    [order.fulfillmentType === 'ship' ? 'Shipping' : 'Shipping (pickup)', formatCents(order.shippingFeeCents)],
+    ['Total', formatCents(order.totalCents)],
+  ];
+}
+
+function itemsText(order: OrderRecord): string[] {
+  return order.items.map((line) => `  ${formatItemLine(line)}`);
+}
+
+function itemsHtml(order: OrderRecord): string {
+  const rows = order.items.map((line) => `<li>${escapeHtml(formatItemLine(line))}</li>`).join('');
+  const totals = totalsRows(order)
+    .map(
+      ([label, value], i, all) =>
+        `<tr><td style="padding:2px 16px 2px 0">${i === all.length - 1 ? '<strong>' : ''}${escapeHtml(label)}${
+          i === all.length - 1 ? '</strong>' : ''
+        }</td><td style="text-align:right">${i === all.length - 1 ? '<strong>' : ''}${escapeHtml(value)}${
+          i === all.length - 1 ? '</strong>' : ''
+        }</td></tr>`,
+    )
+    .join('');
+  return `<ul style="padding-left:20px">${rows}</ul><table style="border-collapse:collapse">${totals}</table>`;
+}
+
+function fulfilmentText(order: OrderRecord): string[] {
+  if (order.fulfillmentType === 'pickup') {
+    return ['Pickup: collect your prints at the booth; please bring your order number.'];
+  }
+  return ['Shipping to:', ...addressLines(order).map((l) => `  ${l}`)];
+}
+
+function fulfilmentHtml(order: OrderRecord): string {
+  if (order.fulfillmentType === 'pickup') {
+    return '<p><strong>Pickup:</strong> collect your prints at the booth; please bring your order number.</p>';
+  }
+  const lines = addressLines(order).map(escapeHtml).join('<br>');
+  return `<p><strong>Shipping to:</strong><br>${lines}</p>`;
+}
+
+const ATTACHED_TEXT = 'Attached: your order label, as an image (PNG) and as a Word document (DOCX).';
+
+/** The receipt: order lines, totals, pickup or shipping, the attached labels, a feedback link. */
+export function receiptContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
+  const subject = headerText(`Your order ${order.orderNumber}: receipt`);
+  const feedback = feedbackUrl(ctx.publicBaseUrl, order.orderNumber);
+  const name = greetingName(order);
+  const text = [
+    `Hello ${name},`,
+    '',
+    `Thank you for your order ${order.orderNumber}. This is your receipt.`,
+    '',
+    'Photos:',
+    ...itemsText(order),
+    '',
+    ...totalsRows(order).map(([label, value]) => `${label}: ${value}`),
+    '',
+    ...fulfilmentText(order),
+    '',
+    ATTACHED_TEXT,
+    `Tell us how we did: ${feedback}`,
+    '',
+    `— ${ctx.senderName}`,
+    '',
+  ].join('\n');
+  const html = page(
+    subject,
+    [
+      `<p>Hello ${escapeHtml(name)},</p>`,
+      `<p>Thank you for your order <strong>${escapeHtml(order.orderNumber)}</strong>. This is your receipt.</p>`,
+      itemsHtml(order),
+      fulfilmentHtml(order),
+      `<p>${escapeHtml(ATTACHED_TEXT)}</p>`,
+      `<p><a href="${escapeHtml(feedback)}">Tell us how we did</a></p>`,
+      `<p>— ${escapeHtml(ctx.senderName)}</p>`,
+    ].join('\n'),
+  );
+  return { subject, text, html };
+}
+
+/** The shipped notice with the tracking number. */
+export function shippedContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
+  const subject = headerText(`Your order ${order.orderNumber} has shipped`);
+  const name = greetingName(order);
+  const tracking = order.trackingNumber.trim();
+  const text = [
+    `Hello ${name},`,
+    '',
+    `Your order ${order.orderNumber} is on its way.`,
+    tracking ? `Tracking number: ${tracking}` : 'No tracking number was given for this shipment.',
+    '',
+    ...fulfilmentText(order),
+    '',
+    'Photos:',
+    ...itemsText(order),
+    '',
+    `— ${ctx.senderName}`,
+    '',
+  ].join('\n');
+  const html = page(
+    subject,
+    [
+      `<p>Hello ${escapeHtml(name)},</p>`,
+      `<p>Your order <strong>${escapeHtml(order.orderNumber)}</strong> is on its way.</p>`,
+      tracking
+        ? `<p>Tracking number: <strong>${escapeHtml(tracking)}</strong></p>`
+        : '<p>No tracking number was given for this shipment.</p>',
+      fulfilmentHtml(order),
+      itemsHtml(order),
+      `<p>— ${escapeHtml(ctx.senderName)}</p>`,
+    ].join('\n'),
+  );
+  return { subject, text, html };
+}
+
+/** The high-value confirmation: the signed link, and when the hold expires. */
+export function verificationContent(order: OrderRecord, ctx: TemplateContext, verifyUrl: string): MessageContent {
+  const subject = headerText(`Please confirm your order ${order.orderNumber}`);
+  const name = greetingName(order);
+  const expires = order.holdExpiresAt ? new Date(order.holdExpiresAt) : null;
+  const expiresText = expires ? `${expires.toISOString().slice(0, 16).replace('T', ' ')} UTC` : null;
+  const text = [
+    `Hello ${name},`,
+    '',
+    `We received order ${order.orderNumber} for ${formatCents(order.totalCents)} with your email address.`,
+    'Orders of this value are confirmed by email before we process them. To confirm, open this link:',
+    '',
+    verifyUrl,
+    '',
+    expiresText
+      ? `The link is valid until ${expiresText}; unconfirmed orders are cancelled then.`
+      : 'Unconfirmed orders are cancelled after a while.',
+    "If you did not place this order, ignore this message and it won't be processed.",
+    '',
+    'Photos:',
+    ...itemsText(order),
+    '',
+    `— ${ctx.senderName}`,
+    '',
+  ].join('\n');
+  const html = page(
+    subject,
+    [
+      `<p>Hello ${escapeHtml(name)},</p>`,
+      `<p>We received order <strong>${escapeHtml(order.orderNumber)}</strong> for ${escapeHtml(
+        formatCents(order.totalCents),
+      )} with your email address. Orders of this value are confirmed by email before we process them.</p>`,
+      `<p><a href="${escapeHtml(verifyUrl)}" style="display:inline-block;padding:10px 18px;background:#1a73e8;color:#fff;text-decoration:none;border-radius:4px">Confirm order ${escapeHtml(
+        order.orderNumber,
+      )}</a></p>`,
+      `<p style="font-size:13px;color:#555">Or copy this link: ${escapeHtml(verifyUrl)}</p>`,
+      expiresText
+        ? `<p>The link is valid until ${escapeHtml(expiresText)}; unconfirmed orders are cancelled then.</p>`
+        : '',
+      "<p>If you did not place this order, ignore this message and it won't be processed.</p>",
+      itemsHtml(order),
+      `<p>— ${escapeHtml(ctx.senderName)}</p>`,
+    ].join('\n'),
+  );
+  return { subject, text, html };
+}
+
+/** A free-form notice to the operator (`operator` jobs: payload `{ subject, text }`). */
+export function operatorContent(subjectText: string, bodyText: string, ctx: TemplateContext): MessageContent {
+  const subject = headerText(subjectText) || 'Notice';
+  const html = page(
+    subject,
+    `<pre style="white-space:pre-wrap;font-family:inherit">${escapeHtml(bodyText)}</pre><p>— ${escapeHtml(
+      ctx.senderName,
+    )}</p>`,
+  );
+  return { subject, text: `${bodyText}\n\n— ${ctx.senderName}\n`, html };
+}

@@ -1,0 +1,39 @@
+/**
+ * The embedded default: each message as an RFC 822 `.eml` file in `DATA_DIR/outbox`,
+ * composed by nodemailer (stream transport), written atomically. The file name is fixed
+ * per outbox job, so a message re-sent after a crash replaces its file instead of doubling it.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { OutgoingMail } from '../message.js';
+import { type MailTransport, nodemailerOptions } from './transport.js';
+
+/** The message as RFC 822 bytes (CRLF line ends), exactly as SMTP would carry it. */
+export async function composeRfc822(mail: OutgoingMail): Promise<Buffer> {
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const info = await composer.sendMail(nodemailerOptions(mail));
+  return info.message as Buffer;
+}
+
+export function emlFileName(mail: OutgoingMail): string {
+  const stamp = mail.meta.createdAt.replace(/[-:]/g, '').replace(/\.\d+/, '');
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
+  const parts = [stamp, mail.meta.kind, mail.meta.orderNumber ?? 'none', mail.meta.jobId].map(safe);
+  return `${parts.join('-')}.eml`;
+}
+
+export function fileTransport(dir: string): MailTransport {
+  return {
+    name: 'file',
+    async send(mail: OutgoingMail) {
+      const bytes = await composeRfc822(mail);
+      await mkdir(dir, { recursive: true });
+      const target = path.join(dir, emlFileName(mail));
+      const temp = `${target}.${process.pid}.tmp`;
+      await writeFile(temp, bytes, { mode: 0o600 });
+      await rename(temp, target);
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The outbox worker. Mail jobs live in the order store (enqueued atomically with the change
+ * that caused them); the worker claims due jobs with a lease, renders each from the current
+ * order (a cheap draft), hands it to `deliver` (labels, MIME, transports: in the mail thread)
+ * and marks it sent, or failed with the next attempt time (exponential backoff with jitter). A job is never dropped: it stays queued
+ * until a transport takes it, across restarts and outages of every transport.
+ *
+ * Runs are serialised: `kick()` asks for a run soon (coalescing requests), `flush()` for a
+ * run that starts after the call and resolves when it has finished. A run claims jobs due at
+ * its start, in batches, until none is left; jobs that fail are due later, so a run ends.
+ * Between runs the worker polls, and wakes itself when a retry it scheduled comes due.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { MailJob, OrderStore } from '../store/port.js';
+import { retryDelayMs } from './backoff.js';
+import { describeError } from './chain.js';
+import type { Deliver } from './delivery.js';
+import type { RenderJob } from './render.js';
+
+export type OutboxStore = Pick<OrderStore, 'claimDueMail' | 'markMailSent' | 'markMailFailed'>;
+
+export type OutboxWorkerOptions = {
+  store: OutboxStore;
+  render: RenderJob;
+  deliver: Deliver;
+  log: FastifyBaseLogger;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** How often to look for due jobs besides kicks and scheduled retries (default min(5 s, retryBaseMs)). */
+  pollIntervalMs?: number;
+  /** How long a claimed job is reserved for this worker (default 2 min, longer than any send). */
+  leaseMs?: number;
+  /** Jobs claimed (one store write) and sent at once (default 8). */
+  batchSize?: number;
+  now?: () => number;
+  random?: () => number;
+};
+
+export type SendOutcome = { jobId: string; kind: string; result: 'sent' | 'skipped' | 'failed'; detail: string };
+
+export class OutboxWorker {
+  private readonly o: Required<Omit<OutboxWorkerOptions, 'pollIntervalMs'>> & { pollIntervalMs: number };
+  private tail: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeAt = Number.POSITIVE_INFINITY;
+  private stopped = false;
+  private aborted = false;
+  /** Observers of each job's outcome (tests, the bench). */
+  private readonly listeners = new Set<(o: SendOutcome) => void>();
+
+  constructor(opts: OutboxWorkerOptions) {
+    this.o = {
+      leaseMs: 120_000,
+      batchSize: 8,
+      now: Date.now,
+      random: Math.random,
+      ...opts,
+      pollIntervalMs: opts.pollIntervalMs ?? Math.min(5_000, opts.retryBaseMs),
+    };
+  }
+
+  /** Starts polling and sends whatever is due (e.g. left over from before a restart). */
+  start(): void {
+    if (this.stopped || this.pollTimer) return;
+    this.pollTimer = setInterval(() => this.kick(), this.o.pollIntervalMs);
+    this.pollTimer.unref();
+    this.kick();
+  }
+
+  /** Stops polling and kicks; `flush()` still works (shutdown flushes after stopping). */
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.pollTimer);
+    clearTimeout(this.wakeTimer);
+    this.pollTimer = undefined;
+    this.wakeTimer = undefined;
+  }
+
+  /** Makes a running or the next run end after its current batch (bounded shutdown). */
+  abort(): void {
+    this.stop();
+    this.aborted = true;
+  }
+
+  kick(): void {
+    if (this.stopped) return;
+    this.schedule().catch((err) => this.o.log.error({ err }, 'mail outbox run failed'));
+  }
+
+  flush(): Promise<void> {
+    return this.schedule();
+  }
+
+  onOutcome(listener: (o: SendOutcome) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A run that starts after this call; concurrent requests share the one not yet started. */
+  private schedule(): Promise<void> {
+    if (this.queued) return this.queued;
+    const run = this.tail.then(() => {
+      this.queued = null;
+      return this.run();
+    });
+    this.queued = run;
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  private async run(): Promise<void> {
+    const startedAt = new Date(this.o.now());
+    while (!this.aborted) {
+      let jobs: MailJob[];
+      try {
+        jobs = await this.o.store.claimDueMail(startedAt, this.o.batchSize, this.o.leaseMs);
+      } catch (err) {
+        // The store is down: the jobs are safe in it; the next poll tries again.
+        this.o.log.warn({ err: describeError(err) }, 'mail outbox: cannot claim jobs');
+        return;
+      }
+      if (jobs.length === 0) return;
+      await Promise.all(jobs.map((job) => this.process(job)));
+    }
+  }
+
+  private async process(job: MailJob): Promise<void> {
+    const log = this.o.log;
+    let outcome: SendOutcome;
+    try {
+      const rendered = await this.o.render(job);
+      if ('skip' in rendered) {
+        await this.o.store.markMailSent(job.id, `skipped: ${rendered.skip}`.slice(0, 200), new Date(this.o.now()));
+        log.info({ jobId: job.id, kind: job.kind, orderId: job.orderId, reason: rendered.skip }, 'mail skipped');
+        outcome = { jobId: job.id, kind: job.kind, result: 'skipped', detail: rendered.skip };
+      } else {
+        const via = await this.o.deliver(rendered.draft);
+        try {
+          await this.o.store.markMailSent(job.id, via, new Date(this.o.now()));
+        } catch (err) {
+          // Delivered but not recorded: the lease runs out and it is sent again (at least once).
+          log.error({ jobId: job.id, err: describeError(err) }, 'mail sent but not marked sent');
+        }
+        log.info(
+          {
+            jobId: job.id,
+            kind: job.kind,
+            orderNumber: rendered.draft.meta.orderNumber,
+            via,
+            attempt: job.attempts + 1,
+          },
+          'mail sent',
+        );
+        outcome = { jobId: job.id, kind: job.kind, result: 'sent', detail: via };
+      }
+    } catch (err) {
+      const error = describeError(err);
+      const next = this.o.now() + retryDelayMs(job.attempts + 1, this.o.retryBaseMs, this.o.retryMaxMs, this.o.random);
+      try {
+        await this.o.store.markMailFailed(job.id, error, new Date(next));
+      } catch (markErr) {
+        // Not recorded: the lease runs out and the job is tried again then.
+        log.error({ jobId: job.id, err: describeError(markErr) }, 'mail failed and could not be rescheduled');
+      }
+      this.scheduleWake(next);
+      const level = job.attempts + 1 >= 5 ? 'error' : 'warn';
+      log[level](
+        {
+          jobId: job.id,
+          kind: job.kind,
+          orderId: job.orderId,
+          attempt: job.attempts + 1,
+          error,
+          retryAt: new Date(next),
+        },
+        'mail not sent; will retry',
+      );
+      outcome = { jobId: job.id, kind: job.kind, result: 'failed', detail: error };
+    }
+    for (const listener of this.listeners) listener(outcome);
+  }
+
+  /** Wakes the worker when a retry it scheduled comes due (sooner than the next poll). */
+  private scheduleWake(at: number): void {
+    if (this.stopped || at >= this.wakeAt) return;
+    clearTimeout(this.wakeTimer);
+    this.wakeAt = at;
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeAt = Number.POSITIVE_INFINITY;
+        this.kick();
+      },
+      Math.max(0, at - this.o.now() + 5),
+    );
+    this.wakeTimer.unref();
+  }
+}

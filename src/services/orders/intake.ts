@@ -1,0 +1,260 @@
+/**
+ * Order intake: the one pipeline behind `POST /api/orders/create` (variant A) and
+ * `POST /api/orders` (variant B). The routes validate the body's shape with zod (field
+ * limits, CR/LF, ship-needs-address) and hand over a `Submission`; this does the rest.
+ *
+ * Order of checks: cheap and certain first, the CAPTCHA last, so that no mistake the
+ * customer can correct (a typo in the email, a closed event, a wrong ZIP) spends the
+ * CAPTCHA they solved (a token is accepted once):
+ *   0. (route) body shape and limits                          400 VALIDATION_FAILED
+ *   1. who: admin credentials (booth) or a CAPTCHA token present  401 / 400 CAPTCHA_REQUIRED
+ *   2. Idempotency-Key: replay, conflict or in-progress         201 replay / 409
+ *   3. event: body, else Referer                                400 EVENT_REQUIRED / 404
+ *   4. open for orders                                          409 ORDERING_CLOSED
+ *   5. lines, prices, client figures                            400 UNKNOWN_PHOTO / VALIDATION_FAILED / PRICE_MISMATCH
+ *   6. address check (ship only; ≤ ADDRESS_VERIFY_TIMEOUT_MS)   400 ADDRESS_INVALID
+ *   7. CAPTCHA verified (and spent)                             403 CAPTCHA_FAILED / 503
+ *   8. the order is stored (durable) with its mail job; then push and the mail worker's kick.
+ * The idempotency check comes before the CAPTCHA on purpose: a retry of a request whose
+ * answer was lost carries the already-spent token and must get the first answer back.
+ *
+ * High value (total ≥ HIGH_VALUE_THRESHOLD) on a web order: the order is held until the
+ * customer follows the signed link mailed to them (valid VERIFY_LINK_TTL_HOURS): no receipt,
+ * no admin push, absent from admin lists. Booth orders are never held.
+ */
+import type { FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
+import { closedReason } from '../../domain/pricing.js';
+import { appError } from '../../errors/catalogue.js';
+import type { AddressVerifier, PostalAddress } from '../address/types.js';
+import type { Captcha } from '../captcha/types.js';
+import type { EffectiveEvent, EventCatalog } from '../events/catalog.js';
+import { eventCodeFromReferer } from '../events/referer.js';
+import type { Notifier } from '../notifier/types.js';
+import type { PhotoLibrary } from '../photos/types.js';
+import type { PushNotifier } from '../push/types.js';
+import type { OrderStore } from '../store/port.js';
+import { idempotent, requestFingerprint, type StoredResponse } from './idempotency.js';
+import { priceRequest, type RequestedLines } from './lines.js';
+import type { LinkSigner } from './verify-link.js';
+
+export type CustomerInput = {
+  name: string;
+  email: string;
+  /** '' when not given (variant A). */
+  phone: string;
+  fulfillmentType: FulfillmentType;
+  /** Empty strings for a pickup order without an address. */
+  address: PostalAddress;
+};
+
+export type Submission = {
+  /** The route, part of the idempotency fingerprint. */
+  route: string;
+  /** The validated body, fingerprinted for Idempotency-Key (without captchaToken). */
+  body: unknown;
+  idempotencyKey?: string | undefined;
+  /** Valid admin credentials were sent (the route judged them; wrong ones never get here). */
+  admin: boolean;
+  captchaToken?: string | undefined;
+  ip: string;
+  eventSlug?: string | undefined;
+  /** Variant B: the event is taken from the gallery page the customer came from. */
+  referer?: string | undefined;
+  lines: RequestedLines;
+  customer: CustomerInput;
+  /** The request's names of the address fields, for ADDRESS_INVALID details. */
+  addressFields: Record<keyof PostalAddress, string>;
+  /** The 201 body for the created order (variant A confirmation, variant B Order). */
+  respond: (order: OrderRecord) => unknown;
+};
+
+export type SubmissionResult = {
+  statusCode: number;
+  /** The JSON body, serialised once (and stored as is for Idempotency-Key replays). */
+  body: string;
+  /** True when this is the stored answer to an earlier request with the same key. */
+  replayed: boolean;
+  /** The created order (absent for a replay). */
+  order?: OrderRecord;
+};
+
+export type IntakeDeps = {
+  store: Pick<
+    OrderStore,
+    | 'createOrder'
+    | 'enqueueMail'
+    | 'updateOrder'
+    | 'reserveIdempotencyKey'
+    | 'completeIdempotencyKey'
+    | 'releaseIdempotencyKey'
+  >;
+  events: Pick<EventCatalog, 'get'>;
+  photos: Pick<PhotoLibrary, 'findPhoto'>;
+  captcha: Pick<Captcha, 'verify' | 'provider'>;
+  addressVerifier: Pick<AddressVerifier, 'verify' | 'name'>;
+  notifier: Pick<Notifier, 'jobsForNewOrder' | 'kick'>;
+  push: Pick<PushNotifier, 'notifyOrder'>;
+  links: LinkSigner;
+  settings: {
+    highValueThresholdCents: number;
+    holdTtlMs: number;
+    /** A pending Idempotency-Key reservation older than this was abandoned. */
+    staleReservationMs: number;
+  };
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  now?: () => Date;
+};
+
+export interface OrderIntake {
+  submit(submission: Submission): Promise<SubmissionResult>;
+}
+
+export function createOrderIntake(deps: IntakeDeps): OrderIntake {
+  const now = deps.now ?? (() => new Date());
+
+  function requireWho(s: Submission): void {
+    if (s.admin || deps.captcha.provider === 'off') return;
+    if (s.captchaToken === undefined || s.captchaToken.trim() === '') {
+      throw appError('CAPTCHA_REQUIRED', { details: 'Send the CAPTCHA solution as captchaToken or X-Captcha-Token' });
+    }
+  }
+
+  /** The event the order is for: the body's `eventSlug`, else the Referer's gallery URL. */
+  async function resolveEvent(s: Submission): Promise<EffectiveEvent> {
+    const code = s.eventSlug ?? eventCodeFromReferer(s.referer);
+    if (code === undefined) {
+      throw appError('EVENT_REQUIRED', {
+        details: 'Send eventSlug, or submit from a gallery page (Referer: .../event/<eventSlug>/...)',
+      });
+    }
+    const event = await deps.events.get(code);
+    if (!event) throw appError('EVENT_NOT_FOUND', { details: code.slice(0, 200) });
+    const reason = closedReason(event, now());
+    if (reason !== null) {
+      const why = {
+        archived: 'the event is archived',
+        disabled: 'ordering is disabled for this event',
+        deadline: `the ordering deadline (${event.deadline}) has passed`,
+      }[reason];
+      throw appError('ORDERING_CLOSED', {
+        message: `Ordering is closed for ${event.name}: ${why}`,
+        details: { eventSlug: event.code, reason, deadline: event.deadline },
+      });
+    }
+    return event;
+  }
+
+  /** `addressVerified` and the address to store: the standardised one when the check found it. */
+  async function checkAddress(s: Submission): Promise<{ address: PostalAddress; verified: boolean | null }> {
+    const given = s.customer.address;
+    if (s.customer.fulfillmentType !== 'ship') return { address: given, verified: null };
+    const check = await deps.addressVerifier.verify(given);
+    if (check.status === 'invalid') {
+      const field = check.field ? s.addressFields[check.field] : undefined;
+      throw appError('ADDRESS_INVALID', {
+        message: `The shipping address is not deliverable: ${check.reason}`,
+        details: { field: field ?? null, reason: check.reason },
+      });
+    }
+    if (check.status === 'valid') return { address: check.address, verified: true };
+    // Unverified: let the order through, flagged; `off` means not checked at all.
+    return { address: given, verified: deps.addressVerifier.name === 'off' ? null : false };
+  }
+
+  async function create(s: Submission): Promise<{ order: OrderRecord; response: StoredResponse }> {
+    const event = await resolveEvent(s);
+    const priced = priceRequest(
+      event.code,
+      { prices: event.prices, defaultSize: event.defaultSize, shippingFeeCents: event.shippingFeeCents },
+      s.lines,
+      s.customer.fulfillmentType,
+      (ref) => deps.photos.findPhoto(event.code, ref),
+    );
+    const { address, verified } = await checkAddress(s);
+    if (!s.admin) await deps.captcha.verify(s.captchaToken, s.ip);
+
+    const channel: OrderChannel = s.admin ? 'booth' : 'web';
+    const held = channel === 'web' && priced.totalCents >= deps.settings.highValueThresholdCents;
+    // Whole seconds, so the link's expiry and the order's are the same instant.
+    const holdExpiresAt = held ? new Date(Math.floor((now().getTime() + deps.settings.holdTtlMs) / 1000) * 1000) : null;
+    const input: NewOrder = {
+      prefix: event.prefix,
+      eventSlug: event.code,
+      customerName: s.customer.name,
+      customerEmail: s.customer.email,
+      customerPhone: s.customer.phone,
+      fulfillmentType: s.customer.fulfillmentType,
+      shippingAddress: address.line1,
+      city: address.city,
+      state: address.state,
+      zipCode: address.zip,
+      items: priced.lines,
+      subtotalCents: priced.subtotalCents,
+      shippingFeeCents: priced.shippingFeeCents,
+      totalCents: priced.totalCents,
+      held,
+      holdExpiresAt: holdExpiresAt?.toISOString() ?? null,
+      addressVerified: verified,
+      channel,
+    };
+
+    let order: OrderRecord;
+    if (!held) {
+      // The receipt job is stored in the order's own transaction (the store fills in its id).
+      order = await deps.store.createOrder(input, { mail: deps.notifier.jobsForNewOrder({ id: '', held: false }) });
+    } else {
+      // The link signs the order's id, which the store assigns: the confirmation mail is queued
+      // right after, still before the response. Should that fail, the order is cancelled (an
+      // unconfirmable hold helps nobody) and the request fails, so nothing is acknowledged.
+      order = await deps.store.createOrder(input);
+      const url = deps.links.url(order.id, holdExpiresAt as Date);
+      try {
+        await deps.store.enqueueMail(deps.notifier.jobsForNewOrder(order, url));
+      } catch (err) {
+        await deps.store.updateOrder(order.id, { status: 'cancelled' }).catch((cancelErr: unknown) => {
+          deps.log.error({ err: cancelErr, orderNumber: order.orderNumber }, 'cannot cancel a held order without mail');
+        });
+        throw err;
+      }
+    }
+    return { order, response: { statusCode: 201, body: JSON.stringify(s.respond(order)) } };
+  }
+
+  /** Mail and push never block or fail the request: the order is stored already. */
+  function announce(order: OrderRecord): void {
+    try {
+      if (!order.held) deps.push.notifyOrder('created', order);
+      deps.notifier.kick();
+    } catch (err) {
+      deps.log.warn({ err, orderNumber: order.orderNumber }, 'could not announce a new order');
+    }
+  }
+
+  return {
+    async submit(s) {
+      requireWho(s);
+      let result: { order: OrderRecord; response: StoredResponse };
+      if (s.idempotencyKey !== undefined) {
+        const eventKey = s.eventSlug ?? eventCodeFromReferer(s.referer) ?? '';
+        const outcome = await idempotent(
+          deps.store,
+          {
+            key: s.idempotencyKey,
+            fingerprint: requestFingerprint(s.route, eventKey, s.body),
+            now: now(),
+            staleMs: deps.settings.staleReservationMs,
+            onCompleteError: (err) =>
+              deps.log.error({ err }, 'cannot store the response of an Idempotency-Key; a retry may be refused'),
+          },
+          () => create(s).then((r) => ({ value: r, response: r.response })),
+        );
+        if (outcome.replayed) return { ...outcome.response, replayed: true };
+        result = outcome.value;
+      } else {
+        result = await create(s);
+      }
+      announce(result.order);
+      return { ...result.response, replayed: false, order: result.order };
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Order lines, from either body variant to a priced order (SPEC §4), in this order:
+ * 1. variant B's `items` text is parsed (syntax and quantity errors: 400 VALIDATION_FAILED);
+ * 2. at most MAX_ORDER_LINES lines (400 VALIDATION_FAILED);
+ * 3. every line names a photo of the event (else 400 UNKNOWN_PHOTO listing all unknown ones);
+ * 4. sizes and quantities are priced with the event's list (`priceOrder`, 400 VALIDATION_FAILED);
+ * 5. variant B: every figure the client sent equals the server's, else 400 PRICE_MISMATCH
+ *    whose details hold the server's figures.
+ */
+import { formatItems, parseItems } from '../../domain/items.js';
+import { formatCents, parseMoney } from '../../domain/money.js';
+import type { FulfillmentType } from '../../domain/order.js';
+import {
+  MAX_ORDER_LINES,
+  type PricedOrder,
+  type PriceList,
+  priceOrder,
+  type RequestedLine,
+} from '../../domain/pricing.js';
+import { appError } from '../../errors/catalogue.js';
+
+/** Variant A: photo numbers, or `{ number, size, quantity }`. */
+export type ListedLine = { photo: string; size?: string | undefined; quantity: number };
+
+/** Variant B: the items text and the figures the client computed. */
+export type ClaimedFigures = { subtotal: string; shippingFee: string; total: string };
+
+export type RequestedLines =
+  | { kind: 'list'; items: readonly ListedLine[] }
+  | { kind: 'text'; text: string; claimed: ClaimedFigures };
+
+/** How photos are found: by number (or id) within the event. */
+export type PhotoFinder = (photoRef: string) => { number: string } | undefined;
+
+const MAX_LISTED_UNKNOWN = 50;
+
+function tooMany(count: number) {
+  return appError('VALIDATION_FAILED', {
+    message: `At most ${MAX_ORDER_LINES} lines per order`,
+    details: [{ in: 'body', field: 'items', message: `${count} lines; at most ${MAX_ORDER_LINES}` }],
+  });
+}
+
+/** A number typed with leading zeros ("0012") finds photo 12. */
+function lookUp(find: PhotoFinder, ref: string) {
+  const photo = find(ref);
+  if (photo || !/^0+\d/.test(ref)) return photo;
+  return find(ref.replace(/^0+(?=\d)/, ''));
+}
+
+/** Steps 1–3: the lines as priceOrder takes them, photo numbers in the library's spelling. */
+export function requestedLines(
+  eventSlug: string,
+  input: RequestedLines,
+  find: PhotoFinder,
+): { lines: RequestedLine[]; claimedLineCents: (number | null)[] } {
+  let raw: { photo: string; size?: string | undefined; quantity: number; amountCents: number | null }[];
+  if (input.kind === 'text') {
+    const parsed = parseItems(input.text);
+    if (!parsed.ok) {
+      const lineCount = parsed.errors.length;
+      throw appError('VALIDATION_FAILED', {
+        message: lineCount === 1 ? 'An order line is not valid' : `${lineCount} order lines are not valid`,
+        details: parsed.errors.slice(0, MAX_ORDER_LINES).map((e) => ({
+          in: 'body',
+          field: 'items',
+          line: e.line,
+          text: e.text,
+          message: e.message,
+        })),
+      });
+    }
+    raw = parsed.lines.map((l) => ({
+      photo: l.photoNumber,
+      size: l.size,
+      quantity: l.quantity,
+      amountCents: l.amountCents,
+    }));
+  } else {
+    raw = input.items.map((l) => ({ ...l, amountCents: null }));
+  }
+  if (raw.length > MAX_ORDER_LINES) throw tooMany(raw.length);
+
+  const unknown: string[] = [];
+  const lines: RequestedLine[] = raw.map((l) => {
+    const photo = lookUp(find, l.photo);
+    if (!photo && !unknown.includes(l.photo)) unknown.push(l.photo);
+    return { photoNumber: photo?.number ?? l.photo, size: l.size, quantity: l.quantity };
+  });
+  if (unknown.length > 0) {
+    const shown = unknown.slice(0, MAX_LISTED_UNKNOWN);
+    throw appError('UNKNOWN_PHOTO', {
+      message: `${unknown.length === 1 ? 'Photo' : 'Photos'} ${shown.join(', ')}${unknown.length > shown.length ? ', ...' : ''} ${unknown.length === 1 ? 'is' : 'are'} not in event ${eventSlug}`,
+      details: { eventSlug, unknownPhotos: shown, count: unknown.length },
+    });
+  }
+  return { lines, claimedLineCents: raw.map((l) => l.amountCents) };
+}
+
+/** The server's figures, as PRICE_MISMATCH details and for responses. */
+export function serverFigures(priced: PricedOrder) {
+  return {
+    items: formatItems(priced.lines),
+    lines: priced.lines.map((l, i) => ({
+      line: i + 1,
+      photoNumber: l.photoNumber,
+      size: l.size,
+      quantity: l.quantity,
+      unitPrice: formatCents(l.unitCents),
+      amount: formatCents(l.lineCents),
+    })),
+    subtotal: formatCents(priced.subtotalCents),
+    shippingFee: formatCents(priced.shippingFeeCents),
+    total: formatCents(priced.totalCents),
+  };
+}
+
+type Mismatch = { field: string; line?: number; expected: string; received: string };
+
+/** Step 5: every client figure against the server's; throws PRICE_MISMATCH listing each difference. */
+export function checkClaimedFigures(priced: PricedOrder, claimed: ClaimedFigures, claimedLineCents: (number | null)[]) {
+  const unreadable: { in: string; field: string; message: string }[] = [];
+  const amounts: Record<keyof ClaimedFigures, number | null> = {
+    subtotal: parseMoney(claimed.subtotal),
+    shippingFee: parseMoney(claimed.shippingFee),
+    total: parseMoney(claimed.total),
+  };
+  for (const field of ['subtotal', 'shippingFee', 'total'] as const) {
+    if (amounts[field] === null) {
+      unreadable.push({ in: 'body', field, message: 'must be an amount such as "$12.50"' });
+    }
+  }
+  if (unreadable.length > 0) {
+    throw appError('VALIDATION_FAILED', { message: 'An amount is not readable', details: unreadable });
+  }
+
+  const mismatches: Mismatch[] = [];
+  priced.lines.forEach((l, i) => {
+    const c = claimedLineCents[i];
+    if (c !== null && c !== undefined && c !== l.lineCents) {
+      mismatches.push({ field: 'items', line: i + 1, expected: formatCents(l.lineCents), received: formatCents(c) });
+    }
+  });
+  const server = { subtotal: priced.subtotalCents, shippingFee: priced.shippingFeeCents, total: priced.totalCents };
+  for (const field of ['subtotal', 'shippingFee', 'total'] as const) {
+    const c = amounts[field] as number;
+    if (c !== server[field]) mismatches.push({ field, expected: formatCents(server[field]), received: formatCents(c) });
+  }
+  if (mismatches.length > 0) {
+    const figures = serverFigures(priced);
+    throw appError('PRICE_MISMATCH', {
+      message: `The amounts do not match the price list: the total is ${figures.total}`,
+      details: { ...figures, mismatches },
+    });
+  }
+}
+
+/** Steps 1–5. */
+export function priceRequest(
+  eventSlug: string,
+  list: PriceList,
+  input: RequestedLines,
+  fulfillment: FulfillmentType,
+  find: PhotoFinder,
+): PricedOrder {
+  const { lines, claimedLineCents } = requestedLines(eventSlug, input, find);
+  const priced = priceOrder(list, lines, fulfillment);
+  if (input.kind === 'text') checkClaimedFigures(priced, input.claimed, claimedLineCents);
+  return priced;
+}

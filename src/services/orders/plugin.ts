@@ -1,0 +1,94 @@
+/**
+ * Order intake (SPEC §4, §8), decorated as `fastify.orderIntake`: the submission pipeline
+ * both submission routes call (intake.ts), the confirmation of held high-value orders
+ * (confirm.ts, behind `GET /api/orders/verify`), and the hold-expiry job (hold-expiry.ts).
+ *
+ * The confirmation links are signed with VERIFY_LINK_SECRET or, when it is unset, with a
+ * secret generated once and kept in `DATA_DIR/verify-link-secret` (mode 0600). Several
+ * instances must share it (set VERIFY_LINK_SECRET), or a link mailed by one is refused by
+ * the others.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { OrderRecord } from '../../domain/order.js';
+import { readOrCreateSecret } from '../../lib/secret-file.js';
+import { type ConfirmOutcome, createConfirmer } from './confirm.js';
+import { HoldExpiryJob } from './hold-expiry.js';
+import { createOrderIntake, type Submission, type SubmissionResult } from './intake.js';
+import { createLinkSigner, type LinkSigner } from './verify-link.js';
+
+export interface OrderIntakeService {
+  submit(submission: Submission): Promise<SubmissionResult>;
+  /** Follows a confirmation link (the token of `?token=`). */
+  confirm(token: string | undefined): Promise<ConfirmOutcome>;
+  /** One run of the hold-expiry job: cancels lapsed holds, returns them. */
+  expireHolds(): Promise<OrderRecord[]>;
+  /** Signs and checks confirmation links. */
+  readonly links: LinkSigner;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    orderIntake: OrderIntakeService;
+  }
+}
+
+export const VERIFY_SECRET_FILE = 'verify-link-secret';
+
+async function linkSecret(fastify: FastifyInstance): Promise<string> {
+  const { config } = fastify;
+  if (config.VERIFY_LINK_SECRET) return config.VERIFY_LINK_SECRET;
+  const file = path.join(config.dataDir, VERIFY_SECRET_FILE);
+  const secret = await readOrCreateSecret(file, {
+    generate: () => randomBytes(32).toString('base64url'),
+    minLength: 16,
+  });
+  if (secret.created) fastify.log.info(`confirmation-link secret generated and stored in ${file}`);
+  if (secret.exposed) fastify.log.warn(`${file} is readable by other users; chmod 600 it`);
+  return secret.value;
+}
+
+async function orderIntakePlugin(fastify: FastifyInstance) {
+  const { config, store } = fastify;
+  const log = fastify.log.child({ component: 'orders' });
+  const links = createLinkSigner(await linkSecret(fastify), config.publicBaseUrl);
+  const intake = createOrderIntake({
+    store,
+    events: fastify.events,
+    photos: fastify.photos,
+    captcha: fastify.captcha,
+    addressVerifier: fastify.addressVerifier,
+    notifier: fastify.notifier,
+    push: fastify.push,
+    links,
+    settings: {
+      highValueThresholdCents: config.HIGH_VALUE_THRESHOLD,
+      holdTtlMs: config.VERIFY_LINK_TTL_HOURS * 3_600_000,
+      // Longer than any request may run (REQUEST_TIMEOUT_MS), with room to spare.
+      staleReservationMs: config.REQUEST_TIMEOUT_MS + 60_000,
+    },
+    log,
+  });
+  const confirm = createConfirmer({ store, notifier: fastify.notifier, push: fastify.push, links, log });
+  const job = new HoldExpiryJob({ store, log });
+
+  fastify.decorate('orderIntake', {
+    submit: intake.submit,
+    confirm,
+    expireHolds: () => job.runOnce(),
+    links,
+  } satisfies OrderIntakeService);
+
+  fastify.addHook('onReady', async () => job.start());
+  fastify.addHook('onClose', async () => {
+    job.stop();
+    await job.idle();
+  });
+}
+
+export default fp(orderIntakePlugin, {
+  name: 'order-intake',
+  dependencies: ['config', 'store', 'events', 'photos', 'captcha', 'address', 'notifier', 'push'],
+});

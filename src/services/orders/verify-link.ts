@@ -1,0 +1,59 @@
+/**
+ * The signed confirmation link of a held high-value order (SPEC §8):
+ *
+ *   ${PUBLIC_BASE_URL}/api/orders/verify?token=<orderId>.<expires>.<mac>
+ *
+ * - `orderId`: the order's UUID; `expires`: Unix seconds, equal to the order's `holdExpiresAt`;
+ * - `mac`: base64url HMAC-SHA256 over `v1.<orderId>.<expires>` with VERIFY_LINK_SECRET (or a
+ *   secret generated once and kept under DATA_DIR), compared in constant time.
+ * Every character is URL-safe, so the link survives mail clients that re-wrap or re-encode.
+ * The token grants one thing, confirming that order before it expires; it is single use
+ * because confirming works once (a second click finds the order confirmed already).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+const VERSION = 'v1';
+const TOKEN = /^([0-9a-f-]{36})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+
+export type LinkCheck =
+  | { ok: true; orderId: string; expiresAt: Date }
+  | { ok: false; reason: 'malformed' | 'signature' };
+
+export interface LinkSigner {
+  /** The token for `orderId`, valid until `expiresAt` (truncated to whole seconds). */
+  token(orderId: string, expiresAt: Date): string;
+  /** The absolute link the confirmation mail carries. */
+  url(orderId: string, expiresAt: Date): string;
+  /** Checks the signature only; expiry is the caller's (it answers 410, not 403). */
+  check(token: string | undefined): LinkCheck;
+}
+
+export const VERIFY_PATH = '/api/orders/verify';
+
+export function createLinkSigner(secret: string, publicBaseUrl: string): LinkSigner {
+  if (secret.length < 16) throw new Error('the link-signing secret must be at least 16 characters');
+  const mac = (orderId: string, expires: string) =>
+    createHmac('sha256', secret).update(`${VERSION}.${orderId}.${expires}`).digest();
+
+  const token = (orderId: string, expiresAt: Date) => {
+    const expires = String(Math.floor(expiresAt.getTime() / 1000));
+    return `${orderId}.${expires}.${mac(orderId, expires).toString('base64url')}`;
+  };
+
+  return {
+    token,
+    url: (orderId, expiresAt) => `${publicBaseUrl}${VERIFY_PATH}?token=${token(orderId, expiresAt)}`,
+    check(raw) {
+      const m = raw === undefined ? null : TOKEN.exec(raw.trim());
+      if (!m) return { ok: false, reason: 'malformed' };
+      const [, orderId = '', expires = '', given = ''] = m;
+      // Compared as text: two spellings of one MAC (the spare bits of the last character) differ.
+      const expected = Buffer.from(mac(orderId, expires).toString('base64url'));
+      const actual = Buffer.from(given);
+      if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
+        return { ok: false, reason: 'signature' };
+      }
+      return { ok: true, orderId, expiresAt: new Date(Number(expires) * 1000) };
+    },
+  };
+}

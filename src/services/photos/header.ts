@@ -1,0 +1,163 @@
+/**
+ * Dimensions and capture time of an image from the first bytes of its file, without
+ * decoding it: `image-size` for width/height (and JPEG orientation), `exifr` for
+ * DateTimeOriginal. This is what lets 50,000 photos be indexed in a few seconds.
+ */
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import exifr from 'exifr';
+import { imageSize } from 'image-size';
+
+export type ImageHeader = { width: number; height: number; takenAtMs: number | null };
+
+/** First read; enough for JPEG APP1 (EXIF, at most 64 KiB) and the frame header behind it in most files. */
+export const HEADER_CHUNK_BYTES = 64 * 1024;
+/** Files whose frame header sits further in (big ICC profiles, XMP) get one larger read, up to this. */
+const MAX_HEADER_BYTES = 4 * 1024 * 1024;
+
+const exifCommon = {
+  gps: false,
+  interop: false,
+  ifd1: false,
+  xmp: false,
+  icc: false,
+  iptc: false,
+  jfif: false,
+  ihdr: false,
+  makerNote: false,
+  userComment: false,
+  translateKeys: true,
+  translateValues: false,
+  // Kept as text: exifr would revive "2026:07:03 10:00:00" in the server's time zone.
+  reviveValues: false,
+  sanitize: false,
+  mergeOutput: true,
+  silentErrors: true,
+};
+// exifr accepts `ifd0: false` and tag lists as block options (see its README); its typings do not.
+type ExifrOptions = Parameters<typeof exifr.parse>[1];
+/** JPEG: image-size already read the orientation, so only the Exif IFD is parsed (twice as fast). */
+const exifTimeOnly = {
+  ...exifCommon,
+  ifd0: false,
+  exif: ['DateTimeOriginal', 'OffsetTimeOriginal'],
+} as unknown as ExifrOptions;
+const exifTimeAndOrientation = {
+  ...exifCommon,
+  ifd0: ['Orientation'],
+  exif: ['DateTimeOriginal', 'OffsetTimeOriginal'],
+} as unknown as ExifrOptions;
+
+// The callback API: measured here about 20% faster than FileHandle for 50,000 small reads.
+const openFile = promisify(fs.open);
+const closeFile = promisify(fs.close);
+function readAt(fd: number, buffer: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    fs.read(fd, buffer, 0, buffer.length, 0, (err, bytesRead) => (err ? reject(err) : resolve(bytesRead)));
+  });
+}
+
+type ExifTags = { DateTimeOriginal?: unknown; OffsetTimeOriginal?: unknown; Orientation?: unknown };
+
+/**
+ * EXIF "YYYY:MM:DD HH:MM:SS" (with an optional offset) → epoch ms. Without an offset the
+ * camera's wall-clock time is read as UTC: it orders photos the same way on every server,
+ * whatever its time zone, and its date part is the local date of the shoot.
+ */
+export function parseExifDate(value: unknown, offset?: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const m = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?/.exec(value.trim());
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s, frac] = m;
+  const fields = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = fields;
+  if (year < 1900 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
+    return null;
+  }
+  let ms = Date.UTC(year, month - 1, day, hour, minute, second, Number((frac ?? '0').padEnd(3, '0')));
+  const off = typeof offset === 'string' ? /^([+-])(\d{2}):?(\d{2})$/.exec(offset.trim()) : null;
+  if (off) {
+    const minutes = Number(off[2]) * 60 + Number(off[3]);
+    ms -= (off[1] === '-' ? -1 : 1) * minutes * 60_000;
+  }
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/**
+ * exifr does not read WebP: its EXIF sits in a RIFF chunk named "EXIF", which holds a plain
+ * TIFF block that exifr does read. Returns that block, or undefined.
+ */
+export function webpExifBlock(data: Uint8Array): Uint8Array | undefined {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WEBP') {
+    return undefined;
+  }
+  let offset = 12;
+  while (offset + 8 <= buf.length) {
+    const fourcc = buf.toString('latin1', offset, offset + 4);
+    const size = buf.readUInt32LE(offset + 4);
+    const start = offset + 8;
+    if (fourcc === 'EXIF') {
+      const block = buf.subarray(start, Math.min(buf.length, start + size));
+      // Some writers keep JPEG's "Exif\0\0" prefix in front of the TIFF header.
+      return block.toString('latin1', 0, 4) === 'Exif' ? block.subarray(6) : block;
+    }
+    offset = start + size + (size % 2);
+  }
+  return undefined;
+}
+
+/** Parses a header chunk; throws when the dimensions cannot be found in it. */
+export async function parseHeader(chunk: Uint8Array): Promise<ImageHeader & { type: string }> {
+  const size = imageSize(chunk);
+  if (!size.width || !size.height) throw new Error('no dimensions in the header');
+  const isJpeg = size.type === 'jpg';
+  let tags: ExifTags | undefined;
+  try {
+    const exifSource = size.type === 'webp' ? webpExifBlock(chunk) : chunk;
+    tags = exifSource
+      ? ((await exifr.parse(exifSource, isJpeg ? exifTimeOnly : exifTimeAndOrientation)) as ExifTags | undefined)
+      : undefined;
+  } catch {
+    tags = undefined; // no or broken EXIF: the photo is still shown, just without a capture time
+  }
+  const orientation = size.orientation ?? (typeof tags?.Orientation === 'number' ? tags.Orientation : 1);
+  // EXIF orientations 5–8 rotate by 90°: the image is displayed with its sides swapped.
+  const swap = orientation >= 5 && orientation <= 8;
+  return {
+    type: size.type ?? 'unknown',
+    width: swap ? size.height : size.width,
+    height: swap ? size.width : size.height,
+    takenAtMs: parseExifDate(tags?.DateTimeOriginal, tags?.OffsetTimeOriginal),
+  };
+}
+
+/**
+ * Reads the header of `file` into `buffer` (reused by the caller between files) and parses
+ * it. HEIC/HEIF keep EXIF in an item that may sit anywhere in the file: exifr then reads
+ * the file itself, in chunks.
+ */
+export async function readImageHeader(file: string, buffer: Buffer, fileSize: number): Promise<ImageHeader> {
+  const fd = await openFile(file, 'r');
+  try {
+    let bytesRead = await readAt(fd, buffer);
+    let chunk: Buffer = buffer.subarray(0, bytesRead);
+    let header: Awaited<ReturnType<typeof parseHeader>>;
+    try {
+      header = await parseHeader(chunk);
+    } catch (err) {
+      if (bytesRead < buffer.length || fileSize <= bytesRead) throw err;
+      const bigger = Buffer.allocUnsafe(Math.min(fileSize, MAX_HEADER_BYTES));
+      bytesRead = await readAt(fd, bigger);
+      chunk = bigger.subarray(0, bytesRead);
+      header = await parseHeader(chunk);
+    }
+    if (header.takenAtMs === null && header.type === 'heif') {
+      const tags = (await exifr.parse(file, exifTimeAndOrientation).catch(() => undefined)) as ExifTags | undefined;
+      header.takenAtMs = parseExifDate(tags?.DateTimeOriginal, tags?.OffsetTimeOriginal);
+    }
+    return { width: header.width, height: header.height, takenAtMs: header.takenAtMs };
+  } finally {
+    await closeFile(fd);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * `fastify.photos`: the photo library index (see library.ts). With DEMO_LIBRARY=auto and an
+ * empty PHOTOS_DIR, the demo library is drawn first.
+ *
+ * Start-up waits for the first scan for at most INITIAL_WAIT_MS: a small library is fully
+ * indexed when the app is ready, and a large one on a slow disk can neither stall start-up
+ * nor trip Fastify's plugin timeout (10 s). Until the first scan is done, `isReady` is false,
+ * `/readyz` reports `photos` not ready and the gallery answers 503. Watchers and the
+ * periodic rescan stop when the app closes.
+ */
+import fp from 'fastify-plugin';
+import { ensureDemoLibrary } from './demo.js';
+import { createPhotoLibrary } from './library.js';
+import type { PhotoLibrary } from './types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    photos: PhotoLibrary;
+  }
+}
+
+/**
+ * Well below Fastify's plugin timeout (10 s), which also bounds the whole app plugin that
+ * this one is part of: a cold 50,000-photo index (about 4.5 s here) or the first demo
+ * library (a few seconds) finishes in the background, behind a 503, rather than risking a
+ * failed start-up on a busy machine.
+ */
+export const INITIAL_WAIT_MS = 2_000;
+
+export default fp(
+  async function photosPlugin(fastify) {
+    const { config } = fastify;
+    const log = fastify.log.child({ service: 'photos' });
+    const library = createPhotoLibrary({
+      photosDir: config.photosDir,
+      dataDir: config.dataDir,
+      log,
+      rescanIntervalMs: config.LIBRARY_RESCAN_INTERVAL_MS,
+    });
+    const initial = (async () => {
+      if (config.DEMO_LIBRARY === 'auto') {
+        await ensureDemoLibrary({ photosDir: config.photosDir, dataDir: config.dataDir, log }).catch((err) =>
+          log.error({ err }, 'cannot generate the demo library'),
+        );
+      }
+      await library.start();
+    })();
+
+    fastify.decorate('photos', library);
+    fastify.readiness.add('photos', async () => ({
+      ok: library.isReady,
+      details: library.isReady
+        ? { events: library.listEvents().length }
+        : { indexing: true, photosDir: config.photosDir },
+    }));
+    fastify.addHook('onClose', async () => {
+      await library.close();
+      await initial;
+    });
+
+    let timer: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([
+      initial.then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), INITIAL_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!inTime) log.warn('the photo library is still being indexed; the gallery answers 503 until it is done');
+  },
+  { name: 'photos', dependencies: ['config', 'readiness'] },
+);

@@ -1,0 +1,249 @@
+/**
+ * Web push delivery (SPEC §8), without Fastify: `createPushNotifier` is what the plugin
+ * decorates as `fastify.push`, and what tests and benches drive directly.
+ *
+ * - `notifyOrder` returns at once; the subscriptions are looked up and the pushes sent in the
+ *   background, at most `concurrency` at a time, each encrypted (aes128gcm) and signed (VAPID)
+ *   by `web-push`.
+ * - 404/410 from the push service: the subscription is gone, and is deleted.
+ * - 429, 5xx and network errors: retried up to `maxAttempts` in all, after `retryBaseMs`
+ *   doubling (or the push service's Retry-After, capped), then given up and logged.
+ * - Anything else (400, 403, 413...): given up and logged at once.
+ * - Nothing here ever throws into a request; `drain()` waits for all of it (tests, shutdown).
+ */
+import type { Agent } from 'node:https';
+import type { FastifyBaseLogger } from 'fastify';
+import webpush from 'web-push';
+import type { OrderRecord } from '../../domain/order.js';
+import type { OrderStore, PushSubscriptionRecord } from '../store/port.js';
+import { type PushAudience, pushPayload } from './payload.js';
+import type { OrderEvent, PushNotifier } from './types.js';
+
+export type VapidKeys = { publicKey: string; privateKey: string };
+
+export type PushStore = Pick<OrderStore, 'listPushSubscriptions' | 'deletePushSubscription'>;
+
+export type PushNotifierOptions = {
+  store: PushStore;
+  vapid: VapidKeys;
+  /** VAPID_SUBJECT: mailto: or https: contact for the push services. */
+  subject: string;
+  publicBaseUrl: string;
+  log: FastifyBaseLogger;
+  /** An https.Agent for the push requests (tests: one that trusts a local CA). */
+  agent?: Agent;
+  concurrency?: number;
+  maxAttempts?: number;
+  retryBaseMs?: number;
+  /** Longest wait honoured from a Retry-After header. */
+  maxRetryAfterMs?: number;
+  timeoutMs?: number;
+  /** How long the push service keeps a message for an offline browser, in seconds. */
+  ttlSeconds?: number;
+  /** Pushes waiting beyond this many are dropped (logged): delivery is best effort. */
+  maxQueued?: number;
+};
+
+export type PushOutcome = {
+  endpoint: string;
+  result: 'delivered' | 'removed' | 'gave-up' | 'dropped';
+  attempts: number;
+  statusCode?: number;
+};
+
+export type PushNotifierHandle = PushNotifier & {
+  /** Stops accepting notifications and cuts retry waits short; `drain()` still resolves. */
+  close(): void;
+  /** Observers of each push's final outcome (tests, logs). */
+  onOutcome(listener: (o: PushOutcome) => void): () => void;
+};
+
+type Target = { sub: PushSubscriptionRecord; audience: PushAudience };
+
+/** The status of a failed send, when the push service answered. */
+function statusOf(err: unknown): number | undefined {
+  const code = (err as { statusCode?: unknown })?.statusCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** Endpoints are capability URLs: logs get the push service's origin and a short tail only. */
+export function endpointForLog(endpoint: string): string {
+  try {
+    const u = new URL(endpoint);
+    return `${u.origin}/…${endpoint.slice(-6)}`;
+  } catch {
+    return '(invalid endpoint)';
+  }
+}
+
+function retryAfterMs(err: unknown): number | undefined {
+  const headers = (err as { headers?: Record<string, string | string[] | undefined> })?.headers;
+  const raw = headers?.['retry-after'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandle {
+  const concurrency = opts.concurrency ?? 4;
+  const maxAttempts = opts.maxAttempts ?? 3;
+  const retryBaseMs = opts.retryBaseMs ?? 1_000;
+  const maxRetryAfterMs = opts.maxRetryAfterMs ?? 30_000;
+  const maxQueued = opts.maxQueued ?? 1_000;
+  const log = opts.log;
+  const vapidDetails = { subject: opts.subject, publicKey: opts.vapid.publicKey, privateKey: opts.vapid.privateKey };
+
+  const inFlight = new Set<Promise<void>>();
+  const listeners = new Set<(o: PushOutcome) => void>();
+  const closing = new AbortController();
+  let active = 0;
+  let queued = 0;
+  const waiting: (() => void)[] = [];
+
+  const report = (o: PushOutcome) => {
+    for (const l of listeners) l(o);
+  };
+
+  async function slot<T>(fn: () => Promise<T>): Promise<T> {
+    if (active >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  }
+
+  function sleep(ms: number): Promise<void> {
+    if (closing.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        closing.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      closing.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  async function deliver(target: Target, body: string): Promise<void> {
+    const { sub } = target;
+    const subscription = { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await slot(() =>
+          webpush.sendNotification(subscription, body, {
+            vapidDetails,
+            TTL: opts.ttlSeconds ?? 24 * 3600,
+            urgency: 'normal',
+            timeout: opts.timeoutMs ?? 10_000,
+            ...(opts.agent ? { agent: opts.agent } : {}),
+          }),
+        );
+        report({ endpoint: sub.endpoint, result: 'delivered', attempts: attempt });
+        return;
+      } catch (err) {
+        const status = statusOf(err);
+        if (status === 404 || status === 410) {
+          try {
+            await opts.store.deletePushSubscription(sub.endpoint);
+            log.info({ endpoint: endpointForLog(sub.endpoint), status }, 'push subscription expired; removed');
+          } catch (delErr) {
+            log.warn(
+              { endpoint: endpointForLog(sub.endpoint), err: (delErr as Error).message },
+              'could not remove push subscription',
+            );
+          }
+          report({ endpoint: sub.endpoint, result: 'removed', attempts: attempt, statusCode: status });
+          return;
+        }
+        const retryable = status === undefined || status === 429 || status >= 500;
+        if (!retryable || attempt >= maxAttempts || closing.signal.aborted) {
+          log.warn(
+            { endpoint: endpointForLog(sub.endpoint), status, attempts: attempt, err: (err as Error).message },
+            'push not delivered; given up',
+          );
+          report({ endpoint: sub.endpoint, result: 'gave-up', attempts: attempt, statusCode: status });
+          return;
+        }
+        const backoff = retryBaseMs * 2 ** (attempt - 1);
+        const wait = Math.min(
+          maxRetryAfterMs,
+          retryAfterMs(err) ?? Math.round(backoff / 2 + (Math.random() * backoff) / 2),
+        );
+        log.debug({ endpoint: endpointForLog(sub.endpoint), status, attempt, wait }, 'push failed; retrying');
+        await sleep(wait);
+        if (closing.signal.aborted) {
+          log.warn(
+            { endpoint: endpointForLog(sub.endpoint), status, attempts: attempt },
+            'push not delivered; shutting down',
+          );
+          report({ endpoint: sub.endpoint, result: 'gave-up', attempts: attempt, statusCode: status });
+          return;
+        }
+      }
+    }
+  }
+
+  async function notify(event: OrderEvent, order: OrderRecord): Promise<void> {
+    const admin = await opts.store.listPushSubscriptions({ scope: 'admin' });
+    const forOrder = event === 'created' ? [] : await opts.store.listPushSubscriptions({ orderId: order.id });
+    // One push per endpoint: a browser subscribed as admin and for the order gets the admin one.
+    const targets = new Map<string, Target>();
+    for (const sub of admin) targets.set(sub.endpoint, { sub, audience: 'admin' });
+    for (const sub of forOrder) if (!targets.has(sub.endpoint)) targets.set(sub.endpoint, { sub, audience: 'order' });
+
+    const bodies: Record<PushAudience, string> = {
+      admin: JSON.stringify(pushPayload(event, order, 'admin', opts.publicBaseUrl)),
+      order: JSON.stringify(pushPayload(event, order, 'order', opts.publicBaseUrl)),
+    };
+    await Promise.all(
+      [...targets.values()].map(async (target) => {
+        if (queued >= maxQueued) {
+          log.warn(
+            { endpoint: endpointForLog(target.sub.endpoint), orderNumber: order.orderNumber },
+            'push queue full; push dropped',
+          );
+          report({ endpoint: target.sub.endpoint, result: 'dropped', attempts: 0 });
+          return;
+        }
+        queued++;
+        try {
+          await deliver(target, bodies[target.audience]);
+        } finally {
+          queued--;
+        }
+      }),
+    );
+  }
+
+  return {
+    publicKey: opts.vapid.publicKey,
+    notifyOrder(event, order) {
+      if (closing.signal.aborted) {
+        log.warn({ event, orderNumber: order.orderNumber }, 'push notifier closed; notification not sent');
+        return;
+      }
+      const job = notify(event, order).catch((err) => {
+        log.warn({ event, orderNumber: order.orderNumber, err: (err as Error).message }, 'push notification failed');
+      });
+      inFlight.add(job);
+      void job.finally(() => inFlight.delete(job));
+    },
+    async drain() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    close() {
+      closing.abort();
+    },
+    onOutcome(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Rate limits per client address (SPEC §4), on top of @fastify/rate-limit, registered with
+ * `global: false`: nothing is limited unless a route opts in. `fastify.rateLimits` holds
+ * the ready-made configurations:
+ *
+ *   fastify.post('/api/orders', { config: { rateLimit: fastify.rateLimits.orders }, schema: {
+ *     response: { ..., ...errorResponses('RATE_LIMITED') } } }, handler)
+ *
+ * - orders:   RATE_LIMIT_ORDERS_PER_MIN   (one shared quota for both submission routes)
+ * - feedback: RATE_LIMIT_FEEDBACK_PER_MIN
+ * - captcha:  RATE_LIMIT_CAPTCHA_PER_MIN  (GET /api/captcha/challenge)
+ * Routes that use the same configuration share one counter per client (its `groupId`).
+ *
+ * The client is its address (see client-key.ts: IPv6 grouped by /64). Requests carrying
+ * valid admin credentials are never limited (orders typed in at the booth). The check runs
+ * in `onRequest`, before the body is read. Over the limit: 429 with the SPEC §1 body, code
+ * RATE_LIMITED, and `Retry-After` in seconds (plus the x-ratelimit-* headers).
+ *
+ * The counters live in this process: with several instances behind a load balancer each
+ * one counts on its own.
+ */
+import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { appError } from '../../errors/catalogue.js';
+import { clientKey } from './client-key.js';
+import { GroupStore } from './group-store.js';
+
+export interface RateLimits {
+  orders: RateLimitOptions;
+  feedback: RateLimitOptions;
+  captcha: RateLimitOptions;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: RateLimits;
+  }
+}
+
+const MINUTE_MS = 60_000;
+
+export function rateLimitConfigs(limits: { orders: number; feedback: number; captcha: number }): RateLimits {
+  const perMinute = (max: number, groupId: string): RateLimitOptions => ({ max, timeWindow: MINUTE_MS, groupId });
+  return {
+    orders: perMinute(limits.orders, 'orders'),
+    feedback: perMinute(limits.feedback, 'feedback'),
+    captcha: perMinute(limits.captcha, 'captcha'),
+  };
+}
+
+export default fp(
+  async function rateLimitPlugin(fastify: FastifyInstance) {
+    const { config, adminAuth } = fastify;
+
+    /** Valid admin credentials skip the limits; wrong ones are simply limited like anyone. */
+    const isAdmin = (request: FastifyRequest): boolean => {
+      try {
+        return adminAuth.isAdmin(request);
+      } catch {
+        return false;
+      }
+    };
+
+    await fastify.register(rateLimit, {
+      global: false,
+      hook: 'onRequest',
+      store: GroupStore,
+      keyGenerator: (request) => clientKey(request.ip),
+      allowList: (request) => isAdmin(request),
+      errorResponseBuilder: (_request, context) => {
+        const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+        return appError('RATE_LIMITED', {
+          details: `At most ${context.max} requests a minute; try again in ${seconds} s`,
+          headers: { 'Retry-After': String(seconds) },
+        });
+      },
+    });
+
+    fastify.decorate(
+      'rateLimits',
+      rateLimitConfigs({
+        orders: config.RATE_LIMIT_ORDERS_PER_MIN,
+        feedback: config.RATE_LIMIT_FEEDBACK_PER_MIN,
+        captcha: config.RATE_LIMIT_CAPTCHA_PER_MIN,
+      }),
+    );
+  },
+  { name: 'rate-limit', dependencies: ['config', 'admin-auth', 'error-handler'] },
+);

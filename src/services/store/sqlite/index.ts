@@ -1,0 +1,550 @@
+/**
+ * The SQLite order store (the default): one file, `DATA_DIR/orders.db`, through better-sqlite3.
+ *
+ * Durability: WAL with `synchronous=FULL`, so each commit is fsynced to the WAL before
+ * `createOrder` (or any write) resolves; a crash or power loss can't take back an
+ * acknowledged order. Creates arriving together are group-committed (group-commit.ts). Every write is one `BEGIN IMMEDIATE` transaction that reads the row,
+ * checks the SPEC §5 rules (src/domain/transitions.ts) and writes the row and its mail jobs,
+ * so checks and writes are atomic, also against another process on the same file.
+ * better-sqlite3 is synchronous: a statement runs to completion on the calling tick, which
+ * is faster here than any thread hop (one commit ≈ one fsync).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { ConfigError } from '../../../config/env.js';
+import { NewOrder, type OrderRecord, type SalesSummaryCents } from '../../../domain/order.js';
+import { isAppError } from '../../../errors/catalogue.js';
+import { GroupCommit, type Outcome } from '../group-commit.js';
+import type { StoreLogger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import {
+  EventSettings,
+  type EventSettingsPatch,
+  type IdempotencyRecord,
+  type MailJob,
+  type MailJobInput,
+  type OrderListQuery,
+  type OrderPatch,
+  type OrderStore,
+  type PushSubscriptionRecord,
+  type ShippingPatch,
+  type StoreHealth,
+  type UpdateResult,
+} from '../port.js';
+import {
+  type Applied,
+  applyFeedback,
+  applyHoldExpiry,
+  applyOrderPatch,
+  applyRelease,
+  applyShipping,
+  buildMailJobs,
+  buildNewOrder,
+  isoTime,
+  orderNotFound,
+  refKeys,
+  type StatusTotals,
+  storeUnavailable,
+  summaryFromTotals,
+} from '../rules.js';
+import { SQLITE_MIGRATIONS } from './migrations.js';
+import {
+  type IdempotencyRow,
+  type MailRow,
+  mailToRow,
+  type OrderRow,
+  orderToRow,
+  type PushRow,
+  parseSettings,
+  rowToIdempotency,
+  rowToMail,
+  rowToOrder,
+  rowToPush,
+} from './rows.js';
+
+export type SqliteStoreOptions = {
+  /** The database file, normally `DATA_DIR/orders.db`. */
+  file: string;
+  log?: StoreLogger;
+  /** How long a write waits for another process's lock before STORE_UNAVAILABLE. */
+  busyTimeoutMs?: number;
+  /** The variable to name when the file can't be opened (default DATA_DIR). */
+  configVariable?: string;
+};
+
+/** SQLite result codes that mean "the store can't be used right now", not a bug (→ 503). */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL|NOLFS|AUTH|PERM)(_|$)/;
+
+const isEngineFailure = (err: unknown) => {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && UNAVAILABLE.test(code);
+};
+
+type PendingCreate = { parsed: NewOrder; now: Date; id: string; jobs: MailJob[] };
+
+function mapError(err: unknown): unknown {
+  if (isAppError(err)) return err;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE.test(code)) {
+    return storeUnavailable('The order database is not available', err);
+  }
+  if (err instanceof TypeError && /database connection is not open/.test(err.message)) {
+    return storeUnavailable('The order store is closed', err);
+  }
+  return err;
+}
+
+const UPDATE_ORDER_SQL = `
+  UPDATE orders SET
+    updated_at = @updated_at, customer_name = @customer_name, customer_email = @customer_email,
+    customer_phone = @customer_phone, fulfillment_type = @fulfillment_type,
+    shipping_address = @shipping_address, city = @city, state = @state, zip_code = @zip_code,
+    status = @status, shipping_status = @shipping_status, tracking_number = @tracking_number,
+    feedback = @feedback, held = @held, hold_expires_at = @hold_expires_at,
+    address_verified = @address_verified
+  WHERE id = @id`;
+
+const INSERT_ORDER_SQL = `
+  INSERT INTO orders (
+    id, order_number, event_slug, created_at, updated_at, customer_name, customer_email,
+    customer_phone, fulfillment_type, shipping_address, city, state, zip_code, items,
+    subtotal_cents, shipping_fee_cents, total_cents, status, shipping_status, tracking_number,
+    feedback, held, hold_expires_at, address_verified, channel
+  ) VALUES (
+    @id, @order_number, @event_slug, @created_at, @updated_at, @customer_name, @customer_email,
+    @customer_phone, @fulfillment_type, @shipping_address, @city, @state, @zip_code, @items,
+    @subtotal_cents, @shipping_fee_cents, @total_cents, @status, @shipping_status, @tracking_number,
+    @feedback, @held, @hold_expires_at, @address_verified, @channel
+  )`;
+
+const INSERT_MAIL_SQL = `
+  INSERT INTO mail_jobs (id, kind, order_id, payload, attempts, next_attempt_at, last_error, created_at, sent_at, sent_via)
+  VALUES (@id, @kind, @order_id, @payload, @attempts, @next_attempt_at, @last_error, @created_at, @sent_at, @sent_via)`;
+
+export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
+  const log = options.log ?? silentLogger;
+  const variable = options.configVariable ?? 'DATA_DIR';
+  let db: Database.Database | undefined;
+  let stmts: ReturnType<typeof prepare> | undefined;
+  const listStatements = new Map<string, Database.Statement>();
+  let lastPurge = 0;
+
+  function prepare(d: Database.Database) {
+    // Made once: better-sqlite3 transaction functions are costly to create. Called inside a
+    // transaction, the same function runs as a SAVEPOINT.
+    const inTx = d.transaction(<T>(fn: () => T): T => fn());
+    return {
+      inTx: inTx as unknown as (<T>(fn: () => T) => T) & { immediate<T>(fn: () => T): T },
+      nextSequence: d.prepare<[string], { last: number }>(
+        `INSERT INTO order_sequences (prefix, last) VALUES (?, 1)
+         ON CONFLICT (prefix) DO UPDATE SET last = last + 1 RETURNING last`,
+      ),
+      insertOrder: d.prepare<[OrderRow]>(INSERT_ORDER_SQL),
+      updateOrder: d.prepare<[OrderRow]>(UPDATE_ORDER_SQL),
+      orderByRef: d.prepare<[string, string, string], OrderRow>(
+        'SELECT * FROM orders WHERE id = ? OR id = ? OR order_number = ?',
+      ),
+      expiredHolds: d.prepare<[string], OrderRow>(
+        `SELECT * FROM orders WHERE held = 1 AND status = 'pending' AND hold_expires_at <= ? ORDER BY pk`,
+      ),
+      summaryAll: d.prepare<[], { status: string; n: number; total: number }>(
+        'SELECT status, count(*) AS n, sum(total_cents) AS total FROM orders WHERE held = 0 GROUP BY status',
+      ),
+      summaryEvent: d.prepare<[string], { status: string; n: number; total: number }>(
+        `SELECT status, count(*) AS n, sum(total_cents) AS total FROM orders
+         WHERE event_slug = ? AND held = 0 GROUP BY status`,
+      ),
+      insertMail: d.prepare<[MailRow]>(INSERT_MAIL_SQL),
+      dueMail: d.prepare<[string, number], MailRow>(
+        `SELECT * FROM mail_jobs WHERE sent_at IS NULL AND next_attempt_at <= ?
+         ORDER BY next_attempt_at, created_at LIMIT ?`,
+      ),
+      leaseMail: d.prepare<[string, string]>('UPDATE mail_jobs SET next_attempt_at = ? WHERE id = ?'),
+      mailSent: d.prepare<[string, string, string]>(
+        'UPDATE mail_jobs SET sent_at = ?, sent_via = ? WHERE id = ? AND sent_at IS NULL',
+      ),
+      mailFailed: d.prepare<[string, string, string]>(
+        `UPDATE mail_jobs SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
+         WHERE id = ? AND sent_at IS NULL`,
+      ),
+      pendingMail: d.prepare<[], { n: number }>('SELECT count(*) AS n FROM mail_jobs WHERE sent_at IS NULL'),
+      getSettings: d.prepare<[string], { settings: string }>(
+        'SELECT settings FROM event_settings WHERE event_slug = ?',
+      ),
+      allSettings: d.prepare<[], { settings: string }>('SELECT settings FROM event_settings ORDER BY event_slug'),
+      putSettings: d.prepare<[string, string, string]>(
+        `INSERT INTO event_settings (event_slug, settings, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (event_slug) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at`,
+      ),
+      findPush: d.prepare<[string, string], { endpoint: string }>(
+        'SELECT endpoint FROM push_subscriptions WHERE endpoint = ? AND order_key = ?',
+      ),
+      upsertPush: d.prepare<[PushRow]>(
+        `INSERT INTO push_subscriptions (endpoint, order_key, p256dh, auth, scope, order_id, created_at)
+         VALUES (@endpoint, @order_key, @p256dh, @auth, @scope, @order_id, @created_at)
+         ON CONFLICT (endpoint, order_key) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth,
+           scope = excluded.scope`,
+      ),
+      pushByScope: d.prepare<[string], PushRow>('SELECT * FROM push_subscriptions WHERE scope = ? ORDER BY created_at'),
+      pushByOrder: d.prepare<[string], PushRow>(
+        'SELECT * FROM push_subscriptions WHERE order_id = ? ORDER BY created_at',
+      ),
+      deletePush: d.prepare<[string]>('DELETE FROM push_subscriptions WHERE endpoint = ?'),
+      getKey: d.prepare<[string], IdempotencyRow>('SELECT * FROM idempotency_keys WHERE key = ?'),
+      putKey: d.prepare<[string, string, string, string]>(
+        `INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, state, status_code, response_body, created_at, expires_at)
+         VALUES (?, ?, 'pending', NULL, NULL, ?, ?)`,
+      ),
+      completeKey: d.prepare<[number, string, string]>(
+        `UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ? WHERE key = ?`,
+      ),
+      releaseKey: d.prepare<[string]>(`DELETE FROM idempotency_keys WHERE key = ? AND state = 'pending'`),
+      purgeKeys: d.prepare<[string]>('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
+    };
+  }
+
+  function open(): { db: Database.Database; s: NonNullable<typeof stmts> } {
+    if (!db || !stmts) throw storeUnavailable('The order store is not open');
+    return { db, s: stmts };
+  }
+
+  /** Runs `fn` in one BEGIN IMMEDIATE transaction, mapping engine errors to AppErrors. */
+  function write<T>(fn: (s: NonNullable<typeof stmts>) => T): T {
+    try {
+      const { s } = open();
+      return s.inTx.immediate(() => fn(s));
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  function read<T>(fn: (s: NonNullable<typeof stmts>, d: Database.Database) => T): T {
+    try {
+      const { db: d, s } = open();
+      return fn(s, d);
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  function findOrder(s: NonNullable<typeof stmts>, ref: string): OrderRecord | null {
+    const k = refKeys(ref);
+    const row = s.orderByRef.get(k.id, k.idLower, k.orderNumber);
+    return row ? rowToOrder(row) : null;
+  }
+
+  function insertMail(s: NonNullable<typeof stmts>, jobs: readonly MailJob[]): void {
+    for (const job of jobs) s.insertMail.run(mailToRow(job));
+  }
+
+  /** Read, apply, write (if changed) and enqueue mail (if changed), in one transaction. */
+  function modify(ref: string, mail: readonly MailJobInput[] | undefined, apply: (o: OrderRecord) => Applied) {
+    return write((s) => {
+      const current = findOrder(s, ref);
+      if (!current) throw orderNotFound(ref);
+      const result = apply(current);
+      if (result.changed) {
+        s.updateOrder.run(orderToRow(result.order));
+        if (mail?.length) insertMail(s, buildMailJobs(mail, new Date(), current.id));
+      }
+      return result;
+    });
+  }
+
+  /**
+   * Creates that arrive in the same event-loop turn share one transaction (one fsync); each
+   * runs in its own savepoint, so one that fails is rolled back alone. A failure of the
+   * engine itself (disk, lock) fails the whole batch: nothing of it is committed.
+   */
+  const creates = new GroupCommit<PendingCreate, OrderRecord>((batch) => {
+    try {
+      const { db: d, s } = open();
+      return s.inTx.immediate(() =>
+        batch.map((p): Outcome<OrderRecord> => {
+          try {
+            return { ok: true, value: batch.length === 1 ? insertOne(s, p) : s.inTx(() => insertOne(s, p)) };
+          } catch (error) {
+            if (batch.length === 1 || isEngineFailure(error) || !d.inTransaction) throw error;
+            return { ok: false, error: mapError(error) };
+          }
+        }),
+      );
+    } catch (err) {
+      const error = mapError(err);
+      return batch.map(() => ({ ok: false as const, error }));
+    }
+  });
+
+  function insertOne(s: NonNullable<typeof stmts>, p: PendingCreate): OrderRecord {
+    const seq = s.nextSequence.get(p.parsed.prefix);
+    if (!seq) throw new Error('sequence upsert returned nothing');
+    const order = buildNewOrder(p.parsed, seq.last, p.now, p.id);
+    s.insertOrder.run(orderToRow(order));
+    insertMail(s, p.jobs);
+    return order;
+  }
+
+  const store: OrderStore = {
+    kind: 'sqlite',
+
+    async init() {
+      if (db) return;
+      const dir = path.dirname(options.file);
+      let opened: Database.Database | undefined;
+      try {
+        mkdirSync(dir, { recursive: true });
+        opened = new Database(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
+        opened.pragma('journal_mode = WAL');
+        opened.pragma('synchronous = FULL');
+        opened.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+        migrate(opened, log);
+        stmts = prepare(opened);
+        db = opened;
+      } catch (err) {
+        opened?.close();
+        if (err instanceof ConfigError) throw err;
+        const reason = (err as Error).message;
+        throw new ConfigError(`${variable}: cannot open the order database ${options.file}: ${reason}`, {
+          cause: err,
+        });
+      }
+      log.info({ file: options.file }, 'order store: SQLite ready');
+    },
+
+    async close() {
+      await creates.idle();
+      const d = db;
+      db = undefined;
+      stmts = undefined;
+      listStatements.clear();
+      if (d?.open) d.close();
+    },
+
+    async health(): Promise<StoreHealth> {
+      try {
+        const n = read((s) => s.pendingMail.get()?.n ?? 0);
+        return { ok: true, details: { backend: 'sqlite', file: options.file, pendingMail: n } };
+      } catch (err) {
+        return { ok: false, details: { backend: 'sqlite', error: (err as Error).message } };
+      }
+    },
+
+    async createOrder(input, opts) {
+      const parsed = NewOrder.parse(input);
+      const now = new Date();
+      const id = randomUUID();
+      // Built before the transaction so a bad job fails before a number is used.
+      const jobs = buildMailJobs(opts?.mail ?? [], now, id);
+      return creates.submit({ parsed, now, id, jobs });
+    },
+
+    async getOrder(ref) {
+      return read((s) => findOrder(s, ref));
+    },
+
+    async listOrders(query: OrderListQuery = {}) {
+      if (query.statuses && query.statuses.length === 0) return [];
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (!query.includeHeld) where.push('held = 0');
+      if (query.statuses) {
+        where.push(`status IN (${query.statuses.map(() => '?').join(', ')})`);
+        params.push(...query.statuses);
+      }
+      if (query.eventSlug !== undefined) {
+        where.push('event_slug = ?');
+        params.push(query.eventSlug);
+      }
+      const sql = `SELECT * FROM orders${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY pk DESC`;
+      return read((_, d) => {
+        let stmt = listStatements.get(sql);
+        if (!stmt) {
+          stmt = d.prepare(sql);
+          listStatements.set(sql, stmt);
+        }
+        return (stmt.all(...params) as OrderRow[]).map(rowToOrder);
+      });
+    },
+
+    async updateOrder(ref: string, patch: OrderPatch, opts): Promise<UpdateResult> {
+      const now = new Date();
+      return modify(ref, opts?.mail, (o) => applyOrderPatch(o, patch, now));
+    },
+
+    async setShipping(ref: string, patch: ShippingPatch, opts): Promise<UpdateResult> {
+      const now = new Date();
+      return modify(ref, opts?.mail, (o) => applyShipping(o, patch, now));
+    },
+
+    async appendFeedback(ref, text, at) {
+      const now = new Date();
+      return modify(ref, undefined, (o) => ({ order: applyFeedback(o, text, at, now), changed: true })).order;
+    },
+
+    async releaseHold(ref, opts) {
+      const now = new Date();
+      return modify(ref, opts?.mail, (o) => applyRelease(o, now));
+    },
+
+    async expireHolds(now) {
+      const at = new Date();
+      return write((s) =>
+        s.expiredHolds.all(now.toISOString()).map((row) => {
+          const order = applyHoldExpiry(rowToOrder(row), at);
+          s.updateOrder.run(orderToRow(order));
+          return order;
+        }),
+      );
+    },
+
+    async summary(query = {}): Promise<SalesSummaryCents> {
+      return read((s) => {
+        const rows = query.eventSlug === undefined ? s.summaryAll.all() : s.summaryEvent.all(query.eventSlug);
+        const totals: StatusTotals = {};
+        for (const r of rows) totals[r.status as keyof StatusTotals] = { count: r.n, totalCents: r.total };
+        return summaryFromTotals(totals);
+      });
+    },
+
+    // ---------------------------------------------------------------- event settings
+
+    async getEventSettings(eventSlug) {
+      return read((s) => {
+        const row = s.getSettings.get(eventSlug);
+        return row ? parseSettings(row.settings) : null;
+      });
+    },
+
+    async listEventSettings() {
+      return read((s) => s.allSettings.all().map((r) => parseSettings(r.settings)));
+    },
+
+    async putEventSettings(eventSlug: string, patch: EventSettingsPatch) {
+      const now = new Date().toISOString();
+      return write((s) => {
+        const row = s.getSettings.get(eventSlug);
+        const next = EventSettings.parse({
+          ...(row ? parseSettings(row.settings) : {}),
+          ...definedOnly(patch),
+          eventSlug,
+          updatedAt: now,
+        });
+        s.putSettings.run(eventSlug, JSON.stringify(next), now);
+        return next;
+      });
+    },
+
+    // ---------------------------------------------------------------- push subscriptions
+
+    async savePushSubscription(sub: PushSubscriptionRecord) {
+      const orderKey = sub.orderId ?? '';
+      return write((s) => {
+        const existed = s.findPush.get(sub.endpoint, orderKey) !== undefined;
+        s.upsertPush.run({
+          endpoint: sub.endpoint,
+          order_key: orderKey,
+          p256dh: sub.p256dh,
+          auth: sub.auth,
+          scope: sub.scope,
+          order_id: sub.orderId,
+          created_at: isoTime(sub.createdAt),
+        });
+        return { created: !existed };
+      });
+    },
+
+    async listPushSubscriptions(query) {
+      return read((s) =>
+        ('scope' in query ? s.pushByScope.all(query.scope) : s.pushByOrder.all(query.orderId)).map(rowToPush),
+      );
+    },
+
+    async deletePushSubscription(endpoint) {
+      write((s) => s.deletePush.run(endpoint));
+    },
+
+    // ---------------------------------------------------------------- idempotency
+
+    async reserveIdempotencyKey(rec) {
+      const createdAt = isoTime(rec.createdAt);
+      const expiresAt = isoTime(rec.expiresAt);
+      return write((s): { reserved: true } | { reserved: false; existing: IdempotencyRecord } => {
+        // Expired keys are dropped now and then, so the table stays small.
+        if (Date.now() - lastPurge > 60_000) {
+          lastPurge = Date.now();
+          s.purgeKeys.run(new Date().toISOString());
+        }
+        const row = s.getKey.get(rec.key);
+        if (row && row.expires_at > createdAt) return { reserved: false, existing: rowToIdempotency(row) };
+        s.putKey.run(rec.key, rec.fingerprint, createdAt, expiresAt);
+        return { reserved: true };
+      });
+    },
+
+    async completeIdempotencyKey(key, statusCode, responseBody) {
+      write((s) => s.completeKey.run(statusCode, responseBody, key));
+    },
+
+    async releaseIdempotencyKey(key) {
+      write((s) => s.releaseKey.run(key));
+    },
+
+    // ---------------------------------------------------------------- mail outbox
+
+    async enqueueMail(inputs) {
+      const jobs = buildMailJobs(inputs, new Date());
+      write((s) => insertMail(s, jobs));
+      return jobs;
+    },
+
+    async claimDueMail(now, limit, leaseMs) {
+      const leaseEnd = new Date(now.getTime() + leaseMs).toISOString();
+      return write((s) =>
+        s.dueMail.all(now.toISOString(), limit).map((row) => {
+          s.leaseMail.run(leaseEnd, row.id);
+          return rowToMail({ ...row, next_attempt_at: leaseEnd });
+        }),
+      );
+    },
+
+    async markMailSent(id, via, at) {
+      write((s) => s.mailSent.run(at.toISOString(), via, id));
+    },
+
+    async markMailFailed(id, error, nextAttemptAt) {
+      write((s) => s.mailFailed.run(error, nextAttemptAt.toISOString(), id));
+    },
+
+    async pendingMailCount() {
+      return read((s) => s.pendingMail.get()?.n ?? 0);
+    },
+  };
+  return store;
+}
+
+function definedOnly<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Applies the migrations newer than `user_version`, all in one BEGIN IMMEDIATE transaction
+ * (the version is read inside it, so two processes starting at once don't both migrate).
+ */
+function migrate(db: Database.Database, log: StoreLogger): void {
+  const latest = SQLITE_MIGRATIONS.at(-1)?.version ?? 0;
+  db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > latest) {
+      throw new ConfigError(
+        `DATA_DIR: ${db.name} has schema version ${current}, newer than this server knows (${latest}); upgrade the server`,
+      );
+    }
+    for (const m of SQLITE_MIGRATIONS.filter((x) => x.version > current)) {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+      log.info({ version: m.version, name: m.name }, 'order store: SQLite migration applied');
+    }
+  }).immediate();
+}

@@ -1,0 +1,139 @@
+/**
+ * Shared set-up of the admin, event, feedback and label route tests: an app over a small
+ * photo library (one photo per event, event.json as given), orders created straight through
+ * the store, and the request helpers every file uses.
+ */
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import type { TestContext } from 'vitest';
+import { expect } from 'vitest';
+import webpush from 'web-push';
+import type { NewOrder, OrderRecord, OrderStatus } from '../../../src/domain/order.js';
+import { createPushNotifier } from '../../../src/services/push/service.js';
+import { ADMIN_TOKEN, adminHeaders, build, type TestApp, tempDir } from '../../helpers/build.js';
+import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
+import { makeImage, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
+import { type PushService, startPushService } from '../../support/push-service.js';
+import { newOrder } from '../../support/store-fixtures.js';
+
+export { ADMIN_TOKEN, adminHeaders };
+
+export const AX = 'AX2025';
+export const BX = 'Bench Expo';
+
+/** event.json of the two events most tests use. */
+export const DEFAULT_EVENTS: Record<string, Record<string, unknown>> = {
+  [AX]: {
+    name: 'Anime Expo 2025',
+    date: '2025-07-03',
+    prefix: 'AX25',
+    prices: { '4x6': 5, '5x7': 10, '8x10': 20 },
+    defaultSize: '4x6',
+    shippingFee: 5,
+  },
+  [BX]: { name: 'Bench Expo', date: '2024-05-01', prefix: 'BX24', prices: { '4x6': 4.5 }, shippingFee: 3.25 },
+};
+
+export type AppOptions = { env?: Record<string, string>; events?: Record<string, Record<string, unknown>> };
+
+/** An app whose photo library holds `events` (one small photo each). */
+export async function appWithEvents(t: TestContext, opts: AppOptions = {}): Promise<TestApp> {
+  const dataDir = await tempDir(t);
+  await writeLibrary(path.join(dataDir, 'photos'), opts.events ?? DEFAULT_EVENTS);
+  return build(t, { dataDir, ...(opts.env ? { env: opts.env } : {}) });
+}
+
+export async function writeLibrary(photosDir: string, events: Record<string, Record<string, unknown>>): Promise<void> {
+  const jpeg = await makeImage();
+  for (const [code, json] of Object.entries(events)) {
+    await writePhoto(photosDir, [code, 'Day 1', 'Morning', 'IMG_0001.jpg'], jpeg);
+    await writeEventJson(photosDir, code, json);
+  }
+}
+
+/** A new order straight through the store, moved to `status` along SPEC §5 (and shipped if asked). */
+export async function orderIn(
+  app: TestApp,
+  status: OrderStatus,
+  over: Partial<NewOrder> & { shipped?: boolean } = {},
+): Promise<OrderRecord> {
+  const { shipped, ...fields } = over;
+  let order = await app.store.createOrder(newOrder(fields));
+  if (status === 'void' && shipped) {
+    order = (await app.store.updateOrder(order.id, { status: 'paid' })).order;
+    order = (await app.store.setShipping(order.id, { shipped: true })).order;
+    return (await app.store.updateOrder(order.id, { status: 'void' })).order;
+  }
+  if (status !== 'pending') order = (await app.store.updateOrder(order.id, { status })).order;
+  if (shipped) order = (await app.store.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' })).order;
+  return order;
+}
+
+export const errorBody = { error: expect.any(String), code: expect.any(String), details: expect.any(String) };
+
+/** Asserts the status and the SPEC §1 error body with its code (`call` checks it against OpenAPI). */
+export function expectError(res: LightMyRequestResponse, status: number, code: string): void {
+  expect(res.statusCode, res.body).toBe(status);
+  const body = res.json();
+  expect(body).toEqual(errorBody);
+  expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error']);
+  expect(body.code, body.details).toBe(code);
+}
+
+type Inject = {
+  method?: 'GET' | 'POST' | 'PUT';
+  url: string;
+  payload?: unknown;
+  headers?: Record<string, string>;
+  admin?: boolean;
+};
+
+/** `app.inject` with admin credentials unless `admin: false`; checks the answer against OpenAPI. */
+export async function call(app: TestApp, opts: Inject): Promise<LightMyRequestResponse> {
+  const method = opts.method ?? 'GET';
+  const res = await app.inject({
+    method,
+    url: opts.url,
+    headers: {
+      ...(opts.admin === false ? {} : adminHeaders),
+      // A string payload is sent as the JSON text it is (inject would call it text/plain).
+      ...(typeof opts.payload === 'string' ? { 'content-type': 'application/json' } : {}),
+      ...opts.headers,
+    },
+    ...(opts.payload === undefined ? {} : { payload: opts.payload as object }),
+  });
+  if (res.statusCode < 500) expectMatchesOpenApi(method, opts.url.split('?')[0] as string, res);
+  return res;
+}
+
+/**
+ * Swaps the app's push notifier for the real one pointed at a local push service (whose
+ * certificate only its agent trusts), with one admin subscription. Routes look the notifier
+ * up at call time.
+ */
+export async function withPushService(t: TestContext, app: TestApp): Promise<PushService> {
+  const service = await startPushService(t);
+  const notifier = createPushNotifier({
+    store: app.store,
+    vapid: webpush.generateVAPIDKeys(),
+    subject: 'mailto:photos@example.com',
+    publicBaseUrl: 'http://photos.test',
+    log: pino({ level: 'silent' }),
+    agent: service.agent,
+    retryBaseMs: 10,
+    maxAttempts: 2,
+  });
+  t.onTestFinished(() => notifier.close());
+  (app as unknown as { push: typeof notifier }).push = notifier;
+  const sub = service.subscriber();
+  await app.store.savePushSubscription({
+    endpoint: sub.endpoint,
+    p256dh: sub.keys.p256dh,
+    auth: sub.keys.auth,
+    scope: 'admin',
+    orderId: null,
+    createdAt: new Date().toISOString(),
+  });
+  return service;
+}

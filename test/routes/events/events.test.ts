@@ -1,0 +1,327 @@
+/**
+ * Event configuration and discovery (SPEC §3): GET/PUT /api/event-config, /api/proxy-events,
+ * /api/event-prefix, and the cached active-event list.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { createActiveEventList } from '../../../src/routes/events/active-list.js';
+import type { EffectiveEvent } from '../../../src/services/events/catalog.js';
+import { build } from '../../helpers/build.js';
+import { AX, appWithEvents, BX, call, errorBody, expectError } from '../admin/fixtures.js';
+
+const config = (slug: string) => `/api/event-config?eventSlug=${encodeURIComponent(slug)}`;
+const put = (payload: unknown) => ({ method: 'PUT' as const, url: '/api/event-config', payload });
+
+describe('GET /api/event-config', () => {
+  test('the event.json defaults, money as dollar numbers; public', async (t) => {
+    const app = await appWithEvents(t);
+    const res = await call(app, { url: config(AX), admin: false });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.json()).toEqual({
+      eventSlug: AX,
+      eventName: 'Anime Expo 2025',
+      eventPrefix: 'AX25',
+      date: '2025-07-03',
+      isArchived: false,
+      orderingEnabled: true,
+      deadline: null,
+      prices: { '4x6': 5, '5x7': 10, '8x10': 20 },
+      defaultSize: '4x6',
+      shippingFee: 5,
+      active: true,
+      closedReason: null,
+    });
+    expect((await call(app, { url: config(BX), admin: false })).json()).toMatchObject({
+      prices: { '4x6': 4.5 },
+      shippingFee: 3.25,
+    });
+  });
+
+  test('missing eventSlug is 400; unknown (or differently cased) is 404 EVENT_NOT_FOUND', async (t) => {
+    const app = await appWithEvents(t);
+    expectError(await call(app, { url: '/api/event-config', admin: false }), 400, 'VALIDATION_FAILED');
+    expectError(await call(app, { url: '/api/event-config?eventSlug=', admin: false }), 400, 'VALIDATION_FAILED');
+    expectError(await call(app, { url: config('Nope'), admin: false }), 404, 'EVENT_NOT_FOUND');
+    expectError(await call(app, { url: config('ax2025'), admin: false }), 404, 'EVENT_NOT_FOUND');
+  });
+
+  test('an event.json deadline in the past or archived closes the event', async (t) => {
+    const app = await appWithEvents(t, {
+      events: {
+        Past: { deadline: '2020-01-01T00:00:00Z' },
+        Old: { isArchived: true },
+        Off: { orderingEnabled: false },
+      },
+    });
+    expect((await call(app, { url: config('Past') })).json()).toMatchObject({
+      deadline: '2020-01-01T00:00:00.000Z',
+      active: false,
+      closedReason: 'deadline',
+    });
+    expect((await call(app, { url: config('Old') })).json()).toMatchObject({ active: false, closedReason: 'archived' });
+    expect((await call(app, { url: config('Off') })).json()).toMatchObject({ active: false, closedReason: 'disabled' });
+  });
+});
+
+describe('PUT /api/event-config', () => {
+  test('changes flags, deadline, prices and fee; visible at once in GET and proxy-events; survives a restart', async (t) => {
+    const app = await appWithEvents(t);
+    const list0 = (await call(app, { url: '/api/proxy-events', admin: false })).json();
+    expect(list0).toContainEqual({
+      eventSlug: AX,
+      eventName: 'Anime Expo 2025',
+      eventPrefix: 'AX25',
+      date: '2025-07-03',
+      active: true,
+    });
+
+    const res = await call(app, put({ eventSlug: AX, orderingEnabled: false }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      eventSlug: AX,
+      orderingEnabled: false,
+      active: false,
+      closedReason: 'disabled',
+    });
+    expect((await call(app, { url: config(AX) })).json()).toMatchObject({ orderingEnabled: false, active: false });
+    const list1 = (await call(app, { url: '/api/proxy-events' })).json();
+    expect(list1.find((e: { eventSlug: string }) => e.eventSlug === AX).active).toBe(false);
+
+    const second = await call(
+      app,
+      put({
+        eventSlug: AX,
+        orderingEnabled: true,
+        deadline: '2099-12-31T18:00:00-06:00',
+        prices: { '4x6': 6.5, Digital: 0, '11x14': 35.99 },
+        shippingFee: 7.25,
+      }),
+    );
+    expect(second.json()).toMatchObject({
+      orderingEnabled: true,
+      isArchived: false,
+      deadline: '2100-01-01T00:00:00.000Z',
+      prices: { '4x6': 6.5, Digital: 0, '11x14': 35.99 },
+      defaultSize: '4x6',
+      shippingFee: 7.25,
+      active: true,
+    });
+    // Stored in cents in the store.
+    expect(await app.store.getEventSettings(AX)).toMatchObject({
+      prices: { '4x6': 650, Digital: 0, '11x14': 3599 },
+      shippingFeeCents: 725,
+    });
+    expect((await call(app, { url: '/api/proxy-events' })).json()).toContainEqual(
+      expect.objectContaining({ eventSlug: AX, active: true }),
+    );
+
+    // Archive, then clear the deadline: other settings stay.
+    await call(app, put({ eventSlug: AX, isArchived: true, deadline: null }));
+    await app.close();
+    const again = await build(t, { dataDir: app.dataDir });
+    expect((await call(again, { url: config(AX) })).json()).toMatchObject({
+      isArchived: true,
+      deadline: null,
+      shippingFee: 7.25,
+      prices: { '4x6': 6.5, Digital: 0, '11x14': 35.99 },
+      active: false,
+      closedReason: 'archived',
+    });
+  });
+
+  test('a deadline in the past closes ordering at once', async (t) => {
+    const app = await appWithEvents(t);
+    const res = await call(app, put({ eventSlug: AX, deadline: '2001-01-01T00:00:00Z' }));
+    expect(res.json()).toMatchObject({ active: false, closedReason: 'deadline' });
+    expect((await call(app, { url: '/api/proxy-events' })).json()).toContainEqual(
+      expect.objectContaining({ eventSlug: AX, active: false }),
+    );
+  });
+
+  test('a removed default size falls back to the first listed one', async (t) => {
+    const app = await appWithEvents(t);
+    const res = await call(app, put({ eventSlug: AX, prices: { '5x7': 9, '8x10': 18 } }));
+    expect(res.json()).toMatchObject({ prices: { '5x7': 9, '8x10': 18 }, defaultSize: '5x7' });
+  });
+
+  test('strict validation: every bad body is 400 and changes nothing; unknown event 404', async (t) => {
+    const app = await appWithEvents(t);
+    const bad: unknown[] = [
+      {},
+      { eventSlug: AX },
+      { isArchived: true },
+      { eventSlug: '', isArchived: true },
+      { eventSlug: AX, isArchived: 'yes' },
+      { eventSlug: AX, orderingEnabled: 1 },
+      { eventSlug: AX, deadline: 'tomorrow' },
+      { eventSlug: AX, deadline: '2026-08-01' },
+      { eventSlug: AX, deadline: '2026-08-01T00:00:00' },
+      { eventSlug: AX, deadline: 1767225600000 },
+      { eventSlug: AX, prices: {} },
+      { eventSlug: AX, prices: { '4x6': -1 } },
+      { eventSlug: AX, prices: { '4x6': 5.001 } },
+      { eventSlug: AX, prices: { '4x6': '5.00' } },
+      { eventSlug: AX, prices: { '4x6': 100_000.01 } },
+      { eventSlug: AX, prices: { '4x6': null } },
+      { eventSlug: AX, prices: { '4x6 (glossy)': 5 } },
+      { eventSlug: AX, prices: { '4x6; 5x7': 5 } },
+      { eventSlug: AX, prices: { ' 4x6': 5 } },
+      { eventSlug: AX, prices: { '4x6': 5, '4X6': 6 } },
+      { eventSlug: AX, prices: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`s${i}`, 1])) },
+      { eventSlug: AX, prices: [5, 10] },
+      { eventSlug: AX, shippingFee: -0.01 },
+      { eventSlug: AX, shippingFee: Number.NaN },
+      { eventSlug: AX, shippingFee: '5' },
+      { eventSlug: AX, isArchived: true, name: 'Renamed' },
+      { eventSlug: AX, isArchived: true, prefix: 'ZZ' },
+      { eventSlug: AX, isArchived: true, active: true },
+      '{"eventSlug":"AX2025","__proto__":{"isArchived":true}}',
+    ];
+    for (const payload of bad) {
+      const res = await call(app, put(payload));
+      expectError(res, 400, 'VALIDATION_FAILED');
+    }
+    expect(await app.store.getEventSettings(AX)).toBeNull();
+    expectError(await call(app, put({ eventSlug: 'Nope', isArchived: true })), 404, 'EVENT_NOT_FOUND');
+    expect(await app.store.getEventSettings('Nope')).toBeNull();
+  });
+
+  test('any body: never a 5xx, every 4xx has the SPEC §1 body', async (t) => {
+    const app = await appWithEvents(t);
+    const key = fc.constantFrom('eventSlug', 'isArchived', 'orderingEnabled', 'deadline', 'prices', 'shippingFee', 'x');
+    const value = fc.oneof(
+      fc.constantFrom(AX, BX, true, false, null, '2030-01-01T00:00:00Z', 0, 5.5, -1),
+      fc.string({ maxLength: 40 }),
+      fc.double(),
+      fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.double(), fc.integer(), fc.string()), { maxKeys: 4 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.dictionary(key, value, { maxKeys: 6 }), fc.jsonValue()), async (payload) => {
+        const res = await app.inject({
+          method: 'PUT',
+          url: '/api/event-config',
+          headers: { authorization: 'Bearer test-admin-token-0123456789abcdef', 'content-type': 'application/json' },
+          payload: JSON.stringify(payload),
+        });
+        expect(res.statusCode, res.body).toBeLessThan(500);
+        if (res.statusCode >= 400) expect(res.json()).toEqual(errorBody);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('GET /api/proxy-events', () => {
+  test('every event with its active flag, newest first; the same bytes until something changes', async (t) => {
+    const app = await appWithEvents(t, {
+      events: {
+        [AX]: { name: 'Anime Expo 2025', date: '2025-07-03', prefix: 'AX25' },
+        [BX]: { date: '2024-05-01', isArchived: true },
+      },
+    });
+    const res = await call(app, { url: '/api/proxy-events', admin: false });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.json()).toEqual([
+      { eventSlug: AX, eventName: 'Anime Expo 2025', eventPrefix: 'AX25', date: '2025-07-03', active: true },
+      { eventSlug: BX, eventName: BX, eventPrefix: 'BENCHEXP', date: '2024-05-01', active: false },
+    ]);
+    expect((await call(app, { url: '/api/proxy-events' })).body).toBe(res.body);
+  });
+
+  test('the cache is rebuilt when a generation changes or an open event reaches its deadline', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    let deadline: string | null = '2026-01-01T00:00:10Z';
+    const catalog = { generation: 1, calls: 0 };
+    const photos = { generation: 1 };
+    const ev = (): EffectiveEvent => ({
+      code: 'E',
+      name: 'E',
+      date: null,
+      prefix: 'E',
+      prices: { '4x6': 500 },
+      defaultSize: '4x6',
+      shippingFeeCents: 500,
+      isArchived: false,
+      orderingEnabled: true,
+      deadline,
+      photoCount: 1,
+      open: deadline === null || Date.parse(deadline) > now,
+    });
+    const list = createActiveEventList({
+      events: {
+        get generation() {
+          return catalog.generation;
+        },
+        list: async () => {
+          catalog.calls++;
+          return [ev()];
+        },
+      },
+      photos,
+      now: () => now,
+    });
+    const a = await list.bytes();
+    expect(JSON.parse(a.toString())).toEqual([
+      { eventSlug: 'E', eventName: 'E', eventPrefix: 'E', date: null, active: true },
+    ]);
+    expect(await list.bytes()).toBe(a);
+    expect(catalog.calls).toBe(2); // asked every time, so the catalog can refresh its generation
+
+    now += 10_000; // the deadline
+    const b = await list.bytes();
+    expect(b).not.toBe(a);
+    expect(JSON.parse(b.toString())[0].active).toBe(false);
+    expect(await list.bytes()).toBe(b);
+
+    deadline = null;
+    catalog.generation++;
+    const c = await list.bytes();
+    expect(JSON.parse(c.toString())[0].active).toBe(true);
+    photos.generation++;
+    expect(await list.bytes()).not.toBe(c);
+  });
+});
+
+describe('GET /api/event-prefix', () => {
+  test('the event of the gallery page in the Referer', async (t) => {
+    const app = await appWithEvents(t);
+    const referers = [
+      'https://gallery.example/event/AX2025/Day%201/Morning',
+      'https://gallery.example/event/AX2025',
+      'http://localhost:5173/events/AX2025?page=2',
+      'https://shop.example/checkout?eventSlug=AX2025',
+    ];
+    for (const referer of referers) {
+      const res = await call(app, { url: '/api/event-prefix', admin: false, headers: { referer } });
+      expect(res.statusCode, referer).toBe(200);
+      expect(res.json()).toEqual({ eventSlug: AX, eventPrefix: 'AX25', eventName: 'Anime Expo 2025' });
+    }
+    const bx = await call(app, {
+      url: '/api/event-prefix',
+      admin: false,
+      headers: { referer: `https://gallery.example/event/${encodeURIComponent(BX)}/Day%201` },
+    });
+    expect(bx.json()).toMatchObject({ eventSlug: BX, eventPrefix: 'BX24' });
+  });
+
+  test('no Referer, nothing recognisable, or an unknown event: 404 EVENT_NOT_FOUND', async (t) => {
+    const app = await appWithEvents(t);
+    expectError(await call(app, { url: '/api/event-prefix', admin: false }), 404, 'EVENT_NOT_FOUND');
+    for (const referer of [
+      'not a url',
+      'https://gallery.example/',
+      'https://gallery.example/event/',
+      'https://gallery.example/event/Nope/Day%201',
+      'https://gallery.example/event/%E0%A4%A',
+      `https://gallery.example/event/${'A'.repeat(3000)}`,
+    ]) {
+      expectError(
+        await call(app, { url: '/api/event-prefix', admin: false, headers: { referer } }),
+        404,
+        'EVENT_NOT_FOUND',
+      );
+    }
+  });
+});

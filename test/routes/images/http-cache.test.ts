@@ -1,0 +1,30 @@
+import { expect, test } from 'vitest';
+import { etagMatches, imageHeaders } from '../../../src/routes/images/http-cache.js';
+import type { ServedImage } from '../../../src/services/images/types.js';
+
+const etag = '"t0123456789abcdef0123456789abcdef"';
+
+test('If-None-Match: exact, weak, listed or * match; others do not', () => {
+  expect(etagMatches(etag, etag)).toBe(true);
+  expect(etagMatches(`W/${etag}`, etag)).toBe(true);
+  expect(etagMatches(`"a", ${etag} , "b"`, etag)).toBe(true);
+  expect(etagMatches('*', etag)).toBe(true);
+  expect(etagMatches(undefined, etag)).toBe(false);
+  expect(etagMatches('', etag)).toBe(false);
+  expect(etagMatches(etag.slice(1, -1), etag)).toBe(false); // unquoted is another tag
+  expect(etagMatches('"t0123"', etag)).toBe(false);
+});
+
+test('headers are made once per image and differ by versioned URL and 304', () => {
+  const img: ServedImage = { kind: 'thumbnail', body: Buffer.from('x'), etag, version: 'v1' };
+  const ok = imageHeaders(img, true, false);
+  expect(ok).toEqual({
+    etag,
+    'cache-control': 'public, max-age=31536000, immutable',
+    'content-type': 'image/jpeg',
+    'x-content-type-options': 'nosniff',
+  });
+  expect(imageHeaders(img, true, false)).toBe(ok); // the same object: no per-request work
+  expect(imageHeaders(img, false, false)['cache-control']).toBe('public, max-age=300');
+  expect(imageHeaders(img, false, true)).toEqual({ etag, 'cache-control': 'public, max-age=300' });
+});

@@ -1,0 +1,304 @@
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import sharp from 'sharp';
+import type { TestContext } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { buildApp } from '../../../src/app.js';
+import type { Photo } from '../../../src/services/photos/types.js';
+import { build, tempDir, testConfig } from '../../helpers/build.js';
+import { meanAbsDiff, ORIGINAL_MARKER, writeFixture } from '../../support/images-fixtures.js';
+
+const errorShape = z.strictObject({ error: z.string(), code: z.string(), details: z.string() });
+
+const EVENT = 'EXPO24';
+const SESSION_DIR = ['Day 1', 'Morning'];
+
+/** A library with three photos (landscape, portrait-by-EXIF, and one smaller than a thumbnail). */
+async function library(t: TestContext) {
+  const dir = await tempDir(t, 'images-routes-');
+  const photosDir = path.join(dir, 'photos', EVENT, ...SESSION_DIR);
+  await writeFixture(path.join(photosDir, 'a.jpg'), { width: 1200, height: 800 });
+  await writeFixture(path.join(photosDir, 'b.jpg'), { width: 900, height: 600, orientation: 6, seed: 2 });
+  await writeFixture(path.join(photosDir, 'c.jpg'), { width: 240, height: 160, seed: 4 });
+  // Outside PHOTOS_DIR: what a traversal would be after.
+  await writeFixture(path.join(dir, 'secret.jpg'), { width: 300, height: 200, seed: 9 });
+  await writeFile(path.join(dir, 'secret.txt'), 'TOP-SECRET-CONTENT');
+  return { dir, photosDir };
+}
+
+async function appWithLibrary(t: TestContext, env: Record<string, string> = {}) {
+  const lib = await library(t);
+  const app = await build(t, { dataDir: lib.dir, env: { PREVIEW_SIZE: '600', ...env } });
+  const photos = app.photos.photosOf(EVENT) as readonly Photo[];
+  expect(photos).toHaveLength(3);
+  const byFile = (name: string) => photos.find((p) => p.fileName === name) as Photo;
+  return { app, ...lib, a: byFile('a.jpg'), b: byFile('b.jpg'), c: byFile('c.jpg') };
+}
+
+const thumbUrl = (p: Photo, ref = p.id) => `/api/proxy-image/${p.eventCode}/${encodeURIComponent(ref)}`;
+const previewUrl = (p: Photo, ref = p.id) => `/api/preview/${p.eventCode}/${encodeURIComponent(ref)}`;
+
+async function dims(body: Buffer) {
+  const meta = await sharp(body).metadata();
+  return [meta.width, meta.height, meta.format];
+}
+
+describe('GET /api/proxy-image/:event/:photo', () => {
+  test('a thumbnail by id or by number: JPEG, 400 px long edge, ETag, CORS', async (t) => {
+    const { app, a, b } = await appWithLibrary(t);
+    const byId = await app.inject({ url: thumbUrl(a) });
+    expect(byId.statusCode).toBe(200);
+    expect(byId.headers['content-type']).toBe('image/jpeg');
+    expect(byId.headers.etag).toMatch(/^"t[0-9a-f]{32}"$/);
+    expect(byId.headers['access-control-allow-origin']).toBe('*');
+    expect(byId.headers['x-content-type-options']).toBe('nosniff');
+    expect(Number(byId.headers['content-length'])).toBe(byId.rawPayload.length);
+    expect(await dims(byId.rawPayload)).toEqual([400, 267, 'jpeg']);
+
+    const byNumber = await app.inject({ url: thumbUrl(a, a.number) });
+    expect(byNumber.statusCode).toBe(200);
+    expect(byNumber.headers.etag).toBe(byId.headers.etag);
+    expect(byNumber.rawPayload.equals(byId.rawPayload)).toBe(true);
+
+    // Turned by its EXIF orientation: stored 900×600, shown 600×900.
+    const portrait = await app.inject({ url: thumbUrl(b) });
+    expect(await dims(portrait.rawPayload)).toEqual([267, 400, 'jpeg']);
+  });
+
+  test('with the current version the response is immutable for a year; otherwise short and revalidated', async (t) => {
+    const { app, a } = await appWithLibrary(t);
+    const current = await app.inject({ url: `${thumbUrl(a)}?v=${a.version}` });
+    expect(current.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const bare = await app.inject({ url: thumbUrl(a) });
+    expect(bare.headers['cache-control']).toBe('public, max-age=300');
+    const stale = await app.inject({ url: `${thumbUrl(a)}?v=outdated` });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.headers['cache-control']).toBe('public, max-age=300');
+    expect(stale.headers.etag).toBe(current.headers.etag);
+  });
+
+  test('304 round trip on If-None-Match (exact, weak, in a list, *)', async (t) => {
+    const { app, a } = await appWithLibrary(t);
+    const first = await app.inject({ url: `${thumbUrl(a)}?v=${a.version}` });
+    const etag = first.headers.etag as string;
+    for (const inm of [etag, `W/${etag}`, `"nope", ${etag}`, '*']) {
+      const res = await app.inject({ url: `${thumbUrl(a)}?v=${a.version}`, headers: { 'if-none-match': inm } });
+      expect(res.statusCode, inm).toBe(304);
+      expect(res.rawPayload.length).toBe(0);
+      expect(res.headers.etag).toBe(etag);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    const other = await app.inject({ url: thumbUrl(a), headers: { 'if-none-match': '"something-else"' } });
+    expect(other.statusCode).toBe(200);
+    expect(other.rawPayload.length).toBeGreaterThan(0);
+  });
+
+  test('HEAD answers the headers without a body', async (t) => {
+    const { app, a } = await appWithLibrary(t);
+    const res = await app.inject({ method: 'HEAD', url: thumbUrl(a) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    expect(res.headers.etag).toMatch(/^"t/);
+    expect(res.rawPayload.length).toBe(0);
+  });
+
+  test('replacing the original changes the version, the ETag and the image', async (t) => {
+    const { app, a, photosDir } = await appWithLibrary(t);
+    const before = await app.inject({ url: thumbUrl(a) });
+    await writeFixture(path.join(photosDir, 'a.jpg'), { width: 1000, height: 1000, seed: 7 });
+    await app.photos.rescan();
+    const replaced = app.photos.findPhoto(EVENT, a.id) as Photo;
+    expect(replaced.version).not.toBe(a.version);
+
+    const after = await app.inject({ url: thumbUrl(a), headers: { 'if-none-match': before.headers.etag as string } });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(await dims(after.rawPayload)).toEqual([400, 400, 'jpeg']);
+    // The gallery's new URL is the immutable one.
+    const versioned = await app.inject({ url: `${thumbUrl(a)}?v=${replaced.version}` });
+    expect(versioned.headers['cache-control']).toContain('immutable');
+  });
+
+  test('concurrent requests for an uncached thumbnail render it once', async (t) => {
+    const { app, a } = await appWithLibrary(t);
+    const results = await Promise.all(Array.from({ length: 10 }, () => app.inject({ url: thumbUrl(a) })));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    expect(new Set(results.map((r) => r.headers.etag)).size).toBe(1);
+    expect(app.images.stats().renders).toBe(1);
+  });
+
+  test('a restarted app serves from the disk cache without rendering', async (t) => {
+    const { app, a, dir } = await appWithLibrary(t);
+    const first = await app.inject({ url: thumbUrl(a) });
+    await app.close();
+    const again = await build(t, { dataDir: dir, env: { PREVIEW_SIZE: '600' } });
+    const second = await again.inject({ url: thumbUrl(a) });
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(again.images.stats()).toMatchObject({ renders: 0, diskHits: 1 });
+  });
+
+  test('unknown event: 404 EVENT_NOT_FOUND; unknown photo: 404 PHOTO_NOT_FOUND; not cacheable', async (t) => {
+    const { app, a } = await appWithLibrary(t);
+    const noEvent = await app.inject({ url: `/api/proxy-image/NOPE/${a.id}` });
+    expect(noEvent.statusCode).toBe(404);
+    expect(errorShape.parse(noEvent.json()).code).toBe('EVENT_NOT_FOUND');
+    expect(noEvent.headers['cache-control']).toBe('no-store');
+    expect(noEvent.headers.etag).toBeUndefined();
+    for (const ref of ['nope', '9999', a.id.toUpperCase()]) {
+      const res = await app.inject({ url: `/api/proxy-image/${EVENT}/${ref}` });
+      expect(res.statusCode, ref).toBe(404);
+      expect(errorShape.parse(res.json()).code).toBe('PHOTO_NOT_FOUND');
+    }
+    const tooLong = await app.inject({ url: `/api/proxy-image/${EVENT}/${'x'.repeat(300)}` });
+    expect(tooLong.statusCode).toBe(400);
+    expect(errorShape.parse(tooLong.json()).code).toBe('VALIDATION_FAILED');
+  });
+
+  test('an original that cannot be decoded is 503 IMAGE_UNAVAILABLE, logged', async (t) => {
+    const lib = await library(t);
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await buildApp(testConfig(lib.dir, { LOG_LEVEL: 'info' }), { level: 'info', stream });
+    t.onTestFinished(() => app.close());
+    await app.ready();
+    const a = (app.photos.photosOf(EVENT) ?? []).find((p) => p.fileName === 'a.jpg') as Photo;
+    // Same size and modification time: the index still lists it, but its bytes are garbage.
+    const file = path.join(lib.photosDir, 'a.jpg');
+    const { size, mtime, atime } = await stat(file);
+    await writeFile(file, Buffer.alloc(size, 0x5a));
+    await utimes(file, atime, mtime);
+
+    const res = await app.inject({ url: thumbUrl(a) });
+    expect(res.statusCode).toBe(503);
+    expect(errorShape.parse(res.json())).toMatchObject({ code: 'IMAGE_UNAVAILABLE' });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(lines.some((l) => l.includes('image render failed'))).toBe(true);
+  });
+});
+
+describe('GET /api/preview/:event/:photo', () => {
+  test('a watermarked preview, unlike a plain resize, with its own ETag', async (t) => {
+    const { app, a, photosDir } = await appWithLibrary(t);
+    const res = await app.inject({ url: `${previewUrl(a)}?v=${a.version}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    expect(res.headers.etag).toMatch(/^"p[0-9a-f]{32}"$/);
+    expect(res.headers['cache-control']).toContain('immutable');
+    const preview = await sharp(res.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    expect([preview.info.width, preview.info.height]).toEqual([600, 400]);
+    const plain = await sharp(path.join(photosDir, 'a.jpg')).resize(600, 400).raw().toBuffer();
+    expect(meanAbsDiff(preview.data, plain)).toBeGreaterThan(3);
+
+    const thumb = await app.inject({ url: thumbUrl(a) });
+    expect(thumb.headers.etag).not.toBe(res.headers.etag);
+    const notModified = await app.inject({
+      url: previewUrl(a),
+      headers: { 'if-none-match': res.headers.etag as string },
+    });
+    expect(notModified.statusCode).toBe(304);
+  });
+
+  test('unknown photo is 404 PHOTO_NOT_FOUND', async (t) => {
+    const { app } = await appWithLibrary(t);
+    const res = await app.inject({ url: `/api/preview/${EVENT}/zzz` });
+    expect(res.statusCode).toBe(404);
+    expect(errorShape.parse(res.json()).code).toBe('PHOTO_NOT_FOUND');
+  });
+});
+
+describe('originals are never served', () => {
+  test('not even when the original is smaller than the thumbnail', async (t) => {
+    const { app, c, photosDir } = await appWithLibrary(t);
+    const original = await readFile(path.join(photosDir, 'c.jpg'));
+    expect(original.includes(ORIGINAL_MARKER)).toBe(true);
+    for (const url of [thumbUrl(c), previewUrl(c), `${thumbUrl(c, c.number)}?v=${c.version}`]) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.rawPayload.equals(original), url).toBe(false);
+      expect(res.rawPayload.includes(ORIGINAL_MARKER), url).toBe(false);
+      expect((await sharp(res.rawPayload).metadata()).exif, url).toBeUndefined();
+      expect(await dims(res.rawPayload)).toEqual([240, 160, 'jpeg']);
+    }
+  });
+});
+
+describe('path traversal', () => {
+  test('no parameter, encoded or not, reaches a file outside PHOTOS_DIR', async (t) => {
+    const { app, dir, a } = await appWithLibrary(t);
+    const secret = await readFile(path.join(dir, 'secret.jpg'));
+    const attempts = [
+      `${EVENT}/..%2F..%2Fsecret.jpg`,
+      `${EVENT}/%2e%2e%2f%2e%2e%2fsecret.jpg`,
+      `${EVENT}/%2E%2E`,
+      `${EVENT}/..`,
+      `..%2F${EVENT}/${a.id}`,
+      `%2e%2e/${a.id}`,
+      `..%2F..%2F..%2F..%2Fetc/passwd`,
+      `${EVENT}/${encodeURIComponent(path.join(dir, 'secret.jpg'))}`,
+      `${encodeURIComponent(dir)}/secret.jpg`,
+      `${EVENT}/%2Fetc%2Fpasswd`,
+      `${EVENT}/${a.id}%00`,
+      `${EVENT}%00/${a.id}`,
+      `${EVENT}/..%5C..%5Csecret.jpg`,
+      `${EVENT}/${encodeURIComponent(`${SESSION_DIR.join('/')}/a.jpg`)}`,
+      `${EVENT}/a.jpg`,
+      `${EVENT}/../../secret.jpg`,
+      `../../secret.txt/x`,
+    ];
+    for (const kind of ['proxy-image', 'preview']) {
+      for (const attempt of attempts) {
+        const res = await app.inject({ url: `/api/${kind}/${attempt}` });
+        expect([400, 404], `${kind}/${attempt}`).toContain(res.statusCode);
+        expect(res.headers['content-type'], attempt).toMatch(/^application\/json/);
+        expect(res.rawPayload.includes(secret.subarray(0, 64)), attempt).toBe(false);
+        expect(res.body, attempt).not.toContain('TOP-SECRET');
+        expect(res.body, attempt).not.toContain('root:');
+      }
+    }
+    expect(app.images.stats().renders).toBe(0);
+  });
+});
+
+describe('an unwritable cache folder', () => {
+  test('still serves every image and logs the problem once', async (t) => {
+    const lib = await library(t);
+    // A file where DATA_DIR/cache should be: no folder can be made there, even as root.
+    await writeFile(path.join(lib.dir, 'cache'), 'not a folder');
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await buildApp(testConfig(lib.dir, { LOG_LEVEL: 'info', PREVIEW_SIZE: '600' }), {
+      level: 'info',
+      stream,
+    });
+    t.onTestFinished(() => app.close());
+    await app.ready();
+    const photos = app.photos.photosOf(EVENT) ?? [];
+    for (const p of photos) {
+      for (const url of [thumbUrl(p), previewUrl(p)]) {
+        const res = await app.inject({ url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type']).toBe('image/jpeg');
+      }
+    }
+    // Served again from memory.
+    expect((await app.inject({ url: thumbUrl(photos[0] as Photo) })).statusCode).toBe(200);
+    await app.close();
+    expect(app.images.stats()).toMatchObject({ renders: 6, diskWriteFailures: 6 });
+    const complaints = lines.filter((l) => l.includes('image cache directory is not writable'));
+    expect(complaints).toHaveLength(1);
+    expect(JSON.parse(complaints[0] as string).level).toBe(50); // error
+  });
+});

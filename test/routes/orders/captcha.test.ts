@@ -1,0 +1,121 @@
+/**
+ * Who may submit (SPEC §4, §7), on both routes: a CAPTCHA token (ALTCHA solved for real) or
+ * admin credentials. Forged, expired and replayed tokens are refused; a mistake the customer
+ * can correct never spends the solved CAPTCHA.
+ */
+import { describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN, adminHeaders } from '../../helpers/build.js';
+import { altchaToken, encodeAltcha, makeChallenge, solveAltcha } from '../../support/captcha-altcha.js';
+import {
+  bodyA,
+  bodyB,
+  EVENT,
+  expectError,
+  GOOD_ADDRESS,
+  ordersApp,
+  solvedCaptcha,
+} from '../../support/orders-fixtures.js';
+
+const HMAC_KEY = 'orders-test-altcha-hmac-key-0123456789';
+const routes = [
+  { url: '/api/orders/create', body: bodyA },
+  { url: '/api/orders', body: bodyB },
+] as const;
+
+describe('CAPTCHA on order submission', () => {
+  for (const { url, body } of routes) {
+    test(`${url}: missing 400, forged/expired/replayed 403, header or body accepted once`, async (t) => {
+      const app = await ordersApp(t, { env: { ALTCHA_HMAC_KEY: HMAC_KEY } });
+      const post = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+        app.inject({ method: 'POST', url, payload, headers });
+
+      expectError(await post(body()), 'POST', url, 400, 'CAPTCHA_REQUIRED');
+      expectError(await post(body({ captchaToken: '' })), 'POST', url, 400, 'CAPTCHA_REQUIRED');
+
+      // Forged: a solved challenge whose parameters were changed after signing.
+      const solved = await solveAltcha((await app.inject({ url: '/api/captcha/challenge' })).json());
+      const forged = encodeAltcha({
+        ...solved,
+        challenge: { ...solved.challenge, parameters: { ...solved.challenge.parameters, cost: 2 } },
+      });
+      expectError(await post(body({ captchaToken: forged })), 'POST', url, 403, 'CAPTCHA_FAILED');
+      // Signed with another key.
+      const foreign = await altchaToken(await makeChallenge('some-other-key-0123456789abcdef', { counter: 50 }));
+      expectError(await post(body({ captchaToken: foreign })), 'POST', url, 403, 'CAPTCHA_FAILED');
+      // Expired: signed with the app's key, but its time is up.
+      const expired = await altchaToken(
+        await makeChallenge(HMAC_KEY, { counter: 50, expiresAt: Math.floor(Date.now() / 1000) - 5 }),
+      );
+      expectError(await post(body({ captchaToken: expired })), 'POST', url, 403, 'CAPTCHA_FAILED');
+      expectError(await post(body({ captchaToken: 'not-a-token' })), 'POST', url, 403, 'CAPTCHA_FAILED');
+
+      // The genuine one works once, in the body...
+      const token = encodeAltcha(solved);
+      expect((await post(body({ captchaToken: token }))).statusCode).toBe(201);
+      expectError(await post(body({ captchaToken: token })), 'POST', url, 403, 'CAPTCHA_FAILED');
+      // ... or in the X-Captcha-Token header.
+      const viaHeader = await solvedCaptcha(app);
+      expect((await post(body(), { 'x-captcha-token': viaHeader })).statusCode).toBe(201);
+      expectError(await post(body(), { 'x-captcha-token': viaHeader }), 'POST', url, 403, 'CAPTCHA_FAILED');
+      expect(await app.store.listOrders()).toHaveLength(2);
+    });
+
+    test(`${url}: a mistake the customer can fix does not spend the solved CAPTCHA`, async (t) => {
+      const app = await ordersApp(t);
+      const captchaToken = await solvedCaptcha(app);
+      const post = (over: Record<string, unknown>) =>
+        app.inject({ method: 'POST', url, payload: body({ captchaToken, ...over }) });
+      const isA = url === '/api/orders/create';
+      const mistakes: [Record<string, unknown>, number, string][] = [
+        [
+          isA ? { customerInfo: { name: 'Ada', email: 'ada@example,com' } } : { customerEmail: 'grace@example,com' },
+          400,
+          'VALIDATION_FAILED',
+        ],
+        [isA ? { photos: ['1', '404'] } : { items: 'Photo #404 (4x6) x2' }, 400, 'UNKNOWN_PHOTO'],
+        [isA ? { shippingAddress: { ...GOOD_ADDRESS, zip: '90210' } } : { zipCode: '90210' }, 400, 'ADDRESS_INVALID'],
+        [{ eventSlug: 'Nope' }, 404, 'EVENT_NOT_FOUND'],
+      ];
+      if (!isA) mistakes.push([{ total: '$24.00' }, 400, 'PRICE_MISMATCH']);
+      for (const [over, status, code] of mistakes) expectError(await post(over), 'POST', url, status, code);
+      await app.events.update(EVENT, { orderingEnabled: false });
+      expectError(await post({}), 'POST', url, 409, 'ORDERING_CLOSED');
+      await app.events.update(EVENT, { orderingEnabled: true });
+      // Still good.
+      expect((await post({})).statusCode).toBe(201);
+    });
+  }
+
+  test('booth orders: admin credentials replace the CAPTCHA on both routes; wrong ones are 401', async (t) => {
+    const app = await ordersApp(t);
+    for (const { url, body } of routes) {
+      const res = await app.inject({ method: 'POST', url, headers: adminHeaders, payload: body() });
+      expect(res.statusCode).toBe(201);
+      const order = await app.store.getOrder(res.json().orderNumber);
+      expect(order?.channel).toBe('booth');
+
+      // A wrong token is never treated as a customer, even with a valid CAPTCHA.
+      const wrong = await app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}x` },
+        payload: body({ captchaToken: await solvedCaptcha(app) }),
+      });
+      expectError(wrong, 'POST', url, 401, 'UNAUTHORIZED');
+      expect(wrong.headers['www-authenticate']).toBe('Bearer realm="admin"');
+    }
+  });
+
+  test('anonymous submissions are rate limited per address (one quota for both routes); admins are not', async (t) => {
+    const app = await ordersApp(t, { env: { RATE_LIMIT_ORDERS_PER_MIN: '3', CAPTCHA_PROVIDER: 'off' } });
+    for (let i = 0; i < 3; i++) {
+      const { url, body } = routes[i % 2] as (typeof routes)[number];
+      expect((await app.inject({ method: 'POST', url, payload: body() })).statusCode).toBe(201);
+    }
+    const limited = await app.inject({ method: 'POST', url: '/api/orders', payload: bodyB() });
+    expectError(limited, 'POST', '/api/orders', 429, 'RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    const booth = await app.inject({ method: 'POST', url: '/api/orders', headers: adminHeaders, payload: bodyB() });
+    expect(booth.statusCode).toBe(201);
+  });
+});

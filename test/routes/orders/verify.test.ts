@@ -1,0 +1,283 @@
+/**
+ * High-value confirmation (SPEC §8), end to end: a held order, the mail with the signed link,
+ * the HTML page the link answers, release into the pending list with the receipt and the
+ * admin push, single use, forged and expired links, and the expiry job.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test, vi } from 'vitest';
+import { appError } from '../../../src/errors/catalogue.js';
+import { VERIFY_SECRET_FILE } from '../../../src/services/orders/plugin.js';
+import { adminHeaders, build, type TestApp } from '../../helpers/build.js';
+import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
+import {
+  bodyA,
+  bodyB,
+  expectError,
+  ORDER_TEST_ENV,
+  ordersApp,
+  outbox,
+  PREFIX,
+  solvedCaptcha,
+} from '../../support/orders-fixtures.js';
+
+const VERIFY = '/api/orders/verify';
+/** Six 8x10 prints: $120.00, above the default $100.00 threshold. */
+const bigPhotos = ['1', '2', '3', '4', '5', '6'].map((number) => ({ number, size: '8x10' }));
+
+async function verificationLink(app: TestApp, orderNumber: string): Promise<string> {
+  await app.notifier.flush();
+  const mail = (await outbox(app.dataDir)).find((m) => m.name.includes(`-verification-${orderNumber}-`));
+  const link = mail?.text.match(/http:\/\/photos\.test\/api\/orders\/verify\?token=[A-Za-z0-9._-]+/)?.[0];
+  if (!link) throw new Error(`no confirmation link for ${orderNumber}`);
+  return link;
+}
+
+/** The path and query of an absolute link, for inject. */
+const local = (link: string) => link.replace('http://photos.test', '');
+
+async function open(app: TestApp, url: string) {
+  const res = await app.inject({ url });
+  expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+  expect(res.headers['cache-control']).toBe('no-store');
+  expect(res.headers['referrer-policy']).toBe('no-referrer');
+  expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+  expectMatchesOpenApi('GET', url, res);
+  const code = /<main data-code="([A-Z_]+)">/.exec(res.body)?.[1];
+  return { status: res.statusCode, code, html: res.body };
+}
+
+async function pendingNumbers(app: TestApp): Promise<string[]> {
+  const res = await app.inject({ url: '/api/orders/pending', headers: adminHeaders });
+  return res.json().map((o: { orderNumber: string }) => o.orderNumber);
+}
+
+describe('high-value orders', () => {
+  test('held until the mailed link is followed; then pending, receipt and admin push; the link works once', async (t) => {
+    const app = await ordersApp(t);
+    const pushed = vi.spyOn(app.push, 'notifyOrder');
+    const before = Date.now();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/orders/create',
+      payload: bodyA({ photos: bigPhotos, captchaToken: await solvedCaptcha(app) }),
+    });
+    expect(res.statusCode).toBe(201);
+    expectMatchesOpenApi('POST', '/api/orders/create', res);
+    const number = `${PREFIX}-0001`;
+    expect(res.json()).toMatchObject({
+      orderNumber: number,
+      status: 'pending',
+      total: '$120.00',
+      verificationRequired: true,
+      message: expect.stringContaining('follow the link'),
+    });
+
+    const held = await app.store.getOrder(number);
+    expect(held).toMatchObject({ held: true, status: 'pending', channel: 'web' });
+    const expires = Date.parse(held?.holdExpiresAt ?? '');
+    expect(expires % 1000).toBe(0);
+    expect(expires).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 48 * 3_600_000 - 1000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 48 * 3_600_000);
+    // Not in the admin lists, no receipt, no admin push.
+    expect(await pendingNumbers(app)).toEqual([]);
+    expect(pushed).not.toHaveBeenCalled();
+
+    const link = await verificationLink(app, number);
+    const mailed = await outbox(app.dataDir);
+    expect(mailed.map((m) => [m.subject.includes(number), m.to, m.name.includes('-verification-')])).toEqual([
+      [true, ['ada@example.com'], true],
+    ]);
+    expect(link).toMatch(/^http:\/\/photos\.test\/api\/orders\/verify\?token=[0-9a-f-]{36}\.\d+\.[\w-]{43}$/);
+
+    const confirmed = await open(app, local(link));
+    expect(confirmed).toMatchObject({ status: 200, code: 'CONFIRMED' });
+    expect(confirmed.html).toContain(number);
+    expect(confirmed.html).toContain('$120.00');
+    expect(await pendingNumbers(app)).toEqual([number]);
+    expect(await app.store.getOrder(number)).toMatchObject({ held: false, holdExpiresAt: null, status: 'pending' });
+    expect(pushed).toHaveBeenCalledTimes(1);
+    expect(pushed).toHaveBeenCalledWith('created', expect.objectContaining({ orderNumber: number, held: false }));
+    await app.notifier.flush();
+    const receipts = () => outbox(app.dataDir).then((m) => m.filter((x) => x.name.includes('-receipt-')));
+    expect((await receipts()).map((m) => m.attachments)).toEqual([[`label-${number}.png`, `label-${number}.docx`]]);
+
+    // Single use: the second click finds it confirmed; nothing is sent again.
+    const again = await open(app, local(link));
+    expect(again).toMatchObject({ status: 200, code: 'ALREADY_CONFIRMED' });
+    expect(again.html).toContain(number);
+    await app.notifier.flush();
+    expect(await receipts()).toHaveLength(1);
+    expect(pushed).toHaveBeenCalledTimes(1);
+  });
+
+  test('forged, altered or incomplete links: 403 page VERIFICATION_FAILED, nothing released', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });
+    const link = local(await verificationLink(app, res.json().orderNumber));
+    const token = link.split('token=')[1] as string;
+    const [id, exp, mac] = token.split('.') as [string, string, string];
+    const later = String(Number(exp) + 7 * 86_400);
+    const forgedMac = `${mac.slice(0, 5)}${mac[5] === 'x' ? 'y' : 'x'}${mac.slice(6)}`;
+    const someoneElse = app.orderIntake.links.token(
+      '0a9b1ad8-7d11-43f1-8ec3-9c9883b1bf79',
+      new Date(Number(exp) * 1000),
+    );
+    for (const url of [
+      `${VERIFY}?token=${id}.${exp}.${forgedMac}`,
+      `${VERIFY}?token=${id}.${later}.${mac}`,
+      `${VERIFY}?token=${token.slice(0, -3)}`,
+      `${VERIFY}?token=`,
+      VERIFY,
+      `${VERIFY}?token=%3Cscript%3E`,
+    ]) {
+      const page = await open(app, url);
+      expect(page, url).toMatchObject({ status: 403, code: 'VERIFICATION_FAILED' });
+      expect(page.html).not.toContain('<script>');
+    }
+    // Validly signed for an order that does not exist: it cannot be confirmed.
+    expect(await open(app, `${VERIFY}?token=${someoneElse}`)).toMatchObject({ status: 410 });
+    expect((await app.store.getOrder(res.json().orderNumber))?.held).toBe(true);
+    // A HEAD (link checkers, previews) confirms nothing.
+    expect((await app.inject({ method: 'HEAD', url: link })).statusCode).not.toBe(200);
+    expect((await app.store.getOrder(res.json().orderNumber))?.held).toBe(true);
+  });
+
+  test('an expired link: 410 page, and the expiry job cancels the order', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: bodyB({ items: 'Photo #1 (8x10) x5', subtotal: '$100.00', total: '$105.00' }),
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ verificationRequired: true, total: '$105.00' });
+    const number = res.json().orderNumber;
+    const link = local(await verificationLink(app, number));
+
+    // The job leaves a hold that has not lapsed alone.
+    expect(await app.orderIntake.expireHolds()).toEqual([]);
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    t.onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    vi.setSystemTime(Date.now() + 48 * 3_600_000 + 1000);
+    const expired = await open(app, local(link));
+    expect(expired).toMatchObject({ status: 410, code: 'VERIFICATION_EXPIRED' });
+    // The page alone changes nothing; the job cancels it.
+    expect((await app.store.getOrder(number))?.held).toBe(true);
+    const cancelled = await app.orderIntake.expireHolds();
+    expect(cancelled.map((o) => [o.orderNumber, o.status])).toEqual([[number, 'cancelled']]);
+    const list = await app.inject({ url: '/api/orders/cancelled', headers: adminHeaders });
+    expect(list.json().map((o: { orderNumber: string }) => o.orderNumber)).toEqual([number]);
+    const after = await open(app, local(link));
+    expect(after).toMatchObject({ status: 410, code: 'VERIFICATION_EXPIRED' });
+    expect(after.html).toContain(number);
+    expect(await pendingNumbers(app)).toEqual([]);
+  });
+
+  test('a held order cancelled before confirmation cannot be confirmed (409 page)', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });
+    const number = res.json().orderNumber;
+    const link = local(await verificationLink(app, number));
+    await app.store.updateOrder(number, { status: 'cancelled' });
+    expect(await open(app, link)).toMatchObject({ status: 409, code: 'INVALID_TRANSITION' });
+    expect((await app.store.getOrder(number))?.held).toBe(true);
+  });
+
+  test('concurrent clicks confirm once: one CONFIRMED, the rest ALREADY_CONFIRMED, one receipt', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });
+    const link = local(await verificationLink(app, res.json().orderNumber));
+    const pages = await Promise.all(Array.from({ length: 5 }, () => app.inject({ url: link })));
+    const codes = pages.map((p) => /data-code="([A-Z_]+)"/.exec(p.body)?.[1]).sort();
+    expect(codes).toEqual([
+      'ALREADY_CONFIRMED',
+      'ALREADY_CONFIRMED',
+      'ALREADY_CONFIRMED',
+      'ALREADY_CONFIRMED',
+      'CONFIRMED',
+    ]);
+    await app.notifier.flush();
+    expect((await outbox(app.dataDir)).filter((m) => m.name.includes('-receipt-'))).toHaveLength(1);
+  });
+
+  test('when the confirmation mail cannot be queued, the request fails and the unconfirmable hold is cancelled', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const enqueue = app.store.enqueueMail;
+    app.store.enqueueMail = async () => {
+      throw appError('STORE_UNAVAILABLE', { details: 'disk on fire' });
+    };
+    const headers = { 'idempotency-key': 'held-order-1' };
+    const payload = bodyA({ photos: bigPhotos });
+    const failed = await app.inject({ method: 'POST', url: '/api/orders/create', headers, payload });
+    expectError(failed, 'POST', '/api/orders/create', 503, 'STORE_UNAVAILABLE');
+    const [orphan] = await app.store.listOrders({ includeHeld: true });
+    expect(orphan).toMatchObject({ orderNumber: `${PREFIX}-0001`, status: 'cancelled' });
+    expect(await pendingNumbers(app)).toEqual([]);
+
+    // The key was released: the retry makes the order (a new number; the first is never reused).
+    app.store.enqueueMail = enqueue;
+    const retry = await app.inject({ method: 'POST', url: '/api/orders/create', headers, payload });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toMatchObject({ orderNumber: `${PREFIX}-0002`, verificationRequired: true });
+    expect(await verificationLink(app, `${PREFIX}-0002`)).toContain('token=');
+  });
+
+  test('the threshold is inclusive and configurable; booth orders are never held', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off', HIGH_VALUE_THRESHOLD: '50.00' } });
+    const at = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA() }); // $50.00
+    expect(at.json()).toMatchObject({ total: '$50.00', verificationRequired: true });
+    const below = await app.inject({
+      method: 'POST',
+      url: '/api/orders/create',
+      payload: bodyA({ photos: ['1', '2', { number: '3', size: '8x10' }, { number: '4', size: '5x7' }] }), // $40
+    });
+    expect(below.json()).toMatchObject({ total: '$40.00', verificationRequired: false });
+    const booth = await app.inject({
+      method: 'POST',
+      url: '/api/orders/create',
+      headers: adminHeaders,
+      payload: bodyA({ photos: bigPhotos }),
+    });
+    expect(booth.json()).toMatchObject({ total: '$120.00', verificationRequired: false });
+    expect(await pendingNumbers(app)).toEqual([booth.json().orderNumber, below.json().orderNumber]);
+  });
+
+  test('the confirmation page escapes what the customer typed', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/orders/create',
+      payload: bodyA({
+        photos: bigPhotos,
+        customerInfo: { name: '<img src=x onerror=alert(1)> & "Bobby"', email: 'bobby@example.com' },
+      }),
+    });
+    const page = await open(app, local(await verificationLink(app, res.json().orderNumber)));
+    expect(page.code).toBe('CONFIRMED');
+    expect(page.html).not.toContain('<img');
+    expect(page.html).toContain('&#60;img src=x onerror=alert(1)&#62; &#38; &#34;Bobby&#34;');
+  });
+
+  test('a generated link secret is kept under DATA_DIR (0600): links survive a restart', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });
+    const link = local(await verificationLink(app, res.json().orderNumber));
+    const file = path.join(app.dataDir, VERIFY_SECRET_FILE);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    await app.close();
+    const again = await build(t, { dataDir: app.dataDir, env: { ...ORDER_TEST_ENV, CAPTCHA_PROVIDER: 'off' } });
+    expect(await open(again, link)).toMatchObject({ status: 200, code: 'CONFIRMED' });
+    await again.close();
+
+    // With VERIFY_LINK_SECRET set, that secret signs (the stored one is not used).
+    const configured = await build(t, {
+      dataDir: app.dataDir,
+      env: { ...ORDER_TEST_ENV, VERIFY_LINK_SECRET: 'configured-link-secret-0123456789' },
+    });
+    expect(await open(configured, link)).toMatchObject({ status: 403, code: 'VERIFICATION_FAILED' });
+  });
+});

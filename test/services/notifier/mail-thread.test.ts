@@ -1,0 +1,34 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { threadedDelivery } from '../../../src/services/notifier/mail-thread-client.js';
+import type { MailDraft } from '../../../src/services/notifier/message.js';
+import { tempDir } from '../../helpers/build.js';
+import { orderRecord, outgoingMail } from '../../support/mail-fixtures.js';
+import { startSmtpServer } from '../../support/mail-smtp-server.js';
+
+function draft(): MailDraft {
+  const { attachments: _none, ...rest } = outgoingMail();
+  return { ...rest, labelsOf: orderRecord() };
+}
+
+test('the mail thread renders the labels and delivers; its failures come back as errors', async (t) => {
+  const dir = path.join(await tempDir(t), 'outbox');
+  const toFile = threadedDelivery({
+    returnAddress: 'Convention Photos\n1 Main St',
+    transports: [{ kind: 'file', dir }],
+  });
+  // Several at once: the thread takes them one after another and answers each.
+  const vias = await Promise.all([toFile(draft()), toFile(draft()), toFile(draft())]);
+  expect(vias).toEqual(['file', 'file', 'file']);
+  expect(await readdir(dir)).toHaveLength(3);
+
+  const smtp = await startSmtpServer(t, { listen: false });
+  const down = threadedDelivery({ returnAddress: 'x', transports: [{ kind: 'smtp', url: smtp.url }] });
+  await expect(down(draft())).rejects.toThrow(/^smtp: .*ECONNREFUSED/);
+
+  await smtp.start();
+  expect(await down(draft())).toBe('smtp');
+  const [mail] = await smtp.waitFor(1);
+  expect(mail?.parsed.attachments.map((a) => a.filename)).toEqual(['label-AX25-0001.png', 'label-AX25-0001.docx']);
+});

@@ -1,0 +1,117 @@
+import { describe, expect, test } from 'vitest';
+import {
+  DEFAULT_PRICES_CENTS,
+  DEFAULT_SHIPPING_FEE_CENTS,
+  derivePrefix,
+  parseEventJson,
+  resolveEventDefaults,
+} from '../../../src/services/photos/event-config.js';
+import { eventStatus } from '../../../src/services/photos/status.js';
+
+describe('event.json', () => {
+  test('prefix: letters and digits of the folder, upper-cased, at most 8', () => {
+    expect(derivePrefix('Anime Expo 2026')).toBe('ANIMEEXP');
+    expect(derivePrefix('ax-25')).toBe('AX25');
+    expect(derivePrefix('Café 7')).toBe('CAFE7');
+    expect(derivePrefix('---')).toBe('EVENT');
+  });
+
+  test('absent file: every key derived, default prices and shipping fee', () => {
+    const parsed = parseEventJson(undefined);
+    expect(parsed).toEqual({ ok: true, value: undefined });
+    const d = resolveEventDefaults('Otakon 2026', undefined, '2026-07-03');
+    expect(d).toEqual({
+      code: 'Otakon 2026',
+      name: 'Otakon 2026',
+      date: '2026-07-03',
+      prefix: 'OTAKON20',
+      prices: DEFAULT_PRICES_CENTS,
+      defaultSize: '4x6',
+      shippingFeeCents: DEFAULT_SHIPPING_FEE_CENTS,
+      isArchived: false,
+      orderingEnabled: true,
+      deadline: null,
+    });
+    expect(d.prices).toEqual({ '4x6': 500, '5x7': 1000, '8x10': 2000 });
+  });
+
+  test('full file: amounts in dollars become cents, deadline becomes UTC, listed order kept', () => {
+    const parsed = parseEventJson(
+      JSON.stringify({
+        name: 'Anime Expo 2026',
+        date: '2026-07-03',
+        prefix: 'ax26',
+        prices: { '8x10': 20, '4x6': 4.99, '5x7': '$10.50' },
+        defaultSize: '5x7',
+        shippingFee: 5.1,
+        isArchived: true,
+        orderingEnabled: false,
+        deadline: '2026-08-01T02:00:00+02:00',
+        unknownKey: 'ignored',
+      }),
+    );
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const d = resolveEventDefaults('AX', parsed.value, '1999-01-01');
+    expect(d).toMatchObject({
+      name: 'Anime Expo 2026',
+      date: '2026-07-03',
+      prefix: 'AX26',
+      defaultSize: '5x7',
+      shippingFeeCents: 510,
+      isArchived: true,
+      orderingEnabled: false,
+      deadline: '2026-08-01T00:00:00.000Z',
+    });
+    expect(Object.entries(d.prices)).toEqual([
+      ['8x10', 2000],
+      ['4x6', 499],
+      ['5x7', 1050],
+    ]);
+  });
+
+  test('partial file: missing keys derived', () => {
+    const parsed = parseEventJson('{"name":"Con","shippingFee":0}');
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const d = resolveEventDefaults('my-con', parsed.value, null);
+    expect(d).toMatchObject({ name: 'Con', prefix: 'MYCON', date: null, shippingFeeCents: 0, defaultSize: '4x6' });
+  });
+
+  test.each([
+    ['not JSON', '{"name": '],
+    ['negative price', '{"prices":{"4x6":-1}}'],
+    ['fraction of a cent', '{"prices":{"4x6":1.005}}'],
+    ['empty price list', '{"prices":{}}'],
+    ['defaultSize not on the list', '{"prices":{"4x6":5},"defaultSize":"8x10"}'],
+    ['bad date', '{"date":"03/07/2026"}'],
+    ['bad deadline', '{"deadline":"tomorrow"}'],
+    ['prefix too long', '{"prefix":"ABCDEFGHI"}'],
+    ['wrong type', '{"isArchived":"yes"}'],
+  ])('invalid: %s', (_name, text) => {
+    const parsed = parseEventJson(text);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problems.length).toBeGreaterThan(0);
+  });
+});
+
+describe('event status', () => {
+  const base = { isArchived: false, orderingEnabled: true, deadline: null };
+  const now = Date.parse('2026-07-10T00:00:00Z');
+
+  test('open: not archived, enabled, no deadline or one ahead', () => {
+    expect(eventStatus(base, now).active).toBe(true);
+    expect(eventStatus({ ...base, deadline: '2026-07-10T00:00:01.000Z' }, now).active).toBe(true);
+  });
+
+  test('closed: archived, disabled, or deadline reached', () => {
+    expect(eventStatus({ ...base, isArchived: true }, now).active).toBe(false);
+    expect(eventStatus({ ...base, orderingEnabled: false }, now).active).toBe(false);
+    expect(eventStatus({ ...base, deadline: '2026-07-10T00:00:00.000Z' }, now)).toEqual({
+      isArchived: false,
+      orderingEnabled: true,
+      deadline: '2026-07-10T00:00:00.000Z',
+      active: false,
+    });
+  });
+});

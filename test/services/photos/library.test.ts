@@ -1,0 +1,345 @@
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, type TestContext, test } from 'vitest';
+import {
+  createPhotoLibrary,
+  type LibraryOptions,
+  type ManagedPhotoLibrary,
+} from '../../../src/services/photos/library.js';
+import { indexDir } from '../../../src/services/photos/persist.js';
+import { tempDir } from '../../helpers/build.js';
+import { makeImage, recordingLogger, waitFor, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
+
+type Setup = { root: string; dataDir: string };
+
+async function dirs(t: TestContext): Promise<Setup> {
+  const base = await tempDir(t);
+  const root = path.join(base, 'photos');
+  const dataDir = path.join(base, 'data');
+  await mkdir(root, { recursive: true });
+  return { root, dataDir };
+}
+
+async function open(
+  t: TestContext,
+  { root, dataDir }: Setup,
+  extra: Partial<LibraryOptions> = {},
+): Promise<ManagedPhotoLibrary & { log: ReturnType<typeof recordingLogger> }> {
+  const log = recordingLogger();
+  const lib = createPhotoLibrary({ photosDir: root, dataDir, log, rescanIntervalMs: 0, watch: false, ...extra });
+  t.onTestFinished(() => lib.close());
+  await lib.start();
+  return Object.assign(lib, { log });
+}
+
+const at = (hhmmss: string) => `2026:07:03 ${hhmmss}`;
+
+describe('photo library index', () => {
+  test('reads events, days, sessions and images; ignores hidden files, other files and stray levels', async (t) => {
+    const s = await dirs(t);
+    const jpg = await makeImage();
+    await writePhoto(s.root, ['Con', 'Day 1', 'Stage', 'a.jpg'], jpg);
+    await writePhoto(s.root, ['Con', 'Day 1', 'Stage', 'B.JPEG'], jpg);
+    await writePhoto(s.root, ['Con', 'Day 1', 'Stage', 'c.PNG'], await makeImage({ format: 'png' }));
+    await writePhoto(s.root, ['Con', 'Day 1', 'Stage', 'd.webp'], await makeImage({ format: 'webp' }));
+    await writePhoto(s.root, ['Con', 'Day 1', 'Stage', '.hidden.jpg'], jpg);
+    await writePhoto(s.root, ['Con', 'Day 1', 'Stage', 'notes.txt'], 'hello');
+    await writePhoto(s.root, ['Con', 'Day 1', 'Stage', 'raw.cr2'], jpg);
+    await writePhoto(s.root, ['Con', 'Day 1', '.trash', 'x.jpg'], jpg);
+    await writePhoto(s.root, ['.Spotlight', 'Day 1', 'S', 'x.jpg'], jpg);
+    await writeFile(path.join(s.root, 'Con', 'Day 1', 'loose.jpg'), jpg); // not inside a session
+    await writeFile(path.join(s.root, 'loose.jpg'), jpg);
+
+    const lib = await open(t, s);
+    expect(lib.listEvents().map((e) => e.code)).toEqual(['Con']);
+    const photos = lib.photosOf('Con') ?? [];
+    expect(photos.map((p) => p.fileName).sort()).toEqual(['B.JPEG', 'a.jpg', 'c.PNG', 'd.webp']);
+    expect(lib.getEvent('Con')).toMatchObject({
+      photoCount: 4,
+      days: [{ name: 'Day 1', photoCount: 4, sessions: [{ name: 'Stage', photoCount: 4 }] }],
+    });
+    expect(lib.generation).toBeGreaterThan(0);
+  });
+
+  test('order: day, session (natural), capture time, then number; numbers follow that order', async (t) => {
+    const s = await dirs(t);
+    const w = (day: string, session: string, file: string, takenAt?: string) =>
+      makeImage(takenAt ? { takenAt } : {}).then((b) => writePhoto(s.root, ['Con', day, session, file], b));
+    await w('Day 10', 'A', 'x.jpg', at('09:00:00'));
+    await w('Day 2', 'Stage 10', 'y.jpg', at('08:00:00'));
+    await w('Day 2', 'Stage 9', 'late.jpg', at('12:00:00'));
+    await w('Day 2', 'Stage 9', 'early.jpg', at('10:00:00'));
+    await w('Day 2', 'Stage 9', 'a-no-exif.jpg');
+    await w('Day 2', 'Stage 9', 'mid.jpg', at('11:00:00'));
+
+    const lib = await open(t, s);
+    const photos = lib.photosOf('Con') ?? [];
+    expect(photos.map((p) => `${p.day}/${p.session}/${p.fileName}#${p.number}`)).toEqual([
+      'Day 2/Stage 9/early.jpg#1',
+      'Day 2/Stage 9/mid.jpg#2',
+      'Day 2/Stage 9/late.jpg#3',
+      'Day 2/Stage 9/a-no-exif.jpg#4',
+      'Day 2/Stage 10/y.jpg#5',
+      'Day 10/A/x.jpg#6',
+    ]);
+    expect(photos[0]?.takenAt).toBe('2026-07-03T10:00:00.000Z');
+    expect(photos[3]?.takenAt).toBeNull();
+    expect(lib.sessionPhotos('Con', 'Day 2', 'Stage 9')?.map((p) => p.number)).toEqual(['1', '2', '3', '4']);
+    expect(lib.dayPhotos('Con', 'Day 2')?.length).toBe(5);
+    expect(lib.getEvent('Con')?.days.map((d) => d.name)).toEqual(['Day 2', 'Day 10']);
+  });
+
+  test('lookups: by id or number; the original path stays inside PHOTOS_DIR; unknown names miss', async (t) => {
+    const s = await dirs(t);
+    await writePhoto(s.root, ['Con', 'D', 'S', 'a.jpg'], await makeImage({ width: 20, height: 10 }));
+    const lib = await open(t, s);
+    const [photo] = lib.photosOf('Con') ?? [];
+    expect(photo).toBeDefined();
+    if (!photo) return;
+    expect(photo.id).toMatch(/^[A-Za-z0-9_-]{11}$/);
+    expect(lib.findPhoto('Con', photo.id)).toBe(photo);
+    expect(lib.findPhoto('Con', '1')).toBe(photo);
+    expect(lib.findPhoto('Con', '2')).toBeUndefined();
+    expect(lib.originalPath(photo)).toBe(path.join(s.root, 'Con', 'D', 'S', 'a.jpg'));
+    expect(photo).toMatchObject({ width: 20, height: 10, eventCode: 'Con', day: 'D', session: 'S' });
+    for (const bad of ['..', '../Con', 'Con/..', '/etc', 'Con\u0000', '%2e%2e', '.']) {
+      expect(lib.getEvent(bad), bad).toBeUndefined();
+      expect(lib.sessionPhotos('Con', bad, 'S'), bad).toBeUndefined();
+      expect(lib.sessionPhotos('Con', 'D', bad), bad).toBeUndefined();
+      expect(lib.dayPhotos('Con', bad), bad).toBeUndefined();
+      expect(lib.findPhoto('Con', bad), bad).toBeUndefined();
+    }
+  });
+
+  test('a corrupt image is skipped and logged once; the rest is indexed', async (t) => {
+    const s = await dirs(t);
+    await writePhoto(s.root, ['Con', 'D', 'S', 'good.jpg'], await makeImage());
+    await writePhoto(s.root, ['Con', 'D', 'S', 'bad.jpg'], Buffer.from('definitely not a JPEG'));
+    await writePhoto(s.root, ['Con', 'D', 'S', 'empty.png'], Buffer.alloc(0));
+    const lib = await open(t, s);
+    expect(lib.photosOf('Con')?.map((p) => p.fileName)).toEqual(['good.jpg']);
+    await lib.rescan();
+    await lib.rescan();
+    const warnings = lib.log.entries.filter((e) => e.level === 'warn' && e.msg?.includes('cannot be read'));
+    expect(warnings.map((w) => path.basename((w.obj as { file: string }).file)).sort()).toEqual([
+      'bad.jpg',
+      'empty.png',
+    ]);
+    // Fixed later: picked up by the next scan.
+    await writePhoto(s.root, ['Con', 'D', 'S', 'bad.jpg'], await makeImage());
+    await lib.rescan();
+    expect(
+      lib
+        .photosOf('Con')
+        ?.map((p) => p.fileName)
+        .sort(),
+    ).toEqual(['bad.jpg', 'good.jpg']);
+  });
+
+  test('event.json: values used, missing keys derived, invalid file logged and defaults used', async (t) => {
+    const s = await dirs(t);
+    const img = await makeImage({ takenAt: '2025:05:06 07:08:09' });
+    await writePhoto(s.root, ['Plain Con 25', 'D', 'S', 'a.jpg'], img);
+    await writePhoto(s.root, ['Configured', 'D', 'S', 'a.jpg'], img);
+    await writePhoto(s.root, ['Broken', 'D', 'S', 'a.jpg'], img);
+    await writeEventJson(s.root, 'Configured', {
+      name: 'Configured Expo',
+      date: '2026-01-01',
+      prices: { '4x6': 7.5 },
+      shippingFee: 3,
+      deadline: '2026-02-01T00:00:00Z',
+    });
+    await writeEventJson(s.root, 'Broken', '{"prices": {"4x6": "free"}, "name": "Should not be used"}');
+
+    const lib = await open(t, s);
+    expect(lib.getEvent('Plain Con 25')).toMatchObject({
+      name: 'Plain Con 25',
+      prefix: 'PLAINCON',
+      date: '2025-05-06',
+      prices: { '4x6': 500, '5x7': 1000, '8x10': 2000 },
+      shippingFeeCents: 500,
+      deadline: null,
+    });
+    expect(lib.getEvent('Configured')).toMatchObject({
+      name: 'Configured Expo',
+      prefix: 'CONFIGUR',
+      date: '2026-01-01',
+      prices: { '4x6': 750 },
+      defaultSize: '4x6',
+      shippingFeeCents: 300,
+      deadline: '2026-02-01T00:00:00.000Z',
+    });
+    expect(lib.getEvent('Broken')).toMatchObject({ name: 'Broken', prices: { '4x6': 500 } });
+    const warnings = lib.log.entries.filter((e) => e.msg?.includes('invalid event.json'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.stringify(warnings[0]?.obj)).toContain('prices.4x6');
+
+    // Newest date first, events without photos' dates by their event.json date.
+    expect(lib.listEvents().map((e) => e.code)).toEqual(['Configured', 'Broken', 'Plain Con 25']);
+
+    // event.json edited: picked up by a rescan.
+    const before = lib.generation;
+    await writeEventJson(s.root, 'Broken', { name: 'Fixed' });
+    await lib.rescan();
+    expect(lib.getEvent('Broken')?.name).toBe('Fixed');
+    expect(lib.generation).toBeGreaterThan(before);
+  });
+
+  test('rescan: added, replaced and removed files; numbers are never reused', async (t) => {
+    const s = await dirs(t);
+    const a = await writePhoto(s.root, ['Con', 'D', 'S', 'a.jpg'], await makeImage({ takenAt: at('10:00:00') }));
+    await writePhoto(s.root, ['Con', 'D', 'S', 'b.jpg'], await makeImage({ takenAt: at('10:01:00') }));
+    const c = await writePhoto(s.root, ['Con', 'D', 'S', 'c.jpg'], await makeImage({ takenAt: at('10:02:00') }));
+    const lib = await open(t, s);
+    const first = new Map(lib.photosOf('Con')?.map((p) => [p.fileName, p]));
+    let changes = 0;
+    lib.onChange(() => changes++);
+
+    // Nothing changed: no new generation.
+    const g0 = lib.generation;
+    await lib.rescan();
+    expect(lib.generation).toBe(g0);
+    expect(changes).toBe(0);
+
+    // Replaced: same id and number, new version and size.
+    await writeFile(a, await makeImage({ width: 80, height: 60, takenAt: at('10:00:00'), color: '#aa0000' }));
+    // Removed.
+    await rm(c);
+    // Added, captured before everything else: still gets the next number.
+    await writePhoto(s.root, ['Con', 'D', 'S', 'z.jpg'], await makeImage({ takenAt: at('09:00:00') }));
+    await lib.rescan();
+    expect(changes).toBe(1);
+    expect(lib.generation).toBe(g0 + 1);
+
+    const now = new Map(lib.photosOf('Con')?.map((p) => [p.fileName, p]));
+    expect([...now.keys()]).toEqual(['z.jpg', 'a.jpg', 'b.jpg']);
+    expect(now.get('a.jpg')).toMatchObject({ id: first.get('a.jpg')?.id, number: '1', width: 80, height: 60 });
+    expect(now.get('a.jpg')?.version).not.toBe(first.get('a.jpg')?.version);
+    expect(now.get('b.jpg')).toBe(first.get('b.jpg')); // untouched photo: the same object
+    expect(now.get('z.jpg')?.number).toBe('4'); // 3 belonged to c.jpg and is not reused
+    expect(lib.findPhoto('Con', '3')).toBeUndefined();
+
+    // c.jpg comes back: it gets its own number back.
+    await writePhoto(s.root, ['Con', 'D', 'S', 'c.jpg'], await makeImage({ takenAt: at('10:02:00') }));
+    await lib.rescan();
+    expect(lib.findPhoto('Con', '3')?.fileName).toBe('c.jpg');
+
+    // A whole event removed and a session renamed.
+    await rename(path.join(s.root, 'Con', 'D', 'S'), path.join(s.root, 'Con', 'D', 'S2'));
+    await lib.rescan();
+    expect(lib.sessionPhotos('Con', 'D', 'S')).toBeUndefined();
+    expect(lib.sessionPhotos('Con', 'D', 'S2')?.map((p) => p.number)).toEqual(['5', '6', '7', '8']);
+    await rm(path.join(s.root, 'Con'), { recursive: true });
+    await lib.rescan();
+    expect(lib.listEvents()).toEqual([]);
+    expect(lib.getEvent('Con')).toBeUndefined();
+  });
+
+  test('ids and numbers survive a restart; unchanged files are not read again', async (t) => {
+    const s = await dirs(t);
+    for (const [i, name] of ['a.jpg', 'b.jpg', 'c.jpg'].entries()) {
+      await writePhoto(s.root, ['Con', 'D', 'S', name], await makeImage({ width: 30 + i, takenAt: at(`10:0${i}:00`) }));
+    }
+    // A whole-second mtime, so that it can be set again exactly below.
+    const b = path.join(s.root, 'Con', 'D', 'S', 'b.jpg');
+    const fixed = new Date('2026-01-01T00:00:00Z');
+    await utimes(b, fixed, fixed);
+    const first = await open(t, s);
+    const before = (first.photosOf('Con') ?? []).map((p) => ({ ...p }));
+    await first.close();
+    expect((await readdir(indexDir(s.dataDir))).length).toBe(1);
+
+    // b.jpg's bytes become garbage of the same size and mtime: a restart that trusts the
+    // stored index keeps its header facts; one that re-read it would drop the photo.
+    const st = await stat(b);
+    await writeFile(b, Buffer.alloc(st.size, 0x41));
+    await utimes(b, fixed, fixed);
+    // A new file sorting first: gets a new number, the others keep theirs.
+    await writePhoto(s.root, ['Con', 'D', 'S', '0.jpg'], await makeImage({ takenAt: at('09:00:00') }));
+
+    const second = await open(t, s);
+    const after = second.photosOf('Con') ?? [];
+    expect(after.map((p) => [p.fileName, p.number])).toEqual([
+      ['0.jpg', '4'],
+      ['a.jpg', '1'],
+      ['b.jpg', '2'],
+      ['c.jpg', '3'],
+    ]);
+    for (const p of before) {
+      expect(second.findPhoto('Con', p.number)).toMatchObject({ id: p.id, version: p.version, width: p.width });
+    }
+    expect(second.log.entries.some((e) => e.msg?.includes('cannot be read'))).toBe(false);
+
+    // A restart that finds nothing new does not rewrite the stored index.
+    await second.close();
+    const [indexFile] = await readdir(indexDir(s.dataDir));
+    const written = (await stat(path.join(indexDir(s.dataDir), indexFile as string))).mtimeMs;
+    const third = await open(t, s);
+    expect(third.photosOf('Con')?.length).toBe(4);
+    expect((await stat(path.join(indexDir(s.dataDir), indexFile as string))).mtimeMs).toBe(written);
+  });
+
+  test('an unreadable stored index is set aside and logged', async (t) => {
+    const s = await dirs(t);
+    await writePhoto(s.root, ['Con', 'D', 'S', 'a.jpg'], await makeImage());
+    await (await open(t, s)).close();
+    const [file] = await readdir(indexDir(s.dataDir));
+    await writeFile(path.join(indexDir(s.dataDir), file as string), '{"format": 1, "trunc');
+    const lib = await open(t, s);
+    expect(lib.photosOf('Con')?.length).toBe(1);
+    expect(lib.log.entries.some((e) => e.level === 'warn' && e.msg?.includes('unreadable photo index'))).toBe(true);
+    expect((await readdir(indexDir(s.dataDir))).some((f) => f.includes('.unreadable-'))).toBe(true);
+  });
+
+  test('watching: added, replaced and removed files and folders appear without a rescan', async (t) => {
+    const s = await dirs(t);
+    await writePhoto(s.root, ['Con', 'D', 'S', 'a.jpg'], await makeImage({ takenAt: at('10:00:00') }));
+    const lib = await open(t, s, { watch: true, watchDebounceMs: 30 });
+    const numbers = () => (lib.photosOf('Con') ?? []).map((p) => `${p.fileName}#${p.number}`);
+
+    await writePhoto(s.root, ['Con', 'D', 'S', 'b.jpg'], await makeImage({ takenAt: at('10:05:00') }));
+    await waitFor(() => numbers().join() === 'a.jpg#1,b.jpg#2', 5000, 'b.jpg to appear');
+
+    const v = lib.findPhoto('Con', '1')?.version;
+    await writeFile(
+      path.join(s.root, 'Con', 'D', 'S', 'a.jpg'),
+      await makeImage({ width: 99, takenAt: at('10:00:00') }),
+    );
+    await waitFor(() => lib.findPhoto('Con', '1')?.width === 99, 5000, 'a.jpg to be replaced');
+    expect(lib.findPhoto('Con', '1')?.version).not.toBe(v);
+
+    await rm(path.join(s.root, 'Con', 'D', 'S', 'b.jpg'));
+    await waitFor(() => numbers().join() === 'a.jpg#1', 5000, 'b.jpg to disappear');
+
+    // A new session folder, and a whole new event.
+    await writePhoto(s.root, ['Con', 'D', 'T', 'c.jpg'], await makeImage());
+    await waitFor(() => lib.sessionPhotos('Con', 'D', 'T')?.length === 1, 5000, 'a new session');
+    await writePhoto(s.root, ['New', 'D', 'S', 'x.jpg'], await makeImage());
+    await waitFor(() => lib.photosOf('New')?.length === 1, 5000, 'a new event');
+
+    // Once things are quiet, no more passes run (follow-up scans of new folders settle).
+    await new Promise((r) => setTimeout(r, 400));
+    const settled = lib.generation;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(lib.generation).toBe(settled);
+  });
+
+  test('the periodic rescan picks up changes when watching is off', async (t) => {
+    const s = await dirs(t);
+    await writePhoto(s.root, ['Con', 'D', 'S', 'a.jpg'], await makeImage());
+    const lib = await open(t, s, { rescanIntervalMs: 100 });
+    await writePhoto(s.root, ['Con', 'D', 'S', 'b.jpg'], await makeImage());
+    await waitFor(() => lib.photosOf('Con')?.length === 2, 5000, 'the periodic rescan');
+  });
+
+  test('a missing PHOTOS_DIR is an empty library, logged, and filled in once it appears', async (t) => {
+    const s = await dirs(t);
+    await rm(s.root, { recursive: true });
+    const lib = await open(t, s);
+    expect(lib.listEvents()).toEqual([]);
+    expect(lib.log.entries.some((e) => e.msg?.includes('PHOTOS_DIR does not exist'))).toBe(true);
+    await writePhoto(s.root, ['Con', 'D', 'S', 'a.jpg'], await makeImage());
+    await lib.rescan();
+    expect(lib.listEvents().map((e) => e.code)).toEqual(['Con']);
+  });
+});

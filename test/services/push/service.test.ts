@@ -1,0 +1,208 @@
+import pino from 'pino';
+import type { TestContext } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import webpush from 'web-push';
+import type { OrderRecord } from '../../../src/domain/order.js';
+import { createPushNotifier, type PushOutcome } from '../../../src/services/push/service.js';
+import type { OrderStore } from '../../../src/services/store/port.js';
+import { sqliteStore } from '../../support/mail-env.js';
+import { startPushService, type TestSubscriber } from '../../support/push-service.js';
+import { newOrder } from '../../support/store-fixtures.js';
+
+async function setup(t: TestContext, opts: { retryBaseMs?: number; maxAttempts?: number } = {}) {
+  const store = await sqliteStore(t);
+  const service = await startPushService(t);
+  const vapid = webpush.generateVAPIDKeys();
+  const notifier = createPushNotifier({
+    store,
+    vapid,
+    subject: 'mailto:photos@example.com',
+    publicBaseUrl: 'https://photos.example.com',
+    log: pino({ level: 'silent' }),
+    agent: service.agent,
+    retryBaseMs: opts.retryBaseMs ?? 10,
+    maxAttempts: opts.maxAttempts ?? 3,
+  });
+  t.onTestFinished(() => notifier.close());
+  const outcomes: PushOutcome[] = [];
+  notifier.onOutcome((o) => outcomes.push(o));
+  return { store, service, notifier, vapid, outcomes };
+}
+
+async function subscribe(
+  store: OrderStore,
+  sub: TestSubscriber,
+  scope: 'admin' | 'order',
+  orderId: string | null = null,
+) {
+  await store.savePushSubscription({
+    endpoint: sub.endpoint,
+    p256dh: sub.keys.p256dh,
+    auth: sub.keys.auth,
+    scope,
+    orderId,
+    createdAt: new Date().toISOString(),
+  });
+}
+
+describe('push delivery', () => {
+  test('a new order reaches admin subscriptions only: encrypted, VAPID-signed, decrypted by the service', async (t) => {
+    const { store, service, notifier, vapid } = await setup(t);
+    const admin = service.subscriber();
+    const customer = service.subscriber();
+    const order = await store.createOrder(newOrder());
+    await subscribe(store, admin, 'admin');
+    await subscribe(store, customer, 'order', order.id);
+
+    notifier.notifyOrder('created', order);
+    await notifier.drain();
+
+    expect(service.to(customer.endpoint)).toEqual([]);
+    const [push] = service.to(admin.endpoint);
+    expect(push?.decryptError).toBeUndefined();
+    expect(push?.contentEncoding).toBe('aes128gcm');
+    expect(push?.vapid).toMatchObject({ valid: true, publicKey: vapid.publicKey });
+    expect(push?.vapid.claims?.sub).toBe('mailto:photos@example.com');
+    expect(push?.ttl).toBe(String(24 * 3600));
+    expect(push?.payload).toEqual({
+      title: `New order ${order.orderNumber}`,
+      body: 'Ada Lovelace · $35.00 · to ship',
+      orderNumber: order.orderNumber,
+      url: `https://photos.example.com/admin?order=${order.orderNumber}`,
+      event: 'created',
+      status: 'pending',
+      shippingStatus: 'ship',
+      tag: `order-${order.orderNumber}`,
+    });
+  });
+
+  test("status and shipping changes reach admins and that order's subscriptions, not other orders'", async (t) => {
+    const { store, service, notifier } = await setup(t);
+    const admin = service.subscriber();
+    const mine = service.subscriber();
+    const other = service.subscriber();
+    const order = await store.createOrder(newOrder());
+    const otherOrder = await store.createOrder(newOrder());
+    await subscribe(store, admin, 'admin');
+    await subscribe(store, mine, 'order', order.id);
+    await subscribe(store, other, 'order', otherOrder.id);
+
+    const paid = (await store.updateOrder(order.id, { status: 'paid' })).order;
+    notifier.notifyOrder('status', paid);
+    const shipped = (await store.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' })).order;
+    notifier.notifyOrder('shipping', shipped);
+    await notifier.drain();
+
+    expect(service.to(other.endpoint)).toEqual([]);
+    expect(service.to(admin.endpoint).map((p) => (p.payload as { title: string }).title)).toEqual([
+      `Order ${order.orderNumber} is paid`,
+      `Order ${order.orderNumber} shipped`,
+    ]);
+    const customerPushes = service.to(mine.endpoint).map((p) => p.payload as Record<string, string>);
+    expect(customerPushes).toEqual([
+      expect.objectContaining({ title: `Your order ${order.orderNumber} is paid`, event: 'status' }),
+      expect.objectContaining({
+        title: `Your order ${order.orderNumber} has shipped`,
+        body: 'Tracking number: 1Z999',
+        url: `https://photos.example.com/?order=${order.orderNumber}`,
+      }),
+    ]);
+    // the customer's payload does not carry the admin view
+    expect(JSON.stringify(customerPushes)).not.toContain('Ada Lovelace');
+    expect(service.received.every((p) => p.vapid.valid && !p.decryptError)).toBe(true);
+  });
+
+  test('410 Gone removes the subscription; 404 too', async (t) => {
+    const { store, service, notifier, outcomes } = await setup(t);
+    const gone = service.subscriber();
+    const missing = service.subscriber();
+    const alive = service.subscriber();
+    for (const s of [gone, missing, alive]) await subscribe(store, s, 'admin');
+    service.respond(gone.endpoint, [410]);
+    service.respond(missing.endpoint, [404]);
+    const order = await store.createOrder(newOrder());
+
+    notifier.notifyOrder('created', order);
+    await notifier.drain();
+    const left = await store.listPushSubscriptions({ scope: 'admin' });
+    expect(left.map((s) => s.endpoint)).toEqual([alive.endpoint]);
+    expect(
+      outcomes
+        .filter((o) => o.result === 'removed')
+        .map((o) => o.statusCode)
+        .sort(),
+    ).toEqual([404, 410]);
+
+    notifier.notifyOrder('created', order);
+    await notifier.drain();
+    expect(service.to(gone.endpoint)).toHaveLength(1);
+    expect(service.to(alive.endpoint)).toHaveLength(2);
+  });
+
+  test('500 is retried, then delivered; the subscription stays', async (t) => {
+    const { store, service, notifier, outcomes } = await setup(t);
+    const flaky = service.subscriber();
+    await subscribe(store, flaky, 'admin');
+    service.respond(flaky.endpoint, [500, 503, 201]);
+    notifier.notifyOrder('created', await store.createOrder(newOrder()));
+    await notifier.drain();
+    expect(service.to(flaky.endpoint).map((p) => p.status)).toEqual([500, 503, 201]);
+    expect(outcomes).toEqual([{ endpoint: flaky.endpoint, result: 'delivered', attempts: 3 }]);
+  });
+
+  test('500 for ever: given up after the attempts, subscription kept, nothing thrown', async (t) => {
+    const { store, service, notifier, outcomes } = await setup(t, { maxAttempts: 3 });
+    const down = service.subscriber();
+    await subscribe(store, down, 'admin');
+    service.respond(down.endpoint, [500]);
+    notifier.notifyOrder('created', await store.createOrder(newOrder()));
+    await notifier.drain();
+    expect(service.to(down.endpoint)).toHaveLength(3);
+    expect(outcomes).toEqual([{ endpoint: down.endpoint, result: 'gave-up', attempts: 3, statusCode: 500 }]);
+    expect(await store.listPushSubscriptions({ scope: 'admin' })).toHaveLength(1);
+  });
+
+  test('429 honours Retry-After; 400 is not retried', async (t) => {
+    const { store, service, notifier, outcomes } = await setup(t, { retryBaseMs: 10_000 });
+    const limited = service.subscriber();
+    const refused = service.subscriber();
+    await subscribe(store, limited, 'admin');
+    await subscribe(store, refused, 'admin');
+    service.respond(limited.endpoint, [429, 201], { 'retry-after': '0' });
+    service.respond(refused.endpoint, [400]);
+    const started = Date.now();
+    notifier.notifyOrder('created', await store.createOrder(newOrder()));
+    await notifier.drain();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(service.to(limited.endpoint).map((p) => p.status)).toEqual([429, 201]);
+    expect(service.to(refused.endpoint)).toHaveLength(1);
+    expect(outcomes.find((o) => o.endpoint === refused.endpoint)).toMatchObject({ result: 'gave-up', attempts: 1 });
+  });
+
+  test('notifyOrder returns at once and never throws, even when the store fails', async (t) => {
+    const { store, service, notifier } = await setup(t);
+    await subscribe(store, service.subscriber(), 'admin');
+    const order = await store.createOrder(newOrder());
+    await store.close();
+    const started = performance.now();
+    expect(() => notifier.notifyOrder('created', order)).not.toThrow();
+    expect(performance.now() - started).toBeLessThan(50);
+    await notifier.drain();
+    expect(service.received).toEqual([]);
+  });
+
+  test('close() cuts retry waits short so drain() ends quickly', async (t) => {
+    const { store, service, notifier } = await setup(t, { retryBaseMs: 60_000, maxAttempts: 5 });
+    const down = service.subscriber();
+    await subscribe(store, down, 'admin');
+    service.respond(down.endpoint, [503]);
+    notifier.notifyOrder('created', (await store.createOrder(newOrder())) as OrderRecord);
+    // let the first attempt fail and the 30-60 s wait begin
+    while (service.to(down.endpoint).length === 0) await new Promise((r) => setTimeout(r, 10));
+    const started = Date.now();
+    notifier.close();
+    await notifier.drain();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(service.to(down.endpoint)).toHaveLength(1);
+  });
+});

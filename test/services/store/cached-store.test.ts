@@ -1,0 +1,218 @@
+import path from 'node:path';
+import { describe, expect, type TestContext, test } from 'vitest';
+import { createCachedStore } from '../../../src/services/store/cached-store.js';
+import type { ChangeFeed, StoreChange } from '../../../src/services/store/change-feed.js';
+import type { OrderStore } from '../../../src/services/store/port.js';
+import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
+import { tempDir } from '../../helpers/build.js';
+import { newOrder } from '../../support/store-fixtures.js';
+import { describeStoreConformance } from './conformance.js';
+
+async function sqlite(t: TestContext): Promise<OrderStore> {
+  const store = createSqliteStore({ file: path.join(await tempDir(t), 'orders.db') });
+  await store.init();
+  t.onTestFinished(() => store.close());
+  return store;
+}
+
+describeStoreConformance('cached sqlite', async (t) => createCachedStore(await sqlite(t), { ttlMs: 30_000 }));
+
+/** Counts the calls that reach the backend. */
+function counting(inner: OrderStore) {
+  const calls: Record<string, number> = {};
+  const proxy = new Proxy(inner, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls[String(prop)] = (calls[String(prop)] ?? 0) + 1;
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { store: proxy as OrderStore, calls };
+}
+
+/** A feed the test drives by hand, standing in for another process's notices. */
+function manualFeed() {
+  const listeners = new Set<(c: StoreChange) => void>();
+  const feed: ChangeFeed & { emit(c: StoreChange): void; coherent: boolean } = {
+    coherent: true,
+    subscribe(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    emit(c) {
+      for (const l of listeners) l(c);
+    },
+  };
+  return feed;
+}
+
+describe('cached store', () => {
+  test('reads are served from memory until the TTL ends', async (t) => {
+    let clock = 1_000_000;
+    const { store: inner, calls } = counting(await sqlite(t));
+    const store = createCachedStore(inner, { ttlMs: 30_000, now: () => clock });
+    const o = await store.createOrder(newOrder());
+    await store.summary();
+    await store.listOrders({ statuses: ['pending'] });
+    for (let i = 0; i < 5; i++) {
+      expect(await store.getOrder(o.id)).toEqual(o);
+      expect(await store.getOrder(o.orderNumber.toLowerCase())).toEqual(o);
+      expect((await store.listOrders({ statuses: ['pending'] })).map((x) => x.id)).toEqual([o.id]);
+      expect((await store.summary()).pendingCount).toBe(1);
+    }
+    expect(calls.getOrder ?? 0).toBe(0); // the create filled it
+    expect(calls.listOrders).toBe(1);
+    expect(calls.summary).toBe(1);
+    clock += 30_000;
+    await store.getOrder(o.id);
+    await store.listOrders({ statuses: ['pending'] });
+    expect(calls.getOrder).toBe(1);
+    expect(calls.listOrders).toBe(2);
+    expect(store.stats().hits).toBeGreaterThan(10);
+  });
+
+  test('no stale read after a write made through it: the order, lists, summary and settings refresh', async (t) => {
+    const { store: inner, calls } = counting(await sqlite(t));
+    const store = createCachedStore(inner, { ttlMs: 30_000 });
+    const o = await store.createOrder(newOrder());
+    expect((await store.listOrders()).length).toBe(1);
+    expect((await store.summary()).pendingCount).toBe(1);
+    expect(await store.getOrder('AX25-0002')).toBeNull(); // cached as "no such order"
+
+    const paid = await store.updateOrder(o.id, { status: 'paid' });
+    expect(await store.getOrder(o.orderNumber)).toEqual(paid.order);
+    expect((await store.summary()).completedCount).toBe(1);
+    expect((await store.listOrders({ statuses: ['paid'] })).map((x) => x.id)).toEqual([o.id]);
+
+    const second = await store.createOrder(newOrder());
+    expect(second.orderNumber).toBe('AX25-0002');
+    expect(await store.getOrder('AX25-0002')).toEqual(second);
+    expect((await store.listOrders()).length).toBe(2);
+
+    const fb = await store.appendFeedback(o.id, 'great', new Date());
+    expect((await store.getOrder(o.id))?.feedback).toBe(fb.feedback);
+    const shipped = await store.setShipping(o.id, { shipped: true, trackingNumber: 'T1' });
+    expect(await store.getOrder(o.id)).toEqual(shipped.order);
+
+    expect(await store.getEventSettings('AX2025')).toBeNull();
+    const s = await store.putEventSettings('AX2025', { orderingEnabled: false });
+    expect(await store.getEventSettings('AX2025')).toEqual(s);
+    expect(await store.listEventSettings()).toEqual([s]);
+    await store.putEventSettings('AX2025', { orderingEnabled: true });
+    expect((await store.getEventSettings('AX2025'))?.orderingEnabled).toBe(true);
+    expect(calls.getEventSettings).toBe(1);
+  });
+
+  test('a failed write forgets the order, so the next read goes to the backend', async (t) => {
+    const { store: inner, calls } = counting(await sqlite(t));
+    const store = createCachedStore(inner, { ttlMs: 30_000 });
+    const o = await store.createOrder(newOrder());
+    await store.updateOrder(o.id, { status: 'void' });
+    await expect(store.updateOrder(o.id, { status: 'paid' })).rejects.toMatchObject({ code: 'INVALID_TRANSITION' });
+    expect((await store.getOrder(o.id))?.status).toBe('void');
+    expect(calls.getOrder).toBe(1);
+  });
+
+  test('cached records are frozen; lists are fresh arrays', async (t) => {
+    const store = createCachedStore(await sqlite(t), { ttlMs: 30_000 });
+    const o = await store.createOrder(newOrder());
+    const read = await store.getOrder(o.id);
+    expect(Object.isFrozen(read)).toBe(true);
+    expect(Object.isFrozen(read?.items[0])).toBe(true);
+    expect(() => {
+      (read as { status: string }).status = 'paid';
+    }).toThrow(TypeError);
+    const list = await store.listOrders();
+    list.pop();
+    expect(await store.listOrders()).toHaveLength(1);
+  });
+
+  test('concurrent identical reads share one backend call', async (t) => {
+    const { store: inner, calls } = counting(await sqlite(t));
+    const store = createCachedStore(inner, { ttlMs: 30_000 });
+    await inner.createOrder(newOrder());
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.listOrders()));
+    expect(results.every((r) => r.length === 1)).toBe(true);
+    expect(calls.listOrders).toBe(1);
+  });
+
+  test('a read that overlaps a write does not put stale data in the cache', async (t) => {
+    const base = await sqlite(t);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    // A backend whose getOrder answers with what it read before a write finished.
+    const slow: OrderStore = {
+      ...base,
+      async getOrder(ref) {
+        const before = await base.getOrder(ref);
+        await gate;
+        return before;
+      },
+    };
+    const store = createCachedStore(slow, { ttlMs: 30_000 });
+    const o = await base.createOrder(newOrder());
+    const staleRead = store.getOrder(o.id);
+    await new Promise((r) => setTimeout(r, 5));
+    const paid = await store.updateOrder(o.id, { status: 'paid' });
+    release();
+    expect((await staleRead)?.status).toBe('pending'); // that read began before the write
+    expect(await store.getOrder(o.id)).toEqual(paid.order); // but did not overwrite the cache
+  });
+
+  test('changes reported by the feed drop what they touch; an incoherent feed means read-through', async (t) => {
+    const { store: base, calls } = counting(await sqlite(t));
+    const feed = manualFeed();
+    const store = createCachedStore(Object.assign(Object.create(base) as OrderStore, { changes: feed }), {
+      ttlMs: 30_000,
+    });
+    const o = await base.createOrder(newOrder());
+    await store.getOrder(o.id);
+    await store.getOrder(o.orderNumber);
+    await store.listOrders();
+    await store.getEventSettings('AX2025');
+    expect(calls.getOrder).toBe(1); // one read filled both keys (id and number)
+    // another process pays it
+    await base.updateOrder(o.id, { status: 'paid' });
+    expect((await store.getOrder(o.id))?.status).toBe('pending'); // not told yet
+    feed.emit({ kind: 'order', id: o.id });
+    expect((await store.getOrder(o.orderNumber))?.status).toBe('paid');
+    expect((await store.listOrders())[0]?.status).toBe('paid');
+    // event settings
+    await base.putEventSettings('AX2025', { isArchived: true });
+    feed.emit({ kind: 'event', eventSlug: 'AX2025' });
+    expect((await store.getEventSettings('AX2025'))?.isArchived).toBe(true);
+    // feed down: every read goes through
+    feed.coherent = false;
+    const before = calls.getOrder ?? 0;
+    await store.getOrder(o.id);
+    await store.getOrder(o.id);
+    expect(calls.getOrder).toBe(before + 2);
+    // back: told to drop everything, then cached again
+    feed.emit({ kind: 'all' });
+    feed.coherent = true;
+    await store.getOrder(o.id);
+    await store.getOrder(o.id);
+    expect(calls.getOrder).toBe(before + 3);
+  });
+
+  test('ttlMs 0 turns the cache off', async (t) => {
+    const { store: inner, calls } = counting(await sqlite(t));
+    const store = createCachedStore(inner, { ttlMs: 0 });
+    const o = await store.createOrder(newOrder());
+    await store.getOrder(o.id);
+    await store.getOrder(o.id);
+    expect(calls.getOrder).toBe(2);
+  });
+
+  test('health carries the backend details and the cache state', async (t) => {
+    const store = createCachedStore(await sqlite(t), { ttlMs: 30_000 });
+    const h = await store.health();
+    expect(h.ok).toBe(true);
+    expect(h.details).toMatchObject({ backend: 'sqlite', cache: { ttlMs: 30_000, coherent: true } });
+  });
+});

@@ -1,0 +1,128 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, test } from 'vitest';
+import { ConfigError } from '../../../src/config/env.js';
+import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
+import { SQLITE_MIGRATIONS } from '../../../src/services/store/sqlite/migrations.js';
+import { tempDir } from '../../helpers/build.js';
+import { newOrder } from '../../support/store-fixtures.js';
+import { describeStoreConformance } from './conformance.js';
+
+describeStoreConformance('sqlite', async (t) => {
+  const store = createSqliteStore({ file: path.join(await tempDir(t), 'orders.db') });
+  await store.init();
+  t.onTestFinished(() => store.close());
+  return store;
+});
+
+describe('sqlite adapter', () => {
+  test('the file is in WAL mode with synchronous=FULL, migrated to the latest version', async (t) => {
+    const file = path.join(await tempDir(t), 'nested', 'orders.db');
+    const store = createSqliteStore({ file });
+    await store.init();
+    t.onTestFinished(() => store.close());
+    await store.createOrder(newOrder());
+    const db = new Database(file, { readonly: true });
+    t.onTestFinished(() => {
+      db.close();
+    });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.at(-1)?.version);
+    const plan = db
+      .prepare("EXPLAIN QUERY PLAN SELECT * FROM orders WHERE held = 0 AND status IN ('paid') ORDER BY pk DESC")
+      .all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX orders_by_status/);
+  });
+
+  test('orders survive a reopen; the sequence continues; migrations are not re-run', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const first = createSqliteStore({ file });
+    await first.init();
+    const a = await first.createOrder(newOrder());
+    await first.close();
+    const second = createSqliteStore({ file });
+    await second.init();
+    t.onTestFinished(() => second.close());
+    expect(await second.getOrder(a.id)).toEqual(a);
+    expect((await second.createOrder(newOrder())).orderNumber).toBe('AX25-0002');
+  });
+
+  test('two stores (two processes) on one file still number orders uniquely', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const a = createSqliteStore({ file });
+    const b = createSqliteStore({ file });
+    await Promise.all([a.init(), b.init()]);
+    t.onTestFinished(async () => {
+      await a.close();
+      await b.close();
+    });
+    const made = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).createOrder(newOrder())));
+    expect(new Set(made.map((o) => o.orderNumber)).size).toBe(50);
+    expect((await a.listOrders()).length).toBe(50);
+  });
+
+  test('an unusable DATA_DIR stops start-up with a message naming it', async (t) => {
+    const dir = await tempDir(t);
+    const notADir = path.join(dir, 'file');
+    await writeFile(notADir, 'x');
+    const store = createSqliteStore({ file: path.join(notADir, 'orders.db') });
+    await expect(store.init()).rejects.toThrow(ConfigError);
+    await expect(store.init()).rejects.toThrow(/^DATA_DIR: /);
+  });
+
+  test('a file that is not a database stops start-up naming DATA_DIR', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    await writeFile(file, 'this is not sqlite '.repeat(100));
+    const store = createSqliteStore({ file });
+    await expect(store.init()).rejects.toThrow(/DATA_DIR: cannot open the order database .*orders\.db/);
+  });
+
+  test('a database from a newer server version is refused', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const db = new Database(file);
+    db.pragma('user_version = 999');
+    db.close();
+    await expect(createSqliteStore({ file }).init()).rejects.toThrow(/DATA_DIR: .*schema version 999/);
+  });
+
+  test('a closed store answers STORE_UNAVAILABLE, and health says not ok', async (t) => {
+    const store = createSqliteStore({ file: path.join(await tempDir(t), 'orders.db') });
+    await store.init();
+    await store.close();
+    await expect(store.getOrder('x')).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      statusCode: 503,
+      headers: { 'Retry-After': '5' },
+    });
+    await expect(store.createOrder(newOrder())).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect((await store.health()).ok).toBe(false);
+  });
+
+  test('a write blocked by another process past the busy timeout is STORE_UNAVAILABLE', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const store = createSqliteStore({ file, busyTimeoutMs: 50 });
+    await store.init();
+    t.onTestFinished(() => store.close());
+    const other = new Database(file);
+    t.onTestFinished(() => {
+      other.close();
+    });
+    other.exec('BEGIN IMMEDIATE');
+    await expect(store.createOrder(newOrder())).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    other.exec('ROLLBACK');
+    expect((await store.createOrder(newOrder())).orderNumber).toBe('AX25-0001');
+  });
+
+  test('rows that fail the domain schema are refused at the boundary, not passed on', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const store = createSqliteStore({ file });
+    await store.init();
+    t.onTestFinished(() => store.close());
+    const o = await store.createOrder(newOrder());
+    const db = new Database(file);
+    db.prepare("UPDATE orders SET items = '[]' WHERE id = ?").run(o.id);
+    db.close();
+    await expect(store.getOrder(o.id)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * A real SMTP server on loopback (`smtp-server`) that parses what it receives with
+ * `mailparser`. It can be stopped and started again on the same port, to play an outage.
+ *
+ *   const smtp = await startSmtpServer(t);          // listening; SMTP_URL = smtp.url
+ *   const smtp = await startSmtpServer(t, { listen: false });  // port reserved, down
+ *   await smtp.stop(); await smtp.start();
+ *   const [mail] = await smtp.waitFor(1);
+ */
+import net, { type AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import type { TestContext } from 'vitest';
+
+export type ReceivedMail = {
+  envelope: { from: string; to: string[] };
+  raw: Buffer;
+  parsed: ParsedMail;
+};
+
+export type SmtpTestServer = {
+  port: number;
+  url: string;
+  received: ReceivedMail[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves once `count` messages have arrived (rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+};
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+export async function startSmtpServer(t: TestContext, opts: { listen?: boolean } = {}): Promise<SmtpTestServer> {
+  const port = await freePort();
+  const received: ReceivedMail[] = [];
+  const waiters: (() => void)[] = [];
+  let server: SMTPServer | null = null;
+
+  const start = async () => {
+    if (server) return;
+    const s = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      size: 20 * 1024 * 1024,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          simpleParser(raw)
+            .then((parsed) => {
+              received.push({
+                envelope: {
+                  from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                  to: session.envelope.rcptTo.map((r) => r.address),
+                },
+                raw,
+                parsed,
+              });
+              for (const w of waiters.splice(0)) w();
+              callback();
+            })
+            .catch((err: Error) => callback(err));
+        });
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => resolve());
+    });
+    server = s;
+  };
+
+  const stop = async () => {
+    const s = server;
+    server = null;
+    if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+  };
+
+  if (opts.listen !== false) await start();
+  t.onTestFinished(stop);
+
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    start,
+    stop,
+    async waitFor(count, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`expected ${count} messages, got ${received.length}`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(left, 200));
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      return received.slice(0, count);
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Photo-library fixtures: small real images drawn with sharp (with EXIF where asked), a
+ * helper that lays them out as PHOTOS_DIR/<event>/<day>/<session>/<file>, a logger that
+ * records what the library reports, and `waitFor`.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { LibraryLogger } from '../../src/services/photos/library.js';
+
+export type ImageSpec = {
+  width?: number;
+  height?: number;
+  /** EXIF DateTimeOriginal, "YYYY:MM:DD HH:MM:SS". */
+  takenAt?: string;
+  /** EXIF orientation 1–8. */
+  orientation?: number;
+  format?: 'jpeg' | 'png' | 'webp';
+  /** Background colour, so that replaced files really differ. */
+  color?: string;
+};
+
+export async function makeImage(spec: ImageSpec = {}): Promise<Buffer> {
+  let img = sharp({
+    create: {
+      width: spec.width ?? 48,
+      height: spec.height ?? 32,
+      channels: 3,
+      background: spec.color ?? '#3366aa',
+    },
+  });
+  const format = spec.format ?? 'jpeg';
+  img = format === 'png' ? img.png() : format === 'webp' ? img.webp() : img.jpeg({ quality: 60 });
+  if (spec.orientation) img = img.withMetadata({ orientation: spec.orientation });
+  if (spec.takenAt) img = img.withExifMerge({ IFD2: { DateTimeOriginal: spec.takenAt } });
+  return img.toBuffer();
+}
+
+/** Writes `data` to root/<event>/<day>/<session>/<file> and returns its path. */
+export async function writePhoto(
+  root: string,
+  [event, day, session, file]: [string, string, string, string],
+  data: Buffer | string,
+): Promise<string> {
+  const dir = path.join(root, event, day, session);
+  await mkdir(dir, { recursive: true });
+  const target = path.join(dir, file);
+  await writeFile(target, data);
+  return target;
+}
+
+export async function writeEventJson(root: string, event: string, json: unknown): Promise<void> {
+  await mkdir(path.join(root, event), { recursive: true });
+  await writeFile(path.join(root, event, 'event.json'), typeof json === 'string' ? json : JSON.stringify(json));
+}
+
+export type LogEntry = { level: 'info' | 'warn' | 'error' | 'debug'; obj: unknown; msg: string | undefined };
+
+/** A LibraryLogger that keeps every entry (tests assert on what was logged). */
+export function recordingLogger(): LibraryLogger & { entries: LogEntry[] } {
+  const entries: LogEntry[] = [];
+  const at =
+    (level: LogEntry['level']) =>
+    (obj: object | string, msg?: string): void => {
+      entries.push(typeof obj === 'string' ? { level, obj: {}, msg: obj } : { level, obj, msg });
+    };
+  return { entries, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
+}
+
+/** Polls `check` until it returns true (or throws after `timeoutMs`). */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

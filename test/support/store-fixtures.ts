@@ -1,0 +1,51 @@
+/**
+ * Orders for store tests: `newOrder()` is a valid NewOrder with the totals computed from its
+ * lines (override any field), `orderIn(store, status)` creates one and moves it along the
+ * SPEC §5 path to the status asked for.
+ */
+import type { NewOrder, OrderLine, OrderRecord, OrderStatus } from '../../src/domain/order.js';
+import type { OrderStore } from '../../src/services/store/port.js';
+
+export const DEFAULT_LINES: OrderLine[] = [
+  { photoNumber: '12', size: '4x6', quantity: 2, unitCents: 500, lineCents: 1000 },
+  { photoNumber: '0007', size: '8x10', quantity: 1, unitCents: 2000, lineCents: 2000 },
+];
+
+export function newOrder(over: Partial<NewOrder> = {}): NewOrder {
+  const items = over.items ?? DEFAULT_LINES;
+  const subtotalCents = over.subtotalCents ?? items.reduce((sum, l) => sum + l.lineCents, 0);
+  const fulfillmentType = over.fulfillmentType ?? 'ship';
+  const shippingFeeCents = over.shippingFeeCents ?? (fulfillmentType === 'ship' ? 500 : 0);
+  return {
+    prefix: 'AX25',
+    eventSlug: 'AX2025',
+    customerName: 'Ada Lovelace',
+    customerEmail: 'ada@example.com',
+    customerPhone: '+1 555 010 0000',
+    fulfillmentType,
+    shippingAddress: '1 Main St',
+    city: 'Springfield',
+    state: 'IL',
+    zipCode: '62701',
+    held: false,
+    holdExpiresAt: null,
+    addressVerified: true,
+    channel: 'web',
+    ...over,
+    items,
+    subtotalCents,
+    shippingFeeCents,
+    totalCents: over.totalCents ?? subtotalCents + shippingFeeCents,
+  };
+}
+
+/** Creates an order and moves it to `status` by allowed transitions (pending → paid / void / cancelled). */
+export async function orderIn(
+  store: OrderStore,
+  status: OrderStatus,
+  over: Partial<NewOrder> = {},
+): Promise<OrderRecord> {
+  const created = await store.createOrder(newOrder(over));
+  if (status === 'pending') return created;
+  return (await store.updateOrder(created.id, { status })).order;
+}
