@@ -8,6 +8,10 @@
  *   with the change-notification triggers off, to show what LISTEN/NOTIFY costs.
  * - Cached order reads/s (SQLite and PostgreSQL behind the cache) against uncached reads,
  *   and how long a change made through one process takes to reach another's cache.
+ * - What the 30-second TTL running out costs with 10,000 orders (SQLite): the list read that
+ *   finds its entry expired, and the longest the event loop is held while the list reloads,
+ *   against the old reload (one statement for the whole list, parsed and frozen at once, all
+ *   on the event loop) measured in the same run.
  * The Google Sheets figures come from bench/store-sheets.bench.ts (run by the same command).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,9 +20,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createCachedStore } from '../src/services/store/cached-store.js';
-import type { OrderStore } from '../src/services/store/port.js';
+import type { OrderRecord, OrderStore } from '../src/services/store/port.js';
 import { createPostgresStore } from '../src/services/store/postgres/index.js';
 import { createSqliteStore } from '../src/services/store/sqlite/index.js';
+import { type OrderRow, rowToOrder } from '../src/services/store/sqlite/rows.js';
 import { startPostgresServer } from '../test/support/postgres-embedded.js';
 import { newOrder } from '../test/support/store-fixtures.js';
 import { type BenchRow, median, percentile, printReport } from './lib/report.js';
@@ -119,6 +124,98 @@ async function readFigures(label: string, store: OrderStore, n: number): Promise
   ];
 }
 
+/** Runs `fn` while a ticker on the event loop records the longest gap between its turns (ms). */
+async function longestStall(fn: () => Promise<void>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  try {
+    await fn();
+    // one more turn, so a stall at the very end is seen too
+    await new Promise((r) => setTimeout(r, 5));
+  } finally {
+    clearInterval(ticker);
+  }
+  return longest;
+}
+
+async function reloadFigures(dir: string): Promise<BenchRow[]> {
+  const file = path.join(dir, 'reload.db');
+  const store = createSqliteStore({ file });
+  await store.init();
+  for (let i = 0; i < 10_000; i += 500) {
+    await Promise.all(
+      Array.from({ length: 500 }, (_, k) => store.createOrder(newOrder({ customerName: `c${i + k}` }))),
+    );
+  }
+  // The old reload: the whole list in one statement, parsed and deep-frozen in one go.
+  const raw = new Database(file, { readonly: true });
+  const all = raw.prepare("SELECT * FROM orders WHERE held = 0 AND status IN ('pending') ORDER BY pk DESC");
+  const deepFreeze = (o: OrderRecord) => {
+    for (const line of o.items) Object.freeze(line);
+    Object.freeze(o.items);
+    return Object.freeze(o);
+  };
+  const oldReload: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const started = performance.now();
+    const list = (all.all() as OrderRow[]).map(rowToOrder).map(deepFreeze);
+    oldReload.push(performance.now() - started);
+    if (list.length !== 10_000) throw new Error(`expected 10,000 orders, read ${list.length}`);
+  }
+  raw.close();
+
+  let clock = Date.now();
+  const cached = createCachedStore(store, { ttlMs: 30_000, now: () => clock });
+  const query = { statuses: ['pending' as const] };
+  await cached.listOrders(query);
+  const atExpiry: number[] = [];
+  const stalls: number[] = [];
+  const reloads: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    clock += 30_000;
+    stalls.push(
+      await longestStall(async () => {
+        const started = performance.now();
+        const list = await cached.listOrders(query);
+        atExpiry.push(performance.now() - started);
+        if (list.length !== 10_000) throw new Error(`expected 10,000 orders, read ${list.length}`);
+        const refreshStarted = performance.now();
+        while (cached.stats().refreshing > 0) await new Promise((res) => setTimeout(res, 2));
+        reloads.push(performance.now() - refreshStarted);
+      }),
+    );
+  }
+  await store.close();
+  const old = median(oldReload);
+  const expiry = median(atExpiry);
+  const stall = median(stalls);
+  return [
+    row('SQLite 10,000 orders: old reload, one go (= event-loop stall)', old, 'ms'),
+    row('SQLite 10,000 orders: background reload, paged (wall)', median(reloads), 'ms', { baseline: old }),
+    {
+      name: 'SQLite 10,000 orders: list read at TTL expiry',
+      value: expiry,
+      unit: 'ms',
+      baseline: old,
+      target: '<= 5 ms',
+      pass: expiry <= 5,
+    },
+    {
+      name: 'SQLite 10,000 orders: longest event-loop stall during reload',
+      value: stall,
+      unit: 'ms',
+      baseline: old,
+      target: '<= 50 ms',
+      pass: stall <= 50,
+    },
+  ];
+}
+
 async function postgresFigures(): Promise<BenchRow[]> {
   const server = await startPostgresServer({ durable: true });
   try {
@@ -197,7 +294,7 @@ async function postgresFigures(): Promise<BenchRow[]> {
 export default async function storeBench(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'store-bench-'));
   try {
-    printReport('order store: SQLite (2 cores)', await sqliteFigures(dir));
+    printReport('order store: SQLite (2 cores)', [...(await sqliteFigures(dir)), ...(await reloadFigures(dir))]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

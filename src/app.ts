@@ -7,11 +7,12 @@
  *   3. routes          (depend on the interfaces only, never on sharp, nodemailer, ...)
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
-import errorHandler, { sendError, toAppError } from './errors/handler.js';
+import errorHandler, { clientErrorHandler, sendError, toAppError } from './errors/handler.js';
 import configPlugin from './plugins/config.js';
 import httpConventions from './plugins/http-conventions.js';
 import openapi from './plugins/openapi.js';
@@ -45,18 +46,30 @@ export type AppOptions = { config: Config };
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Fastify's constructor options: what must be fixed before any plugin runs. */
-export function serverOptions(config: Config, logger: FastifyServerOptions['logger']): FastifyServerOptions {
+export function serverOptions(config: Config, logger: FastifyServerOptions['logger']): FastifyHttpOptions<Server> {
   return {
     logger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     requestTimeout: config.REQUEST_TIMEOUT_MS,
+    // A socket with no traffic either way for twice that long is cut: a client that stops
+    // reading its responses (slow read) can't hold a connection for ever.
+    connectionTimeout: 2 * config.REQUEST_TIMEOUT_MS,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    // plugins/http-conventions.ts logs one line per request instead.
+    disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
+    // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval
+    // (30 s by default), so a slowloris client would hold its socket for 30 s whatever the
+    // timeouts say; checking every second makes them mean what they say.
+    http: { connectionsCheckingInterval: 1_000 },
+    // Requests the HTTP parser refuses (malformed, headers too large, too slow) get the
+    // SPEC §1 body too.
+    clientErrorHandler,
     // Malformed percent-encoding (`/event/%E0%A4%A`) is refused by the router before any hook
     // or error handler runs; answer it with the SPEC §1 body and CORS, not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
@@ -122,8 +135,9 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const fastify = Fastify(serverOptions(config, logger)).withTypeProvider<ZodTypeProvider>();
   // Slow clients (slowloris) are cut off: all headers within 10 s, the whole request
-  // within REQUEST_TIMEOUT_MS (set through Fastify's requestTimeout above).
-  fastify.server.headersTimeout = 10_000;
+  // within REQUEST_TIMEOUT_MS (set through Fastify's requestTimeout above). Node wants the
+  // headers timeout no longer than the request timeout (else it applies it to the body too).
+  fastify.server.headersTimeout = Math.min(10_000, config.REQUEST_TIMEOUT_MS);
   await fastify.register(fp(app, { name: 'app' }), { config });
   return fastify;
 }

@@ -3,6 +3,8 @@
  * 4xx are the client's business and logged at info; 5xx are logged with the error and
  * their message is replaced, so no internal detail or stack trace ever reaches a client.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -73,6 +75,41 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
     .type('application/json; charset=utf-8')
     .serializer(JSON.stringify)
     .send({ error: err.message, code: err.code, details: err.details });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a malformed request line or
+ * header, headers over the size limit, a client too slow to send its request: slowloris)
+ * get the SPEC §1 body and CORS too, instead of Fastify's own `{ error, message, statusCode }`.
+ * Passed as Fastify's `clientErrorHandler`; `this` is the Fastify instance.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset connection has nobody to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const code: ErrorCode =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'REQUEST_TIMEOUT'
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'HEADERS_TOO_LARGE'
+        : 'VALIDATION_FAILED';
+  const appErr = new AppError(code, { details: code === 'VALIDATION_FAILED' ? 'Malformed HTTP request' : '' });
+  // Debug, not info: a scanner or a slowloris attack would otherwise fill the log.
+  this.log.debug({ code, err: err.code }, 'client error');
+  // As Node does: never write into a response that has already begun.
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !pending?.headersSent) {
+    const body = JSON.stringify({ error: appErr.message, code: appErr.code, details: appErr.details });
+    socket.write(
+      `HTTP/1.1 ${appErr.statusCode} ${STATUS_CODES[appErr.statusCode]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Access-Control-Allow-Origin: *\r\n' +
+        'Cache-Control: no-store\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy();
 }
 
 function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {

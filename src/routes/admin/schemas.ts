@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { FulfillmentType, ORDER_STATUSES, OrderStatus } from '../../domain/order.js';
 import { ApiOrder } from '../../schemas/order.js';
+import { hasLineBreak } from '../../services/orders/text.js';
 
 /** C0 and C1 control characters (tabs and newlines included): never part of a one-line field. */
 const CONTROL = /\p{Cc}/u;
@@ -21,7 +22,8 @@ export function oneLine(max: number) {
     .string()
     .trim()
     .max(max)
-    .refine((s) => !CONTROL.test(s), 'must not contain control characters or line breaks')
+    // U+2028/U+2029 are line breaks too (hasLineBreak), though not control characters.
+    .refine((s) => !CONTROL.test(s) && !hasLineBreak(s), 'must not contain control characters or line breaks')
     .refine(isWellFormed, 'must be well-formed Unicode');
 }
 

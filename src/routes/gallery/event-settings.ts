@@ -17,7 +17,11 @@ import type { EventSettingsSource } from './pages.js';
 
 const RECHECK_MS = 1000;
 
-export type CatalogSettings = EventSettingsSource & { refresh(): Promise<void> };
+export type CatalogSettings = EventSettingsSource & {
+  /** Cheap synchronous check: whether `refresh()` has anything to do. */
+  needsRefresh(): boolean;
+  refresh(): Promise<void>;
+};
 
 export function catalogSettings(
   events: Pick<EventCatalog, 'list' | 'generation'>,
@@ -31,18 +35,22 @@ export function catalogSettings(
   /** After a failed read, no new attempt before this time (the store is not hammered). */
   let retryAt = Number.NEGATIVE_INFINITY;
 
+  function needsRefresh(): boolean {
+    const at = now();
+    if (at < retryAt) return false;
+    return !(events.generation === seen.events && library.generation === seen.library && at - seen.at < RECHECK_MS);
+  }
+
   return {
     /** The generation the snapshot was taken at (never a newer one): cache keys match what settingsOf says. */
     get generation() {
       return seen.events;
     },
     settingsOf: (event) => byCode.get(event.code) ?? event,
+    needsRefresh,
     async refresh() {
+      if (!needsRefresh()) return;
       const at = now();
-      if (at < retryAt) return;
-      if (events.generation === seen.events && library.generation === seen.library && at - seen.at < RECHECK_MS) {
-        return;
-      }
       let list: Awaited<ReturnType<typeof events.list>>;
       try {
         list = await events.list();

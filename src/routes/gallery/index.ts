@@ -43,7 +43,12 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
     settings = catalogSettings(fastify.events, fastify.photos, {
       onError: (err) => fastify.log.warn({ err }, 'gallery: event settings unavailable; using the last known'),
     });
-    fastify.addHook('onRequest', settings.refresh);
+    const snapshot = settings;
+    // Synchronous when the snapshot is fresh (almost always): no promise on the hot path.
+    fastify.addHook('onRequest', (_request, _reply, done) => {
+      if (!snapshot.needsRefresh()) return done();
+      snapshot.refresh().then(() => done(), done);
+    });
   }
   const pages = createGalleryPages({
     library: fastify.photos,

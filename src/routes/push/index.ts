@@ -61,6 +61,8 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
             'VALIDATION_FAILED',
             'UNAUTHORIZED',
             'ORDER_NOT_FOUND',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
             'RATE_LIMITED',
             'STORE_UNAVAILABLE',
           ),

@@ -2,32 +2,59 @@
  * The 30-second read cache (SPEC §10) in front of any adapter: `getOrder`, `listOrders`,
  * `summary` and the event settings are served from memory for `ttlMs`.
  *
+ * - Past `ttlMs` an entry is stale, not gone (stale-while-revalidate): the next read still
+ *   gets it at once and starts a refresh in the background (one per entry at a time); the
+ *   refresh replaces the entry when it is done. A refresh that fails keeps the stale entry
+ *   (and is logged). A stale entry is served for at most `staleMs` more (default: `ttlMs`),
+ *   so nothing older than `ttlMs + staleMs` is ever served; past that a read waits for the
+ *   backend. (A list of 10,000 orders takes hundreds of milliseconds to read and parse: no
+ *   request should wait for that because a timer ran out.)
  * - Writes made through this wrapper refresh it at once (write-through for the order
  *   written, lists and summary dropped), so a caller never reads its own write stale.
  * - A read that was already running when a write finished never fills the cache with what
  *   it saw (generation counter), and identical concurrent reads share one backend call —
- *   unless a write finished in between.
+ *   unless a write finished in between. Background refreshes are reads like any other.
  * - Adapters with a change feed (PostgreSQL: LISTEN/NOTIFY) report changes committed by
- *   other processes; those entries are dropped when the notice arrives. While the feed is
- *   down the cache reads through, and it starts empty when the feed comes back.
- * - Cached records are deep-frozen: one object serves many requests, so nobody may mutate it.
+ *   other processes; those entries are dropped (not made stale) when the notice arrives, so
+ *   the next read waits for the new data. While the feed is down the cache reads through,
+ *   and it starts empty when the feed comes back.
+ * - Cached records are frozen (with their lines): one object serves many requests, so nobody
+ *   may mutate it. A record that comes back from the backend unchanged is answered with the
+ *   object already handed out, so a reloaded list holds the same objects as before (and
+ *   whatever was derived from them, like the admin list's JSON, can be reused).
  *   Lists are fresh arrays (of frozen records).
  * - Idempotency keys, push subscriptions and the mail outbox are never cached.
  */
 import type { OrderRecord, SalesSummaryCents } from '../../domain/order.js';
 import { type ChangeFeed, hasChangeFeed, type StoreChange } from './change-feed.js';
+import { type StoreLogger, silentLogger } from './logger.js';
 import type { EventSettings, MailJobInput, OrderListQuery, OrderStore, StoreHealth, UpdateResult } from './port.js';
 
 export type CachedStoreOptions = {
   /** How long a read is served from memory; 0 turns the cache off (every read goes through). */
   ttlMs: number;
+  /** How long past `ttlMs` an entry is still served while a background refresh replaces it (default `ttlMs`). */
+  staleMs?: number;
   /** At most this many cached order lookups (the oldest go first). */
   maxEntries?: number;
   /** Clock, for tests. */
   now?: () => number;
+  /** Where failed background refreshes are reported. */
+  log?: StoreLogger;
 };
 
-export type CacheStats = { hits: number; misses: number; entries: number; coherent: boolean };
+export type CacheStats = {
+  hits: number;
+  misses: number;
+  /** Hits on stale entries (each started or found a background refresh). */
+  staleHits: number;
+  /** Background refreshes started, those that failed, and those under way. */
+  refreshes: number;
+  refreshErrors: number;
+  refreshing: number;
+  entries: number;
+  coherent: boolean;
+};
 
 export type CachedOrderStore = OrderStore & {
   readonly inner: OrderStore;
@@ -36,28 +63,36 @@ export type CachedOrderStore = OrderStore & {
   clear(): void;
 };
 
-/** A map whose entries expire; when full, the oldest insertion goes first. */
+type Entry<V> = { value: V; freshUntil: number };
+
+/**
+ * A map whose entries go stale after `ttlMs` and away `staleMs` later; when full, the oldest
+ * insertion goes first.
+ */
 class TtlMap<V> {
-  private readonly map = new Map<string, { value: V; expiresAt: number }>();
+  private readonly map = new Map<string, Entry<V> & { goneAt: number }>();
   constructor(
     private readonly ttlMs: number,
+    private readonly staleMs: number,
     private readonly max: number,
     private readonly now: () => number,
   ) {}
 
-  get(key: string): V | undefined {
+  /** The entry, fresh or stale; undefined once it is past its stale window. */
+  get(key: string): Entry<V> | undefined {
     const e = this.map.get(key);
     if (!e) return undefined;
-    if (e.expiresAt <= this.now()) {
+    if (e.goneAt <= this.now()) {
       this.map.delete(key);
       return undefined;
     }
-    return e.value;
+    return e;
   }
 
   set(key: string, value: V): void {
     this.map.delete(key);
-    this.map.set(key, { value, expiresAt: this.now() + this.ttlMs });
+    const freshUntil = this.now() + this.ttlMs;
+    this.map.set(key, { value, freshUntil, goneAt: freshUntil + this.staleMs });
     if (this.map.size > this.max) {
       const oldest = this.map.keys().next().value;
       if (oldest !== undefined) this.map.delete(oldest);
@@ -85,30 +120,74 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** An order's objects are the record, its lines array and each line: freezing those is deep-freezing it. */
+function freezeOrder(order: OrderRecord): OrderRecord {
+  for (const line of order.items) Object.freeze(line);
+  Object.freeze(order.items);
+  return Object.freeze(order);
+}
+
+/** Field by field (lines too): both are parsed records, so they have the same keys. */
+function sameOrder(a: OrderRecord, b: OrderRecord): boolean {
+  for (const key of Object.keys(a) as (keyof OrderRecord)[]) {
+    if (a[key] === b[key]) continue;
+    if (key !== 'items' || a.items.length !== b.items.length) return false;
+    for (let i = 0; i < a.items.length; i++) {
+      const x = a.items[i] as OrderRecord['items'][number];
+      const y = b.items[i] as OrderRecord['items'][number];
+      for (const field of Object.keys(x) as (keyof typeof x)[]) if (x[field] !== y[field]) return false;
+    }
+  }
+  return true;
+}
+
 const refKey = (ref: string) => ref.trim().toLowerCase();
 
 export function createCachedStore(inner: OrderStore, options: CachedStoreOptions): CachedOrderStore {
   const now = options.now ?? Date.now;
   const ttl = options.ttlMs;
+  const staleMs = options.staleMs ?? ttl;
   const max = options.maxEntries ?? 50_000;
+  const log = options.log ?? silentLogger;
+  const ttlMap = <V>(size: number) => new TtlMap<V>(ttl, staleMs, size, now);
   /** Lookup key (lower-cased id or order number) → the order, or null for "no such order". */
-  const orders = new TtlMap<{ order: OrderRecord | null }>(ttl, max, now);
+  const orders = ttlMap<{ order: OrderRecord | null }>(max);
   /** Lower-cased id → lower-cased order number, to drop both keys of an order. */
   const numberOf = new Map<string, string>();
+  /** Lower-cased id → the frozen record last handed out, answered again while the order is unchanged. */
+  const known = new Map<string, OrderRecord>();
   const negatives = new Set<string>();
-  const lists = new TtlMap<OrderRecord[]>(ttl, 1000, now);
-  const summaries = new TtlMap<SalesSummaryCents>(ttl, 1000, now);
-  const settings = new TtlMap<EventSettings | null>(ttl, 10_000, now);
-  const settingsList = new TtlMap<EventSettings[]>(ttl, 1, now);
+  const lists = ttlMap<OrderRecord[]>(1000);
+  const summaries = ttlMap<SalesSummaryCents>(1000);
+  const settings = ttlMap<EventSettings | null>(10_000);
+  const settingsList = ttlMap<EventSettings[]>(1);
   /** Bumped whenever orders (or settings) may have changed: reads started before don't fill the cache. */
   let orderGen = 0;
   let settingsGen = 0;
   const inflight = new Map<string, { gen: number; promise: Promise<unknown> }>();
+  /** Entries (namespace + key) being refreshed in the background. */
+  const refreshing = new Set<string>();
+  let closed = false;
   let hits = 0;
   let misses = 0;
+  let staleHits = 0;
+  let refreshes = 0;
+  let refreshErrors = 0;
 
   const feed: ChangeFeed | undefined = hasChangeFeed(inner) ? inner.changes : undefined;
   const enabled = () => ttl > 0 && (feed?.coherent ?? true);
+
+  /** The frozen record to hand out: the one handed out before if nothing in it changed. */
+  function adopt(order: OrderRecord): OrderRecord {
+    const idKey = refKey(order.id);
+    const before = known.get(idKey);
+    if (before === order || (before !== undefined && sameOrder(before, order))) return before;
+    // known only grows; past the cache size, start over (it only saves work, it decides nothing)
+    if (known.size >= max) known.clear();
+    const frozen = freezeOrder(order);
+    known.set(idKey, frozen);
+    return frozen;
+  }
 
   function putOrder(order: OrderRecord): OrderRecord {
     if (numberOf.size >= max) {
@@ -116,7 +195,7 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
       orders.clear();
       numberOf.clear();
     }
-    const frozen = deepFreeze(order);
+    const frozen = adopt(order);
     const idKey = refKey(order.id);
     const noKey = refKey(order.orderNumber);
     orders.set(idKey, { order: frozen });
@@ -153,6 +232,7 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
     settingsChanged();
     orders.clear();
     numberOf.clear();
+    known.clear();
     settings.clear();
   }
 
@@ -169,8 +249,8 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
   });
 
   /**
-   * Serves `key` from `map`, else loads it once (shared by concurrent callers of the same
-   * generation) and lets `fill` cache it only if nothing changed meanwhile.
+   * Serves `key` from `map` (a stale entry too, starting its refresh), else loads it once
+   * (shared by concurrent callers of the same generation); `fill` caches what was loaded.
    */
   async function cached<V>(
     ns: string,
@@ -184,9 +264,18 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
     const hit = map.get(key);
     if (hit !== undefined) {
       hits++;
-      return hit;
+      if (hit.freshUntil <= now()) {
+        staleHits++;
+        refresh(ns, key, gen, load, fill);
+      }
+      return hit.value;
     }
     misses++;
+    return loadOnce(ns, key, gen, load, fill);
+  }
+
+  /** One backend read per key and generation; its result is cached only if nothing changed meanwhile. */
+  function loadOnce<V>(ns: string, key: string, gen: () => number, load: () => Promise<V>, fill: (v: V) => V) {
     const flightKey = `${ns}\u0000${key}`;
     const started = gen();
     const running = inflight.get(flightKey);
@@ -198,6 +287,29 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
     };
     promise.then(done, done);
     return promise;
+  }
+
+  /**
+   * Replaces a stale entry in the background, one refresh per entry at a time. A refresh that
+   * overlaps a write is not cached (loadOnce), so the next read of the still-stale entry starts
+   * another; one that fails leaves the stale entry to be served until its window ends.
+   */
+  function refresh<V>(ns: string, key: string, gen: () => number, load: () => Promise<V>, fill: (v: V) => V): void {
+    const refreshKey = `${ns}\u0000${key}`;
+    if (closed || refreshing.has(refreshKey)) return;
+    refreshing.add(refreshKey);
+    refreshes++;
+    // Started on the next turn: the reader that found the entry stale is answered first (an
+    // adapter may do its first slice of work synchronously).
+    setImmediate(() => {
+      loadOnce(ns, key, gen, load, fill)
+        .catch((err: unknown) => {
+          refreshErrors++;
+          if (!closed)
+            log.warn({ err, cache: ns, key }, 'order cache: background refresh failed; keeping the stale entry');
+        })
+        .finally(() => refreshing.delete(refreshKey));
+    });
   }
   const getOrderGen = () => orderGen;
   const getSettingsGen = () => settingsGen;
@@ -223,11 +335,22 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
     inner,
     kind: inner.kind,
 
-    stats: () => ({ hits, misses, entries: orders.size, coherent: feed?.coherent ?? true }),
+    stats: () => ({
+      hits,
+      misses,
+      staleHits,
+      refreshes,
+      refreshErrors,
+      refreshing: refreshing.size,
+      entries: orders.size,
+      coherent: feed?.coherent ?? true,
+    }),
     clear: clearAll,
 
     init: () => inner.init(),
     async close() {
+      // A background refresh still running fails quietly against the closed backend.
+      closed = true;
       unsubscribe?.();
       clearAll();
       await inner.close();
@@ -277,7 +400,7 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
         getOrderGen,
         () => inner.listOrders(query),
         (v) => {
-          const frozen = v.map((o) => deepFreeze(o));
+          const frozen = v.map(adopt);
           lists.set(key, frozen);
           return frozen;
         },

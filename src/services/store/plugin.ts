@@ -22,7 +22,7 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
   const log = fastify.log.child({ component: 'store' });
   const inner = await createStore(config, log);
   await inner.init();
-  const store = createCachedStore(inner, { ttlMs: config.ORDER_CACHE_TTL_MS });
+  const store = createCachedStore(inner, { ttlMs: config.ORDER_CACHE_TTL_MS, log });
 
   fastify.decorate('store', store);
   fastify.readiness.add('store', () => store.health());

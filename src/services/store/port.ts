@@ -133,7 +133,11 @@ export interface OrderStore {
   createOrder(input: NewOrder, opts?: { mail?: MailJobInput[] }): Promise<OrderRecord>;
   /** By id or order number; null when unknown. */
   getOrder(ref: string): Promise<OrderRecord | null>;
-  /** Newest first. */
+  /**
+   * Newest first. A long list may be read in slices, yielding to the event loop between them
+   * (10,000 orders take hundreds of milliseconds to read and parse): an order changed during
+   * the read is listed as it was before or after the change, once.
+   */
   listOrders(query?: OrderListQuery): Promise<OrderRecord[]>;
   /**
    * Status move and/or field edits, checked with src/domain/transitions.ts.

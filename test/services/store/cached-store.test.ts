@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { describe, expect, type TestContext, test } from 'vitest';
-import { createCachedStore } from '../../../src/services/store/cached-store.js';
+import { describe, expect, type TestContext, test, vi } from 'vitest';
+import { type CachedOrderStore, createCachedStore } from '../../../src/services/store/cached-store.js';
 import type { ChangeFeed, StoreChange } from '../../../src/services/store/change-feed.js';
 import type { OrderStore } from '../../../src/services/store/port.js';
 import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
@@ -49,6 +49,20 @@ function manualFeed() {
   return feed;
 }
 
+/** Resolves once no background refresh is under way. */
+async function settled(store: CachedOrderStore): Promise<void> {
+  await vi.waitFor(() => expect(store.stats().refreshing).toBe(0), { timeout: 5000, interval: 2 });
+}
+
+/** A gate a test opens by hand. */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
+  return { opened, open };
+}
+
 describe('cached store', () => {
   test('reads are served from memory until the TTL ends', async (t) => {
     let clock = 1_000_000;
@@ -69,6 +83,7 @@ describe('cached store', () => {
     clock += 30_000;
     await store.getOrder(o.id);
     await store.listOrders({ statuses: ['pending'] });
+    await settled(store);
     expect(calls.getOrder).toBe(1);
     expect(calls.listOrders).toBe(2);
     expect(store.stats().hits).toBeGreaterThan(10);
@@ -214,5 +229,182 @@ describe('cached store', () => {
     const h = await store.health();
     expect(h.ok).toBe(true);
     expect(h.details).toMatchObject({ backend: 'sqlite', cache: { ttlMs: 30_000, coherent: true } });
+  });
+
+  test('past the TTL the cached value is answered at once and refreshed in the background', async (t) => {
+    let clock = 1_000_000;
+    const { store: inner, calls } = counting(await sqlite(t));
+    const store = createCachedStore(inner, { ttlMs: 30_000, now: () => clock });
+    const first = await store.createOrder(newOrder());
+    expect((await store.listOrders()).map((o) => o.id)).toEqual([first.id]);
+    // another process adds an order; the TTL runs out
+    const second = await inner.createOrder(newOrder());
+    clock += 30_000;
+    const stale = await store.listOrders();
+    expect(stale.map((o) => o.id)).toEqual([first.id]); // not waited for
+    expect(store.stats()).toMatchObject({ staleHits: 1, refreshes: 1 });
+    await settled(store);
+    expect((await store.listOrders()).map((o) => o.id)).toEqual([second.id, first.id]);
+    expect(calls.listOrders).toBe(2);
+    // the same for a single order and the summary
+    await store.getOrder(first.id); // stale too: refreshed
+    await store.summary();
+    await settled(store);
+    await inner.updateOrder(first.id, { status: 'paid' });
+    clock += 30_000;
+    expect((await store.getOrder(first.id))?.status).toBe('pending');
+    expect((await store.summary()).completedCount).toBe(0);
+    await settled(store);
+    expect((await store.getOrder(first.id))?.status).toBe('paid');
+    expect((await store.summary()).completedCount).toBe(1);
+  });
+
+  test('one refresh per entry at a time, however many reads find it stale', async (t) => {
+    let clock = 1_000_000;
+    const base = await sqlite(t);
+    let listCalls = 0;
+    let hold = gate();
+    const slow: OrderStore = {
+      ...base,
+      async listOrders(query) {
+        listCalls++;
+        const list = await base.listOrders(query);
+        await hold.opened;
+        return list;
+      },
+    };
+    const store = createCachedStore(slow, { ttlMs: 30_000, now: () => clock });
+    await base.createOrder(newOrder());
+    hold.open();
+    await store.listOrders();
+    hold = gate();
+    clock += 30_000;
+    const reads = await Promise.all(Array.from({ length: 20 }, () => store.listOrders()));
+    expect(reads.every((r) => r.length === 1)).toBe(true);
+    await vi.waitFor(() => expect(listCalls).toBe(2));
+    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 5; i++) await store.listOrders();
+    expect(listCalls).toBe(2);
+    expect(store.stats()).toMatchObject({ refreshes: 1, refreshing: 1 });
+    hold.open();
+    await settled(store);
+    await store.listOrders();
+    expect(listCalls).toBe(2); // fresh again
+  });
+
+  test('a failed refresh keeps the stale value and is logged; past the stale window reads wait for the backend', async (t) => {
+    let clock = 1_000_000;
+    const base = await sqlite(t);
+    let failing = false;
+    const flaky: OrderStore = {
+      ...base,
+      async listOrders(query) {
+        if (failing) throw new Error('backend down');
+        return base.listOrders(query);
+      },
+    };
+    const warnings: unknown[][] = [];
+    const log = { debug() {}, info() {}, error() {}, warn: (...args: unknown[]) => warnings.push(args) };
+    const store = createCachedStore(flaky, { ttlMs: 30_000, staleMs: 10_000, now: () => clock, log });
+    const o = await store.createOrder(newOrder());
+    await store.listOrders();
+    failing = true;
+    clock += 30_000;
+    expect((await store.listOrders()).map((x) => x.id)).toEqual([o.id]);
+    await settled(store);
+    expect(store.stats().refreshErrors).toBe(1);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.[1]).toMatch(/refresh failed/);
+    // still served (and retried) within the window
+    clock += 9_999;
+    expect((await store.listOrders()).map((x) => x.id)).toEqual([o.id]);
+    await settled(store);
+    expect(store.stats().refreshErrors).toBe(2);
+    // past it: the read goes to the backend and gets its error
+    clock += 1;
+    await expect(store.listOrders()).rejects.toThrow('backend down');
+    failing = false;
+    expect(await store.listOrders()).toHaveLength(1);
+  });
+
+  test('a refresh that overlaps a write made through the cache never installs what it read before the write', async (t) => {
+    let clock = 1_000_000;
+    const base = await sqlite(t);
+    const hold = gate();
+    let holding = false;
+    // A backend whose reads answer with what they saw before a write finished.
+    const slow: OrderStore = {
+      ...base,
+      async getOrder(ref) {
+        const before = await base.getOrder(ref);
+        if (holding) await hold.opened;
+        return before;
+      },
+      async listOrders(query) {
+        const before = await base.listOrders(query);
+        if (holding) await hold.opened;
+        return before;
+      },
+    };
+    const store = createCachedStore(slow, { ttlMs: 30_000, now: () => clock });
+    const o = await store.createOrder(newOrder());
+    await store.getOrder(o.id);
+    await store.listOrders({ statuses: ['pending'] });
+    holding = true;
+    clock += 30_000;
+    // both entries are stale: the reads answer them and start refreshes, which read "pending"
+    expect((await store.getOrder(o.id))?.status).toBe('pending');
+    expect(await store.listOrders({ statuses: ['pending'] })).toHaveLength(1);
+    await vi.waitFor(() => expect(store.stats().refreshing).toBe(2));
+    await new Promise((r) => setTimeout(r, 10));
+    holding = false;
+    const paid = await store.updateOrder(o.id, { status: 'paid' });
+    expect(await store.listOrders({ statuses: ['pending'] })).toEqual([]);
+    hold.open();
+    await settled(store);
+    expect(await store.getOrder(o.id)).toEqual(paid.order);
+    expect(await store.listOrders({ statuses: ['pending'] })).toEqual([]);
+    expect((await store.listOrders({ statuses: ['paid'] })).map((x) => x.id)).toEqual([o.id]);
+  });
+
+  test('a change announced by the feed is never answered stale, even past the TTL', async (t) => {
+    let clock = 1_000_000;
+    const { store: base, calls } = counting(await sqlite(t));
+    const feed = manualFeed();
+    const store = createCachedStore(Object.assign(Object.create(base) as OrderStore, { changes: feed }), {
+      ttlMs: 30_000,
+      now: () => clock,
+    });
+    const o = await base.createOrder(newOrder());
+    await store.getOrder(o.id);
+    await store.listOrders();
+    clock += 30_000; // stale now
+    await base.updateOrder(o.id, { status: 'paid' });
+    feed.emit({ kind: 'order', id: o.id });
+    expect((await store.getOrder(o.id))?.status).toBe('paid');
+    expect((await store.listOrders())[0]?.status).toBe('paid');
+    expect(store.stats().staleHits).toBe(0);
+    expect(calls.getOrder).toBe(2);
+  });
+
+  test('a reloaded list answers unchanged orders with the same frozen objects as before', async (t) => {
+    let clock = 1_000_000;
+    const base = await sqlite(t);
+    const store = createCachedStore(base, { ttlMs: 30_000, now: () => clock });
+    const a = await store.createOrder(newOrder());
+    const b = await store.createOrder(newOrder());
+    const before = await store.listOrders();
+    await base.appendFeedback(a.id, 'thanks', new Date()); // another process changes one
+    clock += 30_000;
+    await store.listOrders();
+    await settled(store);
+    const after = await store.listOrders();
+    expect(after.map((o) => o.id)).toEqual([b.id, a.id]);
+    expect(after[0]).toBe(before[0]); // b: unchanged, the same object
+    expect(after[1]).not.toBe(before[1]); // a: changed, a new one
+    expect(after[1]?.feedback).toContain('thanks');
+    expect(Object.isFrozen(after[1])).toBe(true);
+    expect(Object.isFrozen(after[1]?.items)).toBe(true);
+    expect(Object.isFrozen(after[1]?.items[0])).toBe(true);
   });
 });

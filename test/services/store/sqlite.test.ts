@@ -4,7 +4,9 @@ import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { ConfigError } from '../../../src/config/env.js';
 import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
+import { LIST_SLICE } from '../../../src/services/store/rules.js';
 import { SQLITE_MIGRATIONS } from '../../../src/services/store/sqlite/migrations.js';
+import { ORDER_COLUMNS, rowFromValues } from '../../../src/services/store/sqlite/rows.js';
 import { tempDir } from '../../helpers/build.js';
 import { newOrder } from '../../support/store-fixtures.js';
 import { describeStoreConformance } from './conformance.js';
@@ -33,6 +35,40 @@ describe('sqlite adapter', () => {
       .prepare("EXPLAIN QUERY PLAN SELECT * FROM orders WHERE held = 0 AND status IN ('paid') ORDER BY pk DESC")
       .all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX orders_by_status/);
+  });
+
+  test('long lists are read in pages, newest first, letting other work run between pages', async (t) => {
+    const store = createSqliteStore({ file: path.join(await tempDir(t), 'orders.db') });
+    await store.init();
+    t.onTestFinished(() => store.close());
+    const n = LIST_SLICE * 2 + 7;
+    const made = await Promise.all(
+      Array.from({ length: n }, (_, i) => store.createOrder(newOrder(i % 3 === 0 ? { eventSlug: 'OTHER' } : {}))),
+    );
+    await Promise.all(made.filter((_, i) => i % 5 === 0).map((o) => store.updateOrder(o.id, { status: 'paid' })));
+    const newestFirst = [...made].reverse();
+    let ticks = 0;
+    let reading = true;
+    const tick = () => {
+      ticks++;
+      if (reading) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const all = await store.listOrders();
+    reading = false;
+    expect(all.map((o) => o.orderNumber)).toEqual(newestFirst.map((o) => o.orderNumber));
+    expect(ticks).toBeGreaterThan(0); // the event loop turned while the list was read
+    const pending = await store.listOrders({ statuses: ['pending'], eventSlug: 'AX2025' });
+    expect(pending.map((o) => o.id)).toEqual(
+      newestFirst.filter((o) => o.eventSlug === 'AX2025' && made.indexOf(o) % 5 !== 0).map((o) => o.id),
+    );
+    expect(await store.getOrder(made[0]?.id ?? '')).toEqual(all.at(-1));
+  });
+
+  test('rowFromValues reads the columns in ORDER_COLUMNS order', () => {
+    const row = rowFromValues([...ORDER_COLUMNS]);
+    expect(Object.keys(row)).toEqual([...ORDER_COLUMNS]);
+    for (const [key, value] of Object.entries(row)) expect(value).toBe(key);
   });
 
   test('orders survive a reopen; the sequence continues; migrations are not re-run', async (t) => {

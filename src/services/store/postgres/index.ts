@@ -45,6 +45,7 @@ import {
   buildNewOrder,
   isoTime,
   orderNotFound,
+  parseInSlices,
   refKeys,
   type StatusTotals,
   summaryFromTotals,
@@ -453,7 +454,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresOrde
       }
       const sql = `SELECT ${ORDER_COLUMNS} FROM orders${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY pk DESC`;
       const { rows } = await q<OrderRow>(sql, values);
-      return rows.map(rowToOrder);
+      return parseInSlices(rows, rowToOrder);
     },
 
     updateOrder(ref, patch, opts): Promise<UpdateResult> {

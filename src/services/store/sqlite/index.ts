@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../../config/env.js';
 import { NewOrder, type OrderRecord, type SalesSummaryCents } from '../../../domain/order.js';
@@ -43,6 +44,7 @@ import {
   buildMailJobs,
   buildNewOrder,
   isoTime,
+  LIST_SLICE,
   orderNotFound,
   refKeys,
   type StatusTotals,
@@ -54,10 +56,12 @@ import {
   type IdempotencyRow,
   type MailRow,
   mailToRow,
+  ORDER_COLUMNS,
   type OrderRow,
   orderToRow,
   type PushRow,
   parseSettings,
+  rowFromValues,
   rowToIdempotency,
   rowToMail,
   rowToOrder,
@@ -325,7 +329,8 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
     async health(): Promise<StoreHealth> {
       try {
         const n = read((s) => s.pendingMail.get()?.n ?? 0);
-        return { ok: true, details: { backend: 'sqlite', file: options.file, pendingMail: n } };
+        // The file's name only: /readyz is public, and the server's folders are nobody's business.
+        return { ok: true, details: { backend: 'sqlite', file: path.basename(options.file), pendingMail: n } };
       } catch (err) {
         return { ok: false, details: { backend: 'sqlite', error: (err as Error).message } };
       }
@@ -346,7 +351,7 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
 
     async listOrders(query: OrderListQuery = {}) {
       if (query.statuses && query.statuses.length === 0) return [];
-      const where: string[] = [];
+      const where: string[] = ['pk < ?'];
       const params: unknown[] = [];
       if (!query.includeHeld) where.push('held = 0');
       if (query.statuses) {
@@ -357,15 +362,29 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
         where.push('event_slug = ?');
         params.push(query.eventSlug);
       }
-      const sql = `SELECT * FROM orders${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY pk DESC`;
-      return read((_, d) => {
-        let stmt = listStatements.get(sql);
-        if (!stmt) {
-          stmt = d.prepare(sql);
-          listStatements.set(sql, stmt);
-        }
-        return (stmt.all(...params) as OrderRow[]).map(rowToOrder);
-      });
+      // Newest first, a page at a time (keyset on pk), yielding to the event loop between pages:
+      // 10,000 orders read and parsed in one go hold it for hundreds of milliseconds. Each page
+      // is one statement, so an order changed meanwhile is seen as it was before or after the
+      // change, never twice. NOT INDEXED walks the rowid backwards and stops at the page's end;
+      // through the (held, status) index SQLite would sort every matching row for each page.
+      const sql = `SELECT ${ORDER_COLUMNS.join(', ')}, pk FROM orders NOT INDEXED WHERE ${where.join(' AND ')}
+        ORDER BY pk DESC LIMIT ${LIST_SLICE}`;
+      const orders: OrderRecord[] = [];
+      let before = Number.MAX_SAFE_INTEGER;
+      for (;;) {
+        const page = read((_, d) => {
+          let stmt = listStatements.get(sql);
+          if (!stmt) {
+            stmt = d.prepare(sql).raw(true);
+            listStatements.set(sql, stmt);
+          }
+          return stmt.all(before, ...params) as unknown[][];
+        });
+        for (const values of page) orders.push(rowToOrder(rowFromValues(values)));
+        if (page.length < LIST_SLICE) return orders;
+        before = page[page.length - 1]?.[ORDER_COLUMNS.length] as number;
+        await setImmediate();
+      }
     },
 
     async updateOrder(ref: string, patch: OrderPatch, opts): Promise<UpdateResult> {

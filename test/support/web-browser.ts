@@ -1,0 +1,67 @@
+/**
+ * A real headless Chromium from the npm registry alone (@sparticuz/chromium) driven by
+ * playwright-core. Flags: the package's own, minus `--single-process` (closing a context
+ * would take the whole browser down) and the two that relax web security (the tests should
+ * see what a visitor's browser enforces); plus switches that stop Chromium from calling
+ * Google on a machine without internet.
+ */
+import chromium from '@sparticuz/chromium';
+import { type Browser, type BrowserContextOptions, type Page, chromium as playwright } from 'playwright-core';
+
+const DROPPED = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content']);
+
+export const QUIET_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export async function launchBrowser(): Promise<Browser> {
+  return playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: [...chromium.args.filter((a) => !DROPPED.has(a)), ...QUIET_ARGS],
+    headless: true,
+  });
+}
+
+export const PHONE = { width: 360, height: 740 } as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+
+export type WatchedPage = { page: Page; errors: string[]; close: () => Promise<void> };
+
+/**
+ * A page in a fresh context (its own storage and cache) that records console errors,
+ * uncaught exceptions and failed requests, so a test can assert there were none.
+ */
+export async function openPage(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  opts: BrowserContextOptions & { init?: string } = {},
+): Promise<WatchedPage> {
+  const { init, ...contextOptions } = opts;
+  const context = await browser.newContext({ viewport, acceptDownloads: true, ...contextOptions });
+  if (init) await context.addInitScript(init);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    // Aborted fetches (a page left before its answer came) are the app's own doing.
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED')
+      errors.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
+  return { page, errors, close: () => context.close() };
+}
+
+/** `document.documentElement.scrollWidth <= innerWidth`: nothing sticks out sideways. */
+export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
+  // A string: this side is compiled without the DOM's types.
+  return (await page.evaluate(
+    '({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })',
+  )) as { scrollWidth: number; innerWidth: number };
+}

@@ -1,0 +1,60 @@
+/**
+ * The whole service on a free loopback port for the browser tests: a temporary DATA_DIR, the
+ * demo photo library generated into it (two events, 60 photos), the ALTCHA CAPTCHA at a low
+ * difficulty (the widget still solves it for real), mail written to files, and the browser
+ * app from `webDir`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/env.js';
+import { ADMIN_TOKEN } from '../helpers/build.js';
+
+export type WebServer = { url: string; app: FastifyInstance; dataDir: string; close: () => Promise<void> };
+
+export async function startWebServer(webDir: string, env: Record<string, string> = {}): Promise<WebServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'photo-web-'));
+  const app = await buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      PHOTOS_DIR: path.join(dataDir, 'photos'),
+      DEMO_LIBRARY: 'auto',
+      LIBRARY_RESCAN_INTERVAL_MS: '0',
+      ADMIN_TOKENS: ADMIN_TOKEN,
+      // Mails and push carry this host; the app itself must work whatever it says.
+      PUBLIC_BASE_URL: 'http://photos.test',
+      WEB_DIR: webDir,
+      CAPTCHA_PROVIDER: 'altcha',
+      ALTCHA_MAX_NUMBER: '2000',
+      ...env,
+    }),
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const url = `http://127.0.0.1:${address.port}`;
+  // The demo library is drawn and indexed in the background: wait for both events.
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const res = await app.inject({ url: '/event' });
+    if (res.statusCode === 200 && (res.json() as unknown[]).length >= 2) break;
+    if (Date.now() > until) throw new Error(`demo library not ready: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    app,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const adminInit = (token = ADMIN_TOKEN) =>
+  `sessionStorage.setItem('cps.admin.token', ${JSON.stringify(JSON.stringify(token))});`;

@@ -1,0 +1,160 @@
+/**
+ * The photographer's dashboard: sign-in with the admin token, then orders (lists, search,
+ * detail, status, shipping, labels), booth orders, event settings and sales.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { Notice, useTitle } from '../components/common.js';
+import { BellIcon } from '../components/icons.js';
+import { type ApiError, getJson } from '../lib/api.js';
+import { pushSupported, subscribePush } from '../lib/push.js';
+import { navigate } from '../lib/router.js';
+import { useStore } from '../lib/store.js';
+import { showToast } from '../lib/toast.js';
+import './admin.css';
+import BoothOrder from './BoothOrder.js';
+import EventSettings from './EventSettings.js';
+import OrderDetail from './OrderDetail.js';
+import Orders from './Orders.js';
+import Sales from './Sales.js';
+import { adminToken, signOut, signOutReason } from './session.js';
+
+const TABS = [
+  { href: '/admin', label: 'Orders', match: (p: string[]) => p.length === 0 || p[0] === 'orders' },
+  { href: '/admin/booth', label: 'Booth', match: (p: string[]) => p[0] === 'booth' },
+  { href: '/admin/events', label: 'Events', match: (p: string[]) => p[0] === 'events' },
+  { href: '/admin/sales', label: 'Sales', match: (p: string[]) => p[0] === 'sales' },
+];
+
+export default function Admin({ path, query }: { path: string[]; query: URLSearchParams }) {
+  const token = useStore(adminToken);
+  // A notification's link: /admin?order=<orderNumber>.
+  const fromPush = query.get('order');
+  useEffect(() => {
+    if (fromPush) navigate(`/admin/orders/${encodeURIComponent(fromPush)}`, { replace: true });
+  }, [fromPush]);
+
+  if (!token) return <SignIn />;
+  const [first, second] = path;
+  let view = <Orders query={query} />;
+  if (first === 'orders' && second) view = <OrderDetail key={second} orderRef={second} />;
+  else if (first === 'booth') view = <BoothOrder />;
+  else if (first === 'events') view = <EventSettings />;
+  else if (first === 'sales') view = <Sales />;
+  else if (first !== undefined && first !== 'orders') view = <Notice>Unknown page.</Notice>;
+
+  return (
+    <div class="admin">
+      <nav class="admin-tabs" aria-label="Dashboard">
+        <ul>
+          {TABS.map((t) => (
+            <li key={t.href}>
+              <a href={t.href} aria-current={t.match(path) ? 'page' : undefined}>
+                {t.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <div class="admin-tools">
+          <AdminPush />
+          <button type="button" class="btn btn-ghost btn-small" onClick={() => signOut()}>
+            Sign out
+          </button>
+        </div>
+      </nav>
+      <main class="page page-wide" id="main">
+        {view}
+      </main>
+    </div>
+  );
+}
+
+function AdminPush() {
+  const [busy, setBusy] = useState(false);
+  if (!pushSupported()) return null;
+  const on = async () => {
+    setBusy(true);
+    try {
+      showToast(await subscribePush({}, true));
+    } catch (err) {
+      showToast((err as Error).message, { kind: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button
+      type="button"
+      class="btn btn-ghost btn-small btn-icon-text"
+      onClick={on}
+      disabled={busy}
+      title="Get a notification for every new order on this device"
+    >
+      <BellIcon size={18} /> Notify me
+    </button>
+  );
+}
+
+function SignIn() {
+  useTitle('Sign in');
+  const reason = useStore(signOutReason);
+  const [value, setValue] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const token = value.trim();
+    if (token === '') {
+      setError('Paste the admin token.');
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      await getJson('/api/orders/summary', { headers: { Authorization: `Bearer ${token}` } });
+      signOutReason.set('');
+      adminToken.set(token);
+    } catch (err) {
+      const e2 = err as ApiError;
+      setError(
+        e2.status === 401
+          ? 'That token is not valid.'
+          : e2.status === 429
+            ? `Too many wrong tokens from this address. Try again in ${Math.ceil((e2.retryAfter ?? 900) / 60)} minutes.`
+            : e2.message,
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="page page-narrow" id="main">
+      <h1>Photographer sign-in</h1>
+      {reason && <Notice kind="warn">{reason}</Notice>}
+      <form class="card" onSubmit={submit} noValidate>
+        <div class="field">
+          <label for="admin-token">Admin token</label>
+          <p id="admin-token-hint" class="hint">
+            From ADMIN_TOKENS, or the token the server printed at its first start. Kept for this browser tab only.
+          </p>
+          <input
+            id="admin-token"
+            type="password"
+            autoComplete="current-password"
+            value={value}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'admin-token-error admin-token-hint' : 'admin-token-hint'}
+            onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+          />
+          {error && (
+            <p id="admin-token-error" class="field-error" role="alert">
+              {error}
+            </p>
+          )}
+        </div>
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          {busy ? 'Checking…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,253 @@
+/**
+ * An order taken at the booth: photo numbers, sizes and quantities typed in, the customer's
+ * details, pickup or shipping. Sent with the admin token, so no CAPTCHA and no rate limit
+ * (`POST /api/orders/create`, `channel: booth`).
+ */
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
+import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
+import { TrashIcon } from '../components/icons.js';
+import { ApiError, sendJson } from '../lib/api.js';
+import { dollarsToCents, money } from '../lib/format.js';
+import { useEventConfig, useFetch } from '../lib/hooks.js';
+import type { ActiveEvent } from '../lib/types.js';
+import { uuid } from '../lib/uuid.js';
+import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
+import { onAdminError } from './session.js';
+
+type Line = { id: number; number: string; size: string; quantity: number };
+const EMPTY: Customer = { name: '', email: '', phone: '', street: '', city: '', state: '', zip: '' };
+let lineSeq = 0;
+const newLine = (size = ''): Line => ({ id: ++lineSeq, number: '', size, quantity: 1 });
+
+type Created = { orderNumber: string; total: string; message: string };
+
+export default function BoothOrder() {
+  useTitle('Booth order');
+  const events = useFetch<ActiveEvent[]>('/api/proxy-events');
+  const open = useMemo(() => (events.data ?? []).filter((e) => e.active), [events.data]);
+  const [chosen, setChosen] = useState('');
+  const eventSlug = chosen || open[0]?.eventSlug || '';
+  const config = useEventConfig(eventSlug || null);
+  const [lines, setLines] = useState<Line[]>(() => [newLine()]);
+  const [customer, setCustomer] = useState<Customer>(EMPTY);
+  const [fulfilment, setFulfilment] = useState<Fulfilment>('pickup');
+  const [problems, setProblems] = useState<Problems>({});
+  const [lineProblem, setLineProblem] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<Created | null>(null);
+  const attempt = useRef<{ key: string; fingerprint: string } | null>(null);
+
+  const c = config.data;
+  const sizeOf = (l: Line) => (c && l.size in c.prices ? l.size : (c?.defaultSize ?? ''));
+  const subtotal = c
+    ? lines.reduce((s, l) => s + (l.number.trim() ? dollarsToCents(c.prices[sizeOf(l)] ?? 0) * l.quantity : 0), 0)
+    : 0;
+  const shipping = c && fulfilment === 'ship' ? dollarsToCents(c.shippingFee) : 0;
+
+  const update = (id: number, patch: Partial<Line>) =>
+    setLines((ls) => ls.map((l) => (l.id === id ? { ...l, ...patch } : l)));
+
+  const reset = () => {
+    setLines([newLine()]);
+    setCustomer(EMPTY);
+    setFulfilment('pickup');
+    setProblems({});
+    setError('');
+    setCreated(null);
+    attempt.current = null;
+  };
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!c || busy) return;
+    setError('');
+    const filled = lines.filter((l) => l.number.trim() !== '');
+    const found = customerProblems(customer, { ship: fulfilment === 'ship', phoneRequired: false });
+    setProblems(found);
+    setLineProblem(filled.length === 0 ? 'Enter at least one photo number.' : '');
+    if (filled.length === 0 || Object.keys(found).length > 0) {
+      setError('Please check the highlighted fields.');
+      return;
+    }
+    const ship = fulfilment === 'ship';
+    const body = {
+      eventSlug,
+      photos: filled.map((l) => ({ number: l.number.trim().replace(/^#/, ''), size: sizeOf(l), quantity: l.quantity })),
+      customerInfo: { name: customer.name.trim(), email: customer.email.trim(), phone: customer.phone.trim() },
+      fulfillmentType: fulfilment,
+      ...(ship
+        ? {
+            shippingAddress: {
+              line1: customer.street.trim(),
+              city: customer.city.trim(),
+              state: customer.state.trim().toUpperCase(),
+              zip: customer.zip.trim(),
+            },
+          }
+        : {}),
+    };
+    const fingerprint = JSON.stringify(body);
+    if (attempt.current?.fingerprint !== fingerprint) attempt.current = { key: uuid(), fingerprint };
+    setBusy(true);
+    try {
+      const res = await sendJson<Created>('POST', '/api/orders/create', body, {
+        admin: true,
+        headers: { 'Idempotency-Key': attempt.current.key },
+      });
+      setCreated(res);
+    } catch (err) {
+      const e2 = onAdminError(err);
+      if (e2 instanceof ApiError) {
+        const byField: Problems = {};
+        for (const [f, m] of Object.entries(e2.fieldErrors())) {
+          const mine = FIELD_OF[f];
+          if (mine) byField[mine] = m;
+          else if (f.startsWith('photos')) setLineProblem(`Line ${Number(f.split('.')[1] ?? 0) + 1}: ${m}`);
+        }
+        setProblems(byField);
+      }
+      setError(e2.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (created) {
+    return (
+      <>
+        <h1>Booth order</h1>
+        <Notice kind="ok" role="status">
+          <p>
+            Order <strong class="mono">{created.orderNumber}</strong> ({created.total}) is placed. {created.message}
+          </p>
+        </Notice>
+        <div class="actions">
+          <a class="btn btn-primary" href={`/admin/orders/${encodeURIComponent(created.orderNumber)}`}>
+            Open the order
+          </a>
+          <button type="button" class="btn btn-secondary" onClick={reset}>
+            New booth order
+          </button>
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <h1>Booth order</h1>
+      <p class="muted">For customers at the booth: no CAPTCHA; the receipt is emailed as for online orders.</p>
+      {events.error && <ErrorBox error={events.error} onRetry={events.reload} />}
+      {events.data && open.length === 0 && (
+        <Notice kind="warn">No event is open for orders. Open one under Events.</Notice>
+      )}
+      {open.length > 0 && (
+        <form class="booth" onSubmit={submit} noValidate>
+          <div class="field">
+            <label for="booth-event">Event</label>
+            <select
+              id="booth-event"
+              value={eventSlug}
+              onChange={(e) => setChosen((e.target as HTMLSelectElement).value)}
+            >
+              {open.map((ev) => (
+                <option key={ev.eventSlug} value={ev.eventSlug}>
+                  {ev.eventName}
+                </option>
+              ))}
+            </select>
+          </div>
+          {!c && !config.error && <Spinner label="Loading prices…" />}
+          {config.error && <ErrorBox error={config.error} onRetry={config.reload} />}
+          {c && (
+            <fieldset class="form-section">
+              <legend>Prints</legend>
+              <ul class="booth-lines">
+                {lines.map((l, i) => (
+                  <li key={l.id} class="booth-line">
+                    <div class="field">
+                      <label for={`bl-number-${l.id}`}>Photo #</label>
+                      <input
+                        id={`bl-number-${l.id}`}
+                        inputMode="numeric"
+                        autoComplete="off"
+                        value={l.number}
+                        onInput={(e) => update(l.id, { number: (e.target as HTMLInputElement).value })}
+                      />
+                    </div>
+                    <div class="field">
+                      <label for={`bl-size-${l.id}`}>Size</label>
+                      <select
+                        id={`bl-size-${l.id}`}
+                        value={sizeOf(l)}
+                        onChange={(e) => update(l.id, { size: (e.target as HTMLSelectElement).value })}
+                      >
+                        {Object.entries(c.prices).map(([s, p]) => (
+                          <option key={s} value={s}>
+                            {s} · {money(dollarsToCents(p))}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                    <div class="field">
+                      <span class="label" id={`bl-qty-label-${l.id}`}>
+                        Qty
+                      </span>
+                      <QuantityInput
+                        id={`bl-qty-${l.id}`}
+                        label={`Quantity, line ${i + 1}`}
+                        value={l.quantity}
+                        onChange={(quantity) => update(l.id, { quantity })}
+                      />
+                    </div>
+                    <button
+                      type="button"
+                      class="btn btn-icon btn-ghost"
+                      aria-label={`Remove line ${i + 1}`}
+                      disabled={lines.length === 1}
+                      onClick={() => setLines((ls) => ls.filter((x) => x.id !== l.id))}
+                    >
+                      <TrashIcon size={20} />
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              {lineProblem && <p class="field-error">{lineProblem}</p>}
+              <button
+                type="button"
+                class="btn btn-secondary btn-small"
+                onClick={() => setLines((ls) => [...ls, newLine(sizeOf(ls[ls.length - 1] ?? newLine()))])}
+              >
+                + Add a photo
+              </button>
+            </fieldset>
+          )}
+          <CustomerForm
+            prefix="booth"
+            value={customer}
+            onChange={setCustomer}
+            fulfilment={fulfilment}
+            onFulfilment={setFulfilment}
+            problems={problems}
+            shippingLabel={c ? `+ ${money(dollarsToCents(c.shippingFee))}` : ''}
+            phoneRequired={false}
+          />
+          <p class="booth-total">
+            Total <strong>{money(subtotal + shipping)}</strong>
+            {shipping > 0 && <span class="muted"> (shipping {money(shipping)})</span>}
+          </p>
+          {error && (
+            <Notice kind="error" role="alert">
+              {error}
+            </Notice>
+          )}
+          <button type="submit" class="btn btn-primary" disabled={busy || !c}>
+            {busy ? 'Placing…' : 'Place booth order'}
+          </button>
+        </form>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,237 @@
+/**
+ * Per event: ordering on/off, archived, the ordering deadline, prices and the shipping fee
+ * (`PUT /api/event-config`). Changes apply at once in the gallery and the checkout.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
+import { TrashIcon } from '../components/icons.js';
+import { ApiError, sendJson } from '../lib/api.js';
+import { formatDate } from '../lib/format.js';
+import { closedMessage, eventConfigUrl, forget, useFetch } from '../lib/hooks.js';
+import { eventPath } from '../lib/router.js';
+import { showToast } from '../lib/toast.js';
+import type { ActiveEvent, EventConfig } from '../lib/types.js';
+import { onAdminError } from './session.js';
+
+export default function EventSettings() {
+  useTitle('Events');
+  const events = useFetch<ActiveEvent[]>('/api/proxy-events');
+  return (
+    <>
+      <h1>Events</h1>
+      <p class="muted">Open or close ordering, set the deadline and the prices. Changes apply at once.</p>
+      {events.error && <ErrorBox error={events.error} onRetry={events.reload} />}
+      {!events.data && !events.error && <Spinner />}
+      {events.data?.length === 0 && <Notice>No events in the photo library yet.</Notice>}
+      <div class="event-settings">
+        {events.data?.map((ev) => (
+          <details class="card event-setting" key={ev.eventSlug} data-event={ev.eventSlug}>
+            <summary>
+              <span class="event-setting-name">{ev.eventName}</span>
+              <span class={`badge ${ev.active ? 'badge-ok' : 'badge-muted'}`}>{ev.active ? 'open' : 'closed'}</span>
+            </summary>
+            <EventForm slug={ev.eventSlug} onSaved={events.reload} />
+          </details>
+        ))}
+      </div>
+    </>
+  );
+}
+
+/** ISO instant → the `datetime-local` value in the browser's time zone. */
+function toLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+type PriceRow = { id: number; size: string; price: string };
+let rowSeq = 0;
+
+const SIZE = /^[\p{L}\p{N}](?:[\p{L}\p{N} ×./"'-]{0,30}[\p{L}\p{N}×./"'-])?$/u;
+const AMOUNT = /^\d{1,6}(\.\d{1,2})?$/;
+
+function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
+  const loaded = useFetch<EventConfig>(eventConfigUrl(slug));
+  const [config, setConfig] = useState<EventConfig | undefined>();
+  const [enabled, setEnabled] = useState(true);
+  const [archived, setArchived] = useState(false);
+  const [deadline, setDeadline] = useState('');
+  const [rows, setRows] = useState<PriceRow[]>([]);
+  const [fee, setFee] = useState('');
+  const [problem, setProblem] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const adopt = (c: EventConfig) => {
+    setConfig(c);
+    setEnabled(c.orderingEnabled);
+    setArchived(c.isArchived);
+    setDeadline(toLocalInput(c.deadline));
+    setRows(Object.entries(c.prices).map(([size, price]) => ({ id: ++rowSeq, size, price: price.toFixed(2) })));
+    setFee(c.shippingFee.toFixed(2));
+  };
+  useEffect(() => {
+    if (loaded.data && !config) adopt(loaded.data);
+  }, [loaded.data]);
+
+  if (loaded.error && !config) return <ErrorBox error={loaded.error} onRetry={loaded.reload} />;
+  if (!config) return <Spinner />;
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setProblem('');
+    const prices: Record<string, number> = {};
+    for (const r of rows) {
+      const size = r.size.trim();
+      if (!SIZE.test(size)) return setProblem(`“${size || '(empty)'}” is not a valid size name.`);
+      if (!AMOUNT.test(r.price.trim())) return setProblem(`The price of ${size} must be an amount such as 5 or 12.50.`);
+      if (size in prices) return setProblem(`The size ${size} is listed twice.`);
+      prices[size] = Number(r.price);
+    }
+    if (rows.length === 0) return setProblem('Keep at least one size.');
+    if (!AMOUNT.test(fee.trim())) return setProblem('The shipping fee must be an amount such as 5 or 4.50.');
+    const when = deadline ? new Date(deadline) : null;
+    if (when && Number.isNaN(when.getTime())) return setProblem('The deadline is not a valid date and time.');
+
+    const body: Record<string, unknown> = { eventSlug: slug };
+    if (enabled !== config.orderingEnabled) body.orderingEnabled = enabled;
+    if (archived !== config.isArchived) body.isArchived = archived;
+    const newDeadline = when ? when.toISOString() : null;
+    if (toLocalInput(newDeadline) !== toLocalInput(config.deadline)) body.deadline = newDeadline;
+    const samePrices =
+      Object.keys(prices).length === Object.keys(config.prices).length &&
+      Object.entries(prices).every(([s, p]) => config.prices[s] === p);
+    if (!samePrices) body.prices = prices;
+    if (Number(fee) !== config.shippingFee) body.shippingFee = Number(fee);
+    if (Object.keys(body).length === 1) {
+      showToast('Nothing to save: no setting was changed');
+      return;
+    }
+    setBusy(true);
+    try {
+      const updated = await sendJson<EventConfig>('PUT', '/api/event-config', body, { admin: true });
+      forget(eventConfigUrl(slug));
+      forget(eventPath(slug));
+      adopt(updated);
+      onSaved();
+      showToast(
+        `${updated.eventName} saved: ${updated.active ? 'open for orders' : `closed — ${closedMessage(updated)}`}`,
+      );
+    } catch (err) {
+      const e2 = onAdminError(err);
+      const fields = e2 instanceof ApiError ? Object.values(e2.fieldErrors()) : [];
+      setProblem(fields.length > 0 ? `${e2.message}: ${fields.join('; ')}` : e2.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const id = (name: string) => `ev-${config.eventPrefix}-${name}`;
+  return (
+    <form class="event-form" onSubmit={save} noValidate>
+      <p class="muted small">
+        {[config.eventPrefix, formatDate(config.date)].filter(Boolean).join(' · ')} ·{' '}
+        {config.active ? 'Open for orders' : closedMessage(config)} · <a href={eventPath(slug)}>View gallery</a>
+      </p>
+      <div class="switches">
+        <label class="switch">
+          <input
+            type="checkbox"
+            checked={enabled}
+            onChange={(e) => setEnabled((e.target as HTMLInputElement).checked)}
+          />
+          <span>Ordering enabled</span>
+        </label>
+        <label class="switch">
+          <input
+            type="checkbox"
+            checked={archived}
+            onChange={(e) => setArchived((e.target as HTMLInputElement).checked)}
+          />
+          <span>Archived</span>
+        </label>
+      </div>
+      <div class="field">
+        <label for={id('deadline')}>Ordering deadline</label>
+        <p class="hint" id={id('deadline-hint')}>
+          Your local time. Leave empty for no deadline.
+        </p>
+        <div class="find-row">
+          <input
+            id={id('deadline')}
+            type="datetime-local"
+            value={deadline}
+            aria-describedby={id('deadline-hint')}
+            onInput={(e) => setDeadline((e.target as HTMLInputElement).value)}
+          />
+          <button
+            type="button"
+            class="btn btn-secondary btn-small"
+            onClick={() => setDeadline('')}
+            disabled={!deadline}
+          >
+            No deadline
+          </button>
+        </div>
+      </div>
+      <fieldset class="prices">
+        <legend>Prices (USD)</legend>
+        <ul>
+          {rows.map((r, i) => (
+            <li key={r.id} class="price-row">
+              <input
+                aria-label={`Size ${i + 1}`}
+                value={r.size}
+                maxLength={32}
+                onInput={(e) =>
+                  setRows(rows.map((x) => (x.id === r.id ? { ...x, size: (e.target as HTMLInputElement).value } : x)))
+                }
+              />
+              <input
+                aria-label={`Price of ${r.size || `size ${i + 1}`}`}
+                inputMode="decimal"
+                value={r.price}
+                onInput={(e) =>
+                  setRows(rows.map((x) => (x.id === r.id ? { ...x, price: (e.target as HTMLInputElement).value } : x)))
+                }
+              />
+              <button
+                type="button"
+                class="btn btn-icon btn-ghost"
+                aria-label={`Remove size ${r.size}`}
+                onClick={() => setRows(rows.filter((x) => x.id !== r.id))}
+              >
+                <TrashIcon size={20} />
+              </button>
+            </li>
+          ))}
+        </ul>
+        <button
+          type="button"
+          class="btn btn-secondary btn-small"
+          onClick={() => setRows([...rows, { id: ++rowSeq, size: '', price: '' }])}
+        >
+          + Add a size
+        </button>
+      </fieldset>
+      <div class="field field-short">
+        <label for={id('fee')}>Shipping fee (USD)</label>
+        <input
+          id={id('fee')}
+          inputMode="decimal"
+          value={fee}
+          onInput={(e) => setFee((e.target as HTMLInputElement).value)}
+        />
+      </div>
+      {problem && (
+        <p class="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="submit" class="btn btn-primary" disabled={busy}>
+        {busy ? 'Saving…' : 'Save settings'}
+      </button>
+    </form>
+  );
+}

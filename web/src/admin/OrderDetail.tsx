@@ -1,0 +1,460 @@
+/**
+ * One order: lines, totals, customer, delivery; mark paid / void / cancel, ship with a tracking
+ * number (or undo), download the labels, edit the customer and address before fulfilment.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
+import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
+import { ApiError, sendJson } from '../lib/api.js';
+import { formatDateTime } from '../lib/format.js';
+import { useFetch } from '../lib/hooks.js';
+import { eventPath } from '../lib/router.js';
+import { showToast } from '../lib/toast.js';
+import type { Order, OrderChange, OrderStatus } from '../lib/types.js';
+import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
+import { onAdminError } from './session.js';
+import { downloadLabel, itemLines, StatusBadges } from './shared.js';
+
+const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
+
+export default function OrderDetail({ orderRef }: { orderRef: string }) {
+  const loaded = useFetch<Order>(`/api/orders/${encodeURIComponent(orderRef)}`, { admin: true });
+  const [order, setOrder] = useState<Order | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>('');
+  const [editing, setEditing] = useState(false);
+  useTitle(`Order ${orderRef}`);
+
+  useEffect(() => {
+    if (loaded.data) setOrder(loaded.data);
+    if (loaded.error) onAdminError(loaded.error);
+  }, [loaded.data, loaded.error]);
+
+  if (loaded.error && !order) {
+    return (
+      <>
+        <p>
+          <a href="/admin">← All orders</a>
+        </p>
+        <ErrorBox error={loaded.error} onRetry={loaded.reload} />
+      </>
+    );
+  }
+  if (!order) return <Spinner label="Loading the order…" />;
+
+  const run = async (what: () => Promise<Order>, done?: (o: Order) => string) => {
+    setBusy(true);
+    setError('');
+    try {
+      const o = await what();
+      setOrder(o);
+      if (done) showToast(done(o));
+    } catch (err) {
+      const e = onAdminError(err);
+      setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const setStatus = (status: OrderStatus) =>
+    run(
+      async () =>
+        (
+          await sendJson<OrderChange>(
+            'POST',
+            `/api/orders/${encodeURIComponent(order.id)}/update-status`,
+            { status },
+            { admin: true },
+          )
+        ).order,
+      (o) => `Order ${o.orderNumber} is now ${o.status}`,
+    );
+
+  const lines = itemLines(order.items);
+  const held = order.verificationRequired;
+  const editable =
+    !held && (order.status === 'pending' || order.status === 'paid') && order.shippingStatus !== 'shipped';
+  const canShip = !held && order.status === 'paid' && order.fulfillmentType === 'ship';
+
+  return (
+    <>
+      <p>
+        <a href="/admin">← All orders</a>
+      </p>
+      <div class="admin-head">
+        <h1>
+          Order <span class="mono">{order.orderNumber}</span>
+        </h1>
+        <div class="badges">
+          <StatusBadges order={order} />
+        </div>
+      </div>
+      <p class="muted">
+        Placed {formatDateTime(order.createdAt)} · <a href={eventPath(order.eventSlug)}>{order.eventSlug}</a> ·{' '}
+        {order.channel === 'booth' ? 'entered at the booth' : 'ordered online'}
+      </p>
+      {error && (
+        <Notice kind="error" role="alert">
+          {error}
+        </Notice>
+      )}
+      {held && (
+        <Notice kind="warn">
+          Waiting for the customer to confirm this high-value order by email; it cannot be changed until then.
+        </Notice>
+      )}
+
+      <div class="detail-grid">
+        <section class="card" aria-labelledby="items-title">
+          <h2 id="items-title">Prints</h2>
+          <table class="table">
+            <thead>
+              <tr>
+                <th scope="col">Photo</th>
+                <th scope="col">Size</th>
+                <th scope="col" class="num">
+                  Qty
+                </th>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {lines.map((l) =>
+                l.number ? (
+                  <tr key={l.text}>
+                    <td>#{l.number}</td>
+                    <td>{l.size}</td>
+                    <td class="num">{l.quantity}</td>
+                    <td class="num">{l.amount}</td>
+                  </tr>
+                ) : (
+                  <tr key={l.text}>
+                    <td colSpan={4}>{l.text}</td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={3}>
+                  Subtotal
+                </th>
+                <td class="num">{order.subtotal}</td>
+              </tr>
+              <tr>
+                <th scope="row" colSpan={3}>
+                  Shipping
+                </th>
+                <td class="num">{order.shippingFee}</td>
+              </tr>
+              <tr class="total-row">
+                <th scope="row" colSpan={3}>
+                  Total
+                </th>
+                <td class="num">{order.total}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </section>
+
+        <section class="card" aria-labelledby="customer-title">
+          <h2 id="customer-title">Customer</h2>
+          <dl class="facts">
+            <dt>Name</dt>
+            <dd>{order.customerName}</dd>
+            <dt>Email</dt>
+            <dd>
+              <a href={`mailto:${order.customerEmail}`} data-external>
+                {order.customerEmail}
+              </a>
+            </dd>
+            <dt>Phone</dt>
+            <dd>{order.customerPhone || '—'}</dd>
+            <dt>Delivery</dt>
+            <dd>
+              {order.fulfillmentType === 'pickup' ? (
+                'Pickup at the booth'
+              ) : (
+                <>
+                  {order.shippingAddress}
+                  <br />
+                  {order.city}, {order.state} {order.zipCode}
+                  {order.addressVerified === false && (
+                    <>
+                      <br />
+                      <span class="badge badge-warn">address not verified</span>
+                    </>
+                  )}
+                </>
+              )}
+            </dd>
+            {order.trackingNumber && (
+              <>
+                <dt>Tracking</dt>
+                <dd class="mono">{order.trackingNumber}</dd>
+              </>
+            )}
+          </dl>
+          {editable && !editing && (
+            <button type="button" class="btn btn-secondary btn-small" onClick={() => setEditing(true)}>
+              Edit customer or address
+            </button>
+          )}
+        </section>
+      </div>
+
+      {editing && (
+        <EditOrder
+          order={order}
+          onDone={(o) => {
+            setEditing(false);
+            if (o) {
+              setOrder(o);
+              showToast(`Order ${o.orderNumber} updated`);
+            }
+          }}
+        />
+      )}
+
+      <section class="card" aria-labelledby="actions-title">
+        <h2 id="actions-title">Actions</h2>
+        <div class="actions">
+          {order.status === 'pending' && !held && (
+            <>
+              <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setStatus('paid')}>
+                Mark paid
+              </button>
+              <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
+                Void
+              </ConfirmButton>
+              <ConfirmButton
+                class="btn btn-secondary"
+                disabled={busy}
+                confirmLabel="Confirm: cancel order"
+                onConfirm={() => setStatus('cancelled')}
+              >
+                Cancel order
+              </ConfirmButton>
+            </>
+          )}
+          {order.status === 'paid' && (
+            <ConfirmButton disabled={busy} confirmLabel="Confirm: void (refund)" onConfirm={() => setStatus('void')}>
+              Void (refund)
+            </ConfirmButton>
+          )}
+          <button
+            type="button"
+            class="btn btn-secondary"
+            onClick={() =>
+              run(async () => {
+                await downloadLabel(order, 'png');
+                return order;
+              })
+            }
+          >
+            Label (PNG)
+          </button>
+          <button
+            type="button"
+            class="btn btn-secondary"
+            onClick={() =>
+              run(async () => {
+                await downloadLabel(order, 'docx');
+                return order;
+              })
+            }
+          >
+            Label (DOCX)
+          </button>
+        </div>
+        {canShip && <Shipping order={order} busy={busy} run={run} />}
+        {order.fulfillmentType === 'ship' && order.status === 'pending' && !held && (
+          <p class="muted small">Mark the order paid to ship it.</p>
+        )}
+      </section>
+
+      {order.feedback && (
+        <section class="card" aria-labelledby="feedback-title">
+          <h2 id="feedback-title">Customer feedback</h2>
+          {order.feedback.split(/\n\n+/).map((entry) => {
+            const m = /^\[([^\]]+)\]\s*([\s\S]*)$/.exec(entry);
+            return (
+              <blockquote key={entry} class="feedback">
+                {m ? (
+                  <>
+                    <p class="muted small">{formatDateTime(m[1])}</p>
+                    <p>{m[2]}</p>
+                  </>
+                ) : (
+                  <p>{entry}</p>
+                )}
+              </blockquote>
+            );
+          })}
+        </section>
+      )}
+    </>
+  );
+}
+
+function Shipping({
+  order,
+  busy,
+  run,
+}: {
+  order: Order;
+  busy: boolean;
+  run: (what: () => Promise<Order>, done?: (o: Order) => string) => Promise<void>;
+}) {
+  const [tracking, setTracking] = useState(order.trackingNumber);
+  const [problem, setProblem] = useState('');
+  const shipped = order.shippingStatus === 'shipped';
+  const url = `/api/orders/${encodeURIComponent(order.id)}/update-shipping`;
+  const ship = (e: Event) => {
+    e.preventDefault();
+    const t = tracking.trim();
+    if (t && !TRACKING.test(t)) {
+      setProblem('1–64 letters, digits, spaces or hyphens');
+      return;
+    }
+    setProblem('');
+    run(
+      async () =>
+        (await sendJson<OrderChange>('POST', url, t ? { trackingNumber: t } : { shipped: true }, { admin: true }))
+          .order,
+      (o) =>
+        `Order ${o.orderNumber} marked shipped${o.trackingNumber ? ` (tracking ${o.trackingNumber})` : ''}; the customer is notified`,
+    );
+  };
+  return (
+    <form class="ship-form" onSubmit={ship} noValidate>
+      <div class="field">
+        <label for="tracking">Tracking number</label>
+        <input
+          id="tracking"
+          value={tracking}
+          maxLength={64}
+          autoComplete="off"
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? 'tracking-error' : undefined}
+          onInput={(e) => setTracking((e.target as HTMLInputElement).value)}
+        />
+        {problem && (
+          <p id="tracking-error" class="field-error">
+            {problem}
+          </p>
+        )}
+      </div>
+      <div class="actions">
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          {shipped ? 'Update tracking' : 'Mark shipped'}
+        </button>
+        {shipped && (
+          <ConfirmButton
+            class="btn btn-secondary"
+            disabled={busy}
+            confirmLabel="Confirm: not shipped"
+            onConfirm={() =>
+              run(
+                async () => (await sendJson<OrderChange>('POST', url, { shipped: false }, { admin: true })).order,
+                (o) => `Order ${o.orderNumber} is no longer marked shipped`,
+              )
+            }
+          >
+            Undo shipped
+          </ConfirmButton>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function EditOrder({ order, onDone }: { order: Order; onDone: (o?: Order) => void }) {
+  const [customer, setCustomer] = useState<Customer>({
+    name: order.customerName,
+    email: order.customerEmail,
+    phone: order.customerPhone,
+    street: order.shippingAddress,
+    city: order.city,
+    state: order.state,
+    zip: order.zipCode,
+  });
+  const [fulfilment, setFulfilment] = useState<Fulfilment>(order.fulfillmentType);
+  const [problems, setProblems] = useState<Problems>({});
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const found = customerProblems(customer, { ship: fulfilment === 'ship', phoneRequired: false });
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    const next = {
+      customerName: customer.name.trim(),
+      customerEmail: customer.email.trim(),
+      customerPhone: customer.phone.trim(),
+      fulfillmentType: fulfilment,
+      shippingAddress: customer.street.trim(),
+      city: customer.city.trim(),
+      state: customer.state.trim().toUpperCase(),
+      zipCode: customer.zip.trim(),
+    };
+    const changed = Object.fromEntries(
+      Object.entries(next).filter(([k, v]) => v !== (order as unknown as Record<string, string>)[k]),
+    );
+    if (Object.keys(changed).length === 0) {
+      onDone();
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      onDone(await sendJson<Order>('PUT', `/api/orders/${encodeURIComponent(order.id)}`, changed, { admin: true }));
+    } catch (err) {
+      const e2 = onAdminError(err);
+      if (e2 instanceof ApiError) {
+        const byField: Problems = {};
+        for (const [f, m] of Object.entries(e2.fieldErrors())) {
+          const mine = FIELD_OF[f];
+          if (mine) byField[mine] = m;
+        }
+        setProblems(byField);
+      }
+      setError(e2.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card" onSubmit={save} noValidate aria-labelledby="edit-title">
+      <h2 id="edit-title">Edit order</h2>
+      <CustomerForm
+        prefix="edit"
+        value={customer}
+        onChange={setCustomer}
+        fulfilment={fulfilment}
+        onFulfilment={setFulfilment}
+        problems={problems}
+        shippingLabel="(the price is not changed)"
+        phoneRequired={false}
+      />
+      {error && (
+        <Notice kind="error" role="alert">
+          {error}
+        </Notice>
+      )}
+      <div class="actions">
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          Save changes
+        </button>
+        <button type="button" class="btn btn-secondary" onClick={() => onDone()}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

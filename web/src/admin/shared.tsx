@@ -1,0 +1,66 @@
+/** Pieces the admin views share: order lines read back from the items text, status badges, labels. */
+import { request } from '../lib/api.js';
+import type { Order } from '../lib/types.js';
+import { onAdminError } from './session.js';
+
+export type ItemLine = { text: string; number: string; size: string; quantity: number; amount: string };
+
+const LINE = /^Photo\s*#\s*(\S+)\s*\(([^()]*)\)\s*[x×]\s*(\d+)(?:\s*=\s*(\S+))?/i;
+
+export function itemLines(items: string): ItemLine[] {
+  return items
+    .split(/;\s*/)
+    .filter(Boolean)
+    .map((text) => {
+      const m = LINE.exec(text.trim());
+      return m
+        ? { text, number: m[1] as string, size: m[2] as string, quantity: Number(m[3]), amount: m[4] ?? '' }
+        : { text, number: '', size: '', quantity: 0, amount: '' };
+    });
+}
+
+const STATUS_CLASS: Record<Order['status'], string> = {
+  pending: 'badge-warn',
+  paid: 'badge-ok',
+  void: 'badge-muted',
+  cancelled: 'badge-muted',
+};
+
+export function StatusBadges({ order }: { order: Order }) {
+  return (
+    <>
+      <span class={`badge ${STATUS_CLASS[order.status]}`}>{order.status}</span>
+      {order.verificationRequired && <span class="badge badge-warn">awaiting email confirmation</span>}
+      {order.fulfillmentType === 'pickup' ? (
+        <span class="badge badge-muted">pickup</span>
+      ) : order.shippingStatus === 'shipped' ? (
+        <span class="badge badge-ok">shipped</span>
+      ) : (
+        <span class="badge badge-info">to ship</span>
+      )}
+      {order.channel === 'booth' && <span class="badge badge-muted">booth</span>}
+    </>
+  );
+}
+
+/** Downloads a label through fetch (it needs the Authorization header, which a plain link cannot send). */
+export async function downloadLabel(order: Order, format: 'png' | 'docx'): Promise<void> {
+  let res: Response;
+  try {
+    res = await request(`/api/orders/${encodeURIComponent(order.id)}/envelope/${format}`, {
+      admin: true,
+      headers: { Accept: format === 'png' ? 'image/png' : '*/*' },
+    });
+  } catch (err) {
+    throw onAdminError(err);
+  }
+  const blob = await res.blob();
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `label-${order.orderNumber}.${format}`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}

@@ -1,0 +1,42 @@
+/** Money in integer cents (never floating dollars), dates for people. */
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);
+
+/** `$1,234.50`, for people. */
+export const money = (cents: number): string => usd.format(cents / 100);
+
+/** `$1234.50`: the API's money text (Order fields, items lines). */
+export function moneyText(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** `"$12.50"` → 1250; NaN when unreadable. */
+export function parseMoneyText(text: string): number {
+  const m = /^(-)?\$?(\d+)(?:\.(\d{1,2}))?$/.exec(text.trim().replace(/,/g, ''));
+  if (!m) return Number.NaN;
+  const cents = Number(m[2]) * 100 + Number((m[3] ?? '0').padEnd(2, '0'));
+  return m[1] ? -cents : cents;
+}
+
+export function formatDate(iso: string | null | undefined, opts: Intl.DateTimeFormatOptions = {}): string {
+  if (!iso) return '';
+  // A bare date (`2026-07-03`) is a calendar day, not midnight UTC.
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T12:00:00`) : new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric', ...opts });
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,116 @@
+/** Data loading for pages: one request per URL at a time, answers kept for instant "back". */
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, getJson, type RequestOptions } from './api.js';
+import type { EventConfig } from './types.js';
+
+const MAX_CACHED = 60;
+const cache = new Map<string, unknown>();
+
+function remember(key: string, value: unknown): void {
+  cache.delete(key);
+  cache.set(key, value);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+}
+
+export function cached<T>(key: string): T | undefined {
+  return cache.get(key) as T | undefined;
+}
+
+export function forget(prefix: string): void {
+  for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
+}
+
+export type Loaded<T> = {
+  data: T | undefined;
+  error: ApiError | undefined;
+  loading: boolean;
+  reload: () => void;
+};
+
+/**
+ * GETs `url` (null: nothing to load). A cached answer shows at once and is refreshed in the
+ * background, so "back" is instant and still current.
+ */
+export function useFetch<T>(url: string | null, opts: RequestOptions & { keep?: boolean } = {}): Loaded<T> {
+  const [state, setState] = useState<{ url: string | null; data?: T; error?: ApiError; loading: boolean }>(() => ({
+    url,
+    data: url ? cached<T>(url) : undefined,
+    loading: url !== null,
+  }));
+  const [tick, setTick] = useState(0);
+  const optsRef = useRef(opts);
+  optsRef.current = opts;
+
+  useEffect(() => {
+    if (url === null) {
+      setState({ url, loading: false });
+      return;
+    }
+    const ctl = new AbortController();
+    setState((s) => ({
+      url,
+      data: s.url === url || optsRef.current.keep ? (s.data ?? cached<T>(url)) : cached<T>(url),
+      loading: true,
+    }));
+    getJson<T>(url, { ...optsRef.current, signal: ctl.signal }).then(
+      (data) => {
+        if (!optsRef.current.admin) remember(url, data);
+        setState({ url, data, loading: false });
+      },
+      (err: unknown) => {
+        if (ctl.signal.aborted) return;
+        const error =
+          err instanceof ApiError ? err : new ApiError(0, 'CLIENT', 'Something went wrong. Please try again.', '');
+        setState((s) => ({ url, data: s.url === url ? s.data : undefined, error, loading: false }));
+      },
+    );
+    return () => ctl.abort();
+  }, [url, tick]);
+
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+
+  // "Not ready yet" (the photo library is still being indexed after a first start) says when
+  // to ask again: do so, a few times, instead of leaving the visitor in front of an error.
+  const retries = useRef(0);
+  const error = state.url === url ? state.error : undefined;
+  useEffect(() => {
+    if (error?.status !== 503 || error.retryAfter === undefined || retries.current >= 10) return;
+    retries.current += 1;
+    const t = setTimeout(reload, Math.min(error.retryAfter, 30) * 1000);
+    return () => clearTimeout(t);
+  }, [error, reload]);
+  const current = state.url === url;
+  return {
+    data: current ? state.data : url ? cached<T>(url) : undefined,
+    error: current ? state.error : undefined,
+    loading: current ? state.loading : url !== null,
+    reload,
+  };
+}
+
+export const eventConfigUrl = (code: string): string => `/api/event-config?eventSlug=${encodeURIComponent(code)}`;
+
+export function useEventConfig(code: string | null): Loaded<EventConfig> {
+  return useFetch<EventConfig>(code === null ? null : eventConfigUrl(code));
+}
+
+/** Why an event takes no orders, in words. */
+export function closedMessage(
+  status: { isArchived: boolean; orderingEnabled: boolean; deadline: string | null },
+  now = Date.now(),
+): string {
+  if (status.isArchived) return 'This event is archived: its photos can no longer be ordered.';
+  if (!status.orderingEnabled) return 'Ordering is turned off for this event right now.';
+  if (status.deadline && Date.parse(status.deadline) <= now) {
+    const when = new Date(status.deadline).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    return `The ordering deadline for this event passed on ${when}.`;
+  }
+  return 'Ordering is closed for this event.';
+}
+
+/** Runs `fn` once the browser is idle (or soon, where it has no idle callback). */
+export function whenIdle(fn: () => void): void {
+  const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number };
+  if (w.requestIdleCallback) w.requestIdleCallback(fn, { timeout: 2000 });
+  else setTimeout(fn, 300);
+}

@@ -1,0 +1,375 @@
+/**
+ * The cart and the order form. Prices and shipping come from the event's configuration; the
+ * order goes to `POST /api/orders` with the amounts shown, so a price changed meanwhile is
+ * refused (PRICE_MISMATCH) instead of charged unseen. One `Idempotency-Key` per attempt: a
+ * double tap or a retry after a lost answer never orders twice. An order is for one event;
+ * a cart with photos of several events is ordered one event at a time.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Captcha, type CaptchaHandle } from '../components/Captcha.js';
+import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
+import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
+import { TrashIcon } from '../components/icons.js';
+import { ApiError, localUrl, sendJson } from '../lib/api.js';
+import { dollarsToCents, money, moneyText } from '../lib/format.js';
+import { closedMessage, eventConfigUrl, forget, useEventConfig } from '../lib/hooks.js';
+import { eventPath, navigate } from '../lib/router.js';
+import { type CartLine, cart, placedOrders } from '../lib/shop.js';
+import { persistent, useStore } from '../lib/store.js';
+import type { EventConfig, Order } from '../lib/types.js';
+import { uuid } from '../lib/uuid.js';
+import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
+
+const EMPTY: Customer = { name: '', email: '', phone: '', street: '', city: '', state: '', zip: '' };
+/** Kept for the tab only (a shared booth tablet must not remember the last customer). */
+const draft = persistent<{ customer: Customer; fulfilment: Fulfilment }>(
+  'cps.checkout.v1',
+  { customer: EMPTY, fulfilment: 'ship' },
+  { kind: 'session' },
+);
+
+const sameLine = (a: CartLine, b: CartLine) => a.event === b.event && a.number === b.number && a.size === b.size;
+
+export function priceLines(lines: CartLine[], config: EventConfig) {
+  const rows = lines.map((l) => {
+    const unit = config.prices[l.size];
+    return { line: l, unitCents: unit === undefined ? null : dollarsToCents(unit) };
+  });
+  const subtotal = rows.reduce((s, r) => s + (r.unitCents ?? 0) * r.line.quantity, 0);
+  return { rows, subtotal };
+}
+
+export default function Checkout() {
+  useTitle('Cart and checkout');
+  const lines = useStore(cart);
+  const events = useMemo(() => [...new Map(lines.map((l) => [l.event, l.eventName])).entries()], [lines]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const eventCode = chosen && events.some(([e]) => e === chosen) ? chosen : (events[0]?.[0] ?? null);
+  const config = useEventConfig(eventCode);
+
+  if (lines.length === 0) {
+    return (
+      <main class="page page-narrow" id="main">
+        <h1>Your cart</h1>
+        <Notice>
+          Your cart is empty. Open a photo and choose “Add to cart”. <a href="/">Browse events</a>
+        </Notice>
+      </main>
+    );
+  }
+
+  return (
+    <main class="page page-narrow" id="main">
+      <h1>Your cart</h1>
+      {events.length > 1 && (
+        <fieldset class="event-switch">
+          <legend class="muted">Each event is a separate order. Order photos of:</legend>
+          <div class="chips">
+            {events.map(([code, name]) => (
+              <button
+                type="button"
+                key={code}
+                class="chip"
+                aria-pressed={code === eventCode}
+                onClick={() => setChosen(code)}
+              >
+                {name} ({lines.filter((l) => l.event === code).reduce((n, l) => n + l.quantity, 0)})
+              </button>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {config.error && !config.data && config.error.status === 404 && eventCode && (
+        <Notice kind="warn" role="alert">
+          <p>The event of these photos is no longer in the gallery, so they cannot be ordered.</p>
+          <button
+            type="button"
+            class="btn btn-secondary"
+            onClick={() => cart.update((all) => all.filter((l) => l.event !== eventCode))}
+          >
+            Remove them from the cart
+          </button>
+        </Notice>
+      )}
+      {config.error && !config.data && config.error.status !== 404 && (
+        <ErrorBox error={config.error} onRetry={config.reload} />
+      )}
+      {!config.data && !config.error && <Spinner label="Loading prices…" />}
+      {config.data && eventCode && (
+        <CheckoutForm
+          key={eventCode}
+          config={config.data}
+          lines={lines.filter((l) => l.event === eventCode)}
+          reloadConfig={() => {
+            forget(eventConfigUrl(eventCode));
+            config.reload();
+          }}
+        />
+      )}
+    </main>
+  );
+}
+
+function CartLines({ rows }: { rows: ReturnType<typeof priceLines>['rows'] }) {
+  const update = (line: CartLine, patch: Partial<CartLine>) =>
+    cart.update((all) => all.map((l) => (sameLine(l, line) ? { ...l, ...patch } : l)));
+  const remove = (line: CartLine) => cart.update((all) => all.filter((l) => !sameLine(l, line)));
+  return (
+    <ul class="cart-lines" aria-label="Photos in this order">
+      {rows.map(({ line, unitCents }, i) => (
+        <li class="cart-line" key={`${line.number}/${line.size}`}>
+          <img
+            src={localUrl(line.thumb)}
+            alt={`#${line.number}, ${line.size} print`}
+            width={72}
+            height={72}
+            loading="lazy"
+          />
+          <div class="cart-line-main">
+            <p class="cart-line-title">
+              <strong>Photo #{line.number}</strong> <span class="muted">· {line.size}</span>
+            </p>
+            {unitCents === null ? (
+              <p class="field-error">The size {line.size} is no longer offered: remove this line.</p>
+            ) : (
+              <p class="muted small">{money(unitCents)} each</p>
+            )}
+            <div class="cart-line-controls">
+              <QuantityInput
+                id={`qty-${i}`}
+                label={`Quantity of photo #${line.number} (${line.size})`}
+                value={line.quantity}
+                onChange={(quantity) => update(line, { quantity })}
+              />
+              <button
+                type="button"
+                class="btn btn-icon btn-ghost"
+                aria-label={`Remove photo #${line.number} (${line.size})`}
+                onClick={() => remove(line)}
+              >
+                <TrashIcon size={20} />
+              </button>
+            </div>
+          </div>
+          <p class="cart-line-total">{unitCents === null ? '—' : money(unitCents * line.quantity)}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function CheckoutForm({
+  config,
+  lines,
+  reloadConfig,
+}: {
+  config: EventConfig;
+  lines: CartLine[];
+  reloadConfig: () => void;
+}) {
+  const saved = useStore(draft);
+  const customer = saved.customer;
+  const fulfilment = saved.fulfilment;
+  const [problems, setProblems] = useState<Problems>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // The state above re-renders too late to stop a second tap in the same moment; this does.
+  const inFlight = useRef(false);
+  const captcha = useRef<CaptchaHandle>(null);
+  const attempt = useRef<{ key: string; fingerprint: string } | null>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+
+  const { rows, subtotal } = priceLines(lines, config);
+  const shipping = fulfilment === 'ship' ? dollarsToCents(config.shippingFee) : 0;
+  const total = subtotal + shipping;
+  const unpriced = rows.some((r) => r.unitCents === null);
+
+  useEffect(() => {
+    if (failure) alertRef.current?.focus();
+  }, [failure]);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (inFlight.current) return;
+    setFailure(null);
+    const ship = fulfilment === 'ship';
+    const found = customerProblems(customer, { ship, phoneRequired: true });
+    setProblems(found);
+    if (Object.keys(found).length > 0) {
+      setFailure('Please check the highlighted fields.');
+      return;
+    }
+    const body = {
+      eventSlug: config.eventSlug,
+      customerName: customer.name.trim(),
+      customerEmail: customer.email.trim(),
+      customerPhone: customer.phone.trim(),
+      fulfillmentType: fulfilment,
+      shippingAddress: ship ? customer.street.trim() : '',
+      city: ship ? customer.city.trim() : '',
+      state: ship ? customer.state.trim().toUpperCase() : '',
+      zipCode: ship ? customer.zip.trim() : '',
+      items: rows
+        .map(
+          (r) =>
+            `Photo #${r.line.number} (${r.line.size}) x${r.line.quantity} = ${moneyText((r.unitCents ?? 0) * r.line.quantity)}`,
+        )
+        .join('; '),
+      subtotal: moneyText(subtotal),
+      shippingFee: moneyText(shipping),
+      total: moneyText(total),
+    };
+    // The same order sent again (a double tap, a retry after a lost answer) keeps its key.
+    const fingerprint = JSON.stringify(body);
+    if (attempt.current?.fingerprint !== fingerprint) attempt.current = { key: uuid(), fingerprint };
+    const key = attempt.current.key;
+
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      const captchaToken = await captcha.current?.token();
+      let order: Order | undefined;
+      for (let tries = 0; !order; tries++) {
+        try {
+          order = await sendJson<Order>('POST', '/api/orders', captchaToken ? { ...body, captchaToken } : body, {
+            headers: { 'Idempotency-Key': key },
+          });
+        } catch (err) {
+          // The first request with this key is still running (a double tap): wait for its answer.
+          if (err instanceof ApiError && err.code === 'IDEMPOTENCY_IN_PROGRESS' && tries < 10) {
+            await new Promise((r) => setTimeout(r, (err.retryAfter ?? 1) * 1000));
+            continue;
+          }
+          throw err;
+        }
+      }
+      placedOrders.update((all) => ({
+        ...all,
+        [order.orderNumber]: {
+          orderNumber: order.orderNumber,
+          event: config.eventSlug,
+          eventName: config.eventName,
+          email: order.customerEmail,
+          total: order.total,
+          items: order.items,
+          fulfillmentType: order.fulfillmentType,
+          verificationRequired: order.verificationRequired,
+          createdAt: order.createdAt,
+        },
+      }));
+      cart.update((all) => all.filter((l) => l.event !== config.eventSlug));
+      attempt.current = null;
+      navigate(`/order/${encodeURIComponent(order.orderNumber)}`);
+    } catch (err) {
+      handleError(err);
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  };
+
+  function handleError(err: unknown) {
+    if (!(err instanceof ApiError)) {
+      // The CAPTCHA could not be solved or loaded.
+      setFailure((err as Error).message);
+      return;
+    }
+    switch (err.code) {
+      case 'VALIDATION_FAILED':
+      case 'ADDRESS_INVALID': {
+        const byField: Problems = {};
+        for (const [field, message] of Object.entries(err.fieldErrors())) {
+          const mine = FIELD_OF[field];
+          if (mine) byField[mine] = message.charAt(0).toUpperCase() + message.slice(1);
+        }
+        setProblems(byField);
+        setFailure(
+          err.code === 'ADDRESS_INVALID'
+            ? `${err.message}. Please check the address.`
+            : Object.keys(byField).length > 0
+              ? 'Please check the highlighted fields.'
+              : err.message,
+        );
+        return;
+      }
+      case 'PRICE_MISMATCH':
+        reloadConfig();
+        setFailure('The prices of this event have just changed. Please check the new total and place the order again.');
+        return;
+      case 'CAPTCHA_FAILED':
+      case 'CAPTCHA_REQUIRED':
+        captcha.current?.reset();
+        setFailure('The anti-spam check expired. Please place the order again.');
+        return;
+      case 'RATE_LIMITED':
+        setFailure(`Too many attempts from this network. Please wait ${err.retryAfter ?? 60} seconds and try again.`);
+        return;
+      case 'ORDERING_CLOSED':
+        reloadConfig();
+        setFailure(err.message);
+        return;
+      case 'UNKNOWN_PHOTO':
+        setFailure(`${err.message}. Please remove it from your cart.`);
+        return;
+      default:
+        setFailure(
+          err.status === 0 || err.status >= 500
+            ? `${err.message} Your order was not confirmed; pressing “Place order” again is safe — it will never be placed twice.`
+            : err.message,
+        );
+    }
+  }
+
+  const shippingLabel = `+ ${money(dollarsToCents(config.shippingFee))}`;
+
+  return (
+    <>
+      <p class="muted">
+        Photos from <a href={eventPath(config.eventSlug)}>{config.eventName}</a>
+      </p>
+      <CartLines rows={rows} />
+      {!config.active && (
+        <Notice kind="warn" role="alert">
+          <strong>Ordering is closed.</strong> {closedMessage(config)}
+        </Notice>
+      )}
+      <form class="checkout" noValidate onSubmit={submit} aria-busy={busy}>
+        <CustomerForm
+          value={customer}
+          onChange={(c) => draft.set({ customer: c, fulfilment })}
+          fulfilment={fulfilment}
+          onFulfilment={(f) => draft.set({ customer, fulfilment: f })}
+          problems={problems}
+          shippingLabel={shippingLabel}
+          phoneRequired
+        />
+        <section class="totals" aria-label="Order total">
+          <dl>
+            <div>
+              <dt>Prints</dt>
+              <dd>{money(subtotal)}</dd>
+            </div>
+            <div>
+              <dt>{fulfilment === 'ship' ? 'Shipping' : 'Pickup at the booth'}</dt>
+              <dd>{money(shipping)}</dd>
+            </div>
+            <div class="totals-total">
+              <dt>Total</dt>
+              <dd>{money(total)}</dd>
+            </div>
+          </dl>
+          <p class="muted small">Nothing is charged online: the photographer confirms payment with you.</p>
+        </section>
+        {config.active && <Captcha handle={captcha} />}
+        {failure && (
+          <div class="notice notice-error" role="alert" tabIndex={-1} ref={alertRef}>
+            {failure}
+          </div>
+        )}
+        <button type="submit" class="btn btn-primary btn-block" disabled={busy || !config.active || unpriced}>
+          {busy ? 'Placing your order…' : `Place order · ${money(total)}`}
+        </button>
+      </form>
+    </>
+  );
+}

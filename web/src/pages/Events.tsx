@@ -1,0 +1,52 @@
+/** The front page: every event, newest first, with a few thumbnails and whether it takes orders. */
+import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
+import { localUrl } from '../lib/api.js';
+import { formatDate, plural } from '../lib/format.js';
+import { closedMessage, useFetch } from '../lib/hooks.js';
+import { eventPath } from '../lib/router.js';
+import type { EventSummary } from '../lib/types.js';
+
+export default function Events() {
+  useTitle('');
+  const { data, error, reload } = useFetch<EventSummary[]>('/event');
+  return (
+    <main class="page" id="main">
+      <h1>Event photos</h1>
+      <p class="lead">Find your photos, pick your favourites and order prints — shipped home or ready at the booth.</p>
+      {error && !data && <ErrorBox error={error} onRetry={reload} />}
+      {!data && !error && <Spinner label="Loading events…" />}
+      {data && data.length === 0 && <Notice>No events yet. Photos appear here as soon as they are uploaded.</Notice>}
+      {data && data.length > 0 && (
+        <ul class="event-list">
+          {data.map((ev) => (
+            <li key={ev.code}>
+              <a class="event-card" href={eventPath(ev.code)}>
+                <div class="event-thumbs" aria-hidden="true">
+                  {ev.thumbnails.slice(0, 4).map((t) => (
+                    <img key={t} src={localUrl(t)} alt="" loading="lazy" decoding="async" width={200} height={200} />
+                  ))}
+                </div>
+                <div class="event-body">
+                  <h2>{ev.name}</h2>
+                  <p class="muted">
+                    {[formatDate(ev.date), plural(ev.photoCount, 'photo')].filter(Boolean).join(' · ')}
+                  </p>
+                  {ev.status.active ? (
+                    <p class="badge badge-ok">
+                      Ordering open
+                      {ev.status.deadline ? ` until ${formatDate(ev.status.deadline)}` : ''}
+                    </p>
+                  ) : (
+                    <p class="badge badge-muted" title={closedMessage(ev.status)}>
+                      Ordering closed
+                    </p>
+                  )}
+                </div>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}

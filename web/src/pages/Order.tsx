@@ -1,0 +1,179 @@
+/**
+ * After checkout: the order number, what happens next (a confirmation link for high-value
+ * orders), opt-in notifications, and feedback. The receipt mail links here too
+ * (`/?feedback=<orderNumber>`), possibly on another device: then only the feedback form shows.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Notice, useTitle } from '../components/common.js';
+import { BellIcon } from '../components/icons.js';
+import { type ApiError, sendJson } from '../lib/api.js';
+import { pushSupported, subscribePush } from '../lib/push.js';
+import { placedOrders } from '../lib/shop.js';
+import { useStore } from '../lib/store.js';
+
+export default function OrderPage({ orderNumber, query }: { orderNumber: string; query: URLSearchParams }) {
+  useTitle(`Order ${orderNumber}`);
+  const orders = useStore(placedOrders);
+  const order = orders[orderNumber];
+  const feedbackFirst = query.get('feedback') !== null;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!feedbackFirst) heading.current?.focus();
+  }, [feedbackFirst]);
+
+  return (
+    <main class="page page-narrow" id="main">
+      {order ? (
+        <>
+          <h1 ref={heading} tabIndex={-1}>
+            {order.verificationRequired ? 'Almost done: check your email' : 'Thank you for your order!'}
+          </h1>
+          <div class="order-card">
+            <p class="muted">Your order number</p>
+            <p class="order-number" data-testid="order-number">
+              {order.orderNumber}
+            </p>
+            <p>
+              {order.eventName} · <strong>{order.total}</strong> ·{' '}
+              {order.fulfillmentType === 'ship' ? 'shipped to you' : 'pickup at the booth'}
+            </p>
+            <ul class="plain small">
+              {order.items.split(/;\s*/).map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          </div>
+          {order.verificationRequired ? (
+            <Notice kind="warn" role="status">
+              This order is large, so we need you to confirm it: we sent a link to <strong>{order.email}</strong>. Your
+              order is held until you open that link (within 48 hours).
+            </Notice>
+          ) : (
+            <Notice kind="ok" role="status">
+              A receipt is on its way to <strong>{order.email}</strong>.{' '}
+              {order.fulfillmentType === 'pickup'
+                ? 'Show your order number at the booth to collect your prints.'
+                : 'We will email you when your prints ship.'}
+            </Notice>
+          )}
+          <PushOptIn orderNumber={order.orderNumber} email={order.email} />
+        </>
+      ) : (
+        <h1 ref={heading} tabIndex={-1}>
+          Order {orderNumber}
+        </h1>
+      )}
+      <Feedback orderNumber={orderNumber} autoFocus={feedbackFirst} />
+      <p>
+        <a href="/">Back to the events</a>
+      </p>
+    </main>
+  );
+}
+
+function PushOptIn({ orderNumber, email }: { orderNumber: string; email: string }) {
+  const [state, setState] = useState<'idle' | 'busy' | 'done' | 'error'>('idle');
+  const [message, setMessage] = useState('');
+  if (!pushSupported()) return null;
+  const subscribe = async () => {
+    setState('busy');
+    try {
+      setMessage(await subscribePush({ orderNumber, email }));
+      setState('done');
+    } catch (err) {
+      setMessage((err as Error).message);
+      setState('error');
+    }
+  };
+  return (
+    <section class="section" aria-labelledby="push-title">
+      <h2 id="push-title">Updates on this device</h2>
+      {state === 'done' ? (
+        <p role="status">{message}. We will notify you when the order is paid or ships.</p>
+      ) : (
+        <>
+          <p class="muted">Get a notification when your order is paid or ships.</p>
+          <button type="button" class="btn btn-secondary btn-icon-text" onClick={subscribe} disabled={state === 'busy'}>
+            <BellIcon size={20} /> Notify me
+          </button>
+          {state === 'error' && (
+            <p class="field-error" role="alert">
+              {message}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Feedback({ orderNumber, autoFocus }: { orderNumber: string; autoFocus: boolean }) {
+  const [text, setText] = useState('');
+  const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
+  const [error, setError] = useState('');
+  const area = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (autoFocus) area.current?.focus();
+  }, [autoFocus]);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const value = text.trim();
+    if (value === '') {
+      setError('Write a few words first.');
+      return;
+    }
+    setState('busy');
+    setError('');
+    try {
+      await sendJson('POST', `/api/orders/${encodeURIComponent(orderNumber)}/feedback`, { feedback: value });
+      setState('done');
+    } catch (err) {
+      const e2 = err as ApiError;
+      setError(
+        e2.code === 'ORDER_NOT_FOUND'
+          ? `We could not find order ${orderNumber}. Please check the link in your email.`
+          : e2.code === 'RATE_LIMITED'
+            ? `Too many messages from this network. Please try again in ${e2.retryAfter ?? 60} seconds.`
+            : e2.message,
+      );
+      setState('idle');
+    }
+  };
+
+  return (
+    <section class="section" id="feedback" aria-labelledby="feedback-title">
+      <h2 id="feedback-title">How did we do?</h2>
+      {state === 'done' ? (
+        <Notice kind="ok" role="status">
+          Thank you! Your feedback on order {orderNumber} was received.
+        </Notice>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <label for="feedback-text">Your feedback on order {orderNumber}</label>
+          <textarea
+            id="feedback-text"
+            ref={area}
+            rows={4}
+            maxLength={2000}
+            value={text}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'feedback-error' : 'feedback-hint'}
+            onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+          />
+          <p id="feedback-hint" class="hint">
+            {2000 - text.length} characters left
+          </p>
+          {error && (
+            <p id="feedback-error" class="field-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" class="btn btn-primary" disabled={state === 'busy'}>
+            {state === 'busy' ? 'Sending…' : 'Send feedback'}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
