@@ -210,8 +210,8 @@ export default async function (): Promise<void> {
       ],
     );
   } finally {
-    worker.abort();
-    inline.abort();
+    await worker.abort();
+    await inline.abort();
     await stopMailThread();
     await store.close();
     await rm(dir, { recursive: true, force: true });

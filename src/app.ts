@@ -19,6 +19,7 @@ import openapi from './plugins/openapi.js';
 import readiness from './plugins/readiness.js';
 import web from './plugins/web.js';
 import adminRoutes from './routes/admin/index.js';
+import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
@@ -27,6 +28,8 @@ import imageRoutes from './routes/images/index.js';
 import labelRoutes from './routes/labels/index.js';
 import operationsRoutes from './routes/operations/index.js';
 import orderRoutes from './routes/orders/index.js';
+import orderLookupRoutes from './routes/orders/lookup.js';
+import photoRoutes from './routes/photos/index.js';
 import pushRoutes from './routes/push/index.js';
 import address from './services/address/plugin.js';
 import adminAuth from './services/admin-auth/plugin.js';
@@ -118,12 +121,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(captchaRoutes);
   await fastify.register(galleryRoutes);
   await fastify.register(imageRoutes);
+  await fastify.register(photoRoutes); // GET /api/photos/{event}/{photo}
   await fastify.register(pushRoutes);
   await fastify.register(eventRoutes);
   await fastify.register(adminRoutes);
+  await fastify.register(salesRoutes); // GET /api/orders/summary/breakdown
   await fastify.register(feedbackRoutes);
   await fastify.register(labelRoutes);
   await fastify.register(orderRoutes);
+  await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
 }
 
 export default fp(app, { name: 'app' });

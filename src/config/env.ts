@@ -78,6 +78,7 @@ export const envSchema = z.object({
   RATE_LIMIT_FEEDBACK_PER_MIN: int(1).default(10),
   RATE_LIMIT_CAPTCHA_PER_MIN: int(1).default(30),
   RATE_LIMIT_PUSH_PER_MIN: int(1).default(10),
+  RATE_LIMIT_LOOKUP_PER_MIN: int(1).default(10),
 
   // --- high-value confirmation -------------------------------------------------
   HIGH_VALUE_THRESHOLD: dollarsToCents.default(10_000),

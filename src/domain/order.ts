@@ -3,6 +3,7 @@
  * with `OrderRecord` at its boundary, so the rest of the service only sees valid orders.
  * Money is integer cents; the API turns it into "$12.50" text (SPEC §1).
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'void', 'cancelled'] as const;
@@ -86,6 +87,12 @@ export const NewOrder = OrderRecord.omit({
 }).extend({
   /** The event's order-number prefix (SPEC §2: letters and digits, upper-case, ≤ 8). */
   prefix: z.string().regex(/^[A-Z0-9]{1,8}$/),
+  /**
+   * The id to give the order (a UUID, stored lower-case), for a caller that needs it before
+   * the order exists: a held order's confirmation mail carries a link signed with it and is
+   * stored with the order. Absent: the store makes one. An id already taken is refused.
+   */
+  id: z.uuid().toLowerCase().optional(),
 });
 export type NewOrder = z.infer<typeof NewOrder>;
 
@@ -109,4 +116,14 @@ export function formatOrderNumber(prefix: string, sequence: number): string {
 export function appendFeedbackText(existing: string, text: string, at: Date): string {
   const entry = `[${at.toISOString()}] ${text}`;
   return existing ? `${existing}\n\n${entry}` : entry;
+}
+
+const emailDigest = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest();
+
+/**
+ * Whether `email` is the order's customer email: case-insensitive, in constant time (the
+ * digests have the same length whatever the input), so a lookup can't be timed.
+ */
+export function orderEmailMatches(order: Pick<OrderRecord, 'customerEmail'>, email: string): boolean {
+  return timingSafeEqual(emailDigest(order.customerEmail), emailDigest(email));
 }

@@ -18,7 +18,14 @@ type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string 
 /** One request from a chosen loopback source address (127.0.0.0/8 is all ours on Linux). */
 function call(
   port: number,
-  opts: { method: string; path: string; token?: string; from?: string; headers?: Record<string, string>; body?: string },
+  opts: {
+    method: string;
+    path: string;
+    token?: string;
+    from?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  },
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -89,11 +96,21 @@ test('30 wrong tokens from one address, then 429 for every admin request from it
 
   // The right token, on every admin operation: still 429 from this address.
   for (const op of adminOps) {
-    const r = await call(port, { method: op.method, path: fill(op.path), token: ADMIN_TOKEN, body: op.body ? '{}' : undefined });
+    const r = await call(port, {
+      method: op.method,
+      path: fill(op.path),
+      token: ADMIN_TOKEN,
+      body: op.body ? '{}' : undefined,
+    });
     expect(r.status, `${op.method} ${op.path}`).toBe(429);
   }
   // Order submission with admin credentials (a booth order) too; without, it is a customer's.
-  const booth = await call(port, { method: 'POST', path: '/api/orders/create', token: ADMIN_TOKEN, body: JSON.stringify(bodyA()) });
+  const booth = await call(port, {
+    method: 'POST',
+    path: '/api/orders/create',
+    token: ADMIN_TOKEN,
+    body: JSON.stringify(bodyA()),
+  });
   expect(booth.status).toBe(429);
   const customer = await call(port, { method: 'POST', path: '/api/orders/create', body: JSON.stringify(bodyA()) });
   expect(ErrorBody.parse(JSON.parse(customer.body)).code).toBe('CAPTCHA_REQUIRED');
@@ -103,6 +120,11 @@ test('30 wrong tokens from one address, then 429 for every admin request from it
   // Another address is not locked out.
   const other = await call(port, { method: 'GET', path: '/api/orders/pending', token: ADMIN_TOKEN, from: '127.0.0.2' });
   expect(other.status).toBe(200);
-  const otherWrong = await call(port, { method: 'GET', path: '/api/orders/pending', token: 'w'.repeat(32), from: '127.0.0.2' });
+  const otherWrong = await call(port, {
+    method: 'GET',
+    path: '/api/orders/pending',
+    token: 'w'.repeat(32),
+    from: '127.0.0.2',
+  });
   expect(otherWrong.status).toBe(401);
 });

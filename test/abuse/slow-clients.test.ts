@@ -40,7 +40,9 @@ describe('slow clients are cut off by the server', () => {
     const { port } = await listening(t);
     const request = 'GET /event HTTP/1.1\r\nHost: photos.test\r\nUser-Agent: slowloris\r\nX-a: b\r\n';
     // 50 such clients at once, each sending a byte every 150 ms: none would ever finish.
-    const slow = Array.from({ length: 50 }, () => rawExchange(port, trickle(request.repeat(3)), { gapMs: 150, waitMs: 10_000 }));
+    const slow = Array.from({ length: 50 }, () =>
+      rawExchange(port, trickle(request.repeat(3)), { gapMs: 150, waitMs: 10_000 }),
+    );
     await new Promise((r) => setTimeout(r, 300));
     const served: number[] = [];
     for (let i = 0; i < 5; i++) served.push(await healthy(port));
@@ -97,12 +99,42 @@ describe('slow clients are cut off by the server', () => {
 
 describe('HTTP that Node refuses is answered in the SPEC §1 shape', () => {
   const cases: { name: string; raw: string; status: number; code: string }[] = [
-    { name: 'a space in the path', raw: 'GET /event/a b HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'VALIDATION_FAILED' },
-    { name: 'a control character in a header', raw: 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n', status: 400, code: 'VALIDATION_FAILED' },
-    { name: 'a NUL in the request line', raw: 'GET /event\u0000 HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'VALIDATION_FAILED' },
-    { name: 'not HTTP at all', raw: '\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\u00fc\u0003\u0003\r\n\r\n', status: 400, code: 'VALIDATION_FAILED' },
-    { name: 'an unknown method', raw: 'BREW /event HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'VALIDATION_FAILED' },
-    { name: 'headers over 16 KB', raw: `GET /event HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, status: 431, code: 'HEADERS_TOO_LARGE' },
+    {
+      name: 'a space in the path',
+      raw: 'GET /event/a b HTTP/1.1\r\nHost: x\r\n\r\n',
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    },
+    {
+      name: 'a control character in a header',
+      raw: 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n',
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    },
+    {
+      name: 'a NUL in the request line',
+      raw: 'GET /event\u0000 HTTP/1.1\r\nHost: x\r\n\r\n',
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    },
+    {
+      name: 'not HTTP at all',
+      raw: '\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\u00fc\u0003\u0003\r\n\r\n',
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    },
+    {
+      name: 'an unknown method',
+      raw: 'BREW /event HTTP/1.1\r\nHost: x\r\n\r\n',
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    },
+    {
+      name: 'headers over 16 KB',
+      raw: `GET /event HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      status: 431,
+      code: 'HEADERS_TOO_LARGE',
+    },
     {
       name: 'Content-Length and Transfer-Encoding together (request smuggling)',
       raw: 'POST /api/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',

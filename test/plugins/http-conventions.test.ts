@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest';
-import { build } from '../helpers/build.js';
+import { corsOptions } from '../../src/plugins/http-conventions.js';
+import { adminHeaders, build } from '../helpers/build.js';
+import { bodyB, ordersApp } from '../support/orders-fixtures.js';
 
 test('CORS preflight allows the SPEC methods and headers', async (t) => {
   const app = await build(t);
@@ -28,4 +30,26 @@ test('an incoming X-Request-Id is kept', async (t) => {
   const app = await build(t);
   const res = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
   expect(res.headers['x-request-id']).toBe('abc-123');
+});
+
+test('a browser may read the headers clients act on, Idempotent-Replayed included', async (t) => {
+  const app = await ordersApp(t);
+  const request = () =>
+    app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: { ...adminHeaders, origin: 'https://gallery.example', 'idempotency-key': 'cors-replay-1' },
+      payload: bodyB(),
+    });
+  expect((await request()).statusCode).toBe(201);
+  const replay = await request();
+  expect(replay.headers['idempotent-replayed']).toBe('true');
+  expect(replay.headers['access-control-allow-origin']).toBe('*');
+  const exposed = String(replay.headers['access-control-expose-headers'])
+    .split(',')
+    .map((h) => h.trim());
+  expect(exposed).toEqual(corsOptions.exposedHeaders);
+  expect(exposed).toEqual(
+    expect.arrayContaining(['ETag', 'Retry-After', 'Content-Disposition', 'X-Request-Id', 'Idempotent-Replayed']),
+  );
 });

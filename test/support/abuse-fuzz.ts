@@ -6,8 +6,9 @@
  * CORS on everything; `WWW-Authenticate` on 401 and `Retry-After` on 429; the status and the
  * JSON body as the document declares; never a stack trace or a file path.
  */
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
 import fc from 'fast-check';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { errorCatalogue } from '../../src/errors/catalogue.js';
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { expectMatchesOpenApi, templateFor } from '../helpers/openapi-response.js';
@@ -65,14 +66,18 @@ function knownFor(name: string, known: KnownValues): string[] {
 /** encodeURIComponent that takes lone surrogates too (as U+FFFD, like a browser). */
 export function enc(s: string): string {
   return [...Buffer.from(s, 'utf8')]
-    .map((b) => (/[A-Za-z0-9\-_.!~*'()]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((b) =>
+      /[A-Za-z0-9\-_.!~*'()]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('');
 }
 
 const headerSafe = (s: string) => /^[\t\x20-\x7e\x80-\xff]*$/.test(s);
 
 function asText(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v) ?? '';
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
 }
 
 function pathParamArb(doc: ReturnType<typeof loadDocument>, p: Parameter, known: KnownValues): fc.Arbitrary<string> {
@@ -94,7 +99,10 @@ function queryValueArb(doc: ReturnType<typeof loadDocument>, p: Parameter, known
     { weight: 2, arbitrary: fc.constantFrom(...NASTY_NUMBERS).map(String) },
   );
   // A repeated key arrives as an array: a classic for validators that expect a string.
-  return fc.oneof({ weight: 5, arbitrary: one.map((v) => [v]) }, { weight: 1, arbitrary: fc.array(one, { minLength: 2, maxLength: 3 }) });
+  return fc.oneof(
+    { weight: 5, arbitrary: one.map((v) => [v]) },
+    { weight: 1, arbitrary: fc.array(one, { minLength: 2, maxLength: 3 }) },
+  );
 }
 
 function headerValueArb(doc: ReturnType<typeof loadDocument>, p: Parameter): fc.Arbitrary<string> {
@@ -143,8 +151,14 @@ const RAW_BODIES: readonly { payload: string | Buffer; contentType?: string }[] 
   { payload: '{}', contentType: 'application/json;;;' },
   { payload: '{}', contentType: 'text/plain' },
   { payload: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' },
-  { payload: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--', contentType: 'multipart/form-data; boundary=x' },
-  { payload: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>', contentType: 'application/xml' },
+  {
+    payload: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+    contentType: 'multipart/form-data; boundary=x',
+  },
+  {
+    payload: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>',
+    contentType: 'application/xml',
+  },
   { payload: '{}', contentType: '' },
   { payload: '{}' },
   { payload: '{}', contentType: '*/*' },
@@ -158,10 +172,7 @@ function bodyArb(
 ): fc.Arbitrary<FuzzBody> {
   const raw = fc.constantFrom(...RAW_BODIES).map((r): FuzzBody => ({ kind: 'raw', ...r }));
   if (!schema) {
-    return fc.oneof(
-      { weight: 6, arbitrary: fc.constant<FuzzBody>({ kind: 'none' }) },
-      { weight: 1, arbitrary: raw },
-    );
+    return fc.oneof({ weight: 6, arbitrary: fc.constant<FuzzBody>({ kind: 'none' }) }, { weight: 1, arbitrary: raw });
   }
   const json = (value: unknown): FuzzBody => ({ kind: 'json', value });
   // Valid bodies, and valid bodies with one thing changed, get past validation into the handler.
@@ -194,21 +205,41 @@ export function requestArb(
   for (const p of op.params) {
     if (p.in === 'path') pathParams[p.name] = pathParamArb(doc, p, known);
     else if (p.in === 'query')
-      query.push(fc.option(queryValueArb(doc, p, known), { freq: 4, nil: undefined }).map((vs) => (vs ?? []).map((v) => [p.name, v] as [string, string])));
+      query.push(
+        fc
+          .option(queryValueArb(doc, p, known), { freq: 4, nil: undefined })
+          .map((vs) => (vs ?? []).map((v) => [p.name, v] as [string, string])),
+      );
     else if (p.in === 'header') headers[p.name] = headerValueArb(doc, p);
   }
   // Sometimes a parameter nobody declared.
-  query.push(fc.option(fc.tuple(fc.constantFrom('debug', '__proto__', 'page[]', ''), fc.constantFrom(...NASTY_STRINGS)), { freq: 5, nil: undefined }).map((v) => (v ? [v] : [])));
+  query.push(
+    fc
+      .option(fc.tuple(fc.constantFrom('debug', '__proto__', 'page[]', ''), fc.constantFrom(...NASTY_STRINGS)), {
+        freq: 5,
+        nil: undefined,
+      })
+      .map((v) => (v ? [v] : [])),
+  );
   return fc.record({
     auth: fc.constantFrom(...auths),
     path: fc.record(pathParams),
     query: fc.tuple(...query).map((parts) => parts.flat()),
     // Each declared header in about one request in four.
     headers: fc
-      .tuple(...Object.entries(headers).map(([k, v]) => fc.option(v.map((x) => [k, x] as const), { freq: 3, nil: undefined })))
+      .tuple(
+        ...Object.entries(headers).map(([k, v]) =>
+          fc.option(
+            v.map((x) => [k, x] as const),
+            { freq: 3, nil: undefined },
+          ),
+        ),
+      )
       .map((pairs) => Object.fromEntries(pairs.filter((p) => p !== undefined))),
     body: bodyArb(doc, op.body, examples),
-    remoteAddress: fc.tuple(fc.integer({ min: 1, max: 223 }), fc.nat(255), fc.nat(255), fc.integer({ min: 1, max: 254 })).map((p) => p.join('.')),
+    remoteAddress: fc
+      .tuple(fc.integer({ min: 1, max: 223 }), fc.nat(255), fc.nat(255), fc.integer({ min: 1, max: 254 }))
+      .map((p) => p.join('.')),
   });
 }
 
@@ -255,7 +286,13 @@ export type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'bo
 };
 
 export function answerOf(res: LightMyRequestResponse): Answer {
-  return { statusCode: res.statusCode, headers: res.headers, body: res.body, method: res.raw.req.method ?? 'GET', url: res.raw.req.url ?? '' };
+  return {
+    statusCode: res.statusCode,
+    headers: res.headers,
+    body: res.body,
+    method: res.raw.req.method ?? 'GET',
+    url: res.raw.req.url ?? '',
+  };
 }
 
 /**
@@ -266,19 +303,27 @@ export function answerOf(res: LightMyRequestResponse): Answer {
 export function problemsWith(
   op: Operation,
   response: LightMyRequestResponse | Answer,
-  opts: { secrets?: string[]; sent?: string } = {},
+  opts: { secrets?: string[]; sent?: string; auth?: Auth } = {},
 ): string[] {
   const res = 'raw' in response ? answerOf(response) : response;
   const problems: string[] = [];
   const status = res.statusCode;
-  const type = String(res.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+  const type =
+    String(res.headers['content-type'] ?? '')
+      .split(';')[0]
+      ?.trim() ?? '';
   const text = res.body;
   if (status >= 500) problems.push(`status ${status}: ${text.slice(0, 300)}`);
+  // Function-level authorisation: an admin operation never succeeds without the token.
+  if (op.adminOnly && opts.auth && opts.auth !== 'admin' && status < 400) {
+    problems.push(`admin operation answered ${status} to a request with ${opts.auth} credentials`);
+  }
   if (res.headers['access-control-allow-origin'] !== '*') problems.push('no Access-Control-Allow-Origin: *');
   if (STACK_TRACE.test(text)) problems.push(`a stack trace in the body: ${text.slice(0, 300)}`);
   const sent = opts.sent ?? safeDecode(res.url);
   for (const secret of opts.secrets ?? []) {
-    if (text.includes(secret) && !sent.includes(secret)) problems.push(`"${secret}" in the body: ${text.slice(0, 300)}`);
+    if (text.includes(secret) && !sent.includes(secret))
+      problems.push(`"${secret}" in the body: ${text.slice(0, 300)}`);
   }
   if (status >= 400) {
     const documentedOther = (op.responses[String(status)] ?? []).some((t) => t !== 'application/json');
@@ -301,7 +346,8 @@ export function problemsWith(
       } else {
         const entry = (errorCatalogue as Record<string, { status: number }>)[b.code as string];
         if (!entry) problems.push(`code ${b.code} is not in the catalogue`);
-        else if (entry.status !== status) problems.push(`code ${b.code} is ${entry.status} in the catalogue, sent ${status}`);
+        else if (entry.status !== status)
+          problems.push(`code ${b.code} is ${entry.status} in the catalogue, sent ${status}`);
       }
     } else if (!documentedOther || res.statusCode === 500) {
       problems.push(`error with content type "${type}": ${text.slice(0, 200)}`);
@@ -309,7 +355,8 @@ export function problemsWith(
     if (status === 401 && !/^Bearer realm="admin"/.test(String(res.headers['www-authenticate'] ?? ''))) {
       problems.push('401 without WWW-Authenticate: Bearer realm="admin"');
     }
-    if (status === 429 && !/^\d+$/.test(String(res.headers['retry-after'] ?? ''))) problems.push('429 without Retry-After');
+    if (status === 429 && !/^\d+$/.test(String(res.headers['retry-after'] ?? '')))
+      problems.push('429 without Retry-After');
   }
   // The status (and a JSON body) as the document declares, for the operation that answered.
   if (templateFor(res.method, res.url)) {

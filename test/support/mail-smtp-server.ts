@@ -110,3 +110,43 @@ export async function startSmtpServer(t: TestContext, opts: { listen?: boolean }
     },
   };
 }
+
+export type StallingSmtpServer = {
+  /** Resolves once a client has connected and sent its greeting (EHLO): its delivery is stuck. */
+  stuck(): Promise<void>;
+  /** Stops listening and drops every connection. */
+  close(): Promise<void>;
+};
+
+/**
+ * An SMTP server that greets and then never answers again: a client's delivery hangs until
+ * its socket timeout. Listens on `port` (e.g. the reserved port of a server started with
+ * `listen: false`, which can take over once this one is closed).
+ */
+export async function startStallingSmtpServer(t: TestContext, port: number): Promise<StallingSmtpServer> {
+  const sockets = new Set<net.Socket>();
+  let onStuck: () => void = () => {};
+  const stuck = new Promise<void>((resolve) => {
+    onStuck = resolve;
+  });
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.write('220 stalling.test ESMTP\r\n');
+    socket.once('data', () => onStuck());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  t.onTestFinished(close);
+  return { stuck: () => stuck, close };
+}

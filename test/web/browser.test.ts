@@ -14,6 +14,7 @@ import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
+import { makeImage, writePhoto } from '../support/photos-fixtures.js';
 import {
   DESKTOP,
   horizontalOverflow,
@@ -156,6 +157,8 @@ describe('the customer and the photographer', () => {
     const orderNumber = (await page.getByTestId('order-number').textContent())?.trim() ?? '';
     expect(orderNumber).toMatch(/^HCC-\d{4}$/);
     expect(await page.locator('h1').textContent()).toBe('Thank you for your order!');
+    // Its current status, looked up with the email this device used.
+    await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Received');
     expect(posts.length).toBe(1);
     expect(posts[0]?.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(await page.locator('.topnav-cart').getAttribute('aria-label')).toBe('Cart, 0 prints');
@@ -302,6 +305,147 @@ describe('the customer and the photographer', () => {
     expect(await page.getByRole('button', { name: /Place order/ }).isDisabled()).toBe(true);
     expectClean(customer);
     await customer.close();
+  }, 60_000);
+});
+
+describe('finding a photo and an order', () => {
+  const BIG = 'Big Expo';
+  const BIG_PATH = `/event/${encodeURIComponent(BIG)}`;
+
+  test('"find photo #" opens a photo beyond the loaded pages in its place, or one of another session with a link there', async () => {
+    // An event with more photos than one page of the app (48): Day 1 / Hall 1–200, Day 1 / Stage 201–210.
+    const root = path.join(server.dataDir, 'photos');
+    for (let i = 1; i <= 210; i++) {
+      const session = i <= 200 ? 'Hall' : 'Stage';
+      const takenAt = `2026:07:03 ${String(9 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00`;
+      const name = `IMG_${String(i).padStart(4, '0')}.jpg`;
+      await writePhoto(
+        root,
+        [BIG, 'Day 1', session, name],
+        await makeImage({ takenAt, color: i % 2 ? '#cc6633' : '#3366cc' }),
+      );
+    }
+    await (server.app as unknown as { photos: { rescan(): Promise<void> } }).photos.rescan();
+    expect((await api(`/api/photos/${encodeURIComponent(BIG)}/100?limit=48`)).json().position.event).toMatchObject({
+      page: 3,
+      totalCount: 210,
+    });
+
+    const customer = await openPage(browser, PHONE);
+    const { page } = customer;
+    const lookups: string[] = [];
+    page.on('request', (r) => {
+      // The lookup, and no more HEAD probes of the thumbnail route.
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/photos/') || r.method() === 'HEAD')
+        lookups.push(`${r.method()} ${url.pathname}`);
+    });
+    await page.goto(server.url + BIG_PATH);
+    await page.locator('.tile').first().waitFor();
+    expect(await page.locator('.tile').count()).toBe(48);
+
+    // #100 is on page 3: pages 2 and 3 load, and the viewer opens on it, in the list.
+    await page.fill('#find-number', '100');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #100');
+    expect(await page.locator('.tile').count()).toBe(144);
+    expect(lookups).toEqual([`GET /api/photos/${encodeURIComponent(BIG)}/100`]);
+    await dialog.getByRole('button', { name: 'Next photo' }).click();
+    await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #101');
+    await page.keyboard.press('Escape');
+
+    // From the Stage session, #150 (in the Hall) opens on its own, labelled with its folder ...
+    await page.goto(`${server.url}${BIG_PATH}/Day%201/Stage`);
+    await page.locator('.tile').first().waitFor();
+    expect(await page.locator('.tile').count()).toBe(10);
+    await page.fill('#find-number', '#150');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #150');
+    expect(await dialog.textContent()).toContain('Day 1 · Hall');
+    await page.keyboard.press('Escape');
+    const where = page.locator('#find-where');
+    expect(await where.textContent()).toContain('Photo #150 is in Day 1 · Hall.');
+    await expectGoodLayout(page, 'find photo in another session');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'find-elsewhere-phone.png') });
+
+    // ... and "See it there" opens the Hall at it: pages 1-4 loaded, the viewer on #150.
+    await where.getByRole('link', { name: 'See it there' }).click();
+    await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #150');
+    expect(page.url()).toBe(`${server.url}${BIG_PATH}/Day%201/Hall`); // ?photo= is dropped once used
+    expect(await page.locator('.tile').count()).toBe(192);
+    await dialog.getByRole('button', { name: 'Previous photo' }).click();
+    await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #149');
+    await page.keyboard.press('Escape');
+    expectClean(customer);
+
+    // A number the event doesn't have.
+    await page.fill('#find-number', '999');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#find-message').textContent()).toBe('There is no photo #999 in Big Expo.');
+    // The browser logs the 404 it got, as browsers do; nothing else went wrong.
+    expect(customer.errors.every((e) => e.includes('404'))).toBe(true);
+    await customer.close();
+  }, 90_000);
+
+  test('an order opened on another device: the customer types the email and sees its status', async () => {
+    const created = await api('/api/orders/create', {
+      method: 'POST',
+      body: {
+        eventSlug: HARBOR,
+        photos: ['5', { number: '6', size: '5x7', quantity: 2 }],
+        customerInfo: { name: 'Grace Hopper', email: 'Grace@Example.com' },
+        shippingAddress: { line1: '1 Navy Yard Rd', city: 'Springfield', state: 'IL', zip: '62701' },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const orderNumber = created.json().orderNumber as string;
+    expect(
+      (await api(`/api/orders/${orderNumber}/update-status`, { method: 'POST', body: { status: 'paid' } })).statusCode,
+    ).toBe(200);
+    const shipped = await api(`/api/orders/${orderNumber}/update-shipping`, {
+      method: 'POST',
+      body: { trackingNumber: '9400 1000 0000 0000 0000 00' },
+    });
+    expect(shipped.statusCode).toBe(200);
+
+    const reader = await openPage(browser, PHONE);
+    const { page } = reader;
+    await page.goto(`${server.url}/order/${orderNumber}`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe(`Order ${orderNumber}`);
+    const bodies: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/orders/lookup') bodies.push(`${r.method()} ${r.postData()}`);
+    });
+
+    await page.fill('#lookup-email', 'someone@example.com');
+    await page.getByRole('button', { name: 'Show status' }).click();
+    await expect.poll(() => page.locator('#lookup-error').textContent()).toContain('could not find order');
+    reader.errors.length = 0; // the refused lookup logs its 404 in the console, as browsers do
+
+    await page.fill('#lookup-email', ' grace@example.com ');
+    await page.getByRole('button', { name: 'Show status' }).click();
+    const status = page.getByTestId('order-status');
+    await expect.poll(() => status.textContent()).toContain('Shipped');
+    const text = (await status.textContent()) ?? '';
+    expect(text).toContain('9400 1000 0000 0000 0000 00');
+    expect(text).toContain('Photo #6 (5x7) x2 = $20.00');
+    expect(text).toContain('$30.00'); // 5 + 20 + 5 shipping
+    expect(text).toContain(HARBOR);
+    // The email went in POST bodies, never in a URL; the page shows no address or name.
+    expect(bodies).toEqual([
+      `POST ${JSON.stringify({ orderNumber, email: 'someone@example.com' })}`,
+      `POST ${JSON.stringify({ orderNumber, email: 'grace@example.com' })}`,
+    ]);
+    const pageText = (await page.locator('main').textContent()) ?? '';
+    expect(pageText).not.toContain('Navy Yard');
+    expect(pageText).not.toContain('Grace Hopper');
+    // Feedback is still offered below.
+    expect(await page.locator('#feedback-text').count()).toBe(1);
+    await expectGoodLayout(page, 'order status on another device');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'order-status-phone.png'), fullPage: true });
+    expectClean(reader);
+    await reader.close();
   }, 60_000);
 });
 

@@ -1,31 +1,12 @@
 /**
  * Request and response shapes of the admin order routes (SPEC §5). Bodies are strict
  * objects: a field that is not listed is 400 VALIDATION_FAILED, never silently ignored.
- * Field limits follow SPEC §4 (name ≤ 100, email ≤ 254, phone 7–20 digits).
+ * The customer fields are those of an order submission (src/schemas/customer.ts).
  */
 import { z } from 'zod';
 import { FulfillmentType, ORDER_STATUSES, OrderStatus } from '../../domain/order.js';
+import { City, CustomerEmail, CustomerName, Phone, State, Street, Zip } from '../../schemas/customer.js';
 import { ApiOrder } from '../../schemas/order.js';
-import { hasLineBreak } from '../../services/orders/text.js';
-
-/** C0 and C1 control characters (tabs and newlines included): never part of a one-line field. */
-const CONTROL = /\p{Cc}/u;
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** No lone surrogate (JSON can carry one; no store or mail can). */
-export const isWellFormed = (s: string): boolean => !LONE_SURROGATE.test(s);
-
-/** One line of text: trimmed, no control characters, well-formed Unicode, at most `max`. */
-export function oneLine(max: number) {
-  return z
-    .string()
-    .trim()
-    .max(max)
-    // U+2028/U+2029 are line breaks too (hasLineBreak), though not control characters.
-    .refine((s) => !CONTROL.test(s) && !hasLineBreak(s), 'must not contain control characters or line breaks')
-    .refine(isWellFormed, 'must be well-formed Unicode');
-}
 
 export const OrderRef = z
   .string()
@@ -47,27 +28,14 @@ export const ListQuery = z.object({
 });
 
 export const EditableFieldsBody = {
-  customerName: oneLine(100).pipe(z.string().min(1, 'must not be empty')),
-  customerEmail: z.string().trim().max(254).pipe(z.email('must be an email address')),
-  customerPhone: oneLine(30)
-    .refine((s) => /^[0-9+().\- ]*$/.test(s), 'digits, spaces and + ( ) - . only')
-    .refine((s) => {
-      const digits = s.replace(/\D/g, '').length;
-      return s === '' || (digits >= 7 && digits <= 20);
-    }, '7 to 20 digits, or empty')
-    .describe('7–20 digits with `+ ( ) - . space`, or empty'),
+  customerName: CustomerName,
+  customerEmail: CustomerEmail,
+  customerPhone: Phone.describe('7–20 digits with `+ ( ) - . space`, or empty'),
   fulfillmentType: FulfillmentType,
-  shippingAddress: oneLine(200).describe('Street address; required (with city, state, zipCode) when the order ships'),
-  city: oneLine(100),
-  state: z
-    .string()
-    .trim()
-    .regex(/^([A-Za-z]{2})?$/, 'a 2-letter state code, or empty')
-    .transform((s) => s.toUpperCase()),
-  zipCode: z
-    .string()
-    .trim()
-    .regex(/^(\d{5}(-\d{4})?)?$/, 'a ZIP code (12345 or 12345-6789), or empty'),
+  shippingAddress: Street.describe('Street address; required (with city, state, zipCode) when the order ships'),
+  city: City,
+  state: State,
+  zipCode: Zip,
 };
 
 export const UpdateOrderBody = z

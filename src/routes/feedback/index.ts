@@ -13,8 +13,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { isWellFormed } from '../../services/orders/text.js';
 import { loadOrder } from '../admin/changes.js';
-import { isWellFormed, OrderNumberParams } from '../admin/schemas.js';
+import { OrderNumberParams } from '../admin/schemas.js';
 
 export const MAX_FEEDBACK_LENGTH = 2000;
 /** All feedback of one order together, so a guessed order number cannot grow a row forever. */

@@ -3,7 +3,7 @@
  *
  * A page only changes when the library changes (`generation`), when event settings change
  * (`settings.generation`, 0 until admins can override event.json through the order store),
- * or when an event's `active` flag flips at its deadline. Those are all in the cache key,
+ * or when an event's status flips at its deadline (`active`, `closedReason`). Those are all in the cache key,
  * so a cached page is never stale and nothing has to be invalidated by hand. A hit costs
  * a few map lookups: no disk, no serialisation.
  *
@@ -13,7 +13,8 @@
 import { LRUCache } from 'lru-cache';
 import { type EventSettings, type EventStatus, eventStatus } from '../../services/photos/status.js';
 import type { LibraryEvent, Photo, PhotoLibrary } from '../../services/photos/types.js';
-import { DayPage, EventList, EventPage, type EventSummaryT, type PhotoItemT, SessionPage } from './schemas.js';
+import { galleryPath, photoItemBuilder } from './photo-item.js';
+import { DayPage, EventList, EventPage, type EventSummaryT, SessionPage } from './schemas.js';
 
 /** Where an event's ordering settings come from; today event.json, later the order store. */
 export type EventSettingsSource = {
@@ -40,8 +41,6 @@ export type GalleryPages = {
 
 const SEP = '\u0000'; // cannot occur in a folder name, so keys cannot collide
 
-const enc = encodeURIComponent;
-
 export function createGalleryPages(opts: {
   library: PhotoLibrary;
   publicBaseUrl: string;
@@ -60,29 +59,10 @@ export function createGalleryPages(opts: {
 
   const statusOf = (event: LibraryEvent): EventStatus => eventStatus(settings.settingsOf(event), now());
 
-  const imageUrl = (kind: 'proxy-image' | 'preview', photo: Photo) =>
-    `${publicBaseUrl}/api/${kind}/${enc(photo.eventCode)}/${photo.id}?v=${photo.version}`;
-
-  function photoItem(photo: Photo): PhotoItemT {
-    const metadata: PhotoItemT['metadata'] = {
-      day: photo.day,
-      session: photo.session,
-      width: photo.width,
-      height: photo.height,
-    };
-    if (photo.takenAt !== null) metadata.takenAt = photo.takenAt;
-    return {
-      id: photo.id,
-      number: photo.number,
-      thumbnail: imageUrl('proxy-image', photo),
-      fullSize: imageUrl('preview', photo),
-      metadata,
-    };
-  }
-
-  const eventPath = (code: string) => `/event/${enc(code)}`;
-  const dayPath = (code: string, day: string) => `${eventPath(code)}/${enc(day)}`;
-  const sessionPath = (code: string, day: string, session: string) => `${dayPath(code, day)}/${enc(session)}`;
+  const { item: photoItem, imageUrl } = photoItemBuilder(publicBaseUrl);
+  const eventPath = (code: string) => galleryPath(code);
+  const dayPath = (code: string, day: string) => galleryPath(code, day);
+  const sessionPath = (code: string, day: string, session: string) => galleryPath(code, day, session);
 
   function paging(photos: readonly Photo[], req: PageRequest) {
     const totalCount = photos.length;
@@ -96,9 +76,13 @@ export function createGalleryPages(opts: {
     };
   }
 
-  /** The cache key: everything a page depends on (a template string: the hot path). */
+  /**
+   * The cache key: everything a page depends on (a template string: the hot path). Besides the
+   * generations, the status's time-dependent part: `closedReason` (null while active) turns to
+   * `deadline` at the deadline, so the bytes with `active: false` are built then.
+   */
   function key(kind: string, status: EventStatus, parts: string, req: PageRequest): string {
-    return `${library.generation}${SEP}${settings.generation}${SEP}${status.active ? 1 : 0}${SEP}${kind}${SEP}${parts}${SEP}${req.page}${SEP}${req.limit}`;
+    return `${library.generation}${SEP}${settings.generation}${SEP}${status.closedReason ?? 'open'}${SEP}${kind}${SEP}${parts}${SEP}${req.page}${SEP}${req.limit}`;
   }
 
   function cached(k: string, build: () => unknown): Buffer {

@@ -39,6 +39,13 @@ export const EventStatusSchema = z
     orderingEnabled: z.boolean(),
     deadline: z.string().nullable().describe('Ordering deadline, ISO 8601 UTC, or null for none'),
     active: z.boolean().describe('Open for orders: not archived, ordering enabled, and the deadline (if any) ahead'),
+    closedReason: z
+      .enum(['archived', 'disabled', 'deadline'])
+      .nullable()
+      .describe(
+        'Why the event takes no orders, the first that applies: `archived`, `disabled` (ordering turned off), ' +
+          '`deadline` (passed); null while `active`. The same reason a refused order gives (409 `ORDERING_CLOSED`).',
+      ),
   })
   .meta({ id: 'GalleryEventStatus' });
 

@@ -1,67 +1,22 @@
 /**
  * Order submission bodies (interface variants A and B, SPEC §4) and their answers.
  *
- * Field limits: name 1–100 characters; email RFC-valid (the common dot-atom form) and at
- * most 254 characters (local part ≤ 64); phone 7–20 digits written with digits, spaces and
- * `+ ( ) - .`; address line ≤ 200, city ≤ 100, state ≤ 50, ZIP ≤ 20; at most 200 lines.
- * Single-line fields refuse line breaks and lose other control characters (services/orders/text.ts);
- * surrounding spaces are trimmed. An order that ships needs street, city, state and ZIP;
+ * The customer fields and their limits are src/schemas/customer.ts (shared with the admin's
+ * order edits); at most 200 lines. An order that ships needs street, city, state and ZIP;
  * a pickup order may leave them empty. Unknown body fields are ignored.
  */
 import { z } from 'zod';
 import { MAX_ORDER_LINES, MAX_QUANTITY } from '../../domain/pricing.js';
-import { charLength, hasLineBreak, phoneProblem, stripControls } from '../../services/orders/text.js';
-
-/** One line of customer text: no line breaks, control characters removed, trimmed, 0/1–max characters. */
-function line(max: number, min = 0) {
-  return (
-    z
-      .string()
-      .max(max * 2 + 64)
-      .refine((s) => !hasLineBreak(s), { message: 'must be a single line (no line breaks)', abort: true })
-      .transform((s) => stripControls(s).trim())
-      .refine((s) => charLength(s) >= min, { message: min === 1 ? 'must not be empty' : `at least ${min} characters` })
-      .refine((s) => charLength(s) <= max, { message: `at most ${max} characters` })
-      // The document states the limits as JSON Schema counts them (characters, not UTF-16 units).
-      .meta({ maxLength: max, ...(min > 0 ? { minLength: min } : {}) })
-  );
-}
-
-const CustomerName = line(100, 1).describe('1–100 characters, one line');
-
-const CustomerEmail = z
-  .string()
-  .max(254 + 64) // spaces around it are trimmed first
-  .trim()
-  .pipe(z.email({ message: 'must be a valid email address' }).max(254, { message: 'at most 254 characters' }))
-  .refine((s) => s.indexOf('@') <= 64, { message: 'the part before @ may have at most 64 characters' })
-  .meta({ maxLength: 254, format: 'email' })
-  .describe('Email address (at most 254 characters); receipts and the confirmation link go here');
-
-const phone = () =>
-  z
-    .string()
-    .max(64)
-    .trim()
-    .superRefine((s, ctx) => {
-      if (s === '') return;
-      const problem = phoneProblem(s);
-      if (problem) ctx.addIssue({ code: 'custom', message: `phone ${problem}` });
-    });
-
-const RequiredPhone = phone()
-  .refine((s) => s !== '', { message: 'must not be empty' })
-  .describe('7–20 digits, written with digits, spaces and `+ ( ) - .`');
-
-const OptionalPhone = phone()
-  .optional()
-  .transform((s) => s ?? '')
-  .describe('Optional: 7–20 digits, written with digits, spaces and `+ ( ) - .`');
-
-const Street = line(200).describe('Street address');
-const City = line(100);
-const State = line(50).describe('State code, e.g. `IL`');
-const Zip = line(20).describe('ZIP or ZIP+4');
+import {
+  City,
+  CustomerEmail,
+  CustomerName,
+  OptionalPhone,
+  RequiredPhone,
+  State,
+  Street,
+  Zip,
+} from '../../schemas/customer.js';
 
 const EventSlug = z.string().trim().min(1).max(200);
 const Fulfillment = z.enum(['ship', 'pickup']);

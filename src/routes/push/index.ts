@@ -11,7 +11,9 @@
  * 201 when the subscription is new, 200 when that endpoint was registered already (for the
  * same admin scope or the same order). Rate limited per client like feedback (admins exempt).
  */
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { orderEmailMatches } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { PublicKeyResponse, SubscribeBody, SubscribeResponse } from './schemas.js';
@@ -80,7 +82,7 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
         label = 'every order event';
       } else if (body.orderNumber !== undefined && body.email !== undefined) {
         const order = await fastify.store.getOrder(body.orderNumber);
-        if (!order || order.customerEmail.trim().toLowerCase() !== body.email.toLowerCase()) {
+        if (!orderEmailMatches(order ?? { customerEmail: '' }, body.email) || !order) {
           throw appError('ORDER_NOT_FOUND', { details: 'No order with that number and email address' });
         }
         scope = 'order';

@@ -24,13 +24,17 @@ export function describeError(err: unknown): string {
 export async function sendThroughChain(
   transports: readonly MailTransport[],
   mail: OutgoingMail,
+  signal?: AbortSignal,
 ): Promise<TransportName> {
   const failures: { transport: TransportName; error: string }[] = [];
   for (const transport of transports) {
+    // Cut off: no next transport is tried (the job stays queued).
+    signal?.throwIfAborted();
     try {
-      await transport.send(mail);
+      await transport.send(mail, signal);
       return transport.name;
     } catch (err) {
+      if (signal?.aborted) throw err;
       failures.push({ transport: transport.name, error: describeError(err) });
     }
   }

@@ -8,7 +8,11 @@ import { sendThroughChain } from './chain.js';
 import type { MailDraft, OutgoingMail } from './message.js';
 import type { MailTransport, TransportName } from './transports/transport.js';
 
-export type Deliver = (draft: MailDraft) => Promise<TransportName>;
+/**
+ * Delivers a draft, or throws. When `signal` aborts (shutdown cutting deliveries off) it stops
+ * at the next step and throws; a delivery that threw was not (knowingly) delivered.
+ */
+export type Deliver = (draft: MailDraft, signal?: AbortSignal) => Promise<TransportName>;
 
 /** The draft with its attachments rendered. */
 export async function completeMail(draft: MailDraft, labels: LabelRenderer): Promise<OutgoingMail> {
@@ -22,5 +26,9 @@ export async function completeMail(draft: MailDraft, labels: LabelRenderer): Pro
 }
 
 export function createDelivery(labels: LabelRenderer, transports: readonly MailTransport[]): Deliver {
-  return async (draft) => sendThroughChain(transports, await completeMail(draft, labels));
+  return async (draft, signal) => {
+    signal?.throwIfAborted();
+    const mail = await completeMail(draft, labels);
+    return sendThroughChain(transports, mail, signal);
+  };
 }

@@ -6,17 +6,38 @@
  * own set-up), started on first use and stopped after IDLE_MS without work. While idle it
  * is unref'd: it never keeps the process alive on its own. If it crashes, the deliveries in flight fail (their
  * jobs are retried like any failed send) and the next delivery starts a new thread.
+ *
+ * Cutting off (the caller's `signal` aborts, at shutdown): the thread is told to drop the
+ * delivery or stop it at its next step, and the promise settles only once the thread has
+ * answered, so nothing of that delivery runs afterwards. A delivery that cannot stop in
+ * CANCEL_GRACE_MS (a network send in progress) is ended by stopping the thread itself; any
+ * other delivery in it then fails like after a crash, and is retried.
  */
 import { Worker } from 'node:worker_threads';
 import type { Deliver } from './delivery.js';
-import type { MailThreadReply, MailThreadRequest, MailThreadSetup } from './mail-thread.js';
+import type { MailThreadCancel, MailThreadReply, MailThreadRequest, MailThreadSetup } from './mail-thread.js';
 import type { TransportName } from './transports/transport.js';
 
 const IDLE_MS = 30_000;
 /** Longer than the slowest transport chain (SendGrid 15 s, SMTP 30 s) plus rendering. */
 const REQUEST_TIMEOUT_MS = 120_000;
+/** How long a cut-off delivery may take to stop before the thread is stopped under it. */
+export const CANCEL_GRACE_MS = 1_000;
 
-type Pending = { resolve: (via: TransportName) => void; reject: (err: Error) => void; timer: NodeJS.Timeout };
+/** A delivery cut off before it was done: nothing was (knowingly) sent, and nothing more of it runs. */
+export class DeliveryCancelled extends Error {
+  override name = 'DeliveryCancelled';
+}
+
+type Pending = {
+  resolve: (via: TransportName) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+  /** The thread it was posted to (a stopped thread's exit settles only its own). */
+  thread: Worker;
+  cancelled: boolean;
+  unlisten: () => void;
+};
 
 /**
  * Starts the thread: `mail-thread.js` once built; when the sources run as `.ts` (tsx,
@@ -37,7 +58,8 @@ class MailThread {
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | undefined;
 
-  deliver(setup: MailThreadSetup, draft: MailThreadRequest['draft']): Promise<TransportName> {
+  deliver(setup: MailThreadSetup, draft: MailThreadRequest['draft'], signal?: AbortSignal): Promise<TransportName> {
+    if (signal?.aborted) return Promise.reject(new DeliveryCancelled('cut off before it started'));
     clearTimeout(this.idleTimer);
     const id = this.nextId++;
     return new Promise<TransportName>((resolve, reject) => {
@@ -46,9 +68,12 @@ class MailThread {
         REQUEST_TIMEOUT_MS,
       );
       timer.unref();
-      this.pending.set(id, { resolve, reject, timer });
-      const req: MailThreadRequest = { id, setup, draft };
       const w = this.thread();
+      const onAbort = () => this.cancel(id);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const unlisten = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, { resolve, reject, timer, thread: w, cancelled: false, unlisten });
+      const req: MailThreadRequest = { type: 'deliver', id, setup, draft };
       // Keeps the process alive while a delivery is under way (e.g. a script awaiting flush()).
       w.ref();
       w.postMessage(req);
@@ -65,12 +90,12 @@ class MailThread {
     const w = startWorker();
     w.unref();
     w.on('message', (reply: MailThreadReply) => {
-      this.settle(reply.id, reply.ok ? reply.via : new Error(reply.error));
+      if (reply.ok) this.settle(reply.id, reply.via);
+      else this.settle(reply.id, reply.cancelled ? new DeliveryCancelled(reply.error) : new Error(reply.error));
     });
     const gone = (err: Error) => {
-      if (this.worker !== w) return;
-      this.worker = null;
-      for (const id of [...this.pending.keys()]) this.settle(id, err);
+      if (this.worker === w) this.worker = null;
+      for (const [id, p] of [...this.pending]) if (p.thread === w) this.settle(id, err);
     };
     w.on('error', (err) => gone(new Error(`mail thread crashed: ${err.message}`)));
     w.on('exit', (code) => gone(new Error(`mail thread exited (${code})`)));
@@ -78,13 +103,34 @@ class MailThread {
     return w;
   }
 
+  /** Asks the thread to drop or stop a delivery; stops the thread if it has not answered in time. */
+  private cancel(id: number): void {
+    const p = this.pending.get(id);
+    if (!p || p.cancelled) return;
+    p.cancelled = true;
+    const msg: MailThreadCancel = { type: 'cancel', id };
+    p.thread.postMessage(msg);
+    const timer = setTimeout(() => {
+      if (this.pending.get(id) === p) void this.terminate(p.thread);
+    }, CANCEL_GRACE_MS);
+    timer.unref();
+  }
+
+  /** Stops `w`; its deliveries settle when it has exited (nothing of them runs after that). */
+  private async terminate(w: Worker): Promise<void> {
+    if (this.worker === w) this.worker = null;
+    await w.terminate();
+  }
+
   private settle(id: number, result: TransportName | Error): void {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
     clearTimeout(p.timer);
-    if (result instanceof Error) p.reject(result);
-    else p.resolve(result);
+    p.unlisten();
+    if (!(result instanceof Error)) p.resolve(result);
+    else if (p.cancelled && !(result instanceof DeliveryCancelled)) p.reject(new DeliveryCancelled(result.message));
+    else p.reject(result);
     if (this.pending.size === 0) {
       this.worker?.unref();
       clearTimeout(this.idleTimer);
@@ -105,7 +151,7 @@ class MailThread {
 const shared = new MailThread();
 
 export function threadedDelivery(setup: MailThreadSetup): Deliver {
-  return (draft) => shared.deliver(setup, draft);
+  return (draft, signal) => shared.deliver(setup, draft, signal);
 }
 
 /** Stops the shared thread if it is idle (benches and scripts that want a clean exit). */

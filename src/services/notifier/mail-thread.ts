@@ -7,6 +7,11 @@
  * Each request carries its own set-up (return address, transports), so one thread serves
  * every app in the process. Label renderers are kept per return address; transports are
  * made per message (nothing pooled to go stale across an outage).
+ *
+ * A `cancel` (an app shutting down) drops the request if it has not started, or aborts it
+ * at its next step (no file is written after that); either way the answer says
+ * `cancelled`. A network send already under way can't be stopped from here: the client
+ * stops the whole thread if it does not answer in time.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -20,8 +25,12 @@ import { createTransport, type TransportSpec } from './transports/index.js';
 import type { TransportName } from './transports/transport.js';
 
 export type MailThreadSetup = { returnAddress: string; transports: TransportSpec[] };
-export type MailThreadRequest = { id: number; setup: MailThreadSetup; draft: MailDraft };
-export type MailThreadReply = { id: number; ok: true; via: TransportName } | { id: number; ok: false; error: string };
+export type MailThreadRequest = { type: 'deliver'; id: number; setup: MailThreadSetup; draft: MailDraft };
+export type MailThreadCancel = { type: 'cancel'; id: number };
+export type MailThreadReply =
+  | { id: number; ok: true; via: TransportName }
+  /** `cancelled`: cut off (nothing more was written); else a failure to retry. */
+  | { id: number; ok: false; error: string; cancelled: boolean };
 
 const port = parentPort;
 if (!port) throw new Error('mail-thread must run in a worker thread');
@@ -47,21 +56,42 @@ function labelsFor(returnAddress: string): LabelRenderer {
   return r;
 }
 
-async function handle(req: MailThreadRequest): Promise<MailThreadReply> {
+async function handle(req: MailThreadRequest, signal: AbortSignal): Promise<MailThreadReply> {
   const transports = req.setup.transports.map(createTransport);
   try {
-    const via = await createDelivery(labelsFor(req.setup.returnAddress), transports)(req.draft);
+    const via = await createDelivery(labelsFor(req.setup.returnAddress), transports)(req.draft, signal);
     return { id: req.id, ok: true, via };
   } catch (err) {
-    return { id: req.id, ok: false, error: describeError(err) };
+    return { id: req.id, ok: false, error: describeError(err), cancelled: signal.aborted };
   } finally {
     await Promise.all(transports.map((t) => t.close().catch(() => {})));
   }
 }
 
+/** Requests not answered yet, with the switch that cuts each off. */
+const open = new Map<number, { controller: AbortController; started: boolean }>();
+
 // One delivery at a time: rendering a label keeps this thread and a libvips thread busy, and
 // on a small machine (2 cores) doing several at once would starve the main thread of CPU.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (req: MailThreadRequest) => {
-  queue = queue.then(() => handle(req).then((reply) => port.postMessage(reply)));
+port.on('message', (msg: MailThreadRequest | MailThreadCancel) => {
+  if (msg.type === 'cancel') {
+    const entry = open.get(msg.id);
+    if (!entry) return; // answered already
+    entry.controller.abort();
+    if (!entry.started) {
+      open.delete(msg.id);
+      port.postMessage({ id: msg.id, ok: false, error: 'cut off before it started', cancelled: true });
+    }
+    return;
+  }
+  const entry = { controller: new AbortController(), started: false };
+  open.set(msg.id, entry);
+  queue = queue.then(async () => {
+    if (open.get(msg.id) !== entry) return; // cancelled while waiting
+    entry.started = true;
+    const reply = await handle(msg, entry.controller.signal);
+    open.delete(msg.id);
+    port.postMessage(reply);
+  });
 });

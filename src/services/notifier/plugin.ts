@@ -16,12 +16,16 @@
  * order, fills in the words (templates.ts) and keeps the outbox.
  *
  * On close (SIGTERM) the worker stops polling and flushes what is due, for at most half of
- * `SHUTDOWN_GRACE_MS`; anything left stays in the outbox for the next start.
+ * `SHUTDOWN_GRACE_MS`. Past that it stops claiming and cuts off the deliveries under way
+ * (about a second more at most, see mail-thread-client.ts): when close resolves, no delivery
+ * of this app runs any more, so nothing writes to DATA_DIR or the store after it. What was
+ * cut off or never claimed stays in the outbox, due at once at the next start (a message cut
+ * off just as its transport took it may go out twice; none is lost).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jobsForNewOrder } from './jobs.js';
-import { threadedDelivery } from './mail-thread-client.js';
+import { CANCEL_GRACE_MS, threadedDelivery } from './mail-thread-client.js';
 import { parseMailbox } from './message.js';
 import { createRenderer } from './render.js';
 import { transportNames, transportSpecs } from './transports/index.js';
@@ -86,13 +90,14 @@ async function notifierPlugin(fastify: FastifyInstance) {
     try {
       const result = await Promise.race([worker.flush().then(() => 'done' as const), timedOut]);
       if (result === 'timeout') {
-        worker.abort();
-        log.warn({ budgetMs }, 'mail flush did not finish before shutdown; the rest stays queued');
+        log.warn({ budgetMs }, 'mail flush did not finish before shutdown; cutting off, the rest stays queued');
       }
     } catch (err) {
       log.error({ err }, 'mail flush on shutdown failed; the mail stays queued');
     } finally {
       clearTimeout(timer);
+      // Whatever still runs is cut off, and waited for: nothing of it may outlive the app.
+      await worker.abort(CANCEL_GRACE_MS + 500);
     }
   });
 }

@@ -9,6 +9,13 @@
  * run that starts after the call and resolves when it has finished. A run claims jobs due at
  * its start, in batches, until none is left; jobs that fail are due later, so a run ends.
  * Between runs the worker polls, and wakes itself when a retry it scheduled comes due.
+ *
+ * `abort()` (shutdown, once the flush ran out of time) stops claiming and cuts off the
+ * deliveries under way (Deliver's signal), then waits for them to answer: it resolves when
+ * nothing of this worker runs any more, so nothing touches the store or DATA_DIR afterwards.
+ * A job cut off stays queued, due again at once (recorded as a failed attempt, "cut off by
+ * shutdown"): it is sent after the restart, possibly a second time if its transport took
+ * it just as it was cut off. For mail, twice is acceptable; lost is not.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { MailJob, OrderStore } from '../store/port.js';
@@ -47,6 +54,8 @@ export class OutboxWorker {
   private wakeAt = Number.POSITIVE_INFINITY;
   private stopped = false;
   private aborted = false;
+  /** Aborted by abort(): cuts off the deliveries under way. */
+  private readonly cutOff = new AbortController();
   /** Observers of each job's outcome (tests, the bench). */
   private readonly listeners = new Set<(o: SendOutcome) => void>();
 
@@ -78,10 +87,25 @@ export class OutboxWorker {
     this.wakeTimer = undefined;
   }
 
-  /** Makes a running or the next run end after its current batch (bounded shutdown). */
-  abort(): void {
+  /**
+   * Stops claiming, cuts off the deliveries under way and resolves once the current run has
+   * ended (every job of it marked sent or left queued), or after `waitMs` at the most.
+   */
+  async abort(waitMs = 5_000): Promise<void> {
     this.stop();
     this.aborted = true;
+    this.cutOff.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), waitMs);
+    });
+    try {
+      if ((await Promise.race([this.tail.then(() => 'done' as const), late])) === 'late') {
+        this.o.log.warn({ waitMs }, 'mail outbox: a run did not end after being cut off');
+      }
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   kick(): void {
@@ -136,7 +160,7 @@ export class OutboxWorker {
         log.info({ jobId: job.id, kind: job.kind, orderId: job.orderId, reason: rendered.skip }, 'mail skipped');
         outcome = { jobId: job.id, kind: job.kind, result: 'skipped', detail: rendered.skip };
       } else {
-        const via = await this.o.deliver(rendered.draft);
+        const via = await this.o.deliver(rendered.draft, this.cutOff.signal);
         try {
           await this.o.store.markMailSent(job.id, via, new Date(this.o.now()));
         } catch (err) {
@@ -156,30 +180,49 @@ export class OutboxWorker {
         outcome = { jobId: job.id, kind: job.kind, result: 'sent', detail: via };
       }
     } catch (err) {
-      const error = describeError(err);
-      const next = this.o.now() + retryDelayMs(job.attempts + 1, this.o.retryBaseMs, this.o.retryMaxMs, this.o.random);
-      try {
-        await this.o.store.markMailFailed(job.id, error, new Date(next));
-      } catch (markErr) {
-        // Not recorded: the lease runs out and the job is tried again then.
-        log.error({ jobId: job.id, err: describeError(markErr) }, 'mail failed and could not be rescheduled');
-      }
-      this.scheduleWake(next);
-      const level = job.attempts + 1 >= 5 ? 'error' : 'warn';
-      log[level](
-        {
-          jobId: job.id,
-          kind: job.kind,
-          orderId: job.orderId,
-          attempt: job.attempts + 1,
-          error,
-          retryAt: new Date(next),
-        },
-        'mail not sent; will retry',
-      );
-      outcome = { jobId: job.id, kind: job.kind, result: 'failed', detail: error };
+      outcome = this.aborted ? await this.leaveQueued(job, err) : await this.retryLater(job, err);
     }
     for (const listener of this.listeners) listener(outcome);
+  }
+
+  /** A failed send: retried with backoff (the worker wakes itself for it). */
+  private async retryLater(job: MailJob, err: unknown): Promise<SendOutcome> {
+    const log = this.o.log;
+    const error = describeError(err);
+    const next = this.o.now() + retryDelayMs(job.attempts + 1, this.o.retryBaseMs, this.o.retryMaxMs, this.o.random);
+    try {
+      await this.o.store.markMailFailed(job.id, error, new Date(next));
+    } catch (markErr) {
+      // Not recorded: the lease runs out and the job is tried again then.
+      log.error({ jobId: job.id, err: describeError(markErr) }, 'mail failed and could not be rescheduled');
+    }
+    this.scheduleWake(next);
+    const level = job.attempts + 1 >= 5 ? 'error' : 'warn';
+    log[level](
+      {
+        jobId: job.id,
+        kind: job.kind,
+        orderId: job.orderId,
+        attempt: job.attempts + 1,
+        error,
+        retryAt: new Date(next),
+      },
+      'mail not sent; will retry',
+    );
+    return { jobId: job.id, kind: job.kind, result: 'failed', detail: error };
+  }
+
+  /** A job cut off by shutdown: due again at once, so the next start sends it without waiting for its lease. */
+  private async leaveQueued(job: MailJob, err: unknown): Promise<SendOutcome> {
+    const detail = `cut off by shutdown: ${describeError(err)}`;
+    try {
+      await this.o.store.markMailFailed(job.id, detail, new Date(this.o.now()));
+    } catch (markErr) {
+      // Not recorded: its lease runs out and it is sent then.
+      this.o.log.warn({ jobId: job.id, err: describeError(markErr) }, 'mail cut off; it goes out when its lease ends');
+    }
+    this.o.log.info({ jobId: job.id, kind: job.kind, orderId: job.orderId }, 'mail cut off by shutdown; left queued');
+    return { jobId: job.id, kind: job.kind, result: 'failed', detail };
   }
 
   /** Wakes the worker when a retry it scheduled comes due (sooner than the next poll). */

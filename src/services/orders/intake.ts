@@ -14,14 +14,18 @@
  *   5. lines, prices, client figures                            400 UNKNOWN_PHOTO / VALIDATION_FAILED / PRICE_MISMATCH
  *   6. address check (ship only; ≤ ADDRESS_VERIFY_TIMEOUT_MS)   400 ADDRESS_INVALID
  *   7. CAPTCHA verified (and spent)                             403 CAPTCHA_FAILED / 503
- *   8. the order is stored (durable) with its mail job; then push and the mail worker's kick.
+ *   8. the order is stored (durable) with its mail job, in one transaction; then push and
+ *      the mail worker's kick.
  * The idempotency check comes before the CAPTCHA on purpose: a retry of a request whose
  * answer was lost carries the already-spent token and must get the first answer back.
  *
  * High value (total ≥ HIGH_VALUE_THRESHOLD) on a web order: the order is held until the
  * customer follows the signed link mailed to them (valid VERIFY_LINK_TTL_HOURS): no receipt,
- * no admin push, absent from admin lists. Booth orders are never held.
+ * no admin push, absent from admin lists. Booth orders are never held. The intake makes the
+ * order's id itself, so the link can be signed before the order is stored and its mail is
+ * stored with it: there is never a held order without its confirmation mail.
  */
+import { randomUUID } from 'node:crypto';
 import type { FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
 import { closedReason } from '../../domain/pricing.js';
 import { appError } from '../../errors/catalogue.js';
@@ -79,15 +83,7 @@ export type SubmissionResult = {
 };
 
 export type IntakeDeps = {
-  store: Pick<
-    OrderStore,
-    | 'createOrder'
-    | 'enqueueMail'
-    | 'updateOrder'
-    | 'reserveIdempotencyKey'
-    | 'completeIdempotencyKey'
-    | 'releaseIdempotencyKey'
-  >;
+  store: Pick<OrderStore, 'createOrder' | 'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
   events: Pick<EventCatalog, 'get'>;
   photos: Pick<PhotoLibrary, 'findPhoto'>;
   captcha: Pick<Captcha, 'verify' | 'provider'>;
@@ -177,7 +173,9 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
     const held = channel === 'web' && priced.totalCents >= deps.settings.highValueThresholdCents;
     // Whole seconds, so the link's expiry and the order's are the same instant.
     const holdExpiresAt = held ? new Date(Math.floor((now().getTime() + deps.settings.holdTtlMs) / 1000) * 1000) : null;
+    const id = randomUUID();
     const input: NewOrder = {
+      id,
       prefix: event.prefix,
       eventSlug: event.code,
       customerName: s.customer.name,
@@ -198,25 +196,10 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
       channel,
     };
 
-    let order: OrderRecord;
-    if (!held) {
-      // The receipt job is stored in the order's own transaction (the store fills in its id).
-      order = await deps.store.createOrder(input, { mail: deps.notifier.jobsForNewOrder({ id: '', held: false }) });
-    } else {
-      // The link signs the order's id, which the store assigns: the confirmation mail is queued
-      // right after, still before the response. Should that fail, the order is cancelled (an
-      // unconfirmable hold helps nobody) and the request fails, so nothing is acknowledged.
-      order = await deps.store.createOrder(input);
-      const url = deps.links.url(order.id, holdExpiresAt as Date);
-      try {
-        await deps.store.enqueueMail(deps.notifier.jobsForNewOrder(order, url));
-      } catch (err) {
-        await deps.store.updateOrder(order.id, { status: 'cancelled' }).catch((cancelErr: unknown) => {
-          deps.log.error({ err: cancelErr, orderNumber: order.orderNumber }, 'cannot cancel a held order without mail');
-        });
-        throw err;
-      }
-    }
+    // The receipt, or for a held order the confirmation carrying the link signed with its id,
+    // is stored in the order's own transaction: both are there, or neither.
+    const verifyUrl = holdExpiresAt ? deps.links.url(id, holdExpiresAt) : undefined;
+    const order = await deps.store.createOrder(input, { mail: deps.notifier.jobsForNewOrder({ id, held }, verifyUrl) });
     return { order, response: { statusCode: 201, body: JSON.stringify(s.respond(order)) } };
   }
 

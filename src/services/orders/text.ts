@@ -6,6 +6,7 @@
  * - other control characters (C0, DEL, C1) and the bidirectional embedding/override/isolate
  *   marks (which can make a label or an admin list show text in another order than stored)
  *   are removed; a tab becomes a space;
+ * - a lone surrogate (half of a UTF-16 pair) is refused;
  * - everything else is kept as given. Text that looks like a formula (`=SUM(...)`) stays
  *   text: the Sheets adapter writes with `valueInputOption=RAW`.
  */
@@ -44,6 +45,13 @@ export function stripControls(text: string): string {
     }
   }
   return start === 0 ? text : out + text.slice(start);
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** No lone surrogate: JSON can carry one, but no store, mail or label can (it would become U+FFFD). */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
 }
 
 /** Length in characters as a person counts them (code points, so an emoji is one). */

@@ -11,6 +11,7 @@
  * - Anything else (400, 403, 413...): given up and logged at once.
  * - Nothing here ever throws into a request; `drain()` waits for all of it (tests, shutdown).
  */
+import { setMaxListeners } from 'node:events';
 import type { Agent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
@@ -99,6 +100,9 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
   const inFlight = new Set<Promise<void>>();
   const listeners = new Set<(o: PushOutcome) => void>();
   const closing = new AbortController();
+  // Every push waiting to retry listens for the close: up to maxQueued of them, not a leak
+  // (each listener goes when its wait ends), so no MaxListenersExceededWarning for them.
+  setMaxListeners(maxQueued + concurrency, closing.signal);
   let active = 0;
   let queued = 0;
   const waiting: (() => void)[] = [];

@@ -9,6 +9,7 @@
  * - orders:   RATE_LIMIT_ORDERS_PER_MIN   (one shared quota for both submission routes)
  * - feedback: RATE_LIMIT_FEEDBACK_PER_MIN
  * - captcha:  RATE_LIMIT_CAPTCHA_PER_MIN  (GET /api/captcha/challenge)
+ * - lookup:   RATE_LIMIT_LOOKUP_PER_MIN   (POST /api/orders/lookup, a customer's order status)
  * Routes that use the same configuration share one counter per client (its `groupId`).
  *
  * The client is its address (see client-key.ts: IPv6 grouped by /64). Requests carrying
@@ -30,6 +31,7 @@ export interface RateLimits {
   orders: RateLimitOptions;
   feedback: RateLimitOptions;
   captcha: RateLimitOptions;
+  lookup: RateLimitOptions;
 }
 
 declare module 'fastify' {
@@ -40,12 +42,18 @@ declare module 'fastify' {
 
 const MINUTE_MS = 60_000;
 
-export function rateLimitConfigs(limits: { orders: number; feedback: number; captcha: number }): RateLimits {
+export function rateLimitConfigs(limits: {
+  orders: number;
+  feedback: number;
+  captcha: number;
+  lookup: number;
+}): RateLimits {
   const perMinute = (max: number, groupId: string): RateLimitOptions => ({ max, timeWindow: MINUTE_MS, groupId });
   return {
     orders: perMinute(limits.orders, 'orders'),
     feedback: perMinute(limits.feedback, 'feedback'),
     captcha: perMinute(limits.captcha, 'captcha'),
+    lookup: perMinute(limits.lookup, 'lookup'),
   };
 }
 
@@ -83,6 +91,7 @@ export default fp(
         orders: config.RATE_LIMIT_ORDERS_PER_MIN,
         feedback: config.RATE_LIMIT_FEEDBACK_PER_MIN,
         captcha: config.RATE_LIMIT_CAPTCHA_PER_MIN,
+        lookup: config.RATE_LIMIT_LOOKUP_PER_MIN,
       }),
     );
   },

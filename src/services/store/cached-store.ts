@@ -302,6 +302,10 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
     // Started on the next turn: the reader that found the entry stale is answered first (an
     // adapter may do its first slice of work synchronously).
     setImmediate(() => {
+      if (closed) {
+        refreshing.delete(refreshKey);
+        return;
+      }
       loadOnce(ns, key, gen, load, fill)
         .catch((err: unknown) => {
           refreshErrors++;

@@ -128,7 +128,9 @@ export interface OrderStore {
   // orders
   /**
    * Assigns id, the next number for `prefix`, timestamps, `pending`/`ship`; enqueues `mail` atomically.
-   * A job whose `orderId` is null gets the new order's id (the caller can't know it yet).
+   * A job whose `orderId` is null gets the new order's id. A caller that needs the id first
+   * (to sign a link in the mail) gives `input.id`; an id already taken is AppError INTERNAL
+   * (a bug: ids are UUIDs), and nothing of that create is written, nor a number used.
    */
   createOrder(input: NewOrder, opts?: { mail?: MailJobInput[] }): Promise<OrderRecord>;
   /** By id or order number; null when unknown. */

@@ -61,6 +61,24 @@ export function orderNotFound(ref: string) {
   });
 }
 
+/** The new order's id: the caller's (NewOrder.id), else a fresh UUID. */
+export function newOrderId(input: NewOrder): string {
+  return input.id ?? randomUUID();
+}
+
+/**
+ * A create whose id an order has already. Ids are UUIDs, so this is a bug in the caller,
+ * not something a client can cause or correct: 500. Nothing of the create is written and no
+ * order number is used.
+ */
+export function duplicateOrderId(id: string | undefined, cause?: unknown) {
+  return appError('INTERNAL', {
+    message: `An order with id ${id ?? '(this id)'} exists already`,
+    details: id ? { id } : undefined,
+    cause,
+  });
+}
+
 /**
  * The full record of a new order, given the sequence the adapter assigned. `input` must have
  * been parsed with `NewOrder` (the adapters do): every other field is made here, valid by

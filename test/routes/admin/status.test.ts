@@ -185,7 +185,7 @@ describe('PUT /api/orders/{id}: field edits', () => {
       { customerName: '   ' },
       { customerName: 'x'.repeat(101) },
       { customerName: 'Line\nbreak' },
-      { customerName: 'Bell\u0007' },
+      { city: 'Line\u2028separator' },
       { customerName: 'lone \ud800 surrogate' },
       { customerName: 42 },
       { customerEmail: 'not-an-email' },
@@ -194,8 +194,8 @@ describe('PUT /api/orders/{id}: field edits', () => {
       { customerPhone: '555-CALL-NOW' },
       { customerPhone: '1'.repeat(21) },
       { fulfillmentType: 'drone' },
-      { state: 'California' },
-      { zipCode: '1234' },
+      { state: 'S'.repeat(51) },
+      { zipCode: '1'.repeat(21) },
       { status: 'shipped' },
       { status: null },
       null,
@@ -209,11 +209,26 @@ describe('PUT /api/orders/{id}: field edits', () => {
     expect((await app.store.getOrder(order.id))?.updatedAt).toBe(order.updatedAt);
   });
 
+  test('text is cleaned as in a new order: controls and bidi overrides removed, a tab made a space, trimmed', async (t) => {
+    const app = await appWithEvents(t);
+    const order = await orderIn(app, 'pending');
+    const res = await call(app, {
+      method: 'PUT',
+      url: `/api/orders/${order.id}`,
+      payload: { customerName: ' \u202eBell\u0007\tRinger ', city: 'Spring\u0000field' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ customerName: 'Bell Ringer', city: 'Springfield' });
+  });
+
   test('an undeliverable address is 400 ADDRESS_INVALID; an order that ships needs the whole address', async (t) => {
     const app = await appWithEvents(t);
     const order = await orderIn(app, 'pending');
     const url = `/api/orders/${order.id}`;
     expectError(await call(app, { method: 'PUT', url, payload: { state: 'ZZ' } }), 400, 'ADDRESS_INVALID');
+    // State and ZIP are the address check's to judge, as for a new order.
+    expectError(await call(app, { method: 'PUT', url, payload: { state: 'California' } }), 400, 'ADDRESS_INVALID');
+    expectError(await call(app, { method: 'PUT', url, payload: { zipCode: '1234' } }), 400, 'ADDRESS_INVALID');
     expectError(
       await call(app, { method: 'PUT', url, payload: { state: 'CA', zipCode: '12345' } }),
       400,

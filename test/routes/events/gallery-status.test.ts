@@ -18,10 +18,22 @@ describe('gallery status follows PUT /api/event-config', () => {
       expect(page.event.status).toEqual(list.find((e) => e.code === AX)?.status);
       return page.event.status;
     };
-    expect(await statusIn()).toEqual({ isArchived: false, orderingEnabled: true, deadline: null, active: true });
+    expect(await statusIn()).toEqual({
+      isArchived: false,
+      orderingEnabled: true,
+      deadline: null,
+      active: true,
+      closedReason: null,
+    });
 
     await call(app, { method: 'PUT', url: '/api/event-config', payload: { eventSlug: AX, orderingEnabled: false } });
-    expect(await statusIn()).toEqual({ isArchived: false, orderingEnabled: false, deadline: null, active: false });
+    expect(await statusIn()).toEqual({
+      isArchived: false,
+      orderingEnabled: false,
+      deadline: null,
+      active: false,
+      closedReason: 'disabled',
+    });
 
     await call(app, {
       method: 'PUT',
@@ -33,14 +45,28 @@ describe('gallery status follows PUT /api/event-config', () => {
       orderingEnabled: true,
       deadline: '2099-01-01T00:00:00.000Z',
       active: true,
+      closedReason: null,
     });
+
+    // A deadline in the past: closed because of it, in the list and on the (cached) page alike.
+    await call(app, {
+      method: 'PUT',
+      url: '/api/event-config',
+      payload: { eventSlug: AX, deadline: '2001-01-01T00:00:00Z' },
+    });
+    expect(await statusIn()).toMatchObject({ active: false, closedReason: 'deadline' });
 
     await call(app, {
       method: 'PUT',
       url: '/api/event-config',
       payload: { eventSlug: AX, isArchived: true, deadline: '2000-01-01T00:00:00Z' },
     });
-    expect(await statusIn()).toMatchObject({ isArchived: true, deadline: '2000-01-01T00:00:00.000Z', active: false });
+    expect(await statusIn()).toMatchObject({
+      isArchived: true,
+      deadline: '2000-01-01T00:00:00.000Z',
+      active: false,
+      closedReason: 'archived',
+    });
   });
 });
 

@@ -88,9 +88,16 @@ describe('GET /event', () => {
     expect(ax.thumbnails[0]).toBe(`${BASE}/api/proxy-image/Anime%20Expo/${first?.id}?v=${first?.version}`);
 
     const status = Object.fromEntries(body.map((e: { code: string; status: unknown }) => [e.code, e.status]));
-    expect(status['Old Con']).toEqual({ isArchived: false, orderingEnabled: true, deadline: past, active: false });
-    expect(status.Archived).toMatchObject({ isArchived: true, active: false });
-    expect(status[WEIRD]).toMatchObject({ orderingEnabled: false, active: false });
+    expect(status['Old Con']).toEqual({
+      isArchived: false,
+      orderingEnabled: true,
+      deadline: past,
+      active: false,
+      closedReason: 'deadline',
+    });
+    expect(status.Archived).toMatchObject({ isArchived: true, active: false, closedReason: 'archived' });
+    expect(status[WEIRD]).toMatchObject({ orderingEnabled: false, active: false, closedReason: 'disabled' });
+    expect(status['Anime Expo']).toMatchObject({ active: true, closedReason: null });
     expect(body[1].thumbnails[0]).toMatch(
       /^http:\/\/photos\.test\/api\/proxy-image\/Fan%20Fest%20%231%20%26%20100%25\//,
     );
@@ -179,7 +186,7 @@ describe('GET /event/{eventCode}', () => {
       date: '2026-07-03',
       prefix: 'AX26',
       photoCount: 7,
-      status: { isArchived: false, orderingEnabled: true, deadline: future, active: true },
+      status: { isArchived: false, orderingEnabled: true, deadline: future, active: true, closedReason: null },
     });
     expect(body.folders).toEqual([
       {

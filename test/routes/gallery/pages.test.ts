@@ -30,18 +30,29 @@ test('cached pages follow the deadline and the settings generation without inval
   const pages = createGalleryPages({ library, publicBaseUrl: 'http://x', settings, now: () => now });
   const status = () => JSON.parse(String(pages.eventPage('Con', { page: 1, limit: 50 }))).event.status;
 
-  expect(status()).toMatchObject({ active: true, deadline: '2026-07-10T00:00:00.000Z' });
+  expect(status()).toMatchObject({ active: true, deadline: '2026-07-10T00:00:00.000Z', closedReason: null });
   // Same generation, same bytes: served from the cache.
-  expect(pages.eventPage('Con', { page: 1, limit: 50 })).toBe(pages.eventPage('Con', { page: 1, limit: 50 }));
+  const before = pages.eventPage('Con', { page: 1, limit: 50 });
+  expect(before).toBe(pages.eventPage('Con', { page: 1, limit: 50 }));
 
+  // The deadline passes, nothing else changes: other bytes, saying why.
   now = Date.parse('2026-07-10T00:00:00Z');
-  expect(status()).toMatchObject({ active: false });
-  expect(pages.eventList()[0]?.status.active).toBe(false);
+  const after = pages.eventPage('Con', { page: 1, limit: 50 });
+  expect(after).not.toBe(before);
+  expect(String(after)).not.toBe(String(before));
+  expect(status()).toMatchObject({ active: false, closedReason: 'deadline' });
+  expect(pages.eventList()[0]?.status).toMatchObject({ active: false, closedReason: 'deadline' });
 
   // An admin override (a later feature) only needs to bump the settings generation.
   overrides.set('Con', { deadline: null, isArchived: true });
   settings.generation++;
-  expect(status()).toEqual({ isArchived: true, orderingEnabled: true, deadline: null, active: false });
+  expect(status()).toEqual({
+    isArchived: true,
+    orderingEnabled: true,
+    deadline: null,
+    active: false,
+    closedReason: 'archived',
+  });
 
   expect(pages.eventPage('Nope', { page: 1, limit: 50 })).toBeUndefined();
   expect(pages.dayPage('Con', 'X', { page: 1, limit: 50 })).toBe('folder');

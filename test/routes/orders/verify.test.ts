@@ -204,26 +204,47 @@ describe('high-value orders', () => {
     expect((await outbox(app.dataDir)).filter((m) => m.name.includes('-receipt-'))).toHaveLength(1);
   });
 
-  test('when the confirmation mail cannot be queued, the request fails and the unconfirmable hold is cancelled', async (t) => {
+  test('the held order and its confirmation mail are stored together: the mail names the order and signs its id', async (t) => {
     const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
-    const enqueue = app.store.enqueueMail;
-    app.store.enqueueMail = async () => {
-      throw appError('STORE_UNAVAILABLE', { details: 'disk on fire' });
-    };
+    const createOrder = vi.spyOn(app.store, 'createOrder');
+    const enqueueMail = vi.spyOn(app.store, 'enqueueMail');
+    const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });
+    expect(res.json()).toMatchObject({ orderNumber: `${PREFIX}-0001`, verificationRequired: true });
+    const order = await app.store.getOrder(`${PREFIX}-0001`);
+    // One store call, with the mail; nothing enqueued on its own.
+    expect(createOrder).toHaveBeenCalledTimes(1);
+    expect(enqueueMail).not.toHaveBeenCalled();
+    const [input, opts] = createOrder.mock.calls[0] ?? [];
+    expect(input?.id).toBe(order?.id);
+    expect(opts?.mail).toEqual([
+      {
+        kind: 'verification',
+        orderId: order?.id,
+        payload: { verifyUrl: expect.stringContaining(`token=${order?.id}.`) },
+      },
+    ]);
+    expect(await app.store.pendingMailCount()).toBe(1);
+    expect(await verificationLink(app, `${PREFIX}-0001`)).toContain(`token=${order?.id}.`);
+  });
+
+  test('when the order cannot be stored, neither it nor its mail exists and the retry succeeds', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const createOrder = vi
+      .spyOn(app.store, 'createOrder')
+      .mockRejectedValueOnce(appError('STORE_UNAVAILABLE', { details: 'disk on fire' }));
     const headers = { 'idempotency-key': 'held-order-1' };
     const payload = bodyA({ photos: bigPhotos });
     const failed = await app.inject({ method: 'POST', url: '/api/orders/create', headers, payload });
     expectError(failed, 'POST', '/api/orders/create', 503, 'STORE_UNAVAILABLE');
-    const [orphan] = await app.store.listOrders({ includeHeld: true });
-    expect(orphan).toMatchObject({ orderNumber: `${PREFIX}-0001`, status: 'cancelled' });
-    expect(await pendingNumbers(app)).toEqual([]);
+    expect(await app.store.listOrders({ includeHeld: true })).toEqual([]);
+    expect(await app.store.pendingMailCount()).toBe(0);
 
-    // The key was released: the retry makes the order (a new number; the first is never reused).
-    app.store.enqueueMail = enqueue;
+    // The key was released: the retry makes the order, with a new id (and the first number).
     const retry = await app.inject({ method: 'POST', url: '/api/orders/create', headers, payload });
     expect(retry.statusCode).toBe(201);
-    expect(retry.json()).toMatchObject({ orderNumber: `${PREFIX}-0002`, verificationRequired: true });
-    expect(await verificationLink(app, `${PREFIX}-0002`)).toContain('token=');
+    expect(retry.json()).toMatchObject({ orderNumber: `${PREFIX}-0001`, verificationRequired: true });
+    expect(createOrder.mock.calls[1]?.[0].id).not.toBe(createOrder.mock.calls[0]?.[0].id);
+    expect(await verificationLink(app, `${PREFIX}-0001`)).toContain('token=');
   });
 
   test('the threshold is inclusive and configurable; booth orders are never held', async (t) => {

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { threadedDelivery } from '../../../src/services/notifier/mail-thread-client.js';
+import { DeliveryCancelled, threadedDelivery } from '../../../src/services/notifier/mail-thread-client.js';
 import type { MailDraft } from '../../../src/services/notifier/message.js';
 import { tempDir } from '../../helpers/build.js';
 import { orderRecord, outgoingMail } from '../../support/mail-fixtures.js';
@@ -31,4 +31,30 @@ test('the mail thread renders the labels and delivers; its failures come back as
   expect(await down(draft())).toBe('smtp');
   const [mail] = await smtp.waitFor(1);
   expect(mail?.parsed.attachments.map((a) => a.filename)).toEqual(['label-AX25-0001.png', 'label-AX25-0001.docx']);
+});
+
+test('cut off: queued deliveries are dropped, the one under way stops before writing; each answers first', async (t) => {
+  const dir = path.join(await tempDir(t), 'outbox');
+  const toFile = threadedDelivery({
+    returnAddress: 'Convention Photos\n1 Main St',
+    transports: [{ kind: 'file', dir }],
+  });
+  await expect(toFile(draft(), AbortSignal.abort())).rejects.toBeInstanceOf(DeliveryCancelled);
+
+  const cutOff = new AbortController();
+  const results = Promise.allSettled(Array.from({ length: 5 }, () => toFile(draft(), cutOff.signal)));
+  cutOff.abort();
+  const settled = await results;
+  const files = async () => readdir(dir).catch(() => [] as string[]);
+  const written = await files();
+  // Whatever was delivered answered 'file'; the rest were cut off; nothing is written afterwards.
+  expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(written.length);
+  for (const r of settled) {
+    if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(DeliveryCancelled);
+  }
+  expect(settled.filter((r) => r.status === 'rejected').length).toBeGreaterThanOrEqual(4);
+  await new Promise((r) => setTimeout(r, 300));
+  expect(await files()).toEqual(written);
+  // The thread still works for everyone else.
+  expect(await toFile(draft())).toBe('file');
 });

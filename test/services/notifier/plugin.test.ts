@@ -4,12 +4,14 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { simpleParser } from 'mailparser';
 import { describe, expect, test } from 'vitest';
+import { CANCEL_GRACE_MS } from '../../../src/services/notifier/mail-thread-client.js';
 import { OUTBOX_DIR } from '../../../src/services/notifier/transports/index.js';
 import { build, type TestApp } from '../../helpers/build.js';
 import { startSendgridStub } from '../../support/mail-sendgrid-stub.js';
-import { startSmtpServer } from '../../support/mail-smtp-server.js';
+import { startSmtpServer, startStallingSmtpServer } from '../../support/mail-smtp-server.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -29,6 +31,37 @@ async function emlFiles(dataDir: string) {
     names.map(async (n) => ({ name: n, parsed: await simpleParser(await readFile(path.join(dir, n))) })),
   );
 }
+
+/** The outbox as stored, read straight from the SQLite file (the app may be closed). */
+function storedJobs(dataDir: string) {
+  const db = new Database(path.join(dataDir, 'orders.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT id, kind, sent_at, last_error FROM mail_jobs ORDER BY created_at').all() as {
+      id: string;
+      kind: string;
+      sent_at: string | null;
+      last_error: string | null;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Records every call to the outbox's store methods made after `closed()` is true. */
+function storeCallsAfter(app: TestApp, closed: () => boolean): string[] {
+  const late: string[] = [];
+  const store = app.store as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of ['claimDueMail', 'markMailSent', 'markMailFailed', 'getOrder']) {
+    const original = store[name] as (...args: unknown[]) => unknown;
+    store[name] = (...args: unknown[]) => {
+      if (closed()) late.push(name);
+      return original.apply(app.store, args);
+    };
+  }
+  return late;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('notifier plugin', () => {
   test('with no transport configured, the receipt is an .eml file with both labels', async (t) => {
@@ -135,5 +168,74 @@ describe('notifier plugin', () => {
     expect(file?.parsed.subject).toBe(`Please confirm your order ${order.orderNumber}`);
     expect(file?.parsed.text).toContain(verifyUrl);
     expect(file?.parsed.attachments).toEqual([]);
+  });
+
+  test('closing while SMTP stalls mid-delivery: close ends within its bound, nothing runs after it, the mail goes out after a restart', async (t) => {
+    const smtp = await startSmtpServer(t, { listen: false });
+    const stalling = await startStallingSmtpServer(t, smtp.port);
+    const env = { SMTP_URL: smtp.url, SHUTDOWN_GRACE_MS: '1000' };
+    const first = await build(t, { env });
+    let closed = false;
+    const late = storeCallsAfter(first, () => closed);
+    const order = await orderWithReceipt(first);
+    await stalling.stuck(); // the receipt is in the middle of its SMTP conversation
+
+    const started = Date.now();
+    await first.close();
+    closed = true;
+    const took = Date.now() - started;
+    // The flush's half of SHUTDOWN_GRACE_MS, then the cut-off's grace (and some slack for a busy machine).
+    expect(took).toBeGreaterThanOrEqual(500);
+    expect(took).toBeLessThan(500 + CANCEL_GRACE_MS + 1500);
+
+    // The stalled server gives up; nothing of the cut-off delivery may react to that.
+    await stalling.close();
+    await pause(300);
+    expect(late).toEqual([]);
+    const [job] = storedJobs(first.dataDir);
+    expect(job).toMatchObject({
+      kind: 'receipt',
+      sent_at: null,
+      last_error: expect.stringMatching(/cut off by shutdown/),
+    });
+
+    // Restarted with SMTP answering: due at once, sent.
+    await smtp.start();
+    const second = await build(t, { env, dataDir: first.dataDir });
+    const [mail] = await smtp.waitFor(1, 15_000);
+    expect(mail?.parsed.subject).toBe(`Your order ${order.orderNumber}: receipt`);
+    await second.notifier.flush();
+    expect(await second.store.pendingMailCount()).toBe(0);
+  });
+
+  test('a close that cuts deliveries off leaves DATA_DIR alone afterwards; every job is sent or still queued', async (t) => {
+    const first = await build(t, { env: { SHUTDOWN_GRACE_MS: '0' } });
+    const orders = [];
+    for (let i = 0; i < 6; i++) {
+      orders.push(
+        await first.store.createOrder(newOrder(), { mail: first.notifier.jobsForNewOrder({ id: '', held: false }) }),
+      );
+    }
+    first.notifier.kick();
+    await pause(150); // let a delivery get under way
+    await first.close();
+    const outbox = path.join(first.dataDir, OUTBOX_DIR);
+    const list = async () => (await readdir(outbox).catch(() => [] as string[])).sort();
+    const atClose = await list();
+    await pause(500);
+    expect(await list()).toEqual(atClose); // nothing written after close
+    expect(atClose.filter((n) => !n.endsWith('.eml'))).toEqual([]); // no temp file left behind
+    const jobs = storedJobs(first.dataDir);
+    expect(jobs).toHaveLength(6);
+    expect(jobs.filter((j) => j.sent_at !== null)).toHaveLength(atClose.length);
+    expect(jobs.filter((j) => j.sent_at === null).length).toBeGreaterThan(0);
+
+    // After a restart, each receipt is there once.
+    const second = await build(t, { dataDir: first.dataDir });
+    await second.notifier.flush();
+    expect(await second.store.pendingMailCount()).toBe(0);
+    const files = await list();
+    expect(files).toHaveLength(6);
+    for (const o of orders) expect(files.filter((f) => f.includes(`-receipt-${o.orderNumber}-`))).toHaveLength(1);
   });
 });

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { charLength, hasLineBreak, phoneProblem, stripControls } from '../../../src/services/orders/text.js';
+import {
+  charLength,
+  hasLineBreak,
+  isWellFormed,
+  phoneProblem,
+  stripControls,
+} from '../../../src/services/orders/text.js';
 
 describe('customer text', () => {
   test('every kind of line break is found', () => {
@@ -32,6 +38,11 @@ describe('customer text', () => {
         return !holdsStripped(out) && stripControls(out) === out;
       }),
     );
+  });
+
+  test('lone surrogates are found; pairs are fine', () => {
+    for (const bad of ['\ud800', 'a\udfff', '\udc00\ud800', 'x\ud83d']) expect(isWellFormed(bad), bad).toBe(false);
+    for (const ok of ['', 'Ada', '😀', '👩🏽‍💻', '山田']) expect(isWellFormed(ok), ok).toBe(true);
   });
 
   test('length counts characters as people do', () => {

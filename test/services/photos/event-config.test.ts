@@ -112,6 +112,19 @@ describe('event status', () => {
       orderingEnabled: true,
       deadline: '2026-07-10T00:00:00.000Z',
       active: false,
+      closedReason: 'deadline',
     });
+  });
+
+  test('closedReason: the first reason that applies, as ORDERING_CLOSED gives it; null while open', () => {
+    expect(eventStatus(base, now).closedReason).toBeNull();
+    expect(
+      eventStatus({ ...base, isArchived: true, orderingEnabled: false, deadline: '2026-01-01T00:00:00Z' }, now),
+    ).toMatchObject({ active: false, closedReason: 'archived' });
+    expect(eventStatus({ ...base, orderingEnabled: false, deadline: '2026-01-01T00:00:00Z' }, now).closedReason).toBe(
+      'disabled',
+    );
+    expect(eventStatus({ ...base, deadline: '2026-07-09T23:59:59Z' }, now).closedReason).toBe('deadline');
+    expect(eventStatus({ ...base, deadline: '2026-07-10T00:00:01Z' }, now).closedReason).toBeNull();
   });
 });

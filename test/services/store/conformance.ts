@@ -13,6 +13,7 @@
  * `makeStore` returns a fresh, initialised, empty store for one test and arranges its own
  * clean-up (`t.onTestFinished`). The suite never calls `init()` or `close()`.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, type TestContext, test } from 'vitest';
 import { appendFeedbackText, ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../../../src/domain/order.js';
 import { canTransition } from '../../../src/domain/transitions.js';
@@ -156,6 +157,48 @@ export function describeStoreConformance(
       const a2 = await store.createOrder(newOrder({ prefix: 'AX25' }));
       expect([a1.orderNumber, b1.orderNumber, a2.orderNumber]).toEqual(['AX25-0001', 'BB-0001', 'AX25-0002']);
       expect(new Set([a1.id, b1.id, a2.id]).size).toBe(3);
+    });
+
+    it('a supplied id is used (mail jobs get it); a taken id is refused with nothing written and no number used', async (t) => {
+      const store = await makeStore(t);
+      const id = randomUUID();
+      const created = await store.createOrder(newOrder({ id: id.toUpperCase() }), {
+        mail: [mail('verification', { verifyUrl: `https://x.example/verify?token=${id}` })],
+      });
+      expect(created.id).toBe(id); // stored lower-case
+      expect(created.orderNumber).toBe('AX25-0001');
+      expect(await store.getOrder(id)).toEqual(created);
+
+      const duplicate = store.createOrder(newOrder({ id, customerName: 'Someone Else' }), { mail: [mail('receipt')] });
+      await expect(duplicate).rejects.toMatchObject({ name: 'AppError', code: 'INTERNAL', statusCode: 500 });
+      // two at once with one fresh id: one is created, the other refused
+      const twin = randomUUID();
+      const both = await Promise.allSettled([
+        store.createOrder(newOrder({ id: twin }), { mail: [mail('receipt')] }),
+        store.createOrder(newOrder({ id: twin, customerName: 'Twin' }), { mail: [mail('receipt')] }),
+      ]);
+      expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(both.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'INTERNAL' } });
+
+      expect(await store.getOrder(id)).toEqual(created);
+      const all = await store.listOrders({ includeHeld: true });
+      expect(all.map((o) => o.orderNumber).sort()).toEqual(['AX25-0001', 'AX25-0002']);
+      expect(all.find((o) => o.id === twin)?.customerName).not.toBe('Someone Else');
+      const jobs = await store.claimDueMail(new Date(Date.now() + 1000), 10, 60_000);
+      expect(jobs.map((j) => [j.kind, j.orderId]).sort()).toEqual(
+        [
+          ['receipt', twin],
+          ['verification', id],
+        ].sort(),
+      );
+      expect(jobs.find((j) => j.kind === 'verification')?.payload).toEqual({
+        verifyUrl: `https://x.example/verify?token=${id}`,
+      });
+      // the next create continues the sequence: the refused ones used no number
+      expect((await store.createOrder(newOrder())).orderNumber).toBe('AX25-0003');
+      // an id that is not a UUID is refused before anything happens
+      await expect(store.createOrder(newOrder({ id: 'order-1' }))).rejects.toThrow();
+      expect(await store.listOrders({ includeHeld: true })).toHaveLength(3);
     });
 
     it(`${concurrent} concurrent creates get ${concurrent} distinct consecutive numbers and all are stored`, async (t) => {

@@ -1,7 +1,7 @@
 /** Data loading for pages: one request per URL at a time, answers kept for instant "back". */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, getJson, type RequestOptions } from './api.js';
-import type { EventConfig } from './types.js';
+import type { ClosedReason, EventConfig } from './types.js';
 
 const MAX_CACHED = 60;
 const cache = new Map<string, unknown>();
@@ -94,18 +94,21 @@ export function useEventConfig(code: string | null): Loaded<EventConfig> {
   return useFetch<EventConfig>(code === null ? null : eventConfigUrl(code));
 }
 
-/** Why an event takes no orders, in words. */
-export function closedMessage(
-  status: { isArchived: boolean; orderingEnabled: boolean; deadline: string | null },
-  now = Date.now(),
-): string {
-  if (status.isArchived) return 'This event is archived: its photos can no longer be ordered.';
-  if (!status.orderingEnabled) return 'Ordering is turned off for this event right now.';
-  if (status.deadline && Date.parse(status.deadline) <= now) {
-    const when = new Date(status.deadline).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-    return `The ordering deadline for this event passed on ${when}.`;
+/** Why an event takes no orders, in words (from the API's `closedReason`). */
+export function closedMessage(status: { closedReason: ClosedReason | null; deadline: string | null }): string {
+  switch (status.closedReason) {
+    case 'archived':
+      return 'This event is archived: its photos can no longer be ordered.';
+    case 'disabled':
+      return 'Ordering is turned off for this event right now.';
+    case 'deadline': {
+      if (!status.deadline) return 'The ordering deadline for this event has passed.';
+      const when = new Date(status.deadline).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+      return `The ordering deadline for this event passed on ${when}.`;
+    }
+    default:
+      return 'Ordering is closed for this event.';
   }
-  return 'Ordering is closed for this event.';
 }
 
 /** Runs `fn` once the browser is idle (or soon, where it has no idle callback). */

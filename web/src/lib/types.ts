@@ -1,6 +1,15 @@
 /** The API shapes the app reads (SPEC §2–§5; the OpenAPI document at /openapi.json has them all). */
 
-export type EventStatus = { isArchived: boolean; orderingEnabled: boolean; deadline: string | null; active: boolean };
+export type ClosedReason = 'archived' | 'disabled' | 'deadline';
+
+export type EventStatus = {
+  isArchived: boolean;
+  orderingEnabled: boolean;
+  deadline: string | null;
+  active: boolean;
+  /** Why the event takes no orders; null while active. */
+  closedReason: ClosedReason | null;
+};
 
 export type EventSummary = {
   code: string;
@@ -48,6 +57,16 @@ export type FolderPage = {
   limit: number;
 };
 
+/** `GET /api/photos/{event}/{photo}`: a photo by number, its folder and its pages. */
+export type PhotoPlace = { index: number; page: number; totalCount: number; path: string };
+export type PhotoLookup = {
+  photo: PhotoItem;
+  event: { code: string; name: string };
+  folder: { day: string; session: string; path: string };
+  limit: number;
+  position: { event: PhotoPlace; day: PhotoPlace; session: PhotoPlace };
+};
+
 export type EventConfig = {
   eventSlug: string;
   eventName: string;
@@ -60,7 +79,7 @@ export type EventConfig = {
   defaultSize: string;
   shippingFee: number;
   active: boolean;
-  closedReason: 'archived' | 'disabled' | 'deadline' | null;
+  closedReason: ClosedReason | null;
 };
 
 export type ActiveEvent = {
@@ -100,6 +119,24 @@ export type Order = {
   channel: 'web' | 'booth';
 };
 
+/** `POST /api/orders/lookup`: what a customer may see of their order. */
+export type CustomerOrder = {
+  orderNumber: string;
+  eventSlug: string;
+  eventName: string | null;
+  status: OrderStatus;
+  shippingStatus: 'ship' | 'shipped';
+  trackingNumber: string;
+  fulfillmentType: 'ship' | 'pickup';
+  items: string;
+  subtotal: string;
+  shippingFee: string;
+  total: string;
+  createdAt: string;
+  updatedAt: string;
+  verificationRequired: boolean;
+};
+
 export type OrderChange = { success: true; message: string; changed: boolean; order: Order };
 
 export type SalesSummary = {
@@ -110,6 +147,14 @@ export type SalesSummary = {
   totalRevenue: number;
   pendingRevenue: number;
   averageOrderValue: number;
+};
+
+/** `GET /api/orders/summary/breakdown`: paid orders by day and by event, dollars. */
+export type SalesBreakdown = {
+  eventSlug: string | null;
+  timeZone: string;
+  byDay: { date: string; orders: number; revenue: number }[];
+  byEvent: { eventSlug: string; eventName: string | null; orders: number; revenue: number }[];
 };
 
 export type CaptchaChallenge =

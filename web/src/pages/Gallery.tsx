@@ -1,22 +1,26 @@
 /**
  * An event's photos, a day's or a session's: breadcrumb, day/session navigation, "find photo #",
- * the grid (50 at a time, more as the visitor scrolls), and the lightbox.
+ * the grid (48 at a time, more as the visitor scrolls), and the lightbox.
  *
  * The page lives at the gallery API's own URL (`/event/<code>/<day>/<session>`): the server
- * answers a browser navigation with this app and the app's fetch with JSON.
+ * answers a browser navigation with this app and the app's fetch with JSON. `?photo=<number>`
+ * opens that photo in the viewer, in its place in the list (the pages up to it are loaded).
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { SearchIcon } from '../components/icons.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { type GridPhoto, PhotoGrid } from '../components/PhotoGrid.js';
-import { type ApiError, enc, getJson, request } from '../lib/api.js';
+import { type ApiError, enc, getJson } from '../lib/api.js';
 import { formatDate, plural } from '../lib/format.js';
 import { cached, closedMessage, useEventConfig, useFetch, whenIdle } from '../lib/hooks.js';
-import { eventPath, pendingScroll } from '../lib/router.js';
-import type { EventPage, FolderPage, PhotoItem } from '../lib/types.js';
+import { eventPath, navigate, pendingScroll, useLocation } from '../lib/router.js';
+import type { EventPage, FolderPage, PhotoItem, PhotoLookup, PhotoPlace } from '../lib/types.js';
 
 const PAGE_SIZE = 48;
+
+/** The photo lookup, with pages of the app's own size, so its `page` is a page of the feed. */
+const lookupUrl = (code: string, ref: string) => `/api/photos/${enc(code)}/${enc(ref)}?limit=${PAGE_SIZE}`;
 
 type Feed = { photos: PhotoItem[]; page: number; totalPages: number; totalCount: number };
 
@@ -37,6 +41,12 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
   const [error, setError] = useState<ApiError | undefined>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [open, setOpen] = useState<{ photos: LightboxPhoto[]; index: number } | null>(null);
+  // The latest feed and whether pages are being fetched, for code that runs between renders
+  // (scrolling and "find photo #" must not append the same page twice).
+  const feedRef = useRef(feed);
+  feedRef.current = feed;
+  const fetching = useRef(false);
+  const wantedPhoto = useLocation().query.get('photo');
 
   // Page 1: the event page has it in `meta`; folder pages fetch their own (in parallel with `meta`).
   useEffect(() => {
@@ -79,25 +89,38 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
   useEffect(() => whenIdle(() => setWantConfig(true)), []);
   useEventConfig(wantConfig ? code : null);
 
-  const more = async () => {
-    if (!feed || loadingMore || feed.page >= feed.totalPages) return;
+  /** Fetches the pages after the last one loaded, through `page` (in parallel), and appends them. */
+  const loadThrough = async (page: number): Promise<PhotoItem[]> => {
+    const start = feedRef.current;
+    if (!start || start.page >= Math.min(page, start.totalPages) || fetching.current) return start?.photos ?? [];
+    fetching.current = true;
     setLoadingMore(true);
     try {
-      const d = await getJson<FolderPage>(`${path}?page=${feed.page + 1}&limit=${PAGE_SIZE}`);
-      setFeed(
-        (f) =>
-          f && {
-            photos: [...f.photos, ...d.photos],
-            page: f.page + 1,
-            totalPages: d.totalPages,
-            totalCount: d.totalCount,
-          },
-      );
+      const last = Math.min(page, start.totalPages);
+      const numbers = Array.from({ length: last - start.page }, (_, i) => start.page + 1 + i);
+      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(`${path}?page=${n}&limit=${PAGE_SIZE}`)));
+      const end = pages[pages.length - 1] as FolderPage;
+      const next: Feed = {
+        photos: [...start.photos, ...pages.flatMap((d) => d.photos)],
+        page: last,
+        totalPages: end.totalPages,
+        totalCount: end.totalCount,
+      };
+      feedRef.current = next;
+      setFeed(next);
+      return next.photos;
     } catch (err) {
       setError(err as ApiError);
+      return start.photos;
     } finally {
+      fetching.current = false;
       setLoadingMore(false);
     }
+  };
+
+  const more = async () => {
+    const f = feedRef.current;
+    if (f) await loadThrough(f.page + 1);
   };
 
   // Infinite scroll: the next page loads when the end of the grid comes near.
@@ -123,6 +146,47 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
     fullSize: p.fullSize,
     label: p.metadata.day ? `${p.metadata.day} · ${p.metadata.session}` : '',
   });
+
+  /** Where this page's list has the photo; undefined when it is in another day or session. */
+  const placeHere = (found: PhotoLookup): PhotoPlace | undefined => {
+    if (isEventPage) return found.position.event;
+    if (found.folder.day !== day) return undefined;
+    if (session === undefined) return found.position.day;
+    return found.folder.session === session ? found.position.session : undefined;
+  };
+
+  /**
+   * Opens a photo the lookup found: in this page's list when it is in it (loading the pages up
+   * to it first, so "next" and "previous" walk the list), else on its own. Says which it did.
+   */
+  const openFound = async (found: PhotoLookup): Promise<'here' | 'elsewhere'> => {
+    const place = placeHere(found);
+    if (place) {
+      const loaded = feedRef.current?.photos ?? [];
+      const photos = place.index < loaded.length ? loaded : await loadThrough(place.page);
+      const i = photos.findIndex((p) => p.id === found.photo.id);
+      if (i >= 0) {
+        setOpen({ photos: photos.map(toLightbox), index: i });
+        return 'here';
+      }
+    }
+    setOpen({ photos: [toLightbox(found.photo)], index: 0 });
+    return place ? 'here' : 'elsewhere';
+  };
+
+  // `?photo=<number>` (from "find photo #" on another page): open it once the first page is here,
+  // then drop the parameter, so "back" to this page does not open it again.
+  const openedFromQuery = useRef(false);
+  useEffect(() => {
+    if (!wantedPhoto || !feed || openedFromQuery.current) return;
+    openedFromQuery.current = true;
+    getJson<PhotoLookup>(lookupUrl(code, wantedPhoto)).then(
+      (found) => openFound(found),
+      () => undefined, // unknown by now (removed): the page shows as usual
+    );
+    navigate(location.pathname, { replace: true, keepScroll: true });
+  }, [wantedPhoto, feed !== undefined]);
+
   const gridPhotos: GridPhoto[] = useMemo(
     () =>
       (feed?.photos ?? []).map((p) => ({
@@ -184,9 +248,8 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
         <FindPhoto
           code={code}
           photos={feed?.photos ?? []}
-          onFound={(p) => setOpen({ photos: [p], index: 0 })}
           onFoundInList={(i) => setOpen({ photos: (feed?.photos ?? []).map(toLightbox), index: i })}
-          toLightbox={toLightbox}
+          onLookedUp={openFound}
         />
       </div>
 
@@ -276,32 +339,32 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
 }
 
 /**
- * "Find photo #": the photos on screen first, then the image service, which knows every number
- * of the event. (The gallery API has no lookup by number: a number that is not on a loaded page
- * opens on its own, without its place in the list.)
+ * "Find photo #": the photos on screen first, then the photo lookup, which knows every number of
+ * the event and where it is. A photo of this page's list opens in its place (the pages up to it
+ * load first); one of another day or session opens on its own, with a link to its session.
  */
 function FindPhoto({
   code,
   photos,
-  onFound,
   onFoundInList,
-  toLightbox,
+  onLookedUp,
 }: {
   code: string;
   photos: PhotoItem[];
-  onFound: (p: LightboxPhoto) => void;
   onFoundInList: (index: number) => void;
-  toLightbox: (p: PhotoItem) => LightboxPhoto;
+  onLookedUp: (found: PhotoLookup) => Promise<'here' | 'elsewhere'>;
 }) {
   const [value, setValue] = useState('');
   const [message, setMessage] = useState('');
+  const [elsewhere, setElsewhere] = useState<PhotoLookup | null>(null);
   const [busy, setBusy] = useState(false);
   const eventMeta =
     cached<EventPage>(`${eventPath(code)}?limit=1`) ?? cached<EventPage>(`${eventPath(code)}?limit=${PAGE_SIZE}`);
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    const wanted = value.trim().replace(/^#/, '');
+    const wanted = value.trim().replace(/^#\s*/, '');
+    setElsewhere(null);
     if (!/^[A-Za-z0-9_-]{1,32}$/.test(wanted)) {
       setMessage('Type the number printed on the photo, e.g. 12.');
       return;
@@ -315,18 +378,8 @@ function FindPhoto({
     }
     setBusy(true);
     try {
-      const res = await request(`/api/proxy-image/${enc(code)}/${enc(wanted)}`, { method: 'HEAD' });
-      if (res.ok) {
-        onFound(
-          toLightbox({
-            id: wanted,
-            number: wanted.replace(/^0+(?=.)/, ''),
-            thumbnail: `/api/proxy-image/${enc(code)}/${enc(wanted)}`,
-            fullSize: `/api/preview/${enc(code)}/${enc(wanted)}`,
-            metadata: { day: '', session: '', width: 0, height: 0 },
-          }),
-        );
-      }
+      const found = await getJson<PhotoLookup>(lookupUrl(code, wanted));
+      if ((await onLookedUp(found)) === 'elsewhere') setElsewhere(found);
     } catch (err) {
       const e2 = err as ApiError;
       setMessage(
@@ -350,7 +403,7 @@ function FindPhoto({
             placeholder="e.g. 12"
             value={value}
             onInput={(e) => setValue((e.target as HTMLInputElement).value)}
-            aria-describedby={message ? 'find-message' : undefined}
+            aria-describedby={message ? 'find-message' : elsewhere ? 'find-where' : undefined}
           />
           <button type="submit" class="btn btn-primary btn-icon-text" disabled={busy}>
             <SearchIcon size={18} /> Find
@@ -359,6 +412,12 @@ function FindPhoto({
         {message && (
           <p id="find-message" class="field-error" role="alert">
             {message}
+          </p>
+        )}
+        {elsewhere && (
+          <p id="find-where" class="small find-where" role="status">
+            Photo #{elsewhere.photo.number} is in {elsewhere.folder.day} · {elsewhere.folder.session}.{' '}
+            <a href={`${elsewhere.folder.path}?photo=${enc(elsewhere.photo.number)}`}>See it there</a>
           </p>
         )}
       </form>

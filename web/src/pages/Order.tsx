@@ -1,15 +1,19 @@
 /**
  * After checkout: the order number, what happens next (a confirmation link for high-value
- * orders), opt-in notifications, and feedback. The receipt mail links here too
- * (`/?feedback=<orderNumber>`), possibly on another device: then only the feedback form shows.
+ * orders), the order's current status, opt-in notifications, and feedback. The receipt mail
+ * links here too (`/?feedback=<orderNumber>`), and push notifications (`/?order=<orderNumber>`),
+ * possibly on another device: there the page asks for the order's email address to show its
+ * status (`POST /api/orders/lookup`), and the feedback form shows as well.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
 import { BellIcon } from '../components/icons.js';
 import { type ApiError, sendJson } from '../lib/api.js';
+import { formatDate } from '../lib/format.js';
 import { pushSupported, subscribePush } from '../lib/push.js';
 import { placedOrders } from '../lib/shop.js';
 import { useStore } from '../lib/store.js';
+import type { CustomerOrder } from '../lib/types.js';
 
 export default function OrderPage({ orderNumber, query }: { orderNumber: string; query: URLSearchParams }) {
   useTitle(`Order ${orderNumber}`);
@@ -56,18 +60,177 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
                 : 'We will email you when your prints ship.'}
             </Notice>
           )}
+          <OrderStatus orderNumber={order.orderNumber} knownEmail={order.email} />
           <PushOptIn orderNumber={order.orderNumber} email={order.email} />
         </>
       ) : (
-        <h1 ref={heading} tabIndex={-1}>
-          Order {orderNumber}
-        </h1>
+        <>
+          <h1 ref={heading} tabIndex={-1}>
+            Order {orderNumber}
+          </h1>
+          <OrderStatus orderNumber={orderNumber} />
+        </>
       )}
       <Feedback orderNumber={orderNumber} autoFocus={feedbackFirst} />
       <p>
         <a href="/">Back to the events</a>
       </p>
     </main>
+  );
+}
+
+/** What the status means for the customer, in words. */
+function statusInWords(o: CustomerOrder): { badge: string; kind: 'ok' | 'warn' | 'info' | 'muted'; text: string } {
+  if (o.verificationRequired) {
+    return {
+      badge: 'Waiting for your confirmation',
+      kind: 'warn',
+      text: 'Open the link we emailed you to confirm this order. It is held until then.',
+    };
+  }
+  switch (o.status) {
+    case 'cancelled':
+      return { badge: 'Cancelled', kind: 'muted', text: 'This order was cancelled.' };
+    case 'void':
+      return { badge: 'Cancelled', kind: 'muted', text: 'This order was cancelled by the photographer.' };
+    case 'pending':
+      return {
+        badge: 'Received',
+        kind: 'info',
+        text:
+          o.fulfillmentType === 'pickup'
+            ? 'We have your order. Pay at the booth and collect your prints there.'
+            : 'We have your order. It is waiting for payment.',
+      };
+    default:
+      if (o.shippingStatus === 'shipped') {
+        return {
+          badge: 'Shipped',
+          kind: 'ok',
+          text: o.trackingNumber ? 'Your prints are on their way.' : 'Your prints are on their way to you.',
+        };
+      }
+      return {
+        badge: 'Paid',
+        kind: 'ok',
+        text:
+          o.fulfillmentType === 'pickup'
+            ? 'Paid. Collect your prints at the booth.'
+            : 'Paid. Your prints will be shipped soon; we will email you when they are.',
+      };
+  }
+}
+
+/**
+ * The order's current status. On the device that placed it the email is known and the status
+ * loads by itself; elsewhere the customer types the email the order was placed with.
+ */
+function OrderStatus({ orderNumber, knownEmail }: { orderNumber: string; knownEmail?: string }) {
+  const [email, setEmail] = useState('');
+  const [found, setFound] = useState<CustomerOrder | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const look = async (address: string, quiet: boolean) => {
+    setBusy(true);
+    setError('');
+    try {
+      setFound(await sendJson<CustomerOrder>('POST', '/api/orders/lookup', { orderNumber, email: address }));
+    } catch (err) {
+      const e2 = err as ApiError;
+      if (!quiet) {
+        setError(
+          e2.code === 'ORDER_NOT_FOUND'
+            ? `We could not find order ${orderNumber} with that email address. Use the address the receipt was sent to.`
+            : e2.code === 'RATE_LIMITED'
+              ? `Too many tries from this network. Please try again in ${e2.retryAfter ?? 60} seconds.`
+              : e2.code === 'VALIDATION_FAILED'
+                ? 'Type the email address the order was placed with.'
+                : e2.message,
+        );
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    // On the device that placed the order: its current status, without asking (nothing shows if it fails).
+    if (knownEmail) void look(knownEmail, true);
+  }, [knownEmail]);
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const value = email.trim();
+    if (!/^[^\s@]+@[^\s@]+$/.test(value)) {
+      setError('Type the email address the order was placed with.');
+      return;
+    }
+    void look(value, false);
+  };
+
+  if (knownEmail && !found) return null;
+  return (
+    <section class="section" aria-labelledby="status-title">
+      <h2 id="status-title">Order status</h2>
+      {found ? <StatusCard order={found} /> : null}
+      {!found && (
+        <form onSubmit={submit} noValidate>
+          <p class="muted">To see the status of order {orderNumber}, type the email address you ordered with.</p>
+          <label for="lookup-email">Email address</label>
+          <input
+            id="lookup-email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'lookup-error' : undefined}
+            onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
+          />
+          {error && (
+            <p id="lookup-error" class="field-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" class="btn btn-primary" disabled={busy}>
+            {busy ? 'Looking…' : 'Show status'}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function StatusCard({ order }: { order: CustomerOrder }) {
+  const words = statusInWords(order);
+  return (
+    <div class="status-card" data-testid="order-status">
+      <p>
+        <span class={`badge badge-${words.kind}`}>{words.badge}</span>
+      </p>
+      <p role="status">{words.text}</p>
+      {order.trackingNumber && (
+        <p>
+          Tracking number: <strong class="tracking">{order.trackingNumber}</strong>
+        </p>
+      )}
+      <p class="muted small">
+        {[
+          order.eventName ?? order.eventSlug,
+          `placed ${formatDate(order.createdAt)}`,
+          order.fulfillmentType === 'ship' ? 'shipped to you' : 'pickup at the booth',
+        ].join(' · ')}
+      </p>
+      <ul class="plain small">
+        {order.items.split(/;\s*/).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <p>
+        Total <strong>{order.total}</strong>
+        {order.fulfillmentType === 'ship' ? ` (shipping ${order.shippingFee})` : ''}
+      </p>
+    </div>
   );
 }
 

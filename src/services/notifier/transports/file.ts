@@ -3,7 +3,7 @@
  * composed by nodemailer (stream transport), written atomically. The file name is fixed
  * per outbox job, so a message re-sent after a crash replaces its file instead of doubling it.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { OutgoingMail } from '../message.js';
@@ -26,12 +26,21 @@ export function emlFileName(mail: OutgoingMail): string {
 export function fileTransport(dir: string): MailTransport {
   return {
     name: 'file',
-    async send(mail: OutgoingMail) {
+    async send(mail: OutgoingMail, signal?: AbortSignal) {
       const bytes = await composeRfc822(mail);
+      // Cut off (shutdown): nothing is written, and a half-written temp file is removed, so
+      // DATA_DIR is left alone once the cut-off delivery has answered.
+      signal?.throwIfAborted();
       await mkdir(dir, { recursive: true });
       const target = path.join(dir, emlFileName(mail));
       const temp = `${target}.${process.pid}.tmp`;
-      await writeFile(temp, bytes, { mode: 0o600 });
+      try {
+        await writeFile(temp, bytes, { mode: 0o600, signal });
+        signal?.throwIfAborted();
+      } catch (err) {
+        await rm(temp, { force: true });
+        throw err;
+      }
       await rename(temp, target);
     },
     async close() {},

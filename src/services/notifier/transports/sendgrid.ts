@@ -23,7 +23,8 @@ export function sendgridTransport(apiKey: string, opts: { baseUrl?: string; time
 
   return {
     name: 'sendgrid',
-    async send(mail: OutgoingMail) {
+    async send(mail: OutgoingMail, signal?: AbortSignal) {
+      signal?.throwIfAborted();
       const [response] = await service.send({
         from: email(mail.from),
         to: mail.to.map(email),

@@ -15,7 +15,8 @@ export function smtpTransport(url: string, opts: { timeoutMs?: number } = {}): M
   });
   return {
     name: 'smtp',
-    async send(mail: OutgoingMail) {
+    async send(mail: OutgoingMail, signal?: AbortSignal) {
+      signal?.throwIfAborted();
       await transporter.sendMail(nodemailerOptions(mail));
     },
     async close() {

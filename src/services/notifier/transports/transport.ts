@@ -6,7 +6,11 @@ export type TransportName = 'sendgrid' | 'smtp' | 'file';
 
 export interface MailTransport {
   readonly name: TransportName;
-  send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Delivers, or throws. `signal` (shutdown cutting deliveries off) is honoured before
+   * anything is written; a network send already under way runs to its end or its timeout.
+   */
+  send(mail: OutgoingMail, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 

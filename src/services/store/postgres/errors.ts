@@ -3,7 +3,7 @@
  * (→ AppError STORE_UNAVAILABLE, 503), as opposed to bugs (→ 500).
  */
 import { appError, isAppError } from '../../../errors/catalogue.js';
-import { storeUnavailable } from '../rules.js';
+import { duplicateOrderId, storeUnavailable } from '../rules.js';
 
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
@@ -42,6 +42,11 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 export function mapPgError(err: unknown): unknown {
   if (isAppError(err)) return err;
   const code = (err as { code?: unknown } | null)?.code;
+  if (code === '23505' && (err as { constraint?: unknown }).constraint === 'orders_id_key') {
+    // A create with a taken id: the statement (and so the batch's numbers) rolled back.
+    const id = /\(id\)=\((.*)\)/.exec((err as { detail?: string }).detail ?? '')?.[1];
+    return duplicateOrderId(id, err);
+  }
   if (typeof code === 'string' && UNSTORABLE_TEXT.has(code)) {
     return appError('VALIDATION_FAILED', {
       message: 'The text contains characters that cannot be stored (such as NUL)',

@@ -18,7 +18,6 @@
  * - Triggers NOTIFY every committed change; `changes` (a ChangeFeed) passes them to the read
  *   cache of this process (see cached-store.ts).
  */
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { ConfigError } from '../../../config/env.js';
 import { formatOrderNumber, NewOrder, type OrderRecord } from '../../../domain/order.js';
@@ -44,6 +43,7 @@ import {
   buildMailJobs,
   buildNewOrder,
   isoTime,
+  newOrderId,
   orderNotFound,
   parseInSlices,
   refKeys,
@@ -422,7 +422,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresOrde
     async createOrder(input, opts) {
       const parsed = NewOrder.parse(input);
       const now = new Date();
-      const id = randomUUID();
+      const id = newOrderId(parsed);
       const jobs = buildMailJobs(opts?.mail ?? [], now, id);
       // Everything but the number is known now; the number comes with the batch's commit.
       const draft = buildNewOrder(parsed, 1, now, id);

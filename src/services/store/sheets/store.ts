@@ -15,7 +15,6 @@
  * - Reads go to the sheet every time (the cached wrapper in front spares the quota);
  *   concurrent full reads share one call unless a write finished in between.
  */
-import { randomUUID } from 'node:crypto';
 import type { Config } from '../../../config/env.js';
 import { ConfigError } from '../../../config/env.js';
 import { NewOrder, type OrderRecord, type SalesSummaryCents } from '../../../domain/order.js';
@@ -44,6 +43,8 @@ import {
   applyShipping,
   buildMailJobs,
   buildNewOrder,
+  duplicateOrderId,
+  newOrderId,
   orderNotFound,
   refKeys,
   summaryFromOrders,
@@ -114,6 +115,8 @@ export class SheetsOrderStore implements OrderStore {
   /** Hints: where an id was last seen, and which id an order number belongs to. */
   private readonly rowById = new Map<string, number>();
   private readonly idByNumber = new Map<string, string>();
+  /** Every id seen in the sheet or given to a create here (a failed create's too: never reused). */
+  private readonly takenIds = new Set<string>();
   /** Last sequence issued per prefix. */
   private readonly sequences = new Map<string, number>();
   private problems: { unreadable: RowProblem[]; duplicates: RowProblem[] } = { unreadable: [], duplicates: [] };
@@ -252,6 +255,7 @@ export class SheetsOrderStore implements OrderStore {
   /** Learns rows, numbers and problems from a full read. */
   private absorb(snap: Snapshot): void {
     for (const { row, order } of snap.orders) {
+      this.takenIds.add(order.id);
       this.rowById.set(order.id, row);
       this.idByNumber.set(order.orderNumber, order.id);
     }
@@ -334,10 +338,13 @@ export class SheetsOrderStore implements OrderStore {
       throw appError('STORE_UNAVAILABLE', { message: 'The order store is not open' });
     const parsed = NewOrder.parse(input);
     const now = new Date();
-    const id = randomUUID();
+    const id = newOrderId(parsed);
     // Everything that can fail on bad input fails here, before a number is used.
     checkCellSizes(buildNewOrder(parsed, 1, now, id));
+    // No unique index here: ids in the sheet, written or queued by this process are taken.
+    if (this.takenIds.has(id)) throw duplicateOrderId(id);
     const jobs = buildMailJobs(opts?.mail ?? [], now, id);
+    this.takenIds.add(id);
     return new Promise((resolve, reject) => {
       this.queue.push({ input: parsed, id, jobs, resolve, reject });
       this.scheduleFlush();

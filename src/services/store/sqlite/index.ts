@@ -9,7 +9,6 @@
  * better-sqlite3 is synchronous: a statement runs to completion on the calling tick, which
  * is faster here than any thread hop (one commit ≈ one fsync).
  */
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
@@ -43,8 +42,10 @@ import {
   applyShipping,
   buildMailJobs,
   buildNewOrder,
+  duplicateOrderId,
   isoTime,
   LIST_SLICE,
+  newOrderId,
   orderNotFound,
   refKeys,
   type StatusTotals,
@@ -285,7 +286,14 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
     const seq = s.nextSequence.get(p.parsed.prefix);
     if (!seq) throw new Error('sequence upsert returned nothing');
     const order = buildNewOrder(p.parsed, seq.last, p.now, p.id);
-    s.insertOrder.run(orderToRow(order));
+    try {
+      s.insertOrder.run(orderToRow(order));
+    } catch (err) {
+      // The savepoint (or the transaction) rolls back with it: the number is not used.
+      const { code, message } = err as { code?: unknown; message?: string };
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' && /orders\.id\b/.test(message ?? '')) throw duplicateOrderId(p.id, err);
+      throw err;
+    }
     insertMail(s, p.jobs);
     return order;
   }
@@ -339,7 +347,7 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
     async createOrder(input, opts) {
       const parsed = NewOrder.parse(input);
       const now = new Date();
-      const id = randomUUID();
+      const id = newOrderId(parsed);
       // Built before the transaction so a bad job fails before a number is used.
       const jobs = buildMailJobs(opts?.mail ?? [], now, id);
       return creates.submit({ parsed, now, id, jobs });

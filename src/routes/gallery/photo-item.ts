@@ -1,0 +1,49 @@
+/**
+ * The gallery's photo item and folder paths: the one place a library `Photo` becomes the
+ * `GalleryPhoto` of the API (absolute image URLs carrying the photo's version) and a folder
+ * becomes its URL-encoded gallery path. The gallery pages and the photo lookup
+ * (`GET /api/photos/{event}/{photo}`) both build them here, so the two always agree.
+ */
+import type { Photo } from '../../services/photos/types.js';
+import type { PhotoItemT } from './schemas.js';
+
+const enc = encodeURIComponent;
+
+/** `/event/<code>[/<day>[/<session>]]`, each segment URL-encoded. */
+export function galleryPath(code: string, day?: string, session?: string): string {
+  let path = `/event/${enc(code)}`;
+  if (day !== undefined) path += `/${enc(day)}`;
+  if (day !== undefined && session !== undefined) path += `/${enc(session)}`;
+  return path;
+}
+
+export type PhotoItemBuilder = {
+  item(photo: Photo): PhotoItemT;
+  /** Absolute URL of the thumbnail (`proxy-image`) or the watermarked preview. */
+  imageUrl(kind: 'proxy-image' | 'preview', photo: Photo): string;
+};
+
+export function photoItemBuilder(publicBaseUrl: string): PhotoItemBuilder {
+  const imageUrl = (kind: 'proxy-image' | 'preview', photo: Photo) =>
+    `${publicBaseUrl}/api/${kind}/${enc(photo.eventCode)}/${photo.id}?v=${photo.version}`;
+
+  return {
+    imageUrl,
+    item(photo) {
+      const metadata: PhotoItemT['metadata'] = {
+        day: photo.day,
+        session: photo.session,
+        width: photo.width,
+        height: photo.height,
+      };
+      if (photo.takenAt !== null) metadata.takenAt = photo.takenAt;
+      return {
+        id: photo.id,
+        number: photo.number,
+        thumbnail: imageUrl('proxy-image', photo),
+        fullSize: imageUrl('preview', photo),
+        metadata,
+      };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The customer's view of an order (`POST /api/orders/lookup`): what the customer needs to
+ * follow it, nothing an attacker who guessed a number and an email could use.
+ *
+ * Shown: order number, event, status, shipping status and tracking number, fulfilment,
+ * the items and amounts, created/updated times, whether it waits for email confirmation.
+ * Never shown: the id (it would open other doors, e.g. `{id}` paths), the customer's name,
+ * email, phone and every part of the address (city and state included: the customer
+ * knows them, and the receipt mail has them), feedback, the address check, the channel.
+ */
+import { z } from 'zod';
+import { formatItems } from '../../domain/items.js';
+import { formatCents } from '../../domain/money.js';
+import type { OrderRecord } from '../../domain/order.js';
+import { ApiOrder } from '../../schemas/order.js';
+
+/** `AX25-0001`; `ax25-1`, `#AX25-0001` and ` AX25-00001 ` too (normalised to `AX25-0001`). */
+const ORDER_NUMBER = /^#?([A-Za-z0-9]{1,8})-0*(\d{1,12})$/;
+
+export const LookupBody = z
+  .strictObject({
+    orderNumber: z
+      .string()
+      .trim()
+      .max(64)
+      .regex(ORDER_NUMBER, 'an order number such as AX25-0001')
+      .transform((s) => {
+        const [, prefix, seq] = ORDER_NUMBER.exec(s) as unknown as [string, string, string];
+        return `${prefix.toUpperCase()}-${seq.padStart(4, '0')}`;
+      })
+      .describe('The order number from the confirmation or receipt (`AX25-0001`; any case, zero padding optional)'),
+    email: z
+      .string()
+      .trim()
+      .min(1)
+      .max(254)
+      .describe('The email address the order was placed with, compared case-insensitively'),
+  })
+  .meta({ id: 'OrderLookupRequest' });
+export type LookupBody = z.infer<typeof LookupBody>;
+
+const shape = ApiOrder.shape;
+
+export const CustomerOrder = z
+  .object({
+    orderNumber: shape.orderNumber,
+    eventSlug: shape.eventSlug.describe('Event code'),
+    eventName: z.string().nullable().describe('The event’s name; null when its photos are no longer online'),
+    status: shape.status.describe(
+      '`pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)',
+    ),
+    shippingStatus: shape.shippingStatus.describe('`shipped` once the prints are on their way, else `ship`'),
+    trackingNumber: shape.trackingNumber,
+    fulfillmentType: shape.fulfillmentType.describe('`ship` (mailed) or `pickup` (at the booth)'),
+    items: shape.items,
+    subtotal: shape.subtotal,
+    shippingFee: shape.shippingFee,
+    total: shape.total,
+    createdAt: shape.createdAt,
+    updatedAt: shape.updatedAt,
+    verificationRequired: shape.verificationRequired.describe(
+      'True while a high-value order waits for the customer to follow the link mailed to them',
+    ),
+  })
+  .meta({ id: 'CustomerOrder' });
+export type CustomerOrder = z.infer<typeof CustomerOrder>;
+
+export function toCustomerOrder(o: OrderRecord, eventName: string | null): CustomerOrder {
+  return {
+    orderNumber: o.orderNumber,
+    eventSlug: o.eventSlug,
+    eventName,
+    status: o.status,
+    shippingStatus: o.shippingStatus,
+    trackingNumber: o.trackingNumber,
+    fulfillmentType: o.fulfillmentType,
+    items: formatItems(o.items),
+    subtotal: formatCents(o.subtotalCents),
+    shippingFee: formatCents(o.shippingFeeCents),
+    total: formatCents(o.totalCents),
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+    verificationRequired: o.held,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * `POST /api/orders/lookup` `{ orderNumber, email }`: a customer reads their own order (the
+ * confirmation page on another device, or later). `GET /api/orders/{id}` stays admin-only.
+ *
+ * - POST, so the email address is never in a URL, a proxy's log or the browser history.
+ * - A wrong email and an unknown order are the same 404 `ORDER_NOT_FOUND`, with the same
+ *   body, so the route can't tell anyone which order numbers exist. The email comparison
+ *   takes the same time whatever the address (hashes compared in constant time).
+ * - Rate limited per client address (the `lookup` group, `RATE_LIMIT_LOOKUP_PER_MIN`):
+ *   guessing the email of a known order number is a few tries a minute at most.
+ * - The answer is the `CustomerOrder` allow-list (lookup-schemas.ts), `Cache-Control: no-store`.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { orderEmailMatches } from '../../domain/order.js';
+import { appError } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { CustomerOrder, LookupBody, toCustomerOrder } from './lookup-schemas.js';
+
+const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { store, photos } = fastify;
+
+  fastify.post(
+    '/api/orders/lookup',
+    {
+      config: { rateLimit: fastify.rateLimits.lookup },
+      schema: {
+        tags: ['orders'],
+        summary: 'A customer looks up their order',
+        description: [
+          'Body `{ orderNumber, email }`: the order number (`AX25-0001`; any case, zero padding optional)',
+          'and the email address it was placed with (compared case-insensitively). Public; POST so the',
+          'address never appears in a URL. Returns the customer’s view of the order (`CustomerOrder`):',
+          'number, event, status, shipping status and tracking number, fulfilment, items and amounts,',
+          'times, and `verificationRequired` (waiting for the emailed confirmation link). It holds no id,',
+          'no name, email, phone or address. Unknown order and wrong email are the same 404',
+          '`ORDER_NOT_FOUND`. Rate limited per client address (`RATE_LIMIT_LOOKUP_PER_MIN`, default 10',
+          'a minute; 429 `RATE_LIMITED` with `Retry-After`). `Cache-Control: no-store`.',
+        ].join('\n'),
+        body: LookupBody,
+        response: {
+          200: CustomerOrder,
+          ...errorResponses(
+            'VALIDATION_FAILED',
+            'ORDER_NOT_FOUND',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+            'RATE_LIMITED',
+            'STORE_UNAVAILABLE',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { orderNumber, email } = request.body;
+      const order = await store.getOrder(orderNumber);
+      // Compared even when there is no order, so both failures take the same path.
+      const matches = orderEmailMatches(order ?? { customerEmail: '' }, email);
+      if (!order || !matches) {
+        request.log.info({ orderNumber }, 'order lookup: no match');
+        throw appError('ORDER_NOT_FOUND', {
+          message: 'No order with that number and email address',
+          details: 'Check the order number and use the email address the order was placed with',
+        });
+      }
+      reply.header('Cache-Control', 'no-store');
+      return toCustomerOrder(order, photos.getEvent(order.eventSlug)?.name ?? null);
+    },
+  );
+};
+
+export default lookupRoutes;

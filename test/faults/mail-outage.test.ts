@@ -1,0 +1,73 @@
+/**
+ * SendGrid and SMTP both down while orders come in over HTTP, then a restart, then both
+ * back: every order is acknowledged at once (mail never holds a request up), the receipts
+ * wait in the outbox across the restart, and each acknowledged order's receipt is delivered
+ * exactly once when the transports return. (The notifier alone: test/services/notifier/.)
+ */
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { tempDir } from '../helpers/build.js';
+import { orderLoad } from '../support/fault-orders.js';
+import { serverEnv, startServer } from '../support/fault-server.js';
+import { startSendgridStub } from '../support/mail-sendgrid-stub.js';
+import { startSmtpServer } from '../support/mail-smtp-server.js';
+import { writeLibrary } from '../support/orders-fixtures.js';
+
+test('SendGrid and SMTP down: orders acknowledged at once, receipts delivered once they are back, across a restart', {
+  timeout: 120_000,
+}, async (t) => {
+  const sendgrid = await startSendgridStub(t);
+  sendgrid.respond([503]);
+  const smtp = await startSmtpServer(t, { listen: false });
+  const dataDir = await tempDir(t);
+  await writeLibrary(path.join(dataDir, 'photos'));
+  const env = serverEnv(dataDir, {
+    SENDGRID_API_KEY: 'SG.fault-test',
+    SENDGRID_BASE_URL: sendgrid.url,
+    SMTP_URL: smtp.url,
+    MAIL_RETRY_BASE_MS: '200',
+    MAIL_RETRY_MAX_MS: '1000',
+  });
+  const first = await startServer(t, { env });
+
+  const load = orderLoad({ urls: [first.url], clients: 4 });
+  await load.until((s) => s.acks.length >= 24, 60_000);
+  const { acks, refusals } = await load.stop();
+  expect(refusals).toEqual([]);
+  // Mail is not on the request's path: no acknowledgement waited for a transport.
+  expect(Math.max(...acks.map((a) => a.ms))).toBeLessThan(3_000);
+
+  // The worker has tried (and failed) meanwhile.
+  await expect.poll(() => sendgrid.requests.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  const ready = (await (await fetch(`${first.url}/readyz`)).json()) as {
+    checks: { mail: { details: { pending: number } } };
+  };
+  expect(ready.checks.mail.details.pending).toBeGreaterThan(0);
+  expect(smtp.received).toHaveLength(0);
+
+  // A graceful restart with every transport still down: the shutdown flush fails too, and
+  // the receipts stay queued.
+  await first.kill('SIGTERM');
+  const second = await startServer(t, { env, port: first.port });
+
+  // Both come back. What SendGrid gets from now on is answered 202: a delivery.
+  await smtp.start();
+  const failedAttempts = sendgrid.requests.length;
+  sendgrid.respond([202]);
+  const delivered = () => [
+    ...sendgrid.requests.slice(failedAttempts).map((r) => r.body.subject),
+    ...smtp.received.map((m) => m.parsed.subject ?? ''),
+  ];
+  const wanted = acks.map((a) => `Your order ${a.orderNumber}: receipt`);
+  await expect
+    .poll(() => wanted.filter((w) => !delivered().includes(w)), { timeout: 60_000, interval: 250 })
+    .toEqual([]);
+  await new Promise((r) => setTimeout(r, 1000));
+  // Once each, nothing left waiting.
+  expect(wanted.filter((w) => delivered().filter((d) => d === w).length !== 1)).toEqual([]);
+  const ready2 = (await (await fetch(`${second.url}/readyz`)).json()) as {
+    checks: { mail: { details: { pending: number } } };
+  };
+  expect(ready2.checks.mail.details.pending).toBe(0);
+  await second.kill('SIGTERM');
+});

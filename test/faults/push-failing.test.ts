@@ -1,0 +1,74 @@
+/**
+ * The push service answering 500 to everything, under the real server: each notification
+ * is retried (3 attempts, backing off), then given up with one warning, while order
+ * submissions and status changes keep answering at once. (The push notifier alone, with
+ * 404/410/429 as well: test/services/push/service.test.ts.)
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { createSqliteStore } from '../../src/services/store/sqlite/index.js';
+import { adminHeaders, tempDir } from '../helpers/build.js';
+import { orderLoad } from '../support/fault-orders.js';
+import { serverEnv, startServer } from '../support/fault-server.js';
+import { writeLibrary } from '../support/orders-fixtures.js';
+import { startPushService } from '../support/push-service.js';
+
+test('push service answering 500: retried, then given up, requests unaffected', { timeout: 90_000 }, async (t) => {
+  const push = await startPushService(t);
+  const dataDir = await tempDir(t);
+  await writeLibrary(path.join(dataDir, 'photos'));
+  // An admin's browser subscribed earlier. (Its endpoint is on loopback, which the subscribe
+  // route refuses, as it should; so it goes into the store directly.)
+  const browser = push.subscriber();
+  push.respond(browser.endpoint, [500]);
+  const store = createSqliteStore({ file: path.join(dataDir, 'orders.db') });
+  await store.init();
+  await store.savePushSubscription({
+    endpoint: browser.endpoint,
+    p256dh: browser.keys.p256dh,
+    auth: browser.keys.auth,
+    scope: 'admin',
+    orderId: null,
+    createdAt: new Date().toISOString(),
+  });
+  await store.close();
+  const ca = path.join(dataDir, 'push-ca.pem');
+  await writeFile(ca, push.ca);
+
+  const server = await startServer(t, {
+    env: serverEnv(dataDir, { LOG_LEVEL: 'info' }),
+    // web-push uses Node's TLS defaults: trust the local push service's certificate.
+    extraEnv: { NODE_EXTRA_CA_CERTS: ca },
+  });
+
+  const load = orderLoad({ urls: [server.url], clients: 2 });
+  await load.until((s) => s.acks.length >= 6, 30_000);
+  const { acks, refusals } = await load.stop();
+  expect(refusals).toEqual([]);
+  expect(Math.max(...acks.map((a) => a.ms))).toBeLessThan(3_000);
+  const paid = await fetch(`${server.url}/api/orders/${acks[0]?.orderNumber}/update-status`, {
+    method: 'POST',
+    headers: { ...adminHeaders, 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 'paid' }),
+  });
+  expect(paid.status).toBe(200);
+  const events = acks.length + 1; // one push per new order, one for the status change
+
+  // Each push: 3 attempts (1 s, then 2 s apart, jittered), then given up.
+  await expect.poll(() => push.to(browser.endpoint).length, { timeout: 30_000, interval: 200 }).toBe(events * 3);
+  const gaveUp = () => server.logs.filter((l) => l.msg === 'push not delivered; given up');
+  await expect.poll(() => gaveUp().length, { timeout: 10_000 }).toBe(events);
+  expect(gaveUp().every((l) => l.status === 500 && l.attempts === 3)).toBe(true);
+  // Every attempt was a real, decryptable push, VAPID-signed.
+  expect(push.to(browser.endpoint).every((p) => p.vapid.valid && p.payload !== null)).toBe(true);
+  await new Promise((r) => setTimeout(r, 3_000));
+  expect(push.to(browser.endpoint)).toHaveLength(events * 3);
+  // The subscription is kept (a 500 says nothing about it), and the server still answers.
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  await server.kill('SIGTERM');
+  const reopened = createSqliteStore({ file: path.join(dataDir, 'orders.db') });
+  await reopened.init();
+  t.onTestFinished(() => reopened.close());
+  expect(await reopened.listPushSubscriptions({ scope: 'admin' })).toHaveLength(1);
+});

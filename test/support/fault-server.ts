@@ -1,0 +1,136 @@
+/**
+ * The real server (`src/server.ts`) in a child process, for fault tests that kill it,
+ * restart it on the same data, or starve it of its dependencies:
+ *
+ *   const server = await startServer(t, { env: { DATA_DIR: dir, ORDER_STORE: 'sqlite' } });
+ *   await fetch(`${server.url}/healthz`);
+ *   await server.kill('SIGKILL');                        // no goodbye
+ *   const again = await startServer(t, { env: server.env, port: server.port });
+ *
+ * It runs as `node --import tsx --import test/setup/no-internet.ts src/server.ts` (worker
+ * threads inherit both), so it can't reach the internet either, and `node` is the process
+ * killed (not a tsx wrapper that would leave it running). Logs are JSON lines, kept.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { TestContext } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/build.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const NO_INTERNET = path.join(ROOT, 'test/setup/no-internet.ts');
+
+export type LogLine = { level?: number; msg?: string; [key: string]: unknown };
+
+export type ServerProcess = {
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number;
+  /** The environment it was started with (to start another on the same data). */
+  readonly env: Record<string, string>;
+  /** Parsed JSON log lines so far (stdout), and stderr text. */
+  readonly logs: LogLine[];
+  stderr(): string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends the signal and waits for the process to end. */
+  kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
+
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** The environment tests start from: quiet, no demo library, a known admin token. */
+export function serverEnv(dataDir: string, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PHOTOS_DIR: path.join(dataDir, 'photos'),
+    DEMO_LIBRARY: 'off',
+    ADMIN_TOKENS: ADMIN_TOKEN,
+    LIBRARY_RESCAN_INTERVAL_MS: '0',
+    PUBLIC_BASE_URL: 'http://photos.test',
+    ...env,
+  };
+}
+
+export async function startServer(
+  t: TestContext,
+  opts: { env: Record<string, string>; port?: number; extraEnv?: Record<string, string>; readyTimeoutMs?: number },
+): Promise<ServerProcess> {
+  const port = opts.port ?? (await freePort());
+  const env = { ...opts.env, PORT: String(port) };
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--import', NO_INTERNET, 'src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TMPDIR: process.env.TMPDIR ?? '',
+      ...env,
+      ...opts.extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: LogLine[] = [];
+  let stderr = '';
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    try {
+      logs.push(JSON.parse(line) as LogLine);
+    } catch {
+      logs.push({ msg: line });
+    }
+    if (logs.length > 50_000) logs.splice(0, 10_000);
+  });
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (d: string) => {
+    stderr = (stderr + d).slice(-20_000);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  t.onTestFinished(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  while (true) {
+    if (done) throw new Error(`the server exited while starting:\n${stderr}\n${JSON.stringify(logs.slice(-5))}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not start in time:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    url,
+    port,
+    pid: child.pid as number,
+    env,
+    logs,
+    stderr: () => stderr,
+    exited,
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
