@@ -8,7 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyHttpOptions,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
@@ -63,7 +68,7 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     // plugins/http-conventions.ts logs one line per request instead.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
     // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval

@@ -13,7 +13,9 @@ import { bodyA, writeLibrary } from '../support/orders-fixtures.js';
 test('admin and CAPTCHA tokens never appear in the logs, even at trace level', { timeout: 60_000 }, async (t) => {
   const dataDir = await tempDir(t);
   await writeLibrary(path.join(dataDir, 'photos'));
-  const server = await startServer(t, { env: serverEnv(dataDir, { LOG_LEVEL: 'trace', ADMIN_AUTH_MAX_FAILURES: '5' }) });
+  const server = await startServer(t, {
+    env: serverEnv(dataDir, { LOG_LEVEL: 'trace', ADMIN_AUTH_MAX_FAILURES: '5' }),
+  });
   const wrong = Array.from({ length: 8 }, (_, i) => `wrong-token-${i}-${'z'.repeat(24)}`);
   const captcha = `captcha-secret-${'q'.repeat(40)}`;
   const call = (p: string, init: RequestInit = {}) => fetch(`${server.url}${p}`, init).then((r) => r.status);
@@ -23,10 +25,26 @@ test('admin and CAPTCHA tokens never appear in the logs, even at trace level', {
     expect([401, 429]).toContain(await call('/api/orders/summary', { headers: { authorization: `Bearer ${token}` } }));
   }
   const json = { 'content-type': 'application/json' };
-  expect(await call('/api/orders/create', { method: 'POST', headers: { ...json, 'x-captcha-token': captcha }, body: JSON.stringify(bodyA()) })).toBe(403);
-  expect(await call('/api/orders/create', { method: 'POST', headers: json, body: JSON.stringify(bodyA({ captchaToken: captcha })) })).toBe(403);
+  expect(
+    await call('/api/orders/create', {
+      method: 'POST',
+      headers: { ...json, 'x-captcha-token': captcha },
+      body: JSON.stringify(bodyA()),
+    }),
+  ).toBe(403);
+  expect(
+    await call('/api/orders/create', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(bodyA({ captchaToken: captcha })),
+    }),
+  ).toBe(403);
   // (after the lockout above: 429, but the header still goes through the logger)
-  expect(await call('/api/orders/pending', { headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}` } })).toBe(429);
+  expect(
+    await call('/api/orders/pending', {
+      headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}` },
+    }),
+  ).toBe(429);
   await server.kill('SIGTERM');
 
   const everything = `${JSON.stringify(server.logs)}\n${server.stderr()}`;

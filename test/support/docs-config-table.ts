@@ -20,7 +20,9 @@ export function renderConfigTable(envExample: string): string {
     if (variable && out.length > 0) {
       const [, commented, name, value] = variable;
       const shown = commented ? `unset (e.g. \`${value}\`)` : value ? `\`${value}\`` : 'empty';
-      out.push(`| \`${name}\` | ${value ? shown.replaceAll('|', '\\|') : 'unset'} | ${comments.join(' ').replaceAll('|', '\\|')} |`);
+      out.push(
+        `| \`${name}\` | ${value ? shown.replaceAll('|', '\\|') : 'unset'} | ${comments.join(' ').replaceAll('|', '\\|')} |`,
+      );
       comments = [];
       continue;
     }
