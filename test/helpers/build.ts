@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { TestContext } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -24,6 +25,9 @@ export async function tempDir(t: TestContext, prefix = 'photo-svc-'): Promise<st
   return dir;
 }
 
+/** test/fixtures/web-build: a minimal built web app (index.html, one asset, sw.js). */
+export const TEST_WEB_DIR = fileURLToPath(new URL('../fixtures/web-build', import.meta.url));
+
 /** The configuration tests start from: quiet, no demo library, a known admin token. */
 export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
   return loadConfig({
@@ -35,6 +39,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): C
     ADMIN_TOKENS: ADMIN_TOKEN,
     LIBRARY_RESCAN_INTERVAL_MS: '0',
     PUBLIC_BASE_URL: 'http://photos.test',
+    // A stand-in build, so no test depends on whether `npm run build` has run here.
+    WEB_DIR: TEST_WEB_DIR,
     ...env,
   });
 }

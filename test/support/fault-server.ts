@@ -16,7 +16,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestContext } from 'vitest';
-import { ADMIN_TOKEN } from '../helpers/build.js';
+import { ADMIN_TOKEN, TEST_WEB_DIR } from '../helpers/build.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NO_INTERNET = path.join(ROOT, 'test/setup/no-internet.ts');
@@ -57,6 +57,7 @@ export function serverEnv(dataDir: string, env: Record<string, string> = {}): Re
     ADMIN_TOKENS: ADMIN_TOKEN,
     LIBRARY_RESCAN_INTERVAL_MS: '0',
     PUBLIC_BASE_URL: 'http://photos.test',
+    WEB_DIR: TEST_WEB_DIR,
     ...env,
   };
 }
