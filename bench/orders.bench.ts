@@ -15,9 +15,10 @@
  *    by the outbox worker with both labels rendered) against mail off (no job, no kick), in
  *    alternating rounds of the same run. Target: mail on adds ≤ 5 ms to the p99.
  *
- * Fairness on 2 cores (as bench/gallery.bench.ts): every server runs alone in a child process
- * pinned to core 0 (taskset, when present), the load generator on core 1: `wrk` (one thread)
- * for the closed-loop runs when installed, else autocannon in a worker thread; the steady-rate
+ * Fairness on 2 cores (as bench/gallery.bench.ts): every server runs in a child process
+ * pinned to core 0 (taskset, when present), and only the one being measured runs (the others
+ * are SIGSTOPped, so a label thread working through a backlog can't take the core); the load
+ * generator runs on core 1: `wrk` (one thread) for the closed-loop runs when installed, else autocannon in a worker thread; the steady-rate
  * runs always use autocannon (`overallRate`). "Mail off" is the same app with
  * `notifier.jobsForNewOrder` returning no job and `kick` doing nothing (a bench-only switch).
  */
@@ -156,6 +157,7 @@ function startChild(childRole: string, env: Record<string, string>): Promise<{ c
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGCONT'); // it may have been stopped while another server was measured
   child.kill('SIGTERM');
   await exited;
 }
@@ -270,21 +272,44 @@ export default async function ordersBench(): Promise<void> {
         `${boost.length ? ', raised priority (nice -10)' : ''}\n`,
     );
 
-    // 1. throughput (alternating rounds after a warm-up each)
-    for (const port of [noMailPort, barePort, mailPort]) await saturate(port, WARMUP_S, wrkScript);
-    const runs = { nomail: [] as Load[], bare: [] as Load[], mail: [] as Load[] };
-    for (let round = 0; round < ROUNDS; round++) {
-      runs.nomail.push(await saturate(noMailPort, ROUND_S, wrkScript));
-      runs.bare.push(await saturate(barePort, ROUND_S, wrkScript));
-      runs.mail.push(await saturate(mailPort, ROUND_S, wrkScript));
-    }
+    // Only the server being measured runs: the others are stopped (SIGSTOP, threads and all),
+    // so the mail server's label thread, busy with a backlog, can't take core 0 from another.
+    const servers = new Map([
+      [mailPort, children[0] as ChildProcess],
+      [noMailPort, children[1] as ChildProcess],
+      [barePort, bare.child],
+    ]);
+    const only = (port: number) => {
+      for (const [p, c] of servers) c.kill(p === port ? 'SIGCONT' : 'SIGSTOP');
+    };
 
-    // 2. the notifier's cost at a steady rate (alternating rounds)
+    // 1. the notifier's cost at a steady rate (alternating rounds), first, while the mail
+    //    server's outbox holds only what this phase queued.
     const steadyRuns = { mail: [] as Load[], nomail: [] as Load[] };
     for (let round = 0; round < ROUNDS; round++) {
+      only(mailPort);
       steadyRuns.mail.push(await steady(mailPort, STEADY_S / ROUNDS));
+      only(noMailPort);
       steadyRuns.nomail.push(await steady(noMailPort, STEADY_S / ROUNDS));
     }
+
+    // 2. throughput (alternating rounds after a warm-up each); mail on last, for information:
+    //    it queues thousands of receipts, which its label thread works through for minutes.
+    const runs = { nomail: [] as Load[], bare: [] as Load[], mail: [] as Load[] };
+    for (const port of [noMailPort, barePort]) {
+      only(port);
+      await saturate(port, WARMUP_S, wrkScript);
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      only(noMailPort);
+      runs.nomail.push(await saturate(noMailPort, ROUND_S, wrkScript));
+      only(barePort);
+      runs.bare.push(await saturate(barePort, ROUND_S, wrkScript));
+    }
+    only(mailPort);
+    await saturate(mailPort, WARMUP_S, wrkScript);
+    runs.mail.push(await saturate(mailPort, ROUND_S, wrkScript));
+    for (const c of servers.values()) c.kill('SIGCONT');
 
     const bareRps = mean(runs.bare, 'rps');
     const appRps = mean(runs.nomail, 'rps');

@@ -78,6 +78,17 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
     // Requests the HTTP parser refuses (malformed, headers too large, too slow) get the
     // SPEC §1 body too.
     clientErrorHandler,
+    // Fastify's default builds an Error with a stack for every refused body; the handler only
+    // reads `validation` from it, so the stack is skipped (see AppError).
+    schemaErrorFormatter: (errors, dataVar) => {
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      try {
+        return new Error(errors.map((e) => `${dataVar}${e.instancePath} ${e.message ?? 'invalid'}`).join(', '));
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
+    },
     // Malformed percent-encoding (`/event/%E0%A4%A`) is refused by the router before any hook
     // or error handler runs; answer it with the SPEC §1 body and CORS, not Fastify's own body.
     frameworkErrors: (error, request, reply) => {

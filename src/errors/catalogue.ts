@@ -59,9 +59,18 @@ export class AppError extends Error {
     code: ErrorCode,
     opts: { message?: string; details?: ErrorDetails; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
-    super(opts.message ?? errorCatalogue[code].message, { cause: opts.cause });
+    // A 4xx is the client's mistake, answered and logged without a stack; capturing one (tens
+    // of microseconds) would cost more than the rest of a refusal. 5xx keep theirs.
+    const status = errorCatalogue[code].status;
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(opts.message ?? errorCatalogue[code].message, { cause: opts.cause });
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.code = code;
-    this.statusCode = errorCatalogue[code].status;
+    this.statusCode = status;
     this.details =
       opts.details === undefined ? '' : typeof opts.details === 'string' ? opts.details : JSON.stringify(opts.details);
     this.headers = opts.headers ?? {};
