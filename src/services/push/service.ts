@@ -201,6 +201,7 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
     const targets = new Map<string, Target>();
     for (const sub of admin) targets.set(sub.endpoint, { sub, audience: 'admin' });
     for (const sub of forOrder) if (!targets.has(sub.endpoint)) targets.set(sub.endpoint, { sub, audience: 'order' });
+    if (targets.size === 0) return; // the usual case for a new order: nobody to tell
 
     const bodies: Record<PushAudience, string> = {
       admin: JSON.stringify(pushPayload(event, order, 'admin', opts.publicBaseUrl)),
