@@ -102,7 +102,8 @@ export async function startServer(
       DEMO_LIBRARY: 'off',
       ADMIN_TOKENS: ADMIN_TOKEN,
       PUBLIC_BASE_URL: 'http://gallery.load',
-      // Allocator settings to experiment with (e.g. MALLOC_ARENA_MAX=2) reach the server.
+      // Allocator settings to experiment with (MALLOC_ARENA_MAX=2, or LD_PRELOAD of jemalloc)
+      // reach the server.
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))),
       ...opts.env,
     },
