@@ -137,10 +137,17 @@ export async function parseHeader(chunk: Uint8Array): Promise<ImageHeader & { ty
  * it. HEIC/HEIF keep EXIF in an item that may sit anywhere in the file: exifr then reads
  * the file itself, in chunks.
  */
-export async function readImageHeader(file: string, buffer: Buffer, fileSize: number): Promise<ImageHeader> {
-  const fd = await openFile(file, 'r');
+export async function readImageHeader(
+  file: string,
+  buffer: Buffer,
+  fileSize: number,
+  /** Open, read and close with the synchronous calls (the caller bounds how long it blocks). */
+  blocking = false,
+): Promise<ImageHeader> {
+  const read = (fd: number, into: Buffer) => (blocking ? fs.readSync(fd, into, 0, into.length, 0) : readAt(fd, into));
+  const fd = blocking ? fs.openSync(file, 'r') : await openFile(file, 'r');
   try {
-    let bytesRead = await readAt(fd, buffer);
+    let bytesRead = await read(fd, buffer);
     let chunk: Buffer = buffer.subarray(0, bytesRead);
     let header: Awaited<ReturnType<typeof parseHeader>>;
     try {
@@ -148,7 +155,7 @@ export async function readImageHeader(file: string, buffer: Buffer, fileSize: nu
     } catch (err) {
       if (bytesRead < buffer.length || fileSize <= bytesRead) throw err;
       const bigger = Buffer.allocUnsafe(Math.min(fileSize, MAX_HEADER_BYTES));
-      bytesRead = await readAt(fd, bigger);
+      bytesRead = await read(fd, bigger);
       chunk = bigger.subarray(0, bytesRead);
       header = await parseHeader(chunk);
     }
@@ -158,6 +165,7 @@ export async function readImageHeader(file: string, buffer: Buffer, fileSize: nu
     }
     return { width: header.width, height: header.height, takenAtMs: header.takenAtMs };
   } finally {
-    await closeFile(fd);
+    if (blocking) fs.closeSync(fd);
+    else await closeFile(fd);
   }
 }

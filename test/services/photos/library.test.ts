@@ -136,6 +136,29 @@ describe('photo library index', () => {
     ).toEqual(['bad.jpg', 'good.jpg']);
   });
 
+  test('slow storage: the thread-pool path finds the same photos, dimensions, times and skips', async (t) => {
+    const s = await dirs(t);
+    for (let i = 1; i <= 12; i++) {
+      const image = await makeImage({
+        width: 40 + i,
+        height: 30,
+        takenAt: at(`10:00:${String(59 - i).padStart(2, '0')}`),
+      });
+      await writePhoto(s.root, ['Con', 'D', i <= 6 ? 'A' : 'B', `p${i}.jpg`], image);
+    }
+    await writePhoto(s.root, ['Con', 'D', 'A', 'bad.jpg'], Buffer.from('not an image'));
+    const shape = (lib: ManagedPhotoLibrary) =>
+      lib.photosOf('Con')?.map((p) => [p.fileName, p.width, p.height, p.takenAt, p.number].join(' '));
+    const fast = await open(t, s);
+    // scanSliceMs 0: every file goes through the thread pool, as on slow storage.
+    const slow = await open(t, { root: s.root, dataDir: path.join(s.dataDir, '..', 'data-slow') }, { scanSliceMs: 0 });
+    expect(shape(fast)).toHaveLength(12);
+    expect(shape(slow)).toEqual(shape(fast));
+    for (const lib of [fast, slow]) {
+      expect(lib.log.entries.filter((e) => e.level === 'warn' && e.msg?.includes('cannot be read'))).toHaveLength(1);
+    }
+  });
+
   test('event.json: values used, missing keys derived, invalid file logged and defaults used', async (t) => {
     const s = await dirs(t);
     const img = await makeImage({ takenAt: '2025:05:06 07:08:09' });
