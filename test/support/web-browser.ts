@@ -45,6 +45,9 @@ export async function openPage(
   const context = await browser.newContext({ viewport, acceptDownloads: true, ...contextOptions });
   if (init) await context.addInitScript(init);
   const page = await context.newPage();
+  // A wait that can't succeed fails in 15 s naming its locator, instead of Playwright's
+  // 30 s default running into the test's own timeout with no clue which step hung.
+  page.setDefaultTimeout(15_000);
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);

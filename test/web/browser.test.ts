@@ -535,7 +535,13 @@ describe('quality', () => {
     await p.close();
   }, 60_000);
 
-  test('keyboard: tab to the controls, Enter opens, arrows move, Escape closes; every image has alt text', async () => {
+  test('keyboard: tab to the controls, Enter opens, arrows move, Escape closes; every image has alt text', {
+    timeout: 60_000,
+    // Retried once: it timed out once in CI (a clean clone, both cores loaded by the other
+    // test files) and never in 6 runs here, with both cores busy or not. With the 15 s page
+    // timeout (test/support/web-browser.ts), a second failure names the step that hangs.
+    retry: 1,
+  }, async () => {
     const p = await openPage(browser, DESKTOP);
     const { page } = p;
     await page.goto(server.url + SESSION_PATH);
@@ -593,5 +599,5 @@ describe('quality', () => {
     }
     expectClean(p);
     await p.close();
-  }, 60_000);
+  });
 });
