@@ -19,7 +19,7 @@
  * store's read cache keeps its default 30 s TTL, so the app's rounds include the reloads
  * that follow its expiry, as a dashboard polling all day would see them.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -36,6 +36,7 @@ import { createCachedStore } from '../src/services/store/cached-store.js';
 import { silentLogger } from '../src/services/store/logger.js';
 import { createSqliteStore } from '../src/services/store/sqlite/index.js';
 import { load } from './lib/http-load.js';
+import { canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
 import { type BenchRow, median, printReport } from './lib/report.js';
 
 const ORDERS = 10_000;
@@ -107,38 +108,10 @@ else if (role === 'bare') await runBareChild();
 
 // ----------------------------------------------------------------------------- parent
 
-function hasCommand(cmd: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const pin = hasCommand('taskset');
-
 function startChild(childRole: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const args = [...process.execArgv, self];
-  const opts = {
-    env: { ...process.env, ...env, ADMIN_BENCH_ROLE: childRole },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[],
-  };
-  const child = pin
-    ? spawn('taskset', ['-c', '0', process.execPath, ...args], opts)
-    : spawn(process.execPath, args, opts);
-  return new Promise((resolve, reject) => {
-    child.once('message', (msg) => resolve({ child, port: (msg as ChildMessage).port }));
-    child.once('exit', (code) => reject(new Error(`${childRole} child exited with ${code}`)));
-    child.once('error', reject);
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
+  return startRole<ChildMessage>({ script: self, roleVar: 'ADMIN_BENCH_ROLE', role: childRole, env, core: 0 }).then(
+    ({ child, msg }) => ({ child, port: msg.port }),
+  );
 }
 
 function order(i: number): NewOrder {
@@ -215,7 +188,8 @@ end
     );
     const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '5s', '-s', script];
     const url = `http://127.0.0.1:${port}${LIST_PATH}`;
-    const out = execFileSync(pin ? 'taskset' : 'wrk', pin ? ['-c', '1', 'wrk', ...args, url] : [...args, url], {
+    const [cmd, cmdArgs] = placed('wrk', [...args, url], { core: 1 });
+    const out = execFileSync(cmd, cmdArgs, {
       encoding: 'utf8',
     });
     rmSync(script, { force: true });
@@ -303,7 +277,7 @@ export default async function adminBench(): Promise<void> {
     process.stdout.write(
       `  load: ${hasCommand('wrk') ? 'wrk -t1' : 'autocannon (1 worker)'}, ${CONNECTIONS} connections, ` +
         `body ${(appBody.length / 1024 / 1024).toFixed(1)} MB (gzipped ${(appGz.length / 1024).toFixed(0)} KB), ` +
-        `servers ${pin ? 'pinned to core 0, client to core 1' : 'unpinned'}\n`,
+        `servers ${canPin ? 'pinned to core 0, client to core 1' : 'unpinned'}\n`,
     );
     const rows: BenchRow[] = [
       { name: `cold list read, ${ORDERS} orders (SQLite + zod parse)`, value: median(cold), unit: 'ms' },
@@ -351,7 +325,7 @@ export default async function adminBench(): Promise<void> {
     rows.push({ name: 'errors (both servers, all rounds)', value: errors, unit: '', target: '0', pass: errors === 0 });
     printReport(`admin list (${ORDERS} orders, ${CONNECTIONS} connections, 2 cores)`, rows);
   } finally {
-    for (const c of children) await stop(c);
+    for (const c of children) await stopChild(c);
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -19,7 +19,7 @@
  * be less at the mercy of whatever else the machine runs. The app logs at `warn` (no per-request log lines;
  * GALLERY_BENCH_LOG_LEVEL=info measures with them); everything else is its default configuration.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -29,6 +29,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { load } from './lib/http-load.js';
+import { canBoost, canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
 import { type BenchRow, printReport } from './lib/report.js';
 
 const EVENT = 'Bench Expo 2026';
@@ -153,29 +154,6 @@ else if (role === 'bare') await runBareChild();
 
 // ----------------------------------------------------------------------------- parent
 
-function hasCommand(cmd: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const pin = hasCommand('taskset');
-/**
- * On a shared machine, other work competes for the same two cores; as root the bench raises
- * the priority of everything it measures (servers, indexer, load generator) alike, so that
- * the figures depend less on what else runs. Without root it runs at normal priority.
- */
-const boost = process.getuid?.() === 0 && hasCommand('nice') ? ['nice', '-n', '-10'] : [];
-
-/** The command line for `cmd args`, prefixed with the priority boost and, when `core` is set, pinned to it. */
-function placed(cmd: string, args: string[], core?: number): [string, string[]] {
-  const full = [...boost, ...(pin && core !== undefined ? ['taskset', '-c', String(core)] : []), cmd, ...args];
-  return [full[0] as string, full.slice(1)];
-}
-
 /**
  * Starts this file as a child in `childRole`; resolves on its first message. HTTP servers
  * are pinned to core 0 (when taskset exists) so that the load generator has core 1 to
@@ -186,25 +164,14 @@ function startChild(
   env: Record<string, string>,
   pinned = false,
 ): Promise<{ child: ChildProcess; msg: ChildMessage }> {
-  const args = [...process.execArgv, self];
-  const options = {
-    env: { ...process.env, ...env, GALLERY_BENCH_ROLE: childRole },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[],
-  };
-  const [cmd, cmdArgs] = placed(process.execPath, args, pinned ? 0 : undefined);
-  const child = spawn(cmd, cmdArgs, options);
-  return new Promise((resolve, reject) => {
-    child.once('message', (msg) => resolve({ child, msg: msg as ChildMessage }));
-    child.once('exit', (code) => reject(new Error(`${childRole} child exited with ${code}`)));
-    child.once('error', reject);
+  return startRole<ChildMessage>({
+    script: self,
+    roleVar: 'GALLERY_BENCH_ROLE',
+    role: childRole,
+    env,
+    ...(pinned ? { core: 0 } : {}),
+    boost: true,
   });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** The library: one JPEG with EXIF, written PHOTOS times; sync writes are the fastest here. */
@@ -288,7 +255,7 @@ async function drive(
       wrkScript,
       `http://127.0.0.1:${port}`,
     ];
-    const [cmd, cmdArgs] = placed('wrk', args, 1);
+    const [cmd, cmdArgs] = placed('wrk', args, { core: 1, boost: true });
     const out = execFileSync(cmd, cmdArgs, { encoding: 'utf8' });
     const line = out.split('\n').find((l) => l.startsWith('RESULT '));
     if (!line) throw new Error(`unexpected wrk output:\n${out}`);
@@ -345,8 +312,8 @@ export default async function galleryBench(): Promise<void> {
     if (wrkScript) await writeFile(wrkScript, WRK_SCRIPT(Object.keys(pages)));
     process.stdout.write(
       `  load: ${wrk ? 'wrk -t1' : 'autocannon (1 worker)'}, ${CONNECTIONS} connections, ${PAGES} pages of ${pageBytes} bytes, ` +
-        `servers ${pin ? 'pinned to core 0, client to core 1' : 'unpinned (no taskset)'}` +
-        `${boost.length ? ', raised priority (nice -10)' : ''}\n`,
+        `servers ${canPin ? 'pinned to core 0, client to core 1' : 'unpinned (no taskset)'}` +
+        `${canBoost ? ', raised priority (nice -10)' : ''}\n`,
     );
 
     const appServer = { port: appPort, child: app.child };
@@ -419,7 +386,7 @@ export default async function galleryBench(): Promise<void> {
     ];
     printReport(`gallery (${PHOTOS} photos, ${CONNECTIONS} connections)`, rows);
   } finally {
-    for (const c of children) await stop(c);
+    for (const c of children) await stopChild(c);
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -25,7 +25,7 @@
  * runs always use autocannon (`overallRate`). "Mail off" is the same app with
  * `notifier.jobsForNewOrder` returning no job and `kick` doing nothing (a bench-only switch).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +35,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { load } from './lib/http-load.js';
+import { canBoost, canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
 import { type BenchRow, printReport } from './lib/report.js';
 
 const EVENT = 'Bench Con';
@@ -128,42 +129,15 @@ else if (role === 'bare') await runBareChild();
 
 // ----------------------------------------------------------------------------- parent
 
-function hasCommand(cmd: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const pin = hasCommand('taskset');
-const boost = process.getuid?.() === 0 && hasCommand('nice') ? ['nice', '-n', '-10'] : [];
-
-function placed(cmd: string, args: string[], core?: number): [string, string[]] {
-  const full = [...boost, ...(pin && core !== undefined ? ['taskset', '-c', String(core)] : []), cmd, ...args];
-  return [full[0] as string, full.slice(1)];
-}
-
 function startChild(childRole: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const [cmd, cmdArgs] = placed(process.execPath, [...process.execArgv, self], 0);
-  const child = spawn(cmd, cmdArgs, {
-    env: { ...process.env, ...env, ORDERS_BENCH_ROLE: childRole },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (msg) => resolve({ child, port: (msg as ChildMessage).port }));
-    child.once('exit', (code) => reject(new Error(`${childRole} child exited with ${code}`)));
-    child.once('error', reject);
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGCONT'); // it may have been stopped while another server was measured
-  child.kill('SIGTERM');
-  await exited;
+  return startRole<ChildMessage>({
+    script: self,
+    roleVar: 'ORDERS_BENCH_ROLE',
+    role: childRole,
+    env,
+    core: 0,
+    boost: true,
+  }).then(({ child, msg }) => ({ child, port: msg.port }));
 }
 
 async function writeLibrary(root: string): Promise<void> {
@@ -206,7 +180,7 @@ async function saturate(port: number, seconds: number, wrkScript: string | undef
       wrkScript,
       `http://127.0.0.1:${port}/api/orders`,
     ];
-    const [cmd, cmdArgs] = placed('wrk', args, 1);
+    const [cmd, cmdArgs] = placed('wrk', args, { core: 1, boost: true });
     const out = execFileSync(cmd, cmdArgs, { encoding: 'utf8' });
     const line = out.split('\n').find((l) => l.startsWith('RESULT '));
     if (!line) throw new Error(`unexpected wrk output:\n${out}`);
@@ -274,8 +248,8 @@ export default async function ordersBench(): Promise<void> {
     if (wrkScript) await writeFile(wrkScript, WRK_SCRIPT);
     process.stdout.write(
       `  load: ${wrk ? 'wrk -t1' : 'autocannon (1 worker)'} at ${CONNECTIONS} connections, ${BODY.length}-byte body; ` +
-        `steady ${STEADY_RATE}/s with autocannon; servers ${pin ? 'pinned to core 0, client to core 1' : 'unpinned'}` +
-        `${boost.length ? ', raised priority (nice -10)' : ''}\n`,
+        `steady ${STEADY_RATE}/s with autocannon; servers ${canPin ? 'pinned to core 0, client to core 1' : 'unpinned'}` +
+        `${canBoost ? ', raised priority (nice -10)' : ''}\n`,
     );
 
     // Only the server being measured runs: the others are stopped (SIGSTOP, threads and all),
@@ -370,7 +344,7 @@ export default async function ordersBench(): Promise<void> {
     ];
     printReport('orders: submission (SQLite store, booth orders)', rows);
   } finally {
-    await Promise.all(children.map(stop));
+    await Promise.all(children.map(stopChild));
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -19,6 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { hasCommand } from '../lib/processes.js';
 import { type BenchRow, printReport } from '../lib/report.js';
 import { runLoad } from './client.js';
 import { errorCount, routeRows } from './rows.js';
@@ -31,15 +32,6 @@ const WARMUP_S = 5;
 const WRK_S = 15;
 
 const mb = (b: number) => Math.round(b / 1024 / 1024);
-
-function hasWrk(): boolean {
-  try {
-    execFileSync('sh', ['-c', 'command -v wrk'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The same mix through wrk (one thread): total throughput and latency over all routes. */
 async function wrkPass(port: number, mix: Awaited<ReturnType<typeof requestMix>>, dir: string): Promise<BenchRow[]> {
@@ -168,7 +160,7 @@ async function main(): Promise<void> {
       { name: 'receipts still queued for the mail thread at the end', value: atEnd.pendingMail, unit: 'mails' },
       { name: 'image warm-up before the run (renders, 4 at a time)', value: Math.round(warmMs), unit: 'ms' },
     ];
-    if (process.env.LOAD_WRK !== '0' && hasWrk()) {
+    if (process.env.LOAD_WRK !== '0' && hasCommand('wrk')) {
       process.stdout.write(`load: wrk cross-check (${WRK_S} s)...\n`);
       rows.push(...(await wrkPass(server.port, mix, world.root)));
     }

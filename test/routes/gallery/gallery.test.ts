@@ -1,17 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describe, expect, type TestContext, test } from 'vitest';
 import { z } from 'zod';
-import errorHandler from '../../../src/errors/handler.js';
-import configPlugin from '../../../src/plugins/config.js';
 import galleryRoutes from '../../../src/routes/gallery/index.js';
 import { DayPage, EventList, EventPage, SessionPage } from '../../../src/routes/gallery/schemas.js';
-import { createPhotoLibrary } from '../../../src/services/photos/library.js';
-import { build, type TestApp, tempDir, testConfig } from '../../helpers/build.js';
-import { makeImage, recordingLogger, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
+import { build, type TestApp, tempDir } from '../../helpers/build.js';
+import { unscannedLibraryApp } from '../../helpers/unscanned-library.js';
+import { makeImage, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
 
 const BASE = 'http://photos.test';
 const errorBody = z.strictObject({ error: z.string(), code: z.string(), details: z.string() });
@@ -113,28 +109,8 @@ describe('GET /event', () => {
   });
 
   test('before the first scan has finished: 503 SERVICE_UNAVAILABLE with Retry-After', async (t) => {
-    const dir = await tempDir(t);
-    await writePhoto(path.join(dir, 'photos'), ['Con', 'D', 'S', 'a.jpg'], await makeImage());
     // The gallery routes on a library that has not scanned yet (what a large cold start looks like).
-    const app = Fastify().withTypeProvider<ZodTypeProvider>();
-    app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
-    const config = testConfig(dir);
-    await app.register(configPlugin, { config });
-    await app.register(errorHandler);
-    const library = createPhotoLibrary({
-      photosDir: config.photosDir,
-      dataDir: dir,
-      log: recordingLogger(),
-      rescanIntervalMs: 0,
-      watch: false,
-    });
-    app.decorate('photos', library);
-    await app.register(galleryRoutes);
-    t.onTestFinished(async () => {
-      await app.close();
-      await library.close();
-    });
+    const { app, library } = await unscannedLibraryApp(t, galleryRoutes);
     for (const url of ['/event', '/event/Con', '/event/Con/D', '/event/Con/D/S']) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(503);

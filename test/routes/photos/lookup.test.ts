@@ -3,19 +3,15 @@
  * pages, its folder, and the page that shows it in the event, day and session lists.
  */
 import path from 'node:path';
-import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describe, expect, type TestContext, test } from 'vitest';
-import errorHandler from '../../../src/errors/handler.js';
-import configPlugin from '../../../src/plugins/config.js';
 import { photoItemBuilder } from '../../../src/routes/gallery/photo-item.js';
 import photoRoutes from '../../../src/routes/photos/index.js';
 import { locatePhoto } from '../../../src/routes/photos/locate.js';
 import { PhotoLookup } from '../../../src/routes/photos/schemas.js';
-import { createPhotoLibrary } from '../../../src/services/photos/library.js';
-import { build, type TestApp, tempDir, testConfig } from '../../helpers/build.js';
+import { build, type TestApp, tempDir } from '../../helpers/build.js';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
-import { makeImage, recordingLogger, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
+import { unscannedLibraryApp } from '../../helpers/unscanned-library.js';
+import { makeImage, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
 
 const EVENT = 'Fan Con';
 const E = encodeURIComponent(EVENT);
@@ -135,27 +131,7 @@ describe('GET /api/photos/{event}/{photo}', () => {
   });
 
   test('before the first scan: 503 SERVICE_UNAVAILABLE with Retry-After, then found', async (t) => {
-    const dir = await tempDir(t);
-    await writePhoto(path.join(dir, 'photos'), ['Con', 'D', 'S', 'a.jpg'], await makeImage());
-    const app = Fastify().withTypeProvider<ZodTypeProvider>();
-    app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
-    const config = testConfig(dir);
-    await app.register(configPlugin, { config });
-    await app.register(errorHandler);
-    const library = createPhotoLibrary({
-      photosDir: config.photosDir,
-      dataDir: dir,
-      log: recordingLogger(),
-      rescanIntervalMs: 0,
-      watch: false,
-    });
-    app.decorate('photos', library);
-    await app.register(photoRoutes);
-    t.onTestFinished(async () => {
-      await app.close();
-      await library.close();
-    });
+    const { app, library } = await unscannedLibraryApp(t, photoRoutes);
     const early = await app.inject({ url: '/api/photos/Con/1' });
     expectError(early, 503, 'SERVICE_UNAVAILABLE');
     expect(early.headers['retry-after']).toBe('5');
