@@ -112,6 +112,14 @@ export function formatOrderNumber(prefix: string, sequence: number): string {
   return `${prefix}-${String(sequence).padStart(4, '0')}`;
 }
 
+/** The prefix and sequence of an order number formatOrderNumber made, or null for any other text. */
+export function parseOrderNumber(text: string): { prefix: string; sequence: number } | null {
+  const m = /^([A-Z0-9]{1,8})-(\d{4,15})$/.exec(text);
+  if (!m) return null;
+  const sequence = Number(m[2]);
+  return formatOrderNumber(m[1] as string, sequence) === text ? { prefix: m[1] as string, sequence } : null;
+}
+
 /** Appends one feedback entry to the stored feedback text. */
 export function appendFeedbackText(existing: string, text: string, at: Date): string {
   const entry = `[${at.toISOString()}] ${text}`;

@@ -3,10 +3,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { ConfigError } from '../../../src/config/env.js';
-import { LIST_SLICE } from '../../../src/services/store/rules.js';
+import { buildNewOrder, LIST_SLICE } from '../../../src/services/store/rules.js';
 import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
 import { SQLITE_MIGRATIONS } from '../../../src/services/store/sqlite/migrations.js';
-import { ORDER_COLUMNS, rowFromValues } from '../../../src/services/store/sqlite/rows.js';
+import { ORDER_COLUMNS, orderToRow, rowFromValues } from '../../../src/services/store/sqlite/rows.js';
 import { tempDir } from '../../helpers/build.js';
 import { newOrder } from '../../support/store-fixtures.js';
 import { describeStoreConformance } from './conformance.js';
@@ -31,10 +31,58 @@ describe('sqlite adapter', () => {
     });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.at(-1)?.version);
-    const plan = db
-      .prepare("EXPLAIN QUERY PLAN SELECT * FROM orders WHERE held = 0 AND status IN ('paid') ORDER BY pk DESC")
-      .all() as { detail: string }[];
-    expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX orders_by_status/);
+    // Numbers and lookups by number go through the (prefix, seq) index, never a scan.
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail).join(' ');
+    expect(plan("SELECT max(seq) FROM orders WHERE prefix = 'AX25'")).toMatch(/USING COVERING INDEX/);
+    expect(plan("SELECT * FROM orders WHERE id = 'a' OR id = 'b' OR (prefix = 'AX25' AND seq = 1)")).not.toMatch(
+      /SCAN orders/,
+    );
+  });
+
+  test('a version 1 database is migrated: orders kept, numbering continues, numbers still found', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    // A file as a version 1 server left it, with orders and their sequence rows.
+    const raw = new Database(file);
+    raw.pragma('journal_mode = WAL');
+    raw.exec(SQLITE_MIGRATIONS[0]?.sql ?? '');
+    raw.pragma('user_version = 1');
+    const insert = raw.prepare(
+      `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+    );
+    const put = (id: string, prefix: string, seq: number) => {
+      const order = buildNewOrder(newOrder({ prefix }), seq, new Date('2026-11-01T10:00:00Z'), id);
+      insert.run(orderToRow({ ...order, status: 'paid' }));
+    };
+    put('00000000-0000-4000-8000-000000000001', 'AX25', 1);
+    put('00000000-0000-4000-8000-000000000002', 'AX25', 2);
+    put('00000000-0000-4000-8000-000000000003', 'ZZ', 10000);
+    raw.exec("INSERT INTO order_sequences (prefix, last) VALUES ('AX25', 2), ('ZZ', 10000)");
+    raw.close();
+
+    const store = createSqliteStore({ file });
+    await store.init();
+    t.onTestFinished(() => store.close());
+    expect((await store.getOrder('ax25-0002'))?.id).toBe('00000000-0000-4000-8000-000000000002');
+    expect((await store.getOrder('ZZ-10000'))?.status).toBe('paid');
+    expect((await store.createOrder(newOrder())).orderNumber).toBe('AX25-0003');
+    expect((await store.createOrder(newOrder({ prefix: 'ZZ' }))).orderNumber).toBe('ZZ-10001');
+    expect((await store.listOrders({ includeHeld: true })).map((o) => o.orderNumber)).toEqual([
+      'ZZ-10001',
+      'AX25-0003',
+      'ZZ-10000',
+      'AX25-0002',
+      'AX25-0001',
+    ]);
+    const check = new Database(file, { readonly: true });
+    t.onTestFinished(() => {
+      check.close();
+    });
+    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    const tables = check.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')").pluck().all();
+    expect(tables).not.toContain('order_sequences');
+    expect(tables).not.toContain('orders_by_status');
+    expect(tables).toContain('orders_holds');
   });
 
   test('long lists are read in pages, newest first, letting other work run between pages', async (t) => {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../../config/env.js';
-import { NewOrder, type OrderRecord, type SalesSummaryCents } from '../../../domain/order.js';
+import { NewOrder, type OrderRecord, parseOrderNumber, type SalesSummaryCents } from '../../../domain/order.js';
 import { isAppError } from '../../../errors/catalogue.js';
 import { GroupCommit, type Outcome } from '../group-commit.js';
 import type { StoreLogger } from '../logger.js';
@@ -67,6 +67,7 @@ import {
   rowToMail,
   rowToOrder,
   rowToPush,
+  rowValues,
 } from './rows.js';
 
 export type SqliteStoreOptions = {
@@ -111,18 +112,9 @@ const UPDATE_ORDER_SQL = `
     address_verified = @address_verified
   WHERE id = @id`;
 
-const INSERT_ORDER_SQL = `
-  INSERT INTO orders (
-    id, order_number, event_slug, created_at, updated_at, customer_name, customer_email,
-    customer_phone, fulfillment_type, shipping_address, city, state, zip_code, items,
-    subtotal_cents, shipping_fee_cents, total_cents, status, shipping_status, tracking_number,
-    feedback, held, hold_expires_at, address_verified, channel
-  ) VALUES (
-    @id, @order_number, @event_slug, @created_at, @updated_at, @customer_name, @customer_email,
-    @customer_phone, @fulfillment_type, @shipping_address, @city, @state, @zip_code, @items,
-    @subtotal_cents, @shipping_fee_cents, @total_cents, @status, @shipping_status, @tracking_number,
-    @feedback, @held, @hold_expires_at, @address_verified, @channel
-  )`;
+// Positional: the values come from rowValues() (ORDER_COLUMNS order), then prefix and seq.
+const INSERT_ORDER_SQL = `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}, prefix, seq)
+  VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')}, ?, ?)`;
 
 const INSERT_MAIL_SQL = `
   INSERT INTO mail_jobs (id, kind, order_id, payload, attempts, next_attempt_at, last_error, created_at, sent_at, sent_via)
@@ -142,14 +134,15 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
     const inTx = d.transaction(<T>(fn: () => T): T => fn());
     return {
       inTx: inTx as unknown as (<T>(fn: () => T) => T) & { immediate<T>(fn: () => T): T },
-      nextSequence: d.prepare<[string], { last: number }>(
-        `INSERT INTO order_sequences (prefix, last) VALUES (?, 1)
-         ON CONFLICT (prefix) DO UPDATE SET last = last + 1 RETURNING last`,
-      ),
-      insertOrder: d.prepare<[OrderRow]>(INSERT_ORDER_SQL),
+      // A read of the (prefix, seq) index: called inside the write transaction, nobody else
+      // can take the number before the insert (migration 2).
+      nextSequence: d
+        .prepare<[string], number>('SELECT coalesce(max(seq), 0) + 1 FROM orders WHERE prefix = ?')
+        .pluck(),
+      insertOrder: d.prepare<unknown[]>(INSERT_ORDER_SQL),
       updateOrder: d.prepare<[OrderRow]>(UPDATE_ORDER_SQL),
-      orderByRef: d.prepare<[string, string, string], OrderRow>(
-        'SELECT * FROM orders WHERE id = ? OR id = ? OR order_number = ?',
+      orderByRef: d.prepare<[string, string, string, number, string], OrderRow>(
+        'SELECT * FROM orders WHERE id = ? OR id = ? OR (prefix = ? AND seq = ? AND order_number = ?)',
       ),
       expiredHolds: d.prepare<[string], OrderRow>(
         `SELECT * FROM orders WHERE held = 1 AND status = 'pending' AND hold_expires_at <= ? ORDER BY pk`,
@@ -236,7 +229,8 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
 
   function findOrder(s: NonNullable<typeof stmts>, ref: string): OrderRecord | null {
     const k = refKeys(ref);
-    const row = s.orderByRef.get(k.id, k.idLower, k.orderNumber);
+    const n = parseOrderNumber(k.orderNumber);
+    const row = s.orderByRef.get(k.id, k.idLower, n?.prefix ?? '', n?.sequence ?? 0, k.orderNumber);
     return row ? rowToOrder(row) : null;
   }
 
@@ -284,10 +278,10 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
 
   function insertOne(s: NonNullable<typeof stmts>, p: PendingCreate): OrderRecord {
     const seq = s.nextSequence.get(p.parsed.prefix);
-    if (!seq) throw new Error('sequence upsert returned nothing');
-    const order = buildNewOrder(p.parsed, seq.last, p.now, p.id);
+    if (seq === undefined) throw new Error('the next order number query returned nothing');
+    const order = buildNewOrder(p.parsed, seq, p.now, p.id);
     try {
-      s.insertOrder.run(orderToRow(order));
+      s.insertOrder.run(...rowValues(orderToRow(order)), p.parsed.prefix, seq);
     } catch (err) {
       // The savepoint (or the transaction) rolls back with it: the number is not used.
       const { code, message } = err as { code?: unknown; message?: string };

@@ -99,6 +99,15 @@ export function rowFromValues(v: readonly unknown[]): OrderRow {
   } as OrderRow;
 }
 
+/**
+ * The row's values in ORDER_COLUMNS order, for statements with positional parameters: a
+ * create binds 27 values, and binding them by name (better-sqlite3 reads each property
+ * through the V8 API) cost about a fifth of the insert's CPU.
+ */
+export function rowValues(r: OrderRow): unknown[] {
+  return ORDER_COLUMNS.map((c) => r[c]);
+}
+
 export function orderToRow(o: OrderRecord): OrderRow {
   return {
     id: o.id,
