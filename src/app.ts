@@ -6,7 +6,6 @@
  *   2. services        (each decorates the instance with one narrow interface)
  *   3. routes          (depend on the interfaces only, never on sharp, nodemailer, ...)
  */
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import Fastify, {
   type FastifyHttpOptions,
@@ -18,6 +17,8 @@ import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
 import errorHandler, { clientErrorHandler, sendError, toAppError } from './errors/handler.js';
+import { requestIdGenerator } from './lib/request-id.js';
+import { requestLoggerFactory } from './lib/request-logger.js';
 import configPlugin from './plugins/config.js';
 import httpConventions from './plugins/http-conventions.js';
 import openapi from './plugins/openapi.js';
@@ -66,7 +67,8 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
     requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    genReqId: requestIdGenerator(),
+    childLoggerFactory: requestLoggerFactory,
     // plugins/http-conventions.ts logs one line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },

@@ -4,13 +4,15 @@
  * the request id echoed back, and JSON as the only accepted request body type.
  */
 import cors from '@fastify/cors';
+import type { onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 export const corsOptions = {
   origin: '*',
-  methods: ['GET', 'POST', 'PUT', 'OPTIONS'],
-  allowedHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Captcha-Token'],
-  exposedHeaders: ['ETag', 'Retry-After', 'Content-Disposition', 'X-Request-Id', 'Idempotent-Replayed'],
+  // Strings, not arrays: @fastify/cors joins an array again on every response.
+  methods: 'GET, POST, PUT, OPTIONS',
+  allowedHeaders: 'Content-Type, Authorization, Idempotency-Key, X-Captcha-Token',
+  exposedHeaders: 'ETag, Retry-After, Content-Disposition, X-Request-Id, Idempotent-Replayed',
   maxAge: 600,
   strictPreflight: false,
 };
@@ -35,21 +37,30 @@ export default fp(
     });
 
     // One log line per request instead of Fastify's two (disableRequestLogging in app.ts):
-    // reads at debug, changes and failures at info. 5xx are logged by the error handler.
-    const readsLogged = fastify.log.level === 'debug' || fastify.log.level === 'trace';
-    fastify.addHook('onResponse', (request, reply, done) => {
+    // reads at debug, changes at info. Failures are logged by the error handler (4xx at info,
+    // 5xx at error), so at info a read route has nothing to add and gets no hook: the gallery's
+    // pages don't pay for one. The hook is attached per route, where it can write something.
+    const level = fastify.log.level;
+    const readsLogged = level === 'debug' || level === 'trace';
+    const changesLogged = readsLogged || level === 'info';
+    const logCompleted: onResponseHookHandler = (request, reply, done) => {
+      const line = {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      };
       const read = request.method === 'GET' || request.method === 'HEAD';
-      if (!read || readsLogged || reply.statusCode >= 400) {
-        const line = {
-          method: request.method,
-          url: request.url,
-          statusCode: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 10) / 10,
-        };
-        if (read && reply.statusCode < 400) request.log.debug(line, 'request completed');
-        else request.log.info(line, 'request completed');
-      }
+      if (read && reply.statusCode < 400) request.log.debug(line, 'request completed');
+      else request.log.info(line, 'request completed');
       done();
+    };
+    fastify.addHook('onRoute', (route) => {
+      const methods = ([] as string[]).concat(route.method);
+      const read = methods.every((m) => m === 'GET' || m === 'HEAD');
+      if (!(read ? readsLogged : changesLogged)) return;
+      const existing = route.onResponse ? ([] as onResponseHookHandler[]).concat(route.onResponse as never) : [];
+      route.onResponse = [...existing, logCompleted];
     });
   },
   { name: 'http-conventions' },

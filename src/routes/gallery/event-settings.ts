@@ -2,7 +2,7 @@
  * The gallery's event settings from `fastify.events` (event.json defaults + the admin's
  * overrides from PUT /api/event-config), for pages.ts, which reads them synchronously.
  *
- * `refresh()` runs before each gallery request (an onRequest hook) and keeps a snapshot of
+ * `refresh()` runs before each gallery page is answered (`fresh` in index.ts) and keeps a snapshot of
  * the effective settings. It asks the catalog again only when something may have changed:
  * the catalog's generation moved (a PUT in this process bumps it at once), the library
  * changed, or a second has passed (the catalog itself re-reads the store's overrides at most

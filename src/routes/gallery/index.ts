@@ -43,13 +43,13 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
     settings = catalogSettings(fastify.events, fastify.photos, {
       onError: (err) => fastify.log.warn({ err }, 'gallery: event settings unavailable; using the last known'),
     });
-    const snapshot = settings;
-    // Synchronous when the snapshot is fresh (almost always): no promise on the hot path.
-    fastify.addHook('onRequest', (_request, _reply, done) => {
-      if (!snapshot.needsRefresh()) return done();
-      snapshot.refresh().then(() => done(), done);
-    });
   }
+  // Each handler answers through `fresh`: synchronously when the settings snapshot is fresh
+  // (almost always), after refreshing it otherwise. Checked in the handler, not in a hook:
+  // a hook costs more than the check on the hot path.
+  const snapshot = settings;
+  const fresh = <T>(answer: () => T): T | Promise<T> =>
+    snapshot?.needsRefresh() ? snapshot.refresh().then(answer) : answer();
   const pages = createGalleryPages({
     library: fastify.photos,
     publicBaseUrl: fastify.config.publicBaseUrl,
@@ -74,10 +74,11 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: { 200: EventList, ...errorResponses('SERVICE_UNAVAILABLE') },
       },
     },
-    async () => {
-      if (!library.isReady) throw notIndexedYet();
-      return pages.eventList();
-    },
+    () =>
+      fresh(() => {
+        if (!library.isReady) throw notIndexedYet();
+        return pages.eventList();
+      }),
   );
 
   fastify.get(
@@ -101,12 +102,13 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     // Not async: the hot path; a sync handler saves a promise per request.
-    (request, reply) => {
-      const { eventCode } = request.params;
-      const bytes = pages.eventPage(eventCode, request.query);
-      if (!bytes) throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
-      reply.type(JSON_TYPE).send(bytes as never);
-    },
+    (request, reply) =>
+      fresh(() => {
+        const { eventCode } = request.params;
+        const bytes = pages.eventPage(eventCode, request.query);
+        if (!bytes) throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
+        reply.type(JSON_TYPE).send(bytes as never);
+      }),
   );
 
   fastify.get(
@@ -128,13 +130,14 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
         },
       },
     },
-    (request, reply) => {
-      const { eventCode, day } = request.params;
-      const result = pages.dayPage(eventCode, day, request.query);
-      if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
-      if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day } });
-      reply.type(JSON_TYPE).send(result as never);
-    },
+    (request, reply) =>
+      fresh(() => {
+        const { eventCode, day } = request.params;
+        const result = pages.dayPage(eventCode, day, request.query);
+        if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
+        if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day } });
+        reply.type(JSON_TYPE).send(result as never);
+      }),
   );
 
   fastify.get(
@@ -159,13 +162,14 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
         },
       },
     },
-    (request, reply) => {
-      const { eventCode, day, session } = request.params;
-      const result = pages.sessionPage(eventCode, day, session, request.query);
-      if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
-      if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day, session } });
-      reply.type(JSON_TYPE).send(result as never);
-    },
+    (request, reply) =>
+      fresh(() => {
+        const { eventCode, day, session } = request.params;
+        const result = pages.sessionPage(eventCode, day, session, request.query);
+        if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
+        if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day, session } });
+        reply.type(JSON_TYPE).send(result as never);
+      }),
   );
 };
 
