@@ -17,6 +17,7 @@ import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
 import errorHandler, { clientErrorHandler, sendError, toAppError } from './errors/handler.js';
+import { createFrontDoor, type FrontDoor } from './lib/front-door.js';
 import { requestIdGenerator } from './lib/request-id.js';
 import { requestLoggerFactory } from './lib/request-logger.js';
 import configPlugin from './plugins/config.js';
@@ -52,10 +53,23 @@ import store from './services/store/plugin.js';
 
 export type AppOptions = { config: Config };
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Fast paths tried before the router (lib/front-door.ts). */
+    frontDoor: FrontDoor;
+  }
+}
+
 export const BODY_LIMIT_BYTES = 64 * 1024;
+const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Fastify's constructor options: what must be fixed before any plugin runs. */
-export function serverOptions(config: Config, logger: FastifyServerOptions['logger']): FastifyHttpOptions<Server> {
+export function serverOptions(
+  config: Config,
+  logger: FastifyServerOptions['logger'],
+  frontDoor: FrontDoor,
+  genReqId: () => string,
+): FastifyHttpOptions<Server> {
   return {
     logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -66,8 +80,10 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
     connectionTimeout: 2 * config.REQUEST_TIMEOUT_MS,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
-    requestIdHeader: 'x-request-id',
-    genReqId: requestIdGenerator(),
+    requestIdHeader: REQUEST_ID_HEADER,
+    genReqId,
+    // Fast paths (cached gallery pages) answer before the router; the rest is Fastify's.
+    serverFactory: frontDoor.serverFactory as FastifyHttpOptions<Server>['serverFactory'],
     childLoggerFactory: requestLoggerFactory,
     // plugins/http-conventions.ts logs one line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
@@ -157,7 +173,14 @@ export async function buildApp(
   config: Config,
   logger: FastifyServerOptions['logger'] = false,
 ): Promise<FastifyInstance> {
-  const fastify = Fastify(serverOptions(config, logger)).withTypeProvider<ZodTypeProvider>();
+  const genReqId = requestIdGenerator();
+  const frontDoor = createFrontDoor({ requestIdHeader: REQUEST_ID_HEADER, genReqId });
+  const fastify = Fastify(serverOptions(config, logger, frontDoor, genReqId)).withTypeProvider<ZodTypeProvider>();
+  fastify.decorate('frontDoor', frontDoor);
+  fastify.addHook('preClose', (done) => {
+    frontDoor.shut();
+    done();
+  });
   // Slow clients (slowloris) are cut off: all headers within 10 s, the whole request
   // within REQUEST_TIMEOUT_MS (set through Fastify's requestTimeout above). Node wants the
   // headers timeout no longer than the request timeout (else it applies it to the body too).

@@ -18,6 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { type CatalogSettings, catalogSettings } from './event-settings.js';
+import { galleryFastPath } from './fast-path.js';
 import { createGalleryPages } from './pages.js';
 import {
   DayPage,
@@ -57,6 +58,19 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
   });
 
   const library = fastify.photos;
+
+  // Plain page requests are answered before the router (fast-path.ts), except at debug, where
+  // every read is logged and only the route does that.
+  const readsLogged = fastify.log.level === 'debug' || fastify.log.level === 'trace';
+  if (fastify.hasDecorator('frontDoor') && !readsLogged) {
+    fastify.frontDoor.add(
+      galleryFastPath({
+        pages,
+        isReady: () => library.isReady,
+        isFresh: () => !snapshot?.needsRefresh(),
+      }),
+    );
+  }
   const eventNotFound = (eventCode: string) => appError('EVENT_NOT_FOUND', { details: { eventCode } });
   // Only right after a start-up on a large library that is not indexed yet (see the photos plugin).
   const notIndexedYet = () =>
