@@ -18,26 +18,27 @@ import type { GalleryPages, PageRequest } from './pages.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './schemas.js';
 
 const PREFIX = '/event/';
-const PLAIN_POSITIVE = /^[1-9][0-9]{0,14}$/;
+/**
+ * Nothing, or `page` and/or `limit` once each, as plain positive integers (1 to 15 digits, no
+ * leading zero), in either order: one regular expression, no splitting (the hot path).
+ */
+const PLAIN_QUERY = /^(?:(page|limit)=([1-9][0-9]{0,14})(?:&(page|limit)=([1-9][0-9]{0,14}))?)?$/;
 /** Fastify's maxParamLength (app.ts): longer segments are the router's business. */
 const MAX_SEGMENT = 500;
 
 /** `{ page, limit }` for `page=3&limit=50` and the like; undefined for anything less plain. */
 export function plainQuery(query: string): PageRequest | undefined {
-  let page: number | undefined;
-  let limit: number | undefined;
-  if (query === '') return { page: 1, limit: DEFAULT_LIMIT };
-  for (const pair of query.split('&')) {
-    const eq = pair.indexOf('=');
-    if (eq === -1) return undefined;
-    const key = pair.slice(0, eq);
-    const value = pair.slice(eq + 1);
-    if (!PLAIN_POSITIVE.test(value)) return undefined;
-    if (key === 'page' && page === undefined) page = Number(value);
-    else if (key === 'limit' && limit === undefined) limit = Math.min(Number(value), MAX_LIMIT);
-    else return undefined; // another key, or one given twice
-  }
-  return { page: page ?? 1, limit: limit ?? DEFAULT_LIMIT };
+  const m = PLAIN_QUERY.exec(query);
+  if (!m) return undefined;
+  const [, key1, value1, key2, value2] = m;
+  if (key2 !== undefined && key2 === key1) return undefined; // one key given twice
+  let page = 1;
+  let limit = DEFAULT_LIMIT;
+  if (key1 === 'page') page = Number(value1);
+  else if (key1 === 'limit') limit = Math.min(Number(value1), MAX_LIMIT);
+  if (key2 === 'page') page = Number(value2);
+  else if (key2 === 'limit') limit = Math.min(Number(value2), MAX_LIMIT);
+  return { page, limit };
 }
 
 function decodeSegment(raw: string): string | undefined {
@@ -78,21 +79,26 @@ export function galleryFastPath(opts: {
     const path = q === -1 ? url.slice(PREFIX.length) : url.slice(PREFIX.length, q);
     const req = plainQuery(q === -1 ? '' : url.slice(q + 1));
     if (!req) return undefined;
-    const parts = path.split('/');
-    if (parts.length > 3) return undefined;
-    const names: string[] = [];
-    for (const raw of parts) {
-      const name = decodeSegment(raw);
-      if (name === undefined) return undefined;
-      names.push(name);
+    // One to three segments, found with indexOf (no array of parts).
+    const s1 = path.indexOf('/');
+    const s2 = s1 === -1 ? -1 : path.indexOf('/', s1 + 1);
+    if (s2 !== -1 && path.indexOf('/', s2 + 1) !== -1) return undefined;
+    const event = decodeSegment(s1 === -1 ? path : path.slice(0, s1));
+    if (event === undefined) return undefined;
+    let bytes: Buffer | string | undefined;
+    if (s1 === -1) {
+      bytes = pages.eventPage(event, req);
+    } else {
+      const day = decodeSegment(s2 === -1 ? path.slice(s1 + 1) : path.slice(s1 + 1, s2));
+      if (day === undefined) return undefined;
+      if (s2 === -1) {
+        bytes = pages.dayPage(event, day, req);
+      } else {
+        const session = decodeSegment(path.slice(s2 + 1));
+        if (session === undefined) return undefined;
+        bytes = pages.sessionPage(event, day, session, req);
+      }
     }
-    const [event = '', day = '', session = ''] = names;
-    const bytes =
-      names.length === 1
-        ? pages.eventPage(event, req)
-        : names.length === 2
-          ? pages.dayPage(event, day, req)
-          : pages.sessionPage(event, day, session, req);
     return Buffer.isBuffer(bytes) ? bytes : undefined;
   }
 
