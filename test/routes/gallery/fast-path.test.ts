@@ -45,7 +45,7 @@ async function galleryServer(t: TestContext, logLevel?: string) {
   // The first page request refreshes the event settings snapshot through the route.
   await fetch(`${base}/event/Anime%20Expo`);
   routed.length = 0;
-  return { app, base, routed };
+  return { app, base, routed, root };
 }
 
 /** Headers that differ between any two responses. */
@@ -126,6 +126,29 @@ describe('gallery fast path', () => {
   test('at debug level every read is logged, so every request goes through the route', async (t) => {
     const { base, routed } = await galleryServer(t, 'debug');
     await (await fetch(`${base}/event/Anime%20Expo`)).arrayBuffer();
+    expect(routed).toEqual(['/event/Anime%20Expo']);
+  });
+
+  test('a photo added to the library is in the next fast answer', async (t) => {
+    const { app, base, routed, root } = await galleryServer(t);
+    const count = async () => (await (await fetch(`${base}/event/Anime%20Expo`)).json()) as { totalCount: number };
+    expect((await count()).totalCount).toBe(4);
+    await writePhoto(root, ['Anime Expo', 'Day 2', 'Cosplay', 'e.jpg'], await makeImage());
+    await app.photos.rescan();
+    routed.length = 0;
+    // The library's generation moved: the settings snapshot refreshes through the route once,
+    // then the fast path answers from the new page.
+    expect((await count()).totalCount).toBe(5);
+    expect((await count()).totalCount).toBe(5);
+    expect(routed.length).toBeLessThanOrEqual(1);
+  });
+
+  test('a shut front door sends every request to Fastify', async (t) => {
+    const { app, base, routed } = await galleryServer(t);
+    app.frontDoor.shut(); // what preClose does
+    const res = await fetch(`${base}/event/Anime%20Expo`);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
     expect(routed).toEqual(['/event/Anime%20Expo']);
   });
 
