@@ -25,9 +25,9 @@ import { createCachedStore } from '../src/services/store/cached-store.js';
 import type { OrderRecord, OrderStore } from '../src/services/store/port.js';
 import { createPostgresStore } from '../src/services/store/postgres/index.js';
 import { buildNewOrder } from '../src/services/store/rules.js';
-import { createSqliteStore } from '../src/services/store/sqlite/index.js';
+import { createSqliteStore, INSERT_ORDER_SQL, NEXT_SEQUENCE_SQL } from '../src/services/store/sqlite/index.js';
 import { SQLITE_MIGRATIONS } from '../src/services/store/sqlite/migrations.js';
-import { ORDER_COLUMNS, type OrderRow, orderToRow, rowToOrder, rowValues } from '../src/services/store/sqlite/rows.js';
+import { type OrderRow, orderToRow, rowToOrder, rowValues } from '../src/services/store/sqlite/rows.js';
 import { startPostgresServer } from '../test/support/postgres-embedded.js';
 import { newOrder } from '../test/support/store-fixtures.js';
 import { type BenchRow, median, percentile, printReport } from './lib/report.js';
@@ -95,10 +95,8 @@ async function sqliteFigures(dir: string): Promise<BenchRow[]> {
   schemaDb.pragma('journal_mode = WAL');
   schemaDb.pragma('synchronous = FULL');
   for (const m of SQLITE_MIGRATIONS) schemaDb.exec(m.sql);
-  const nextSeq = schemaDb.prepare('SELECT coalesce(max(seq), 0) + 1 FROM orders WHERE prefix = ?').pluck();
-  const insertRow = schemaDb.prepare(
-    `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}, prefix, seq) VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
-  );
+  const nextSeq = schemaDb.prepare(NEXT_SEQUENCE_SQL).pluck();
+  const insertRow = schemaDb.prepare(INSERT_ORDER_SQL);
   const template = orderToRow(buildNewOrder(order, 1, new Date(), 'x'));
   const schemaInsert = schemaDb.transaction(() => {
     const seq = nextSeq.get(order.prefix) as number;

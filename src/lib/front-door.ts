@@ -19,9 +19,13 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 
 /**
  * Answers the request and returns true, or returns false without touching `res`.
- * `requestId()` gives the id Fastify would have given it (call it only when answering).
+ * `requestId(req)` gives the id Fastify would have given it (call it only when answering).
  */
-export type FastPath = (req: IncomingMessage, res: ServerResponse, requestId: () => string) => boolean;
+export type FastPath = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: (req: IncomingMessage) => string,
+) => boolean;
 
 /** The Fastify options that shape its own http.Server. */
 type ServerSettings = {
@@ -47,8 +51,10 @@ export function createFrontDoor(opts: { requestIdHeader: string; genReqId: () =>
   const idHeader = opts.requestIdHeader;
 
   // As Fastify: the request's own id when it brings one, else a new one.
-  const requestId = (incoming: string | string[] | undefined) =>
-    typeof incoming === 'string' && incoming !== '' ? incoming : opts.genReqId();
+  const requestId = (req: IncomingMessage) => {
+    const incoming = req.headers[idHeader];
+    return typeof incoming === 'string' && incoming !== '' ? incoming : opts.genReqId();
+  };
 
   function tryFastPaths(req: IncomingMessage, res: ServerResponse): boolean {
     if (!open || paths.length === 0 || req.method !== 'GET') return false;
@@ -57,7 +63,7 @@ export function createFrontDoor(opts: { requestIdHeader: string; genReqId: () =>
     if (headers['transfer-encoding'] !== undefined) return false;
     if (headers['content-length'] !== undefined && headers['content-length'] !== '0') return false;
     for (const path of paths) {
-      if (path(req, res, () => requestId(headers[idHeader]))) return true;
+      if (path(req, res, requestId)) return true;
     }
     return false;
   }

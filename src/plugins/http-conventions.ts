@@ -17,6 +17,11 @@ export const corsOptions = {
   strictPreflight: false,
 };
 
+/** Successful reads get a log line only at debug and trace (a fast path that can't log steps aside then). */
+export function readsAreLogged(level: string): boolean {
+  return level === 'debug' || level === 'trace';
+}
+
 export default fp(
   async function httpConventions(fastify) {
     await fastify.register(cors, corsOptions);
@@ -41,7 +46,7 @@ export default fp(
     // 5xx at error), so at info a read route has nothing to add and gets no hook: the gallery's
     // pages don't pay for one. The hook is attached per route, where it can write something.
     const level = fastify.log.level;
-    const readsLogged = level === 'debug' || level === 'trace';
+    const readsLogged = readsAreLogged(level);
     const changesLogged = readsLogged || level === 'info';
     const logCompleted: onResponseHookHandler = (request, reply, done) => {
       const line = {

@@ -102,14 +102,14 @@ export function galleryFastPath(opts: {
     return Buffer.isBuffer(bytes) ? bytes : undefined;
   }
 
-  return (req: IncomingMessage, res: ServerResponse, requestId: () => string): boolean => {
+  return (req: IncomingMessage, res: ServerResponse, requestId: (req: IncomingMessage) => string): boolean => {
     const url = req.url;
     if (url === undefined || !url.startsWith(PREFIX)) return false;
     if (prefersHtml(req.headers.accept) || !opts.isReady() || !opts.isFresh()) return false;
     const bytes = page(url);
     if (!bytes) return false;
     const headers = constantHeaders.slice();
-    headers.push('content-length', String(bytes.length), 'x-request-id', requestId());
+    headers.push('content-length', String(bytes.length), 'x-request-id', requestId(req));
     res.writeHead(200, headers);
     res.end(bytes);
     return true;

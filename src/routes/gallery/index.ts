@@ -16,6 +16,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
+import { readsAreLogged } from '../../plugins/http-conventions.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { type CatalogSettings, catalogSettings } from './event-settings.js';
 import { galleryFastPath } from './fast-path.js';
@@ -61,8 +62,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
 
   // Plain page requests are answered before the router (fast-path.ts), except at debug, where
   // every read is logged and only the route does that.
-  const readsLogged = fastify.log.level === 'debug' || fastify.log.level === 'trace';
-  if (fastify.hasDecorator('frontDoor') && !readsLogged) {
+  if (fastify.hasDecorator('frontDoor') && !readsAreLogged(fastify.log.level)) {
     fastify.frontDoor.add(
       galleryFastPath({
         pages,

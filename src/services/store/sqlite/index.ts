@@ -113,8 +113,13 @@ const UPDATE_ORDER_SQL = `
   WHERE id = @id`;
 
 // Positional: the values come from rowValues() (ORDER_COLUMNS order), then prefix and seq.
-const INSERT_ORDER_SQL = `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}, prefix, seq)
+// Exported with NEXT_SEQUENCE_SQL for bench/store.bench.ts, which times them without the store.
+export const INSERT_ORDER_SQL = `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}, prefix, seq)
   VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')}, ?, ?)`;
+
+// A read of the (prefix, seq) index. Run inside the write transaction, so nobody else can
+// take the number before the insert (migration 2).
+export const NEXT_SEQUENCE_SQL = 'SELECT coalesce(max(seq), 0) + 1 FROM orders WHERE prefix = ?';
 
 const INSERT_MAIL_SQL = `
   INSERT INTO mail_jobs (id, kind, order_id, payload, attempts, next_attempt_at, last_error, created_at, sent_at, sent_via)
@@ -134,15 +139,12 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
     const inTx = d.transaction(<T>(fn: () => T): T => fn());
     return {
       inTx: inTx as unknown as (<T>(fn: () => T) => T) & { immediate<T>(fn: () => T): T },
-      // A read of the (prefix, seq) index: called inside the write transaction, nobody else
-      // can take the number before the insert (migration 2).
-      nextSequence: d
-        .prepare<[string], number>('SELECT coalesce(max(seq), 0) + 1 FROM orders WHERE prefix = ?')
-        .pluck(),
+      nextSequence: d.prepare<[string], number>(NEXT_SEQUENCE_SQL).pluck(),
       insertOrder: d.prepare<unknown[]>(INSERT_ORDER_SQL),
       updateOrder: d.prepare<[OrderRow]>(UPDATE_ORDER_SQL),
-      orderByRef: d.prepare<[string, string, string, number, string], OrderRow>(
-        'SELECT * FROM orders WHERE id = ? OR id = ? OR (prefix = ? AND seq = ? AND order_number = ?)',
+      // By number through (prefix, seq): a CHECK ties order_number to them (migration 2).
+      orderByRef: d.prepare<[string, string, string, number], OrderRow>(
+        'SELECT * FROM orders WHERE id = ? OR id = ? OR (prefix = ? AND seq = ?)',
       ),
       expiredHolds: d.prepare<[string], OrderRow>(
         `SELECT * FROM orders WHERE held = 1 AND status = 'pending' AND hold_expires_at <= ? ORDER BY pk`,
@@ -229,8 +231,9 @@ export function createSqliteStore(options: SqliteStoreOptions): OrderStore {
 
   function findOrder(s: NonNullable<typeof stmts>, ref: string): OrderRecord | null {
     const k = refKeys(ref);
+    // Text that isn't an order number matches no (prefix, seq): '' is no prefix, 0 no seq.
     const n = parseOrderNumber(k.orderNumber);
-    const row = s.orderByRef.get(k.id, k.idLower, n?.prefix ?? '', n?.sequence ?? 0, k.orderNumber);
+    const row = s.orderByRef.get(k.id, k.idLower, n?.prefix ?? '', n?.sequence ?? 0);
     return row ? rowToOrder(row) : null;
   }
 

@@ -7,6 +7,12 @@
  */
 export type Migration = { version: number; name: string; sql: string };
 
+/** Migration 2: the order columns copied unchanged into the rebuilt table. */
+const V2_CARRIED = `event_slug, created_at, updated_at, customer_name, customer_email, customer_phone,
+  fulfillment_type, shipping_address, city, state, zip_code, items, subtotal_cents,
+  shipping_fee_cents, total_cents, status, shipping_status, tracking_number, feedback, held,
+  hold_expires_at, address_verified, channel`;
+
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -147,17 +153,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         CHECK (order_number = prefix || '-' || printf('%04d', seq))
       ) STRICT;
       INSERT INTO orders_v2 (pk, id, order_number, prefix, seq,
-        event_slug, created_at, updated_at, customer_name, customer_email, customer_phone,
-        fulfillment_type, shipping_address, city, state, zip_code, items, subtotal_cents,
-        shipping_fee_cents, total_cents, status, shipping_status, tracking_number, feedback, held,
-        hold_expires_at, address_verified, channel)
+        ${V2_CARRIED})
       SELECT pk, id, order_number,
         substr(order_number, 1, instr(order_number, '-') - 1),
         CAST(substr(order_number, instr(order_number, '-') + 1) AS INTEGER),
-        event_slug, created_at, updated_at, customer_name, customer_email, customer_phone,
-        fulfillment_type, shipping_address, city, state, zip_code, items, subtotal_cents,
-        shipping_fee_cents, total_cents, status, shipping_status, tracking_number, feedback, held,
-        hold_expires_at, address_verified, channel
+        ${V2_CARRIED}
       FROM orders;
       DROP TABLE orders;
       ALTER TABLE orders_v2 RENAME TO orders;
