@@ -35,6 +35,7 @@ import { toApiOrder } from '../src/schemas/order.js';
 import { createCachedStore } from '../src/services/store/cached-store.js';
 import { silentLogger } from '../src/services/store/logger.js';
 import { createSqliteStore } from '../src/services/store/sqlite/index.js';
+import { builtApp } from './lib/built.js';
 import { load } from './lib/http-load.js';
 import { canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
 import { type BenchRow, median, printReport } from './lib/report.js';
@@ -55,8 +56,7 @@ const role = process.env.ADMIN_BENCH_ROLE;
 // ----------------------------------------------------------------------------- children
 
 async function runAppChild(): Promise<void> {
-  const { buildApp } = await import('../src/app.js');
-  const { loadConfig } = await import('../src/config/env.js');
+  const { buildApp, loadConfig } = await builtApp();
   const app = await buildApp(
     loadConfig({
       ...process.env,

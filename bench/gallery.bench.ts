@@ -30,6 +30,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { builtApp, importBuilt } from './lib/built.js';
 import { load } from './lib/http-load.js';
 import { canBoost, canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
 import { type BenchRow, median, printReport } from './lib/report.js';
@@ -61,7 +62,8 @@ const role = process.env.GALLERY_BENCH_ROLE;
 // ----------------------------------------------------------------------------- children
 
 async function runIndexChild(): Promise<void> {
-  const { createPhotoLibrary } = await import('../src/services/photos/library.js');
+  const { createPhotoLibrary } =
+    await importBuilt<typeof import('../src/services/photos/library.js')>('services/photos/library.js');
   const quiet = () => undefined;
   const log = { info: quiet, debug: quiet, warn: console.warn, error: console.error };
   const started = performance.now();
@@ -81,8 +83,7 @@ async function runIndexChild(): Promise<void> {
 }
 
 async function runAppChild(): Promise<void> {
-  const { buildApp } = await import('../src/app.js');
-  const { loadConfig } = await import('../src/config/env.js');
+  const { buildApp, loadConfig } = await builtApp();
   const started = performance.now();
   const app = await buildApp(
     loadConfig({

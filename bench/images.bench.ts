@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { builtApp } from './lib/built.js';
 import { load } from './lib/http-load.js';
 import { type BenchRow, median, printReport } from './lib/report.js';
 
@@ -45,8 +46,7 @@ async function childMain(role: string): Promise<void> {
   let port: number;
   let photos: ChildReady['photos'];
   if (role === 'app') {
-    const { buildApp } = await import('../src/app.js');
-    const { loadConfig } = await import('../src/config/env.js');
+    const { buildApp, loadConfig } = await builtApp();
     const app = await buildApp(loadConfig(process.env));
     await app.listen({ host: '127.0.0.1', port: 0 });
     port = (app.server.address() as { port: number }).port;

@@ -34,6 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
+import { builtApp } from './lib/built.js';
 import { load } from './lib/http-load.js';
 import { canBoost, canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
 import { type BenchRow, printReport } from './lib/report.js';
@@ -73,8 +74,7 @@ const role = process.env.ORDERS_BENCH_ROLE;
 // ----------------------------------------------------------------------------- children
 
 async function runAppChild(mail: boolean): Promise<void> {
-  const { buildApp } = await import('../src/app.js');
-  const { loadConfig } = await import('../src/config/env.js');
+  const { buildApp, loadConfig } = await builtApp();
   const app = await buildApp(
     loadConfig({
       NODE_ENV: 'production',

@@ -13,7 +13,8 @@
  * CANCEL_GRACE_MS (a network send in progress) is ended by stopping the thread itself; any
  * other delivery in it then fails like after a crash, and is retried.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../lib/thread.js';
 import type { Deliver } from './delivery.js';
 import type { MailThreadCancel, MailThreadReply, MailThreadRequest, MailThreadSetup } from './mail-thread.js';
 import type { TransportName } from './transports/transport.js';
@@ -38,19 +39,6 @@ type Pending = {
   cancelled: boolean;
   unlisten: () => void;
 };
-
-/**
- * Starts the thread: `mail-thread.js` once built; when the sources run as `.ts` (tsx,
- * vitest), a one-line bootstrap registers tsx in the thread first.
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./mail-thread.js', import.meta.url));
-  }
-  const entry = new URL('./mail-thread.ts', import.meta.url).href;
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(bootstrap, { eval: true });
-}
 
 class MailThread {
   private worker: Worker | null = null;
@@ -87,7 +75,7 @@ class MailThread {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const w = startWorker();
+    const w = startThread(import.meta.url, 'mail-thread');
     w.unref();
     w.on('message', (reply: MailThreadReply) => {
       if (reply.ok) this.settle(reply.id, reply.via);

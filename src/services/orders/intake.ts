@@ -25,10 +25,10 @@
  * order's id itself, so the link can be signed before the order is stored and its mail is
  * stored with it: there is never a held order without its confirmation mail.
  */
-import { randomUUID } from 'node:crypto';
 import type { FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
 import { closedReason } from '../../domain/pricing.js';
 import { appError } from '../../errors/catalogue.js';
+import { newId } from '../../lib/ids.js';
 import type { AddressVerifier, PostalAddress } from '../address/types.js';
 import type { Captcha } from '../captcha/types.js';
 import type { EffectiveEvent, EventCatalog } from '../events/catalog.js';
@@ -173,7 +173,7 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
     const held = channel === 'web' && priced.totalCents >= deps.settings.highValueThresholdCents;
     // Whole seconds, so the link's expiry and the order's are the same instant.
     const holdExpiresAt = held ? new Date(Math.floor((now().getTime() + deps.settings.holdTtlMs) / 1000) * 1000) : null;
-    const id = randomUUID();
+    const id = newId();
     const input: NewOrder = {
       id,
       prefix: event.prefix,

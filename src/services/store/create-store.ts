@@ -17,7 +17,11 @@ export const SQLITE_FILE = 'orders.db';
 export async function createStore(config: Config, log: StoreLogger): Promise<OrderStore> {
   switch (config.ORDER_STORE) {
     case 'sqlite':
-      return createSqliteStore({ file: path.join(config.dataDir, SQLITE_FILE), log });
+      return createSqliteStore({
+        file: path.join(config.dataDir, SQLITE_FILE),
+        log,
+        checkpointIntervalMs: config.SQLITE_CHECKPOINT_INTERVAL_MS,
+      });
     case 'postgres':
       if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL: required when ORDER_STORE=postgres');
       return createPostgresStore({

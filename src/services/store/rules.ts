@@ -4,7 +4,6 @@
  * adapter's transaction (or lock), and turning per-status totals into the SPEC §5 summary.
  * Adapters do the I/O; these decide what the new row is, so every backend behaves alike.
  */
-import { randomUUID } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import {
   appendFeedbackText,
@@ -17,6 +16,7 @@ import {
 } from '../../domain/order.js';
 import { checkEditable, checkShippable, checkTransition } from '../../domain/transitions.js';
 import { appError } from '../../errors/catalogue.js';
+import { newId } from '../../lib/ids.js';
 import { MailJob, type MailJobInput, type OrderPatch, type ShippingPatch } from './port.js';
 
 /** Canonical stored form of a timestamp: `toISOString()` (UTC, milliseconds). */
@@ -61,9 +61,9 @@ export function orderNotFound(ref: string) {
   });
 }
 
-/** The new order's id: the caller's (NewOrder.id), else a fresh UUID. */
+/** The new order's id: the caller's (NewOrder.id), else a fresh one (lib/ids.ts). */
 export function newOrderId(input: NewOrder): string {
-  return input.id ?? randomUUID();
+  return input.id ?? newId();
 }
 
 /**
@@ -84,7 +84,7 @@ export function duplicateOrderId(id: string | undefined, cause?: unknown) {
  * been parsed with `NewOrder` (the adapters do): every other field is made here, valid by
  * construction, so this is on the hot path without a second parse.
  */
-export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: string = randomUUID()): OrderRecord {
+export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: string = newId()): OrderRecord {
   const at = now.toISOString();
   return {
     id,
@@ -123,7 +123,7 @@ export function buildMailJobs(inputs: readonly MailJobInput[], now: Date, orderI
   const at = now.toISOString();
   return inputs.map((input) =>
     MailJob.parse({
-      id: randomUUID(),
+      id: newId(),
       kind: input.kind,
       orderId: input.orderId || orderId,
       payload: input.payload,
