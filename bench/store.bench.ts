@@ -14,23 +14,30 @@
  *   on the event loop) measured in the same run.
  * The Google Sheets figures come from bench/store-sheets.bench.ts (run by the same command).
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { formatOrderNumber } from '../src/domain/order.js';
-import { createCachedStore } from '../src/services/store/cached-store.js';
+import { newId } from '../src/lib/ids.js';
+import type * as CachedStoreModule from '../src/services/store/cached-store.js';
 import type { OrderRecord, OrderStore } from '../src/services/store/port.js';
-import { createPostgresStore } from '../src/services/store/postgres/index.js';
+import type * as PostgresStoreModule from '../src/services/store/postgres/index.js';
 import { buildNewOrder } from '../src/services/store/rules.js';
-import { createSqliteStore, INSERT_ORDER_SQL, NEXT_SEQUENCE_SQL } from '../src/services/store/sqlite/index.js';
+import type * as SqliteStoreModule from '../src/services/store/sqlite/index.js';
+import { INSERT_ORDER_SQL, NEXT_SEQUENCE_SQL } from '../src/services/store/sqlite/index.js';
 import { SQLITE_MIGRATIONS } from '../src/services/store/sqlite/migrations.js';
 import { type OrderRow, orderToRow, rowToOrder, rowValues } from '../src/services/store/sqlite/rows.js';
 import { startPostgresServer } from '../test/support/postgres-embedded.js';
 import { newOrder } from '../test/support/store-fixtures.js';
+import { importBuilt } from './lib/built.js';
 import { type BenchRow, median, percentile, printReport } from './lib/report.js';
+
+// The stores as they ship (bench/lib/built.ts): compiled, not through tsx.
+const { createCachedStore } = await importBuilt<typeof CachedStoreModule>('services/store/cached-store.js');
+const { createPostgresStore } = await importBuilt<typeof PostgresStoreModule>('services/store/postgres/index.js');
+const { createSqliteStore } = await importBuilt<typeof SqliteStoreModule>('services/store/sqlite/index.js');
 
 /** Runs `op` from `concurrency` loops for `ms`; operations per second. */
 async function rate(ms: number, concurrency: number, op: (i: number) => Promise<unknown> | unknown): Promise<number> {
@@ -100,7 +107,7 @@ async function sqliteFigures(dir: string): Promise<BenchRow[]> {
   const template = orderToRow(buildNewOrder(order, 1, new Date(), 'x'));
   const schemaInsert = schemaDb.transaction(() => {
     const seq = nextSeq.get(order.prefix) as number;
-    const row = { ...template, id: randomUUID(), order_number: formatOrderNumber(order.prefix, seq) };
+    const row = { ...template, id: newId(), order_number: formatOrderNumber(order.prefix, seq) };
     insertRow.run(...rowValues(row), order.prefix, seq);
   });
   await rate(1000, 1, () => schemaInsert.immediate());
