@@ -88,7 +88,7 @@ describe('SQLite checkpoint thread', () => {
     const seen: number[] = [];
     const ckpt = store.checkpointer;
     if (!ckpt) throw new Error('no thread');
-    // The timer's reports settle nothing; poll with checkpointNow until the WAL is fully copied.
+    // Poll with checkpointNow (each resolves with its own checkpoint's report) until the WAL is fully copied.
     await until(() => {
       void ckpt.checkpointNow().then((r) => r.type === 'checkpointed' && seen.push(r.log - r.checkpointed));
       return seen.includes(0);

@@ -22,14 +22,17 @@ export type CheckpointThreadData = {
   busyTimeoutMs: number;
 };
 
-/** To the thread: checkpoint now, or close the connection and exit. */
-export type CheckpointCommand = { type: 'checkpoint' } | { type: 'stop' };
+/** To the thread: checkpoint now (its report carries `id`), or close the connection and exit. */
+export type CheckpointCommand = { type: 'checkpoint'; id: number } | { type: 'stop' };
 
-/** From the thread: ready; after each checkpoint what `wal_checkpoint` reported; or a failure. */
+/**
+ * From the thread: ready; after each checkpoint what `wal_checkpoint` reported; or a failure.
+ * `id` is the command's for a checkpoint asked for, absent for the timer's.
+ */
 export type CheckpointReport =
   | { type: 'ready' }
-  | { type: 'checkpointed'; busy: number; log: number; checkpointed: number }
-  | { type: 'failed'; error: string; fatal: boolean };
+  | { type: 'checkpointed'; busy: number; log: number; checkpointed: number; id?: number }
+  | { type: 'failed'; error: string; fatal: boolean; id?: number };
 
 export const CHECKPOINT_THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -44,18 +47,18 @@ try {
   process.exit(1);
 }
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-function run() {
+function run(id) {
   try {
     const r = checkpoint.get();
-    send({ type: 'checkpointed', busy: r.busy, log: r.log, checkpointed: r.checkpointed });
+    send({ type: 'checkpointed', busy: r.busy, log: r.log, checkpointed: r.checkpointed, id });
   } catch (err) {
     // SQLITE_BUSY (another process checkpointing) and the like: the next interval tries again.
-    send({ type: 'failed', error: String(err && err.message), fatal: false });
+    send({ type: 'failed', error: String(err && err.message), fatal: false, id });
   }
 }
-const timer = setInterval(run, workerData.intervalMs);
+const timer = setInterval(() => run(undefined), workerData.intervalMs);
 parentPort.on('message', (cmd) => {
-  if (cmd.type === 'checkpoint') return run();
+  if (cmd.type === 'checkpoint') return run(cmd.id);
   clearInterval(timer);
   db.close();
   parentPort.close();

@@ -42,7 +42,9 @@ export type CheckpointerOptions = {
 
 export class Checkpointer {
   private worker: Worker | null;
-  private waiting: ((r: CheckpointReport) => void)[] = [];
+  /** checkpointNow() calls waiting for the report of their own checkpoint, by command id. */
+  private readonly waiting = new Map<number, (r: CheckpointReport) => void>();
+  private nextId = 1;
   private lastFailure = '';
 
   constructor(private readonly opts: CheckpointerOptions) {
@@ -66,13 +68,14 @@ export class Checkpointer {
     return this.worker !== null;
   }
 
-  /** A checkpoint now, in the thread; resolves with what it reported (tests, tools). */
+  /** A checkpoint now, in the thread; resolves with what that checkpoint reported (tests, tools). */
   checkpointNow(): Promise<CheckpointReport> {
     const w = this.worker;
     if (!w) return Promise.resolve({ type: 'failed', error: 'the checkpoint thread is not running', fatal: true });
     return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      const cmd: CheckpointCommand = { type: 'checkpoint' };
+      const id = this.nextId++;
+      this.waiting.set(id, resolve);
+      const cmd: CheckpointCommand = { type: 'checkpoint', id };
       w.postMessage(cmd);
     });
   }
@@ -103,7 +106,9 @@ export class Checkpointer {
       this.opts.log.warn({ error: r.error }, 'SQLite checkpoint failed; the next interval tries again');
     }
     if (r.type === 'checkpointed') this.lastFailure = '';
-    this.settleWaiting(r);
+    if (r.id === undefined) return; // the timer's
+    this.waiting.get(r.id)?.(r);
+    this.waiting.delete(r.id);
   }
 
   private gone(why: string): void {
@@ -115,7 +120,8 @@ export class Checkpointer {
   }
 
   private settleWaiting(r: CheckpointReport): void {
-    for (const resolve of this.waiting.splice(0)) resolve(r);
+    for (const resolve of this.waiting.values()) resolve(r);
+    this.waiting.clear();
   }
 
   private autoCheckpoint(pages: number): void {

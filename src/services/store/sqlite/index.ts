@@ -7,7 +7,9 @@
  * checks the SPEC §5 rules (src/domain/transitions.ts) and writes the row and its mail jobs,
  * so checks and writes are atomic, also against another process on the same file.
  * better-sqlite3 is synchronous: a statement runs to completion on the calling tick, which
- * is faster here than any thread hop (one commit ≈ one fsync).
+ * is faster here than any thread hop (one commit ≈ one fsync). WAL checkpoints, which would
+ * otherwise run inside the commit that crosses 1,000 pages, have a thread of their own
+ * (checkpointer.ts).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
