@@ -16,24 +16,3 @@ export class Limiter {
     }
   }
 }
-
-/**
- * Runs `fn` over `items` with `workers` workers pulling the next index. Unlike mapping all
- * items to promises at once, 50,000 files cost `workers` promises at a time, not 50,000:
- * less memory at the peak and no long waiting queues. `worker` (0…workers-1) lets each
- * worker reuse its own buffers.
- */
-export async function forEachLimited<T>(
-  items: readonly T[],
-  workers: number,
-  fn: (item: T, worker: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const run = async (worker: number) => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await fn(item, worker);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(workers, items.length) }, (_, w) => run(w)));
-}

@@ -16,9 +16,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { forEachLimited, Limiter } from './concurrency.js';
+import { Limiter } from './concurrency.js';
 import { type EventJsonT, parseEventJson, resolveEventDefaults } from './event-config.js';
 import { HEADER_CHUNK_BYTES, readImageHeader } from './header.js';
+import { type HeaderResult, HeaderThread, headerThreadsFor } from './header-reader.js';
 import { compareNames, isHidden, isImageFileName, naturalKey, photoId, photoVersion, relativeKey } from './naming.js';
 import {
   type FileRecord,
@@ -55,6 +56,13 @@ export type LibraryOptions = {
    * SCAN_SLICE_MS); 0 reads every file through the thread pool, as on slow storage.
    */
   scanSliceMs?: number;
+  /**
+   * Worker threads that read headers beside the event loop during a scan with at least
+   * `threadMinFiles` files (header-reader.ts). Default: one per spare core, at most 3.
+   */
+  headerThreads?: number;
+  /** Default THREAD_MIN_FILES. */
+  threadMinFiles?: number;
 };
 
 export interface ManagedPhotoLibrary extends PhotoLibrary {
@@ -107,7 +115,16 @@ const SCAN_SLICE_MS = 2;
  * collection pause within a slice of a hundred files doesn't reach the average.
  */
 const SLOW_AVERAGE_MS = 0.5;
+/** Slow slices in a row that make a scan go through the thread pool. */
+const SLOW_SLICES = 3;
 const WARM_UP_FILES = 200;
+/**
+ * A scan with fewer files than this stays on the event loop: a thread costs tens of
+ * milliseconds to start (hundreds under tsx), which a few thousand files don't win back.
+ */
+const THREAD_MIN_FILES = 2000;
+/** Files per message to a header thread: big enough that a hand-off costs little per file. */
+const THREAD_CHUNK_FILES = 256;
 
 const EMPTY_DAYS: readonly DayFolder[] = Object.freeze([]);
 
@@ -118,6 +135,8 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   const ioLimiter = new Limiter(opts.ioConcurrency ?? 16);
   const workers = opts.concurrency ?? 32;
   const scanSliceMs = opts.scanSliceMs ?? SCAN_SLICE_MS;
+  const headerThreads = opts.headerThreads ?? headerThreadsFor();
+  const threadMinFiles = opts.threadMinFiles ?? THREAD_MIN_FILES;
   const buffers = Array.from({ length: workers }, () => Buffer.allocUnsafe(HEADER_CHUNK_BYTES));
 
   const states = new Map<string, EventState>();
@@ -163,6 +182,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     files: SessionFiles;
     changed: boolean;
   };
+  type ScanTask = { job: SessionJob; name: string };
 
   /**
    * Re-reads the given session folders: one readdir each, then every image is stat'ed and,
@@ -170,7 +190,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
    * header buffer). Unchanged files keep their record (from memory or the stored index).
    */
   async function scanSessions(st: EventState, jobs: SessionJob[]): Promise<void> {
-    const tasks: { job: SessionJob; name: string }[] = [];
+    const tasks: ScanTask[] = [];
     await Promise.all(
       jobs.map(async (job) => {
         const dir = path.join(photosDir, st.code, job.day, job.session);
@@ -187,8 +207,36 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
         }
       }),
     );
-    const scanFile = async ({ job, name }: { job: SessionJob; name: string }, worker: number, blocking: boolean) => {
-      const file = path.join(photosDir, st.code, job.day, job.session, name);
+    const fileOf = ({ job, name }: ScanTask) => path.join(photosDir, st.code, job.day, job.session, name);
+    const knownOf = ({ job, name }: ScanTask) =>
+      job.prev?.get(name) ?? st.persisted?.get(relativeKey(job.day, job.session, name));
+    /** Unchanged since the index saw it: the record stays, no header read. */
+    const keep = ({ job, name }: ScanTask, known: Entry) => {
+      job.files.set(name, known);
+      if (!job.prev?.has(name)) {
+        job.changed = true;
+        st.persistedHits++;
+      }
+    };
+    const stored = (task: ScanTask, record: FileRecord) => {
+      task.job.files.set(task.name, record);
+      failed.delete(fileOf(task));
+    };
+    const unreadable = (task: ScanTask, size: number, mtimeMs: number, reason: string) => {
+      const file = fileOf(task);
+      const sig = `${size}:${mtimeMs}`;
+      if (failed.get(file) !== sig) {
+        failed.set(file, sig);
+        log.warn({ file, err: reason }, 'skipping an image that cannot be read');
+      }
+    };
+    const changedFile = ({ job }: ScanTask) => {
+      job.changed = true;
+      st.unsaved = true;
+    };
+
+    const scanFile = async (task: ScanTask, buffer: Buffer, blocking: boolean) => {
+      const file = fileOf(task);
       let s: fs.Stats;
       try {
         s = blocking ? fs.statSync(file) : await statAsync(file);
@@ -196,66 +244,130 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
         return; // removed between readdir and stat
       }
       if (!s.isFile()) return;
-      const known = job.prev?.get(name) ?? st.persisted?.get(relativeKey(job.day, job.session, name));
-      if (known && known.size === s.size && known.mtimeMs === s.mtimeMs) {
-        job.files.set(name, known);
-        if (!job.prev?.has(name)) {
-          job.changed = true;
-          st.persistedHits++;
-        }
-        return;
-      }
-      job.changed = true;
-      st.unsaved = true;
+      const known = knownOf(task);
+      if (known && known.size === s.size && known.mtimeMs === s.mtimeMs) return keep(task, known);
+      changedFile(task);
       try {
-        const header = await readImageHeader(file, buffers[worker] as Buffer, s.size, blocking);
-        job.files.set(name, { size: s.size, mtimeMs: s.mtimeMs, ...header });
-        failed.delete(file);
+        const header = await readImageHeader(file, buffer, s.size, blocking);
+        stored(task, { size: s.size, mtimeMs: s.mtimeMs, ...header });
       } catch (err) {
-        const sig = `${s.size}:${s.mtimeMs}`;
-        if (failed.get(file) !== sig) {
-          failed.set(file, sig);
-          log.warn({ file, err: (err as Error).message }, 'skipping an image that cannot be read');
-        }
+        unreadable(task, s.size, s.mtimeMs, (err as Error).message);
       }
     };
 
-    // Files are first read with the synchronous calls, a slice of SCAN_SLICE_MS at a time
-    // between yields to the event loop. Through the thread pool, every stat/open/read/close
-    // costs a hand-off several times dearer than the call itself (measured here: 20,000
-    // open+close, 333 ms through the pool against 52 ms synchronous), and a file takes four.
-    // On slow storage (a cold disk, a network share) that would stall the loop and read one
-    // file at a time: from there on, the rest goes through the pool, many at a time.
+    // The event loop takes files from the front of `tasks`, the header thread (when there is
+    // one) chunks from the back; they meet somewhere in between.
     let next = 0;
-    let sliceStart = performance.now();
-    let inSlice = 0;
-    let slowSlices = 0;
-    while (next < tasks.length && scanSliceMs > 0) {
-      if (closed) return; // shutting down: leave the rest
-      await scanFile(tasks[next++] as (typeof tasks)[number], 0, true);
-      inSlice++;
-      const now = performance.now();
-      if (now - sliceStart >= scanSliceMs) {
-        // Judged after the first files (parsers warming up are slow too), on two slow slices
-        // in a row (one can hold a garbage collection).
-        const slow = next > WARM_UP_FILES && (now - sliceStart) / inSlice > SLOW_AVERAGE_MS;
-        slowSlices = slow ? slowSlices + 1 : 0;
-        if (slowSlices >= 2) break;
-        await yieldToLoop();
-        sliceStart = performance.now();
-        inSlice = 0;
+    let end = tasks.length;
+
+    const threadCount = tasks.length >= threadMinFiles ? headerThreads : 0;
+    const threads: HeaderThread[] = [];
+    for (let i = 0; i < threadCount; i++) {
+      try {
+        threads.push(HeaderThread.start());
+      } catch (err) {
+        log.warn({ err }, 'cannot start a header thread; the scan runs on the event loop alone');
+        break;
       }
     }
-    if (next < tasks.length && scanSliceMs > 0) {
-      log.debug(
-        { event: st.code, read: next, left: tasks.length - next },
-        'slow storage: reading the rest of the scan through the thread pool',
+    /** Hands chunks to a thread until none is left; two feeders per thread keep it busy while results travel. */
+    const feed = async (thread: HeaderThread) => {
+      while (next < end && !closed) {
+        const from = Math.max(next, end - THREAD_CHUNK_FILES);
+        const chunk = tasks.slice(from, end);
+        end = from;
+        const known = chunk.map(knownOf);
+        let results: HeaderResult[];
+        try {
+          results = await thread.read(
+            chunk.map((task, i) => ({
+              file: fileOf(task),
+              knownSize: known[i]?.size ?? -1,
+              knownMtimeMs: known[i]?.mtimeMs ?? -1,
+            })),
+          );
+        } catch (err) {
+          // The thread died (or the scan is closing): this chunk is read here, the rest of
+          // the scan by the event loop.
+          if (!closed) log.warn({ err }, 'the header thread failed; the scan goes on without it');
+          const buffer = Buffer.allocUnsafe(HEADER_CHUNK_BYTES);
+          for (const task of chunk) if (!closed) await scanFile(task, buffer, false);
+          return;
+        }
+        for (const [i, task] of chunk.entries()) {
+          const r = results[i];
+          if (!r || r.kind === 'gone') continue;
+          if (r.kind === 'same') {
+            keep(task, known[i] as Entry);
+            continue;
+          }
+          changedFile(task);
+          if (r.kind === 'read') {
+            stored(task, {
+              size: r.size,
+              mtimeMs: r.mtimeMs,
+              width: r.width,
+              height: r.height,
+              takenAtMs: r.takenAtMs,
+            });
+          } else {
+            unreadable(task, r.size, r.mtimeMs, r.error);
+          }
+        }
+      }
+    };
+    const helpers = threads.flatMap((t) => [feed(t), feed(t)]);
+
+    try {
+      // Files are first read with the synchronous calls, a slice of SCAN_SLICE_MS at a time
+      // between yields to the event loop. Through the thread pool, every stat/open/read/close
+      // costs a hand-off several times dearer than the call itself (measured here: 20,000
+      // open+close, 333 ms through the pool against 52 ms synchronous), and a file takes four.
+      // On slow storage (a cold disk, a network share) that would stall the loop and read one
+      // file at a time: from there on, the rest goes through the pool, many at a time.
+      let sliceStart = performance.now();
+      let inSlice = 0;
+      let longest = 0;
+      let slowSlices = 0;
+      const own = buffers[0] as Buffer;
+      while (next < end && scanSliceMs > 0) {
+        if (closed) return; // shutting down: leave the rest
+        const fileStart = performance.now();
+        await scanFile(tasks[next++] as ScanTask, own, true);
+        inSlice++;
+        const now = performance.now();
+        longest = Math.max(longest, now - fileStart);
+        if (now - sliceStart >= scanSliceMs) {
+          // Judged after the first files (parsers warming up are slow too), without the
+          // slice's slowest file (a garbage collection lands in one file and would make a
+          // slice of fast files look slow), on SLOW_SLICES slow slices in a row.
+          const typical = inSlice > 1 ? (now - sliceStart - longest) / (inSlice - 1) : now - sliceStart;
+          const slow = next > WARM_UP_FILES && typical > SLOW_AVERAGE_MS;
+          slowSlices = slow ? slowSlices + 1 : 0;
+          if (slowSlices >= SLOW_SLICES) break;
+          await yieldToLoop();
+          sliceStart = performance.now();
+          inSlice = 0;
+          longest = 0;
+        }
+      }
+      if (next < end && scanSliceMs > 0) {
+        log.debug(
+          { event: st.code, read: next, left: end - next },
+          'slow storage: reading the rest of the scan through the thread pool',
+        );
+      }
+      await Promise.all(
+        Array.from({ length: Math.max(0, Math.min(workers, end - next)) }, async (_, w) => {
+          while (next < end && !closed) await scanFile(tasks[next++] as ScanTask, buffers[w] as Buffer, false);
+        }),
       );
+      await Promise.all(helpers);
+    } finally {
+      await Promise.allSettled(helpers);
+      await Promise.all(threads.map((t) => t.stop()));
     }
-    await forEachLimited(tasks.slice(next), workers, async (task, worker) => {
-      if (closed) return; // shutting down: leave the rest
-      await scanFile(task, worker, false);
-    });
+    if (closed) return;
     for (const job of jobs) {
       if (!job.prev) continue;
       for (const name of job.prev.keys()) {

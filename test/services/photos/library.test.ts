@@ -159,6 +159,68 @@ describe('photo library index', () => {
     }
   });
 
+  test('header thread: a scan handed to a worker thread finds the same photos, times and skips', async (t) => {
+    const s = await dirs(t);
+    for (let i = 1; i <= 12; i++) {
+      const image = await makeImage({
+        width: 40 + i,
+        height: 30,
+        takenAt: at(`10:00:${String(59 - i).padStart(2, '0')}`),
+      });
+      await writePhoto(s.root, ['Con', 'D', i <= 6 ? 'A' : 'B', `p${i}.jpg`], image);
+    }
+    await writePhoto(s.root, ['Con', 'D', 'A', 'bad.jpg'], Buffer.from('not an image'));
+    // A whole-second mtime, so that it can be set again exactly below.
+    const p5 = path.join(s.root, 'Con', 'D', 'A', 'p5.jpg');
+    const fixed = new Date('2026-01-01T00:00:00Z');
+    await utimes(p5, fixed, fixed);
+    const shape = (lib: ManagedPhotoLibrary) =>
+      lib.photosOf('Con')?.map((p) => [p.fileName, p.width, p.height, p.takenAt, p.number, p.id].join(' '));
+    const alone = await open(t, s, { headerThreads: 0 });
+    // threadMinFiles 1: the thread takes a chunk (here all files) before the event loop starts.
+    const threaded = await open(
+      t,
+      { root: s.root, dataDir: path.join(s.dataDir, '..', 'data-threaded') },
+      {
+        headerThreads: 1,
+        threadMinFiles: 1,
+      },
+    );
+    expect(shape(alone)).toHaveLength(12);
+    expect(shape(threaded)).toEqual(shape(alone));
+    for (const lib of [alone, threaded]) {
+      expect(lib.log.entries.filter((e) => e.level === 'warn' && e.msg?.includes('cannot be read'))).toHaveLength(1);
+    }
+
+    expect(threaded.log.entries.some((e) => e.msg?.includes('header thread'))).toBe(false);
+
+    // A restart through the thread: unchanged files keep their stored record (p5 turned to
+    // garbage of the same size and mtime is not read again), a changed one is read again, a
+    // new one is numbered after the others.
+    await threaded.close();
+    await writeFile(p5, Buffer.alloc((await stat(p5)).size, 0x41));
+    await utimes(p5, fixed, fixed);
+    const p3 = path.join(s.root, 'Con', 'D', 'A', 'p3.jpg');
+    await writeFile(p3, await makeImage({ width: 99, height: 30, takenAt: at('10:00:56') }));
+    await writePhoto(s.root, ['Con', 'D', 'B', 'p13.jpg'], await makeImage({ takenAt: at('11:00:00') }));
+    const again = await open(
+      t,
+      { root: s.root, dataDir: path.join(s.dataDir, '..', 'data-threaded') },
+      {
+        headerThreads: 1,
+        threadMinFiles: 1,
+      },
+    );
+    const byName = new Map((again.photosOf('Con') ?? []).map((p) => [p.fileName, p]));
+    expect(byName.size).toBe(13);
+    expect(byName.get('p3.jpg')?.width).toBe(99);
+    expect(byName.get('p5.jpg')?.width).toBe(45);
+    const skipped = again.log.entries.filter((e) => e.msg?.includes('cannot be read'));
+    expect(skipped.map((w) => path.basename((w.obj as { file: string }).file))).toEqual(['bad.jpg']);
+    expect(byName.get('p13.jpg')?.number).toBe('13');
+    expect(byName.get('p1.jpg')?.number).toBe(alone.photosOf('Con')?.find((p) => p.fileName === 'p1.jpg')?.number);
+  });
+
   test('event.json: values used, missing keys derived, invalid file logged and defaults used', async (t) => {
     const s = await dirs(t);
     const img = await makeImage({ takenAt: '2025:05:06 07:08:09' });

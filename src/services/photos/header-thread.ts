@@ -1,0 +1,38 @@
+/**
+ * The header thread's code (started by header-reader.ts): stats files and reads the headers
+ * of those that are new or changed, a chunk per message, one file after the other with the
+ * synchronous calls (this thread has no event loop to keep free). Messages are handled in
+ * order: the one header buffer is reused from file to file.
+ */
+import fs from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { HEADER_CHUNK_BYTES, readImageHeader } from './header.js';
+import type { HeaderChunk, HeaderResult, HeaderTask } from './header-reader.js';
+
+const buffer = Buffer.allocUnsafe(HEADER_CHUNK_BYTES);
+
+async function readOne(task: HeaderTask): Promise<HeaderResult> {
+  let s: fs.Stats;
+  try {
+    s = fs.statSync(task.file);
+  } catch {
+    return { kind: 'gone' }; // removed between readdir and stat
+  }
+  if (!s.isFile()) return { kind: 'gone' };
+  if (s.size === task.knownSize && s.mtimeMs === task.knownMtimeMs) return { kind: 'same' };
+  try {
+    const h = await readImageHeader(task.file, buffer, s.size, true);
+    return { kind: 'read', size: s.size, mtimeMs: s.mtimeMs, width: h.width, height: h.height, takenAtMs: h.takenAtMs };
+  } catch (err) {
+    return { kind: 'failed', size: s.size, mtimeMs: s.mtimeMs, error: (err as Error).message };
+  }
+}
+
+let queue: Promise<void> = Promise.resolve();
+parentPort?.on('message', (chunk: HeaderChunk) => {
+  queue = queue.then(async () => {
+    const results: HeaderResult[] = [];
+    for (const task of chunk.tasks) results.push(await readOne(task));
+    parentPort?.postMessage({ id: chunk.id, results });
+  });
+});
