@@ -23,3 +23,15 @@ describe('newId', () => {
     expect(ms).toBeLessThanOrEqual(Date.now() + 1);
   });
 });
+
+describe('newId from its random pool', () => {
+  it('ids past several pool refills stay distinct, ordered and random in their last 62 bits', () => {
+    const ids = Array.from({ length: 2000 }, () => newId());
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    // The node part (last 12 hex digits) comes from the pool: no two alike, no run of zeros.
+    const tails = ids.map((id) => id.slice(-12));
+    expect(new Set(tails).size).toBe(tails.length);
+    expect(tails.filter((t) => t === '000000000000')).toHaveLength(0);
+  });
+});

@@ -120,6 +120,7 @@ export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: 
  * a job without an `orderId` gets the order's id, as the caller cannot know a new id.
  */
 export function buildMailJobs(inputs: readonly MailJobInput[], now: Date, orderId: string | null = null): MailJob[] {
+  if (inputs.length === 0) return []; // most creates: no toISOString, no array walk
   const at = now.toISOString();
   return inputs.map((input) =>
     MailJob.parse({

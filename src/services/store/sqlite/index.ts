@@ -3,15 +3,17 @@
  *
  * Durability: WAL with `synchronous=FULL`, so each commit is fsynced to the WAL before
  * `createOrder` (or any write) resolves; a crash or power loss can't take back an
- * acknowledged order. Creates arriving together are group-committed (group-commit.ts). Every write is one `BEGIN IMMEDIATE` transaction that reads the row,
- * checks the SPEC §5 rules (src/domain/transitions.ts) and writes the row and its mail jobs,
- * so checks and writes are atomic, also against another process on the same file.
- * better-sqlite3 is synchronous: a statement runs to completion on the calling tick, which
- * is faster here than any thread hop (one commit ≈ one fsync). WAL checkpoints, which would
- * otherwise run inside the commit that crosses 1,000 pages, have a thread of their own
- * (checkpointer.ts).
+ * acknowledged order. Creates arriving together are group-committed (group-commit.ts); a
+ * batch of several commits with NORMAL and is fsynced in the thread pool before any of its
+ * orders resolves, so the event loop isn't held for the fsync (wal-sync.ts). Every write is
+ * one `BEGIN IMMEDIATE` transaction that reads the row, checks the SPEC §5 rules
+ * (src/domain/transitions.ts) and writes the row and its mail jobs, so checks and writes are
+ * atomic, also against another process on the same file. better-sqlite3 is synchronous: a
+ * statement runs to completion on the calling tick, which is faster here than any thread
+ * hop. WAL checkpoints, which would otherwise run inside the commit that crosses 1,000
+ * pages, have a thread of their own (checkpointer.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import Database from 'better-sqlite3';
@@ -72,6 +74,7 @@ import {
   rowToPush,
   rowValues,
 } from './rows.js';
+import { fdatasyncFile, openWal, type WalSync } from './wal-sync.js';
 
 export type SqliteStoreOptions = {
   /** The database file, normally `DATA_DIR/orders.db`. */
@@ -86,6 +89,8 @@ export type SqliteStoreOptions = {
    * them to SQLite, inside the commit that crosses 1,000 pages. Default 200.
    */
   checkpointIntervalMs?: number;
+  /** How a batch of creates is made durable after its NORMAL commit (wal-sync.ts); tests inject one. */
+  walSync?: WalSync;
 };
 
 /** SQLite result codes that mean "the store can't be used right now", not a bug (→ 503). */
@@ -149,6 +154,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
   let checkpointer: Checkpointer | undefined;
   const listStatements = new Map<string, Database.Statement>();
   let lastPurge = 0;
+  const walSync = options.walSync ?? fdatasyncFile;
+  /** The WAL file, for batches of creates (wal-sync.ts); undefined: every commit syncs itself (FULL). */
+  let walFd: number | undefined;
 
   function prepare(d: Database.Database) {
     // Made once: better-sqlite3 transaction functions are costly to create. Called inside a
@@ -156,6 +164,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
     const inTx = d.transaction(<T>(fn: () => T): T => fn());
     return {
       inTx: inTx as unknown as (<T>(fn: () => T) => T) & { immediate<T>(fn: () => T): T },
+      // Around a batch of creates only (wal-sync.ts); FULL is the connection's setting.
+      syncNormal: d.prepare('PRAGMA synchronous = NORMAL'),
+      syncFull: d.prepare('PRAGMA synchronous = FULL'),
       nextSequence: d.prepare<[string], number>(NEXT_SEQUENCE_SQL).pluck(),
       insertOrder: d.prepare<unknown[]>(INSERT_ORDER_SQL),
       updateOrder: d.prepare<[OrderRow]>(UPDATE_ORDER_SQL),
@@ -276,24 +287,44 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
    * Creates that arrive in the same event-loop turn share one transaction (one fsync); each
    * runs in its own savepoint, so one that fails is rolled back alone. A failure of the
    * engine itself (disk, lock) fails the whole batch: nothing of it is committed.
+   * A batch of several commits with synchronous=NORMAL and resolves after an fdatasync of
+   * the WAL in the thread pool, so the event loop goes on meanwhile (wal-sync.ts).
    */
   const creates = new GroupCommit<PendingCreate, OrderRecord>((batch) => {
+    const fd = batch.length > 1 ? walFd : undefined;
+    let outcomes: Outcome<OrderRecord>[];
     try {
       const { db: d, s } = open();
-      return s.inTx.immediate(() =>
-        batch.map((p): Outcome<OrderRecord> => {
-          try {
-            return { ok: true, value: batch.length === 1 ? insertOne(s, p) : s.inTx(() => insertOne(s, p)) };
-          } catch (error) {
-            if (batch.length === 1 || isEngineFailure(error) || !d.inTransaction) throw error;
-            return { ok: false, error: mapError(error) };
-          }
-        }),
-      );
+      if (fd !== undefined) s.syncNormal.run();
+      try {
+        outcomes = s.inTx.immediate(() =>
+          batch.map((p): Outcome<OrderRecord> => {
+            try {
+              return { ok: true, value: batch.length === 1 ? insertOne(s, p) : s.inTx(() => insertOne(s, p)) };
+            } catch (error) {
+              if (batch.length === 1 || isEngineFailure(error) || !d.inTransaction) throw error;
+              return { ok: false, error: mapError(error) };
+            }
+          }),
+        );
+      } finally {
+        if (fd !== undefined) s.syncFull.run();
+      }
     } catch (err) {
       const error = mapError(err);
       return batch.map(() => ({ ok: false as const, error }));
     }
+    if (fd === undefined) return outcomes;
+    return walSync(fd).then(
+      () => outcomes,
+      (err: unknown) => {
+        // Committed but maybe not on disk: nobody is told "created". A client that retries
+        // with its Idempotency-Key gets the order it may already have.
+        log.error({ err, orders: batch.length }, 'order store: the WAL could not be synced after a commit');
+        const error = storeUnavailable('The order database could not write to its disk', err);
+        return batch.map(() => ({ ok: false as const, error }));
+      },
+    );
   });
 
   function insertOne(s: NonNullable<typeof stmts>, p: PendingCreate): OrderRecord {
@@ -342,11 +373,16 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
       }
       const intervalMs = options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS;
       if (intervalMs > 0) checkpointer = new Checkpointer({ db, file: options.file, intervalMs, busyTimeoutMs, log });
+      walFd = openWal(options.file);
+      if (walFd === undefined)
+        log.warn({ file: options.file }, 'order store: no WAL file to sync; every commit syncs itself');
       log.info({ file: options.file }, 'order store: SQLite ready');
     },
 
     async close() {
       await creates.idle();
+      if (walFd !== undefined) closeSync(walFd);
+      walFd = undefined;
       await checkpointer?.stop();
       checkpointer = undefined;
       const d = db;

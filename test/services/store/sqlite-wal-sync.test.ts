@@ -1,0 +1,120 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, test } from 'vitest';
+import { isAppError } from '../../../src/errors/catalogue.js';
+import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
+import { fdatasyncFile } from '../../../src/services/store/sqlite/wal-sync.js';
+import { tempDir } from '../../helpers/build.js';
+import { newOrder } from '../../support/store-fixtures.js';
+
+/** A walSync whose calls wait until the test lets them go (or fail them). */
+function gatedSync() {
+  const calls: { fd: number; release: () => void; fail: (e: Error) => void }[] = [];
+  const sync = (fd: number) =>
+    new Promise<void>((resolve, reject) => {
+      calls.push({ fd, release: resolve, fail: reject });
+    });
+  return { calls, sync };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+describe('sqlite: batches of creates are synced off the event loop', () => {
+  test('no order of a batch resolves before the WAL sync returns; then all do, numbered in order', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const gate = gatedSync();
+    const store = createSqliteStore({ file, walSync: gate.sync });
+    await store.init();
+    t.onTestFinished(() => store.close());
+
+    let resolved = 0;
+    const batch = Array.from({ length: 10 }, () =>
+      store.createOrder(newOrder()).then((o) => {
+        resolved++;
+        return o;
+      }),
+    );
+    await settle();
+    expect(gate.calls).toHaveLength(1);
+    expect(resolved).toBe(0);
+    // Committed already (a reader sees the rows), but nobody has been told.
+    const reader = new Database(file, { readonly: true });
+    t.onTestFinished(() => {
+      reader.close();
+    });
+    expect(reader.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 10 });
+
+    gate.calls[0]?.release();
+    const orders = await Promise.all(batch);
+    expect(orders.map((o) => o.orderNumber)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `AX25-${String(i + 1).padStart(4, '0')}`),
+    );
+  });
+
+  test('a lone create commits with FULL itself (no sync call); the connection stays FULL between batches', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const gate = gatedSync();
+    const store = createSqliteStore({ file, walSync: gate.sync });
+    await store.init();
+    t.onTestFinished(() => store.close());
+
+    await store.createOrder(newOrder());
+    expect(gate.calls).toHaveLength(0);
+    const two = Promise.all([store.createOrder(newOrder()), store.createOrder(newOrder())]);
+    await settle();
+    expect(gate.calls).toHaveLength(1);
+    // While the batch waits for its sync, another write (a status change) runs with FULL:
+    // it resolves on its own, without the gate.
+    const first = await store.getOrder('AX25-0001');
+    const paid = await store.updateOrder(first?.id ?? '', { status: 'paid' });
+    expect(paid.order.status).toBe('paid');
+    gate.calls[0]?.release();
+    expect((await two).map((o) => o.orderNumber)).toEqual(['AX25-0002', 'AX25-0003']);
+  });
+
+  test('a failed sync fails the batch with STORE_UNAVAILABLE (logged), and the store goes on', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const gate = gatedSync();
+    const errors: string[] = [];
+    const log = {
+      info: () => {},
+      warn: () => {},
+      debug: () => {},
+      error: (_o: object, msg?: string) => errors.push(msg ?? ''),
+    };
+    const store = createSqliteStore({ file, walSync: gate.sync, log });
+    await store.init();
+    t.onTestFinished(() => store.close());
+
+    const batch = Promise.allSettled([store.createOrder(newOrder()), store.createOrder(newOrder())]);
+    await settle();
+    gate.calls[0]?.fail(new Error('EIO: i/o error, fdatasync'));
+    const results = await batch;
+    for (const r of results) {
+      expect(r.status).toBe('rejected');
+      const reason = (r as PromiseRejectedResult).reason;
+      expect(isAppError(reason) && reason.code).toBe('STORE_UNAVAILABLE');
+    }
+    expect(errors.some((m) => m.includes('could not be synced'))).toBe(true);
+    expect((await store.createOrder(newOrder())).orderNumber).toBe('AX25-0003');
+  });
+
+  test('the real sync: concurrent creates through fdatasync all land, and survive a reopen', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const fds: number[] = [];
+    const walSync = (fd: number) => {
+      fds.push(fd);
+      return fdatasyncFile(fd);
+    };
+    const store = createSqliteStore({ file, walSync });
+    await store.init();
+    const orders = await Promise.all(Array.from({ length: 50 }, () => store.createOrder(newOrder())));
+    expect(new Set(orders.map((o) => o.orderNumber)).size).toBe(50);
+    expect(fds.length).toBeGreaterThan(0);
+    await store.close();
+    const again = createSqliteStore({ file });
+    await again.init();
+    t.onTestFinished(() => again.close());
+    expect((await again.listOrders()).length).toBe(50);
+  });
+});
