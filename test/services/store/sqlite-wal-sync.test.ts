@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { isAppError } from '../../../src/errors/catalogue.js';
 import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
-import { fdatasyncFile } from '../../../src/services/store/sqlite/wal-sync.js';
+import { fdatasyncFile, withoutSync } from '../../../src/services/store/sqlite/wal-sync.js';
 import { tempDir } from '../../helpers/build.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
@@ -116,5 +116,29 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
     await again.init();
     t.onTestFinished(() => again.close());
     expect((await again.listOrders()).length).toBe(50);
+  });
+
+  test('withoutSync: the transaction runs at NORMAL, the connection is back at FULL after it, also after a throw', async (t) => {
+    const db = new Database(path.join(await tempDir(t), 'x.db'));
+    t.onTestFinished(() => {
+      db.close();
+    });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    const level = () => db.pragma('synchronous', { simple: true });
+    expect(withoutSync(db, level)).toBe(1);
+    expect(level()).toBe(2);
+    expect(() =>
+      withoutSync(db, () => {
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(level()).toBe(2);
+    // Why not prepared statements: SQLite applies the level when the PRAGMA is prepared, so
+    // running a prepared NORMAL after preparing FULL changes nothing.
+    const normal = db.prepare('PRAGMA synchronous = NORMAL');
+    db.prepare('PRAGMA synchronous = FULL');
+    normal.run();
+    expect(level()).toBe(2);
   });
 });

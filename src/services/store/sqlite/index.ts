@@ -74,7 +74,7 @@ import {
   rowToPush,
   rowValues,
 } from './rows.js';
-import { fdatasyncFile, openWal, type WalSync } from './wal-sync.js';
+import { fdatasyncFile, openWal, type WalSync, withoutSync } from './wal-sync.js';
 
 export type SqliteStoreOptions = {
   /** The database file, normally `DATA_DIR/orders.db`. */
@@ -164,9 +164,6 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
     const inTx = d.transaction(<T>(fn: () => T): T => fn());
     return {
       inTx: inTx as unknown as (<T>(fn: () => T) => T) & { immediate<T>(fn: () => T): T },
-      // Around a batch of creates only (wal-sync.ts); FULL is the connection's setting.
-      syncNormal: d.prepare('PRAGMA synchronous = NORMAL'),
-      syncFull: d.prepare('PRAGMA synchronous = FULL'),
       nextSequence: d.prepare<[string], number>(NEXT_SEQUENCE_SQL).pluck(),
       insertOrder: d.prepare<unknown[]>(INSERT_ORDER_SQL),
       updateOrder: d.prepare<[OrderRow]>(UPDATE_ORDER_SQL),
@@ -295,9 +292,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
     let outcomes: Outcome<OrderRecord>[];
     try {
       const { db: d, s } = open();
-      if (fd !== undefined) s.syncNormal.run();
-      try {
-        outcomes = s.inTx.immediate(() =>
+      const commit = () =>
+        s.inTx.immediate(() =>
           batch.map((p): Outcome<OrderRecord> => {
             try {
               return { ok: true, value: batch.length === 1 ? insertOne(s, p) : s.inTx(() => insertOne(s, p)) };
@@ -307,9 +303,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
             }
           }),
         );
-      } finally {
-        if (fd !== undefined) s.syncFull.run();
-      }
+      outcomes = fd === undefined ? commit() : withoutSync(d, commit);
     } catch (err) {
       const error = mapError(err);
       return batch.map(() => ({ ok: false as const, error }));

@@ -22,6 +22,7 @@
  * add latency) and every other write (status changes, settings, the outbox), which are rare.
  */
 import fs from 'node:fs';
+import type Database from 'better-sqlite3';
 
 /** Makes everything written so far to the file behind `fd` durable. */
 export type WalSync = (fd: number) => Promise<void>;
@@ -35,5 +36,20 @@ export function openWal(databaseFile: string): number | undefined {
     return fs.openSync(`${databaseFile}-wal`, 'r+');
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Runs `fn` (a transaction) with the connection at `synchronous = NORMAL`, then puts it back
+ * to FULL. Through `db.pragma()` each time, not a prepared statement: SQLite applies
+ * `PRAGMA synchronous` when the statement is prepared, so running a prepared one does
+ * nothing (a prepared NORMAL/FULL pair left every batch at FULL).
+ */
+export function withoutSync<T>(db: Database.Database, fn: () => T): T {
+  db.pragma('synchronous = NORMAL');
+  try {
+    return fn();
+  } finally {
+    db.pragma('synchronous = FULL');
   }
 }
