@@ -23,12 +23,25 @@
  *   object already handed out, so a reloaded list holds the same objects as before (and
  *   whatever was derived from them, like the admin list's JSON, can be reused).
  *   Lists are fresh arrays (of frozen records).
- * - Idempotency keys, push subscriptions and the mail outbox are never cached.
+ * - The admin push subscriptions (read for every new order, to tell the admins) are cached
+ *   like the settings and dropped by any subscription saved or deleted through this wrapper.
+ *   Other processes' subscription changes are seen when the entry expires (no change feed
+ *   for them): an admin who subscribes on one instance may miss, for up to `ttlMs`, the
+ *   pushes about orders another instance takes. Per-order subscriptions, idempotency keys
+ *   and the mail outbox are never cached.
  */
 import type { OrderRecord, SalesSummaryCents } from '../../domain/order.js';
 import { type ChangeFeed, hasChangeFeed, type StoreChange } from './change-feed.js';
 import { type StoreLogger, silentLogger } from './logger.js';
-import type { EventSettings, MailJobInput, OrderListQuery, OrderStore, StoreHealth, UpdateResult } from './port.js';
+import type {
+  EventSettings,
+  MailJobInput,
+  OrderListQuery,
+  OrderStore,
+  PushSubscriptionRecord,
+  StoreHealth,
+  UpdateResult,
+} from './port.js';
 
 export type CachedStoreOptions = {
   /** How long a read is served from memory; 0 turns the cache off (every read goes through). */
@@ -161,9 +174,11 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
   const summaries = ttlMap<SalesSummaryCents>(1000);
   const settings = ttlMap<EventSettings | null>(10_000);
   const settingsList = ttlMap<EventSettings[]>(1);
+  const adminPushes = ttlMap<readonly PushSubscriptionRecord[]>(1);
   /** Bumped whenever orders (or settings) may have changed: reads started before don't fill the cache. */
   let orderGen = 0;
   let settingsGen = 0;
+  let pushGen = 0;
   const inflight = new Map<string, { gen: number; promise: Promise<unknown> }>();
   /** Entries (namespace + key) being refreshed in the background. */
   const refreshing = new Set<string>();
@@ -227,9 +242,15 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
     settingsList.clear();
   }
 
+  function pushesChanged(): void {
+    pushGen++;
+    adminPushes.clear();
+  }
+
   function clearAll(): void {
     ordersChanged();
     settingsChanged();
+    pushesChanged();
     orders.clear();
     numberOf.clear();
     known.clear();
@@ -317,6 +338,7 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
   }
   const getOrderGen = () => orderGen;
   const getSettingsGen = () => settingsGen;
+  const getPushGen = () => pushGen;
 
   /** Runs a write; afterwards the cache holds its result (or forgets the order if it failed). */
   async function writeOrder(ref: string, run: () => Promise<OrderRecord>): Promise<OrderRecord> {
@@ -498,11 +520,43 @@ export function createCachedStore(inner: OrderStore, options: CachedStoreOptions
       }
     },
 
+    // ------------------------------------------------------------ push subscriptions
+
+    async savePushSubscription(sub) {
+      try {
+        return await inner.savePushSubscription(sub);
+      } finally {
+        pushesChanged();
+      }
+    },
+
+    async listPushSubscriptions(query) {
+      if (!('scope' in query)) return inner.listPushSubscriptions(query);
+      const list = await cached(
+        'adminPushes',
+        adminPushes,
+        query.scope,
+        getPushGen,
+        () => inner.listPushSubscriptions(query),
+        (v) => {
+          const frozen = Object.freeze(v.map((sub) => Object.freeze(sub)));
+          adminPushes.set(query.scope, frozen);
+          return frozen;
+        },
+      );
+      return list.slice();
+    },
+
+    async deletePushSubscription(endpoint) {
+      try {
+        await inner.deletePushSubscription(endpoint);
+      } finally {
+        pushesChanged();
+      }
+    },
+
     // ------------------------------------------------------------ never cached
 
-    savePushSubscription: (sub) => inner.savePushSubscription(sub),
-    listPushSubscriptions: (query) => inner.listPushSubscriptions(query),
-    deletePushSubscription: (endpoint) => inner.deletePushSubscription(endpoint),
     reserveIdempotencyKey: (rec) => inner.reserveIdempotencyKey(rec),
     completeIdempotencyKey: (key, code, body) => inner.completeIdempotencyKey(key, code, body),
     releaseIdempotencyKey: (key) => inner.releaseIdempotencyKey(key),

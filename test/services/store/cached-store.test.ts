@@ -89,6 +89,47 @@ describe('cached store', () => {
     expect(store.stats().hits).toBeGreaterThan(10);
   });
 
+  test('admin push subscriptions: read once per TTL, dropped by a subscription saved or deleted through it', async (t) => {
+    let clock = 1_000_000;
+    const { store: inner, calls } = counting(await sqlite(t));
+    const store = createCachedStore(inner, { ttlMs: 30_000, now: () => clock });
+    const sub = {
+      endpoint: 'https://push.example.net/send/abc',
+      p256dh: 'BPublicKey',
+      auth: 'authSecret',
+      scope: 'admin' as const,
+      orderId: null,
+      createdAt: '2026-07-05T09:00:00.000Z',
+    };
+    expect(await store.listPushSubscriptions({ scope: 'admin' })).toEqual([]);
+    expect(await store.listPushSubscriptions({ scope: 'admin' })).toEqual([]);
+    expect(calls.listPushSubscriptions).toBe(1);
+
+    await store.savePushSubscription(sub);
+    const admins = await store.listPushSubscriptions({ scope: 'admin' });
+    expect(admins.map((s) => s.endpoint)).toEqual([sub.endpoint]);
+    expect(Object.isFrozen(admins[0])).toBe(true);
+    await store.listPushSubscriptions({ scope: 'admin' });
+    expect(calls.listPushSubscriptions).toBe(2);
+
+    // Per-order lists always go to the backend.
+    await store.listPushSubscriptions({ orderId: 'x' });
+    await store.listPushSubscriptions({ orderId: 'x' });
+    expect(calls.listPushSubscriptions).toBe(4);
+
+    await store.deletePushSubscription(sub.endpoint);
+    expect(await store.listPushSubscriptions({ scope: 'admin' })).toEqual([]);
+    expect(calls.listPushSubscriptions).toBe(5);
+
+    // Another process's subscription shows once the entry expires (no feed for subscriptions).
+    await inner.savePushSubscription(sub);
+    expect(await store.listPushSubscriptions({ scope: 'admin' })).toEqual([]);
+    clock += 30_000;
+    await store.listPushSubscriptions({ scope: 'admin' });
+    await settled(store);
+    expect((await store.listPushSubscriptions({ scope: 'admin' })).map((s) => s.endpoint)).toEqual([sub.endpoint]);
+  });
+
   test('no stale read after a write made through it: the order, lists, summary and settings refresh', async (t) => {
     const { store: inner, calls } = counting(await sqlite(t));
     const store = createCachedStore(inner, { ttlMs: 30_000 });
