@@ -4,7 +4,8 @@
  *
  * - Scans read directories, `stat` every image and read the header (first 64 KiB) only of
  *   files that are new or whose size/mtime changed; the rest comes from the index persisted
- *   under DATA_DIR (see persist.ts). Stats and header reads run with bounded concurrency.
+ *   under DATA_DIR (see persist.ts). A scan of thousands of files also hands chunks of them
+ *   to a header thread on a spare core (header-reader.ts).
  * - While running, `fs.watch` on the (few) directories marks what changed; a debounced
  *   pass re-reads only those directories. A periodic full rescan and `rescan()` are the
  *   safety net for file systems whose events get lost (network mounts).
@@ -186,8 +187,10 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
 
   /**
    * Re-reads the given session folders: one readdir each, then every image is stat'ed and,
-   * when new or changed, its header read, by a fixed pool of workers (each with its own
-   * header buffer). Unchanged files keep their record (from memory or the stored index).
+   * when new or changed, its header read: by the event loop in short synchronous slices (or
+   * through the thread pool on slow storage) and, in a big scan, by a header thread taking
+   * chunks from the other end. Unchanged files keep their record (from memory or the stored
+   * index).
    */
   async function scanSessions(st: EventState, jobs: SessionJob[]): Promise<void> {
     const tasks: ScanTask[] = [];

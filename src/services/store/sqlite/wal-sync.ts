@@ -4,9 +4,9 @@
  *
  * With `synchronous=FULL`, SQLite fsyncs the WAL inside COMMIT, on the calling thread, and
  * better-sqlite3 runs on the event loop: every batch held the whole server (gallery pages
- * too) for the length of an fsync. That is 0.6 ms at the median here, but this VM's disk
- * has spikes of 10-80 ms, and each one froze every connection at once: at 50 connections
- * the order route's p99 was 150-780 ms against a median of 12-20 ms.
+ * too) for the length of an fsync. That is 0.6 ms at the median here (strace), but 8 ms at
+ * the p99 and up to 18 ms, and each one froze every connection at once: at 50 connections
+ * the order route's p99 was 150-780 ms against a median of 12-20 ms (23-106 ms with this).
  *
  * A batch of several creates therefore commits with `synchronous=NORMAL` (SQLite writes the
  * WAL frames but doesn't sync them) and then calls fdatasync(2) on the WAL file in libuv's
