@@ -9,8 +9,9 @@
  * milliseconds and `uuid` keeps ids made in the same millisecond in order, so new ids append
  * to the index's last page, as order numbers do (the same holds for PostgreSQL's B-tree).
  *
- * A v7 id still carries at least 74 random bits (a guess is hopeless), and the time it shows
- * is the order's `createdAt`, which the API shows anyway.
+ * A v7 id still carries 73 random bits when it is the first of its millisecond and 42 fresh
+ * ones after that (its sequence counts up within the millisecond): too many to guess at any
+ * rate the API allows. The time it shows is the order's `createdAt`, which the API shows anyway.
  */
 import { randomFillSync } from 'node:crypto';
 import { v7 } from 'uuid';

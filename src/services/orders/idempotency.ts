@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { appError } from '../../errors/catalogue.js';
 import type { OrderStore } from '../store/port.js';
+import { isOutcomeUnknown } from '../store/rules.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 
@@ -92,7 +93,9 @@ export async function idempotent<T>(
   try {
     result = await work();
   } catch (err) {
-    await store.releaseIdempotencyKey(opts.key).catch(() => {});
+    // A write whose outcome is unknown keeps the key pending (until stale): a retry must not
+    // make a second order while the first may exist.
+    if (!isOutcomeUnknown(err)) await store.releaseIdempotencyKey(opts.key).catch(() => {});
     throw err;
   }
   try {

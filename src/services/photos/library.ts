@@ -263,7 +263,11 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     let next = 0;
     let end = tasks.length;
 
-    const threadCount = tasks.length >= threadMinFiles ? headerThreads : 0;
+    // Files with no record need their header read; a rescan of known files only stats them,
+    // which a thread doesn't speed up enough to be worth starting.
+    let unknown = 0;
+    if (headerThreads > 0) for (const task of tasks) if (!knownOf(task)) unknown++;
+    const threadCount = unknown >= threadMinFiles ? headerThreads : 0;
     const threads: HeaderThread[] = [];
     for (let i = 0; i < threadCount; i++) {
       try {
@@ -275,6 +279,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     }
     /** Hands chunks to a thread until none is left; two feeders per thread keep it busy while results travel. */
     const feed = async (thread: HeaderThread) => {
+      let fallback: Buffer | undefined;
       while (next < end && !closed) {
         const from = Math.max(next, end - THREAD_CHUNK_FILES);
         const chunk = tasks.slice(from, end);
@@ -293,13 +298,19 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
           // The thread died (or the scan is closing): this chunk is read here, the rest of
           // the scan by the event loop.
           if (!closed) log.warn({ err }, 'the header thread failed; the scan goes on without it');
-          const buffer = Buffer.allocUnsafe(HEADER_CHUNK_BYTES);
-          for (const task of chunk) if (!closed) await scanFile(task, buffer, false);
+          fallback ??= Buffer.allocUnsafe(HEADER_CHUNK_BYTES);
+          for (const task of chunk) if (!closed) await scanFile(task, fallback, false);
           return;
         }
         for (const [i, task] of chunk.entries()) {
           const r = results[i];
-          if (!r || r.kind === 'gone') continue;
+          if (!r) {
+            // Not answered (can't happen with header-thread.ts): read here rather than lose it.
+            fallback ??= Buffer.allocUnsafe(HEADER_CHUNK_BYTES);
+            await scanFile(task, fallback, false);
+            continue;
+          }
+          if (r.kind === 'gone') continue;
           if (r.kind === 'same') {
             keep(task, known[i] as Entry);
             continue;
@@ -319,7 +330,11 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
         }
       }
     };
-    const helpers = threads.flatMap((t) => [feed(t), feed(t)]);
+    const helpers = threads
+      .flatMap((t) => [feed(t), feed(t)])
+      .map((p) =>
+        p.catch((err: unknown) => log.error({ err }, 'a header thread feeder failed; the scan goes on without it')),
+      );
 
     try {
       // Files are first read with the synchronous calls, a slice of SCAN_SLICE_MS at a time
@@ -367,8 +382,11 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       );
       await Promise.all(helpers);
     } finally {
-      await Promise.allSettled(helpers);
-      await Promise.all(threads.map((t) => t.stop()));
+      // Stopped first: a closing scan doesn't wait for chunks in flight (their reads are
+      // refused, and the feeders skip them once closed).
+      if (closed) await Promise.all(threads.map((t) => t.stop()));
+      await Promise.all(helpers);
+      if (!closed) await Promise.all(threads.map((t) => t.stop()));
     }
     if (closed) return;
     for (const job of jobs) {

@@ -26,8 +26,8 @@
  * - The admin push subscriptions (read for every new order, to tell the admins) are cached
  *   like the settings and dropped by any subscription saved or deleted through this wrapper.
  *   Other processes' subscription changes are seen when the entry expires (no change feed
- *   for them): an admin who subscribes on one instance may miss, for up to `ttlMs`, the
- *   pushes about orders another instance takes. Per-order subscriptions, idempotency keys
+ *   for them): an admin who subscribes on one instance may miss, for up to `ttlMs` +
+ *   `staleMs`, the pushes about orders another instance takes. Per-order subscriptions, idempotency keys
  *   and the mail outbox are never cached.
  */
 import type { OrderRecord, SalesSummaryCents } from '../../domain/order.js';

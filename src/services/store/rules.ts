@@ -54,6 +54,21 @@ export function storeUnavailable(message: string, cause?: unknown) {
   return appError('STORE_UNAVAILABLE', { message, cause, headers: { 'Retry-After': '5' } });
 }
 
+const OUTCOME_UNKNOWN = Symbol('store write outcome unknown');
+
+/**
+ * STORE_UNAVAILABLE for a write that may have been committed after all (its commit could not
+ * be confirmed on disk). Whoever holds an Idempotency-Key for it must not free the key: a
+ * retry would make a second order if the first one survives.
+ */
+export function outcomeUnknown(message: string, cause?: unknown) {
+  return Object.assign(storeUnavailable(message, cause), { [OUTCOME_UNKNOWN]: true });
+}
+
+export function isOutcomeUnknown(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && OUTCOME_UNKNOWN in err;
+}
+
 export function orderNotFound(ref: string) {
   return appError('ORDER_NOT_FOUND', {
     message: `Order ${ref.slice(0, 100)} not found`,

@@ -7,6 +7,7 @@ import {
   idempotent,
   requestFingerprint,
 } from '../../../src/services/orders/idempotency.js';
+import { outcomeUnknown, storeUnavailable } from '../../../src/services/store/rules.js';
 import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
 import { tempDir } from '../../helpers/build.js';
 
@@ -93,6 +94,30 @@ describe('idempotent()', () => {
       response: { statusCode: 201, body: '{}' },
     }));
     expect(retry).toEqual({ replayed: false, value: 'ok' });
+  });
+
+  test('a write whose outcome is unknown keeps the key taken (no second order on retry) until it is stale', async (t) => {
+    const store = await sqliteStore(t);
+    const now = new Date();
+    const opts = { key: 'k-unknown', fingerprint: 'fp-a', now, staleMs: STALE_MS };
+    const unknown = async (): Promise<never> => {
+      throw outcomeUnknown('commit not confirmed on disk');
+    };
+    expect(await codeOf(idempotent(store, opts, unknown))).toBe('STORE_UNAVAILABLE');
+    let runs = 0;
+    const work = async () => {
+      runs++;
+      return { value: runs, response: { statusCode: 201, body: '{}' } };
+    };
+    expect(await codeOf(idempotent(store, opts, work))).toBe('IDEMPOTENCY_IN_PROGRESS');
+    expect(runs).toBe(0);
+    // An ordinary failure frees the key at once.
+    const plain = { ...opts, key: 'k-plain' };
+    const fails = async (): Promise<never> => {
+      throw storeUnavailable('down');
+    };
+    expect(await codeOf(idempotent(store, plain, fails))).toBe('STORE_UNAVAILABLE');
+    expect(await idempotent(store, plain, work)).toEqual({ replayed: false, value: 1 });
   });
 
   test('a reservation abandoned mid-request (process died) is taken over once stale', async (t) => {

@@ -2,8 +2,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { isAppError } from '../../../src/errors/catalogue.js';
+import { isOutcomeUnknown } from '../../../src/services/store/rules.js';
 import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
-import { fdatasyncFile, withoutSync } from '../../../src/services/store/sqlite/wal-sync.js';
+import { fdatasyncFile, SyncLevelError, withoutSync } from '../../../src/services/store/sqlite/wal-sync.js';
 import { tempDir } from '../../helpers/build.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
@@ -72,7 +73,7 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
     expect((await two).map((o) => o.orderNumber)).toEqual(['AX25-0002', 'AX25-0003']);
   });
 
-  test('a failed sync fails the batch with STORE_UNAVAILABLE (logged), and the store goes on', async (t) => {
+  test('a failed sync: the batch fails as "outcome unknown", the store refuses everything until a restart, which keeps what reached the disk', async (t) => {
     const file = path.join(await tempDir(t), 'orders.db');
     const gate = gatedSync();
     const errors: string[] = [];
@@ -84,8 +85,8 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
     };
     const store = createSqliteStore({ file, walSync: gate.sync, log });
     await store.init();
-    t.onTestFinished(() => store.close());
 
+    const first = await store.createOrder(newOrder());
     const batch = Promise.allSettled([store.createOrder(newOrder()), store.createOrder(newOrder())]);
     await settle();
     gate.calls[0]?.fail(new Error('EIO: i/o error, fdatasync'));
@@ -94,9 +95,25 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
       expect(r.status).toBe('rejected');
       const reason = (r as PromiseRejectedResult).reason;
       expect(isAppError(reason) && reason.code).toBe('STORE_UNAVAILABLE');
+      expect(isOutcomeUnknown(reason)).toBe(true);
     }
-    expect(errors.some((m) => m.includes('could not be synced'))).toBe(true);
-    expect((await store.createOrder(newOrder())).orderNumber).toBe('AX25-0003');
+    expect(errors.filter((m) => m.includes('could not be made durable'))).toHaveLength(1);
+    // Fail-stop: writes and reads alike, and /readyz through health().
+    await expect(store.createOrder(newOrder())).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    await expect(store.getOrder(first.id)).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect((await store.health()).ok).toBe(false);
+    await store.close();
+
+    // A restart recovers the file (here the frames did reach the disk: only the sync "failed").
+    const again = createSqliteStore({ file });
+    await again.init();
+    t.onTestFinished(() => again.close());
+    expect((await again.listOrders()).map((o) => o.orderNumber).sort()).toEqual([
+      'AX25-0001',
+      'AX25-0002',
+      'AX25-0003',
+    ]);
+    expect((await again.createOrder(newOrder())).orderNumber).toBe('AX25-0004');
   });
 
   test('the real sync: concurrent creates through fdatasync all land, and survive a reopen', async (t) => {
@@ -134,6 +151,11 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
       }),
     ).toThrow('rolled back');
     expect(level()).toBe(2);
+    // A transaction left open keeps SQLite from changing the level back: that is reported
+    // as a SyncLevelError (the store stops on it), never swallowed.
+    expect(() => withoutSync(db, () => db.exec('BEGIN'))).toThrow(SyncLevelError);
+    db.exec('ROLLBACK');
+    db.pragma('synchronous = FULL');
     // Why not prepared statements: SQLite applies the level when the PRAGMA is prepared, so
     // running a prepared NORMAL after preparing FULL changes nothing.
     const normal = db.prepare('PRAGMA synchronous = NORMAL');

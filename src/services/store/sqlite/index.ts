@@ -51,6 +51,7 @@ import {
   LIST_SLICE,
   newOrderId,
   orderNotFound,
+  outcomeUnknown,
   refKeys,
   type StatusTotals,
   storeUnavailable,
@@ -74,7 +75,7 @@ import {
   rowToPush,
   rowValues,
 } from './rows.js';
-import { fdatasyncFile, openWal, type WalSync, withoutSync } from './wal-sync.js';
+import { fdatasyncFile, openWal, SyncLevelError, type WalSync, withoutSync } from './wal-sync.js';
 
 export type SqliteStoreOptions = {
   /** The database file, normally `DATA_DIR/orders.db`. */
@@ -157,6 +158,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
   const walSync = options.walSync ?? fdatasyncFile;
   /** The WAL file, for batches of creates (wal-sync.ts); undefined: every commit syncs itself (FULL). */
   let walFd: number | undefined;
+  /** Set when a commit could not be made durable: the store refuses everything from then on (stop()). */
+  let broken: Error | undefined;
 
   function prepare(d: Database.Database) {
     // Made once: better-sqlite3 transaction functions are costly to create. Called inside a
@@ -231,6 +234,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
   }
 
   function open(): { db: Database.Database; s: NonNullable<typeof stmts> } {
+    if (broken)
+      throw storeUnavailable('The order database stopped after a failed sync to its disk; restart the server');
     if (!db || !stmts) throw storeUnavailable('The order store is not open');
     return { db, s: stmts };
   }
@@ -305,21 +310,35 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
         );
       outcomes = fd === undefined ? commit() : withoutSync(d, commit);
     } catch (err) {
+      if (err instanceof SyncLevelError) return stop(err, batch.length);
       const error = mapError(err);
       return batch.map(() => ({ ok: false as const, error }));
     }
     if (fd === undefined) return outcomes;
     return walSync(fd).then(
       () => outcomes,
-      (err: unknown) => {
-        // Committed but maybe not on disk: nobody is told "created". A client that retries
-        // with its Idempotency-Key gets the order it may already have.
-        log.error({ err, orders: batch.length }, 'order store: the WAL could not be synced after a commit');
-        const error = storeUnavailable('The order database could not write to its disk', err);
-        return batch.map(() => ({ ok: false as const, error }));
-      },
+      (err: unknown) => stop(err, batch.length),
     );
   });
+
+  /**
+   * Fail-stop after a sync that failed (or a connection that stayed at NORMAL): the batch's
+   * orders are committed but maybe not on disk, and no later sync on this file can be trusted
+   * (wal-sync.ts), so every operation answers STORE_UNAVAILABLE until a restart, whose
+   * recovery keeps what reached the disk. The batch's callers learn that the outcome is
+   * unknown, so an Idempotency-Key stays taken.
+   */
+  function stop(err: unknown, orders: number): Outcome<OrderRecord>[] {
+    if (!broken) {
+      broken = err instanceof Error ? err : new Error(String(err));
+      log.error(
+        { err, orders },
+        'order store: a commit could not be made durable; the store refuses everything until the server restarts',
+      );
+    }
+    const error = outcomeUnknown('The order database could not confirm a write on its disk; restart the server', err);
+    return Array.from({ length: orders }, () => ({ ok: false as const, error }));
+  }
 
   function insertOne(s: NonNullable<typeof stmts>, p: PendingCreate): OrderRecord {
     const seq = s.nextSequence.get(p.parsed.prefix);

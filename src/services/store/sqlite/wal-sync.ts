@@ -22,19 +22,39 @@
  * add latency) and every other write (status changes, settings, the outbox), which are rare.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 
-/** Makes everything written so far to the file behind `fd` durable. */
+/**
+ * Makes everything written so far to the file behind `fd` durable. If it fails, the store
+ * stops (sqlite/index.ts): after a failed fsync Linux may report a later one as successful
+ * although the failed pages never reached the disk, so no later sync can be trusted either.
+ */
 export type WalSync = (fd: number) => Promise<void>;
 
 export const fdatasyncFile: WalSync = (fd) =>
   new Promise((resolve, reject) => fs.fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 
-/** A descriptor on the database's WAL file, or undefined when there is none to open. */
+/**
+ * A descriptor on the database's WAL file, or undefined when there is none to open. The WAL
+ * sits beside the database's real path (SQLite follows a symbolic link to the file), and its
+ * folder is synced once, so that a WAL created at this start is itself on disk: SQLite does
+ * that on a new WAL's first FULL sync, which the NORMAL commits of batches skip.
+ */
 export function openWal(databaseFile: string): number | undefined {
+  let fd: number | undefined;
   try {
-    return fs.openSync(`${databaseFile}-wal`, 'r+');
+    const wal = `${fs.realpathSync(databaseFile)}-wal`;
+    fd = fs.openSync(wal, 'r+');
+    const dir = fs.openSync(path.dirname(wal), 'r');
+    try {
+      fs.fsyncSync(dir);
+    } finally {
+      fs.closeSync(dir);
+    }
+    return fd;
   } catch {
+    if (fd !== undefined) fs.closeSync(fd);
     return undefined;
   }
 }
@@ -47,9 +67,24 @@ export function openWal(databaseFile: string): number | undefined {
  */
 export function withoutSync<T>(db: Database.Database, fn: () => T): T {
   db.pragma('synchronous = NORMAL');
+  let result: T;
   try {
-    return fn();
-  } finally {
+    result = fn();
+  } catch (err) {
+    restoreFull(db);
+    throw err;
+  }
+  restoreFull(db);
+  return result;
+}
+
+/** Thrown when the connection can't be put back to FULL: from then on nothing it writes is known to be synced. */
+export class SyncLevelError extends Error {}
+
+function restoreFull(db: Database.Database): void {
+  try {
     db.pragma('synchronous = FULL');
+  } catch (err) {
+    throw new SyncLevelError('the connection could not be set back to synchronous=FULL', { cause: err });
   }
 }
