@@ -183,7 +183,8 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     files: SessionFiles;
     changed: boolean;
   };
-  type ScanTask = { job: SessionJob; name: string };
+  /** A file to look at, with what the index knew of it (looked up once, when listed). */
+  type ScanTask = { job: SessionJob; name: string; known: Entry | undefined };
 
   /**
    * Re-reads the given session folders: one readdir each, then every image is stat'ed and,
@@ -194,6 +195,8 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
    */
   async function scanSessions(st: EventState, jobs: SessionJob[]): Promise<void> {
     const tasks: ScanTask[] = [];
+    /** Files the index has no record of: only their headers must be read. */
+    let unknown = 0;
     await Promise.all(
       jobs.map(async (job) => {
         const dir = path.join(photosDir, st.code, job.day, job.session);
@@ -206,13 +209,14 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
           return;
         }
         for (const d of dirents) {
-          if ((d.isFile() || d.isSymbolicLink()) && isImageFileName(d.name)) tasks.push({ job, name: d.name });
+          if (!(d.isFile() || d.isSymbolicLink()) || !isImageFileName(d.name)) continue;
+          const known = job.prev?.get(d.name) ?? st.persisted?.get(relativeKey(job.day, job.session, d.name));
+          if (!known) unknown++;
+          tasks.push({ job, name: d.name, known });
         }
       }),
     );
     const fileOf = ({ job, name }: ScanTask) => path.join(photosDir, st.code, job.day, job.session, name);
-    const knownOf = ({ job, name }: ScanTask) =>
-      job.prev?.get(name) ?? st.persisted?.get(relativeKey(job.day, job.session, name));
     /** Unchanged since the index saw it: the record stays, no header read. */
     const keep = ({ job, name }: ScanTask, known: Entry) => {
       job.files.set(name, known);
@@ -247,7 +251,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
         return; // removed between readdir and stat
       }
       if (!s.isFile()) return;
-      const known = knownOf(task);
+      const { known } = task;
       if (known && known.size === s.size && known.mtimeMs === s.mtimeMs) return keep(task, known);
       changedFile(task);
       try {
@@ -265,8 +269,6 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
 
     // Files with no record need their header read; a rescan of known files only stats them,
     // which a thread doesn't speed up enough to be worth starting.
-    let unknown = 0;
-    if (headerThreads > 0) for (const task of tasks) if (!knownOf(task)) unknown++;
     const threadCount = unknown >= threadMinFiles ? headerThreads : 0;
     const threads: HeaderThread[] = [];
     for (let i = 0; i < threadCount; i++) {
@@ -284,14 +286,13 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
         const from = Math.max(next, end - THREAD_CHUNK_FILES);
         const chunk = tasks.slice(from, end);
         end = from;
-        const known = chunk.map(knownOf);
         let results: HeaderResult[];
         try {
           results = await thread.read(
-            chunk.map((task, i) => ({
+            chunk.map((task) => ({
               file: fileOf(task),
-              knownSize: known[i]?.size ?? -1,
-              knownMtimeMs: known[i]?.mtimeMs ?? -1,
+              knownSize: task.known?.size ?? -1,
+              knownMtimeMs: task.known?.mtimeMs ?? -1,
             })),
           );
         } catch (err) {
@@ -312,7 +313,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
           }
           if (r.kind === 'gone') continue;
           if (r.kind === 'same') {
-            keep(task, known[i] as Entry);
+            keep(task, task.known as Entry);
             continue;
           }
           changedFile(task);

@@ -34,6 +34,26 @@ async function open(
 
 const at = (hhmmss: string) => `2026:07:03 ${hhmmss}`;
 
+/** Con/D/A and Con/D/B with six photos each (widths 41-52, times counting down) and one corrupt file. */
+async function writeTwelveAndOneBad(root: string): Promise<void> {
+  for (let i = 1; i <= 12; i++) {
+    const image = await makeImage({
+      width: 40 + i,
+      height: 30,
+      takenAt: at(`10:00:${String(59 - i).padStart(2, '0')}`),
+    });
+    await writePhoto(root, ['Con', 'D', i <= 6 ? 'A' : 'B', `p${i}.jpg`], image);
+  }
+  await writePhoto(root, ['Con', 'D', 'A', 'bad.jpg'], Buffer.from('not an image'));
+}
+
+/** What two scans must agree on, a line per photo of Con. */
+function photoShapes(lib: ManagedPhotoLibrary, opts: { withId?: boolean } = {}): string[] | undefined {
+  return lib
+    .photosOf('Con')
+    ?.map((p) => [p.fileName, p.width, p.height, p.takenAt, p.number, ...(opts.withId ? [p.id] : [])].join(' '));
+}
+
 describe('photo library index', () => {
   test('reads events, days, sessions and images; ignores hidden files, other files and stray levels', async (t) => {
     const s = await dirs(t);
@@ -138,17 +158,8 @@ describe('photo library index', () => {
 
   test('slow storage: the thread-pool path finds the same photos, dimensions, times and skips', async (t) => {
     const s = await dirs(t);
-    for (let i = 1; i <= 12; i++) {
-      const image = await makeImage({
-        width: 40 + i,
-        height: 30,
-        takenAt: at(`10:00:${String(59 - i).padStart(2, '0')}`),
-      });
-      await writePhoto(s.root, ['Con', 'D', i <= 6 ? 'A' : 'B', `p${i}.jpg`], image);
-    }
-    await writePhoto(s.root, ['Con', 'D', 'A', 'bad.jpg'], Buffer.from('not an image'));
-    const shape = (lib: ManagedPhotoLibrary) =>
-      lib.photosOf('Con')?.map((p) => [p.fileName, p.width, p.height, p.takenAt, p.number].join(' '));
+    await writeTwelveAndOneBad(s.root);
+    const shape = (lib: ManagedPhotoLibrary) => photoShapes(lib);
     const fast = await open(t, s);
     // scanSliceMs 0: every file goes through the thread pool, as on slow storage.
     const slow = await open(t, { root: s.root, dataDir: path.join(s.dataDir, '..', 'data-slow') }, { scanSliceMs: 0 });
@@ -161,21 +172,12 @@ describe('photo library index', () => {
 
   test('header thread: a scan handed to a worker thread finds the same photos, times and skips', async (t) => {
     const s = await dirs(t);
-    for (let i = 1; i <= 12; i++) {
-      const image = await makeImage({
-        width: 40 + i,
-        height: 30,
-        takenAt: at(`10:00:${String(59 - i).padStart(2, '0')}`),
-      });
-      await writePhoto(s.root, ['Con', 'D', i <= 6 ? 'A' : 'B', `p${i}.jpg`], image);
-    }
-    await writePhoto(s.root, ['Con', 'D', 'A', 'bad.jpg'], Buffer.from('not an image'));
+    await writeTwelveAndOneBad(s.root);
     // A whole-second mtime, so that it can be set again exactly below.
     const p5 = path.join(s.root, 'Con', 'D', 'A', 'p5.jpg');
     const fixed = new Date('2026-01-01T00:00:00Z');
     await utimes(p5, fixed, fixed);
-    const shape = (lib: ManagedPhotoLibrary) =>
-      lib.photosOf('Con')?.map((p) => [p.fileName, p.width, p.height, p.takenAt, p.number, p.id].join(' '));
+    const shape = (lib: ManagedPhotoLibrary) => photoShapes(lib, { withId: true });
     const alone = await open(t, s, { headerThreads: 0 });
     // threadMinFiles 1: the thread takes a chunk (here all files) before the event loop starts.
     const threaded = await open(

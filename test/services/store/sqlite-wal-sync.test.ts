@@ -1,9 +1,9 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, type TestContext, test } from 'vitest';
 import { isAppError } from '../../../src/errors/catalogue.js';
 import { isOutcomeUnknown } from '../../../src/services/store/rules.js';
-import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
+import { createSqliteStore, type SqliteStoreOptions } from '../../../src/services/store/sqlite/index.js';
 import { fdatasyncFile, SyncLevelError, withoutSync } from '../../../src/services/store/sqlite/wal-sync.js';
 import { tempDir } from '../../helpers/build.js';
 import { newOrder } from '../../support/store-fixtures.js';
@@ -20,13 +20,19 @@ function gatedSync() {
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 
+/** A store in a temp dir whose batch syncs wait for the test (closed after it). */
+async function gatedStore(t: TestContext, extra: Partial<SqliteStoreOptions> = {}) {
+  const file = path.join(await tempDir(t), 'orders.db');
+  const gate = gatedSync();
+  const store = createSqliteStore({ file, walSync: gate.sync, ...extra });
+  await store.init();
+  t.onTestFinished(() => store.close());
+  return { file, gate, store };
+}
+
 describe('sqlite: batches of creates are synced off the event loop', () => {
   test('no order of a batch resolves before the WAL sync returns; then all do, numbered in order', async (t) => {
-    const file = path.join(await tempDir(t), 'orders.db');
-    const gate = gatedSync();
-    const store = createSqliteStore({ file, walSync: gate.sync });
-    await store.init();
-    t.onTestFinished(() => store.close());
+    const { file, gate, store } = await gatedStore(t);
 
     let resolved = 0;
     const batch = Array.from({ length: 10 }, () =>
@@ -53,11 +59,7 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
   });
 
   test('a lone create commits with FULL itself (no sync call); the connection stays FULL between batches', async (t) => {
-    const file = path.join(await tempDir(t), 'orders.db');
-    const gate = gatedSync();
-    const store = createSqliteStore({ file, walSync: gate.sync });
-    await store.init();
-    t.onTestFinished(() => store.close());
+    const { gate, store } = await gatedStore(t);
 
     await store.createOrder(newOrder());
     expect(gate.calls).toHaveLength(0);
@@ -74,8 +76,6 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
   });
 
   test('a failed sync: the batch fails as "outcome unknown", the store refuses everything until a restart, which keeps what reached the disk', async (t) => {
-    const file = path.join(await tempDir(t), 'orders.db');
-    const gate = gatedSync();
     const errors: string[] = [];
     const log = {
       info: () => {},
@@ -83,8 +83,7 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
       debug: () => {},
       error: (_o: object, msg?: string) => errors.push(msg ?? ''),
     };
-    const store = createSqliteStore({ file, walSync: gate.sync, log });
-    await store.init();
+    const { file, gate, store } = await gatedStore(t, { log });
 
     const first = await store.createOrder(newOrder());
     const batch = Promise.allSettled([store.createOrder(newOrder()), store.createOrder(newOrder())]);

@@ -23,6 +23,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type Database from 'better-sqlite3';
 
 /**
@@ -32,8 +33,7 @@ import type Database from 'better-sqlite3';
  */
 export type WalSync = (fd: number) => Promise<void>;
 
-export const fdatasyncFile: WalSync = (fd) =>
-  new Promise((resolve, reject) => fs.fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+export const fdatasyncFile: WalSync = promisify(fs.fdatasync);
 
 /**
  * A descriptor on the database's WAL file, or undefined when there is none to open. The WAL
@@ -67,15 +67,11 @@ export function openWal(databaseFile: string): number | undefined {
  */
 export function withoutSync<T>(db: Database.Database, fn: () => T): T {
   db.pragma('synchronous = NORMAL');
-  let result: T;
   try {
-    result = fn();
-  } catch (err) {
+    return fn();
+  } finally {
     restoreFull(db);
-    throw err;
   }
-  restoreFull(db);
-  return result;
 }
 
 /** Thrown when the connection can't be put back to FULL: from then on nothing it writes is known to be synced. */
