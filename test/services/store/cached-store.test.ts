@@ -256,6 +256,27 @@ describe('cached store', () => {
     expect(calls.getOrder).toBe(before + 3);
   });
 
+  test('a full cache drops the least recently used lookups and still answers everything', async (t) => {
+    const { store: inner, calls } = counting(await sqlite(t));
+    // four lookup keys: two orders (id and number each)
+    const store = createCachedStore(inner, { ttlMs: 30_000, maxEntries: 4 });
+    const a = await store.createOrder(newOrder());
+    const b = await store.createOrder(newOrder());
+    expect(await store.getOrder(a.id)).toEqual(a); // a is now the most recently used
+    const c = await store.createOrder(newOrder());
+    expect(store.stats().entries).toBe(4);
+    expect(calls.getOrder ?? 0).toBe(0);
+    // c's two keys pushed out the two least recently used: a's number, then b's id
+    expect(await store.getOrder(a.id)).toEqual(a);
+    expect(await store.getOrder(b.orderNumber)).toEqual(b);
+    expect(await store.getOrder(c.orderNumber)).toEqual(c);
+    expect(calls.getOrder ?? 0).toBe(0);
+    expect(await store.getOrder(b.id)).toEqual(b);
+    expect(await store.getOrder(a.orderNumber)).toEqual(a);
+    expect(calls.getOrder).toBe(2);
+    expect(store.stats().entries).toBe(4);
+  });
+
   test('ttlMs 0 turns the cache off', async (t) => {
     const { store: inner, calls } = counting(await sqlite(t));
     const store = createCachedStore(inner, { ttlMs: 0 });
