@@ -18,6 +18,16 @@
  *    target (mail on adds ≤ 5 ms to the p99) is measured by bench/notifier.bench.ts, unpinned,
  *    where the thread has the second core as it does in production.
  *
+ * 3. The floors, for information: how much of the bare route's rate is left once each order is
+ *    made durable, before any of the app's own work. "floor: store" is the bare route plus
+ *    `createOrder` on the store as it ships (SQLite behind the cache, a fixed NewOrder per
+ *    request); "floor: engine" is the bare route plus the least any durable store can do: the
+ *    same order row inserted with one prepared statement into the same schema, the requests of
+ *    one event-loop turn in one transaction, the WAL fdatasync'd in the thread pool before the
+ *    replies (what the store does, without the store). The app can't be faster than either; if
+ *    the engine floor is itself near 0.5x, the target leaves nothing for auth, pricing, the
+ *    address check, ids, the cache and the Order in the reply.
+ *
  * Fairness on 2 cores (as bench/gallery.bench.ts): every server runs in a child process
  * pinned to core 0 (taskset, when present), and only the one being measured runs (the others
  * are SIGSTOPped, so a label thread working through a backlog can't take the core); the load
@@ -34,7 +44,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
-import { builtApp } from './lib/built.js';
+import type * as IdsModule from '../src/lib/ids.js';
+import type * as CachedModule from '../src/services/store/cached-store.js';
+import type * as SqliteModule from '../src/services/store/sqlite/index.js';
+import type * as MigrationsModule from '../src/services/store/sqlite/migrations.js';
+import { builtApp, importBuilt } from './lib/built.js';
 import { load } from './lib/http-load.js';
 import { canBoost, canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
 import { type BenchRow, printReport } from './lib/report.js';
@@ -113,6 +127,152 @@ async function runBareChild(): Promise<void> {
   send({ kind: 'listening', port: (app.server.address() as AddressInfo).port });
 }
 
+/** The bare route plus `store(body)` awaited before the 201: the floors of section 3. */
+async function runFloorChild(makeStore: () => Promise<(body: Record<string, string>) => Promise<unknown>>) {
+  const store = await makeStore();
+  const { default: Fastify } = await import('fastify');
+  const { serializerCompiler, validatorCompiler } = await import('fastify-type-provider-zod');
+  const { SubmitOrderBody } = await import('../src/routes/orders/schemas.js');
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.post('/api/orders', { schema: { body: SubmitOrderBody } }, async (request, reply) => {
+    await store(request.body as Record<string, string>);
+    return reply.code(201).send({ ok: true });
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  send({ kind: 'listening', port: (app.server.address() as AddressInfo).port });
+}
+
+const FLOOR_LINES = [
+  { photoNumber: '1', size: '4x6', quantity: 2, unitCents: 500, lineCents: 1000 },
+  { photoNumber: '2', size: '5x7', quantity: 1, unitCents: 1000, lineCents: 1000 },
+  { photoNumber: '3', size: '8x10', quantity: 1, unitCents: 2000, lineCents: 2000 },
+];
+
+/** floor: store. The store as the app builds it (SQLite, the 30-second cache in front). */
+async function shippedStore() {
+  const { createSqliteStore } = await importBuilt<typeof SqliteModule>('services/store/sqlite/index.js');
+  const { createCachedStore } = await importBuilt<typeof CachedModule>('services/store/cached-store.js');
+  const { newId } = await importBuilt<typeof IdsModule>('lib/ids.js');
+  const store = createCachedStore(createSqliteStore({ file: path.join(need('BENCH_DATA_DIR'), 'orders.db') }), {
+    ttlMs: 30_000,
+  });
+  await store.init();
+  return (b: Record<string, string>) =>
+    store.createOrder({
+      id: newId(),
+      prefix: 'BC',
+      eventSlug: EVENT,
+      customerName: b.customerName ?? '',
+      customerEmail: b.customerEmail ?? '',
+      customerPhone: b.customerPhone ?? '',
+      fulfillmentType: 'ship',
+      shippingAddress: b.shippingAddress ?? '',
+      city: b.city ?? '',
+      state: b.state ?? '',
+      zipCode: b.zipCode ?? '',
+      items: FLOOR_LINES,
+      subtotalCents: 4000,
+      shippingFeeCents: 500,
+      totalCents: 4500,
+      held: false,
+      holdExpiresAt: null,
+      addressVerified: true,
+      channel: 'booth',
+    });
+}
+
+/**
+ * floor: engine. One prepared INSERT of the order row into the store's schema; the requests
+ * of one turn share a transaction (synchronous=NORMAL), then one fdatasync of the WAL in the
+ * thread pool, then the replies. No WAL checkpoint ever runs (the store runs them in a thread of its own).
+ */
+async function engineStore() {
+  const { default: Database } = await import('better-sqlite3');
+  const { fdatasync, openSync } = await import('node:fs');
+  const { promisify } = await import('node:util');
+  const { SQLITE_MIGRATIONS } = await importBuilt<typeof MigrationsModule>('services/store/sqlite/migrations.js');
+  const { INSERT_ORDER_SQL, NEXT_SEQUENCE_SQL } = await importBuilt<typeof SqliteModule>(
+    'services/store/sqlite/index.js',
+  );
+  const { newId } = await importBuilt<typeof IdsModule>('lib/ids.js');
+  const file = path.join(need('BENCH_DATA_DIR'), 'engine.db');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  // No checkpoints at all (the store runs them in a thread of its own): an upper bound.
+  db.pragma('wal_autocheckpoint = 0');
+  for (const m of SQLITE_MIGRATIONS) db.exec(m.sql);
+  const insert = db.prepare(INSERT_ORDER_SQL);
+  const next = db.prepare<[string], number>(NEXT_SEQUENCE_SQL).pluck();
+  const walFd = openSync(`${file}-wal`, 'r+');
+  const sync = promisify(fdatasync);
+  const lines = JSON.stringify(FLOOR_LINES);
+  const writeBatch = db.transaction((bodies: Record<string, string>[]) => {
+    let seq = next.get('BC') as number;
+    for (const b of bodies) {
+      const at = new Date().toISOString();
+      // the values in ORDER_COLUMNS order, then prefix and seq
+      insert.run(
+        newId(),
+        `BC-${String(seq).padStart(4, '0')}`,
+        EVENT,
+        at,
+        at,
+        b.customerName,
+        b.customerEmail,
+        b.customerPhone,
+        'ship',
+        b.shippingAddress,
+        b.city,
+        b.state,
+        b.zipCode,
+        lines,
+        4000,
+        500,
+        4500,
+        'pending',
+        'ship',
+        '',
+        '',
+        0,
+        null,
+        1,
+        'booth',
+        'BC',
+        seq,
+      );
+      seq++;
+    }
+  });
+  let queue: { body: Record<string, string>; done: () => void }[] = [];
+  let busy = false;
+  const drain = async () => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      db.pragma('synchronous = NORMAL');
+      try {
+        writeBatch(batch.map((w) => w.body));
+      } finally {
+        db.pragma('synchronous = FULL');
+      }
+      await sync(walFd);
+      for (const w of batch) w.done();
+    }
+    busy = false;
+  };
+  return (body: Record<string, string>) =>
+    new Promise<void>((done) => {
+      queue.push({ body, done });
+      if (!busy) {
+        busy = true;
+        setImmediate(() => void drain());
+      }
+    });
+}
+
 function need(name: string): string {
   const v = process.env[name];
   if (!v) throw new Error(`${name} is not set`);
@@ -126,6 +286,8 @@ function send(msg: ChildMessage): void {
 if (role === 'app-mail') await runAppChild(true);
 else if (role === 'app-nomail') await runAppChild(false);
 else if (role === 'bare') await runBareChild();
+else if (role === 'floor-store') await runFloorChild(shippedStore);
+else if (role === 'floor-engine') await runFloorChild(engineStore);
 
 // ----------------------------------------------------------------------------- parent
 
@@ -236,9 +398,18 @@ export default async function ordersBench(): Promise<void> {
     const bare = await startChild('bare', {});
     children.push(bare.child);
     const barePort = bare.port;
+    const floor = async (name: 'floor-store' | 'floor-engine') => {
+      const dataDir = path.join(base, name);
+      mkdirSync(dataDir);
+      const started = await startChild(name, { BENCH_DATA_DIR: dataDir });
+      children.push(started.child);
+      return started;
+    };
+    const floorStore = await floor('floor-store');
+    const floorEngine = await floor('floor-engine');
 
     // Every server accepts the body (201) before anything is measured.
-    for (const port of [mailPort, noMailPort, barePort]) {
+    for (const port of [mailPort, noMailPort, barePort, floorStore.port, floorEngine.port]) {
       const res = await fetch(`http://127.0.0.1:${port}/api/orders`, { method: 'POST', headers: HEADERS, body: BODY });
       if (res.status !== 201) throw new Error(`port ${port} answered ${res.status}: ${await res.text()}`);
     }
@@ -258,6 +429,8 @@ export default async function ordersBench(): Promise<void> {
       [mailPort, children[0] as ChildProcess],
       [noMailPort, children[1] as ChildProcess],
       [barePort, bare.child],
+      [floorStore.port, floorStore.child],
+      [floorEngine.port, floorEngine.child],
     ]);
     const only = (port: number) => {
       for (const [p, c] of servers) c.kill(p === port ? 'SIGCONT' : 'SIGSTOP');
@@ -281,16 +454,28 @@ export default async function ordersBench(): Promise<void> {
 
     // 2. throughput (alternating rounds after a warm-up each); mail on last, for information:
     //    it queues thousands of receipts, which its label thread works through for minutes.
-    const runs = { nomail: [] as Load[], bare: [] as Load[], mail: [] as Load[] };
-    for (const port of [noMailPort, barePort]) {
+    const runs = {
+      nomail: [] as Load[],
+      bare: [] as Load[],
+      mail: [] as Load[],
+      floorStore: [] as Load[],
+      floorEngine: [] as Load[],
+    };
+    const measured = [
+      [noMailPort, runs.nomail],
+      [barePort, runs.bare],
+      [floorStore.port, runs.floorStore],
+      [floorEngine.port, runs.floorEngine],
+    ] as const;
+    for (const [port] of measured) {
       only(port);
       await saturate(port, WARMUP_S, wrkScript);
     }
     for (let round = 0; round < ROUNDS; round++) {
-      only(noMailPort);
-      runs.nomail.push(await saturate(noMailPort, ROUND_S, wrkScript));
-      only(barePort);
-      runs.bare.push(await saturate(barePort, ROUND_S, wrkScript));
+      for (const [port, into] of measured) {
+        only(port);
+        into.push(await saturate(port, ROUND_S, wrkScript));
+      }
     }
     only(mailPort);
     await saturate(mailPort, WARMUP_S, wrkScript);
@@ -302,6 +487,8 @@ export default async function ordersBench(): Promise<void> {
     const appP99 = mean(runs.nomail, 'p99');
     const mailRps = mean(runs.mail, 'rps');
     const mailP99 = mean(runs.mail, 'p99');
+    const floorStoreRps = mean(runs.floorStore, 'rps');
+    const floorEngineRps = mean(runs.floorEngine, 'rps');
     const onP99 = mean(steadyRuns.mail, 'p99');
     const offP99 = mean(steadyRuns.nomail, 'p99');
     const errors = [...Object.values(runs), ...Object.values(steadyRuns)].flat().reduce((s, r) => s + r.errors, 0);
@@ -330,6 +517,24 @@ export default async function ordersBench(): Promise<void> {
       },
       { name: `POST /api/orders, ${CONNECTIONS} conn, mail on: p99 (information)`, value: mailP99, unit: 'ms' },
       { name: `bare validating route, ${CONNECTIONS} conn: p99`, value: mean(runs.bare, 'p99'), unit: 'ms' },
+      {
+        name: 'floor: bare route + durable insert, engine only (information)',
+        value: Math.round(floorEngineRps),
+        unit: 'req/s',
+        baseline: Math.round(bareRps),
+      },
+      {
+        name: 'floor: bare route + createOrder on the shipped store (information)',
+        value: Math.round(floorStoreRps),
+        unit: 'req/s',
+        baseline: Math.round(bareRps),
+      },
+      {
+        name: 'the app against the engine floor (information)',
+        value: Math.round(appRps),
+        unit: 'req/s',
+        baseline: Math.round(floorEngineRps),
+      },
       {
         // Information: pinned to one core, the label thread takes half of it from the main
         // thread. The target (mail adds <= 5 ms to the p99) is measured unpinned, where the

@@ -159,6 +159,33 @@ export function describeStoreConformance(
       expect(new Set([a1.id, b1.id, a2.id]).size).toBe(3);
     });
 
+    it('creates arriving together without mail: a refused one uses no number, the others stay consecutive per prefix', async (t) => {
+      const store = await makeStore(t);
+      const twin = randomUUID();
+      const results = await Promise.allSettled([
+        store.createOrder(newOrder({ prefix: 'AA' })),
+        store.createOrder(newOrder({ id: twin, prefix: 'AA' })),
+        store.createOrder(newOrder({ prefix: 'BB', eventSlug: 'BB' })),
+        store.createOrder(newOrder({ id: twin, prefix: 'AA', customerName: 'Twin' })),
+        store.createOrder(newOrder({ prefix: 'AA' })),
+        store.createOrder(newOrder({ prefix: 'BB', eventSlug: 'BB' })),
+      ]);
+      expect(results.map((r) => r.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      const numbers = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.orderNumber] : []));
+      expect(numbers).toEqual(['AA-0001', 'AA-0002', 'BB-0001', 'AA-0003', 'BB-0002']);
+      const all = await store.listOrders({ includeHeld: true });
+      expect(all.map((o) => o.orderNumber).sort()).toEqual(['AA-0001', 'AA-0002', 'AA-0003', 'BB-0001', 'BB-0002']);
+      expect(all.find((o) => o.id === twin)?.customerName).not.toBe('Twin');
+      expect((await store.createOrder(newOrder({ prefix: 'AA' }))).orderNumber).toBe('AA-0004');
+    });
+
     it('a supplied id is used (mail jobs get it); a taken id is refused with nothing written and no number used', async (t) => {
       const store = await makeStore(t);
       const id = randomUUID();

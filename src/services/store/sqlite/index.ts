@@ -297,11 +297,16 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
     let outcomes: Outcome<OrderRecord>[];
     try {
       const { db: d, s } = open();
+      // The next number of each prefix, read once per batch and counted on from there.
+      const next = new Map<string, number>();
       const commit = () =>
         s.inTx.immediate(() =>
           batch.map((p): Outcome<OrderRecord> => {
             try {
-              return { ok: true, value: batch.length === 1 ? insertOne(s, p) : s.inTx(() => insertOne(s, p)) };
+              // A savepoint only around several statements: one INSERT that fails is undone
+              // by SQLite on its own (statement rollback), the transaction going on.
+              const alone = batch.length === 1 || p.jobs.length === 0;
+              return { ok: true, value: alone ? insertOne(s, p, next) : s.inTx(() => insertOne(s, p, next)) };
             } catch (error) {
               if (batch.length === 1 || isEngineFailure(error) || !d.inTransaction) throw error;
               return { ok: false, error: mapError(error) };
@@ -340,8 +345,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
     return Array.from({ length: orders }, () => ({ ok: false as const, error }));
   }
 
-  function insertOne(s: NonNullable<typeof stmts>, p: PendingCreate): OrderRecord {
-    const seq = s.nextSequence.get(p.parsed.prefix);
+  function insertOne(s: NonNullable<typeof stmts>, p: PendingCreate, next: Map<string, number>): OrderRecord {
+    const seq = next.get(p.parsed.prefix) ?? s.nextSequence.get(p.parsed.prefix);
     if (seq === undefined) throw new Error('the next order number query returned nothing');
     const order = buildNewOrder(p.parsed, seq, p.now, p.id);
     try {
@@ -353,6 +358,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
       throw err;
     }
     insertMail(s, p.jobs);
+    // Only once all of it is written: a create that fails leaves its number to the next one.
+    next.set(p.parsed.prefix, seq + 1);
     return order;
   }
 
