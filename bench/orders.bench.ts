@@ -23,7 +23,7 @@
  *    `createOrder` on the store as it ships (SQLite behind the cache, a fixed NewOrder per
  *    request); "floor: engine" is the bare route plus the least any durable store can do: the
  *    same order row inserted with one prepared statement into the same schema, the requests of
- *    one event-loop turn in one transaction, the WAL fdatasync'd in the thread pool before the
+ *    one event-loop turn in one transaction, the WAL fdatasync'd in a thread of its own before the
  *    replies (what the store does, without the store). The app can't be faster than either; if
  *    the engine floor is itself near 0.5x, the target leaves nothing for auth, pricing, the
  *    address check, ids, the cache and the Order in the reply.
@@ -48,6 +48,7 @@ import type * as IdsModule from '../src/lib/ids.js';
 import type * as CachedModule from '../src/services/store/cached-store.js';
 import type * as SqliteModule from '../src/services/store/sqlite/index.js';
 import type * as MigrationsModule from '../src/services/store/sqlite/migrations.js';
+import type * as SyncThreadModule from '../src/services/store/sqlite/wal-sync-thread.js';
 import { builtApp, importBuilt } from './lib/built.js';
 import { load } from './lib/http-load.js';
 import { canBoost, canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
@@ -186,12 +187,12 @@ async function shippedStore() {
 /**
  * floor: engine. One prepared INSERT of the order row into the store's schema; the requests
  * of one turn share a transaction (synchronous=NORMAL), then one fdatasync of the WAL in the
- * thread pool, then the replies. No WAL checkpoint ever runs (the store runs them in a thread of its own).
+ * store's sync thread (wal-sync-thread.ts), then the replies. No WAL checkpoint ever runs (the store runs them in a thread of its own).
  */
 async function engineStore() {
   const { default: Database } = await import('better-sqlite3');
-  const { fdatasync, openSync } = await import('node:fs');
-  const { promisify } = await import('node:util');
+  const { openSync } = await import('node:fs');
+  const { WalSyncThread } = await importBuilt<typeof SyncThreadModule>('services/store/sqlite/wal-sync-thread.js');
   const { SQLITE_MIGRATIONS } = await importBuilt<typeof MigrationsModule>('services/store/sqlite/migrations.js');
   const { INSERT_ORDER_SQL, NEXT_SEQUENCE_SQL } = await importBuilt<typeof SqliteModule>(
     'services/store/sqlite/index.js',
@@ -207,7 +208,7 @@ async function engineStore() {
   const insert = db.prepare(INSERT_ORDER_SQL);
   const next = db.prepare<[string], number>(NEXT_SEQUENCE_SQL).pluck();
   const walFd = openSync(`${file}-wal`, 'r+');
-  const sync = promisify(fdatasync);
+  const { sync } = new WalSyncThread();
   const lines = JSON.stringify(FLOOR_LINES);
   const writeBatch = db.transaction((bodies: Record<string, string>[]) => {
     let seq = next.get('BC') as number;

@@ -4,7 +4,7 @@
  * Durability: WAL with `synchronous=FULL`, so each commit is fsynced to the WAL before
  * `createOrder` (or any write) resolves; a crash or power loss can't take back an
  * acknowledged order. Creates arriving together are group-committed (group-commit.ts); a
- * batch of several commits with NORMAL and is fsynced in the thread pool before any of its
+ * batch of several commits with NORMAL and is fsynced in a thread of its own before any of its
  * orders resolves, so the event loop isn't held for the fsync (wal-sync.ts). Every write is
  * one `BEGIN IMMEDIATE` transaction that reads the row, checks the SPEC §5 rules
  * (src/domain/transitions.ts) and writes the row and its mail jobs, so checks and writes are
@@ -76,6 +76,7 @@ import {
   rowValues,
 } from './rows.js';
 import { fdatasyncFile, openWal, SyncLevelError, type WalSync, withoutSync } from './wal-sync.js';
+import { WalSyncThread } from './wal-sync-thread.js';
 
 export type SqliteStoreOptions = {
   /** The database file, normally `DATA_DIR/orders.db`. */
@@ -144,6 +145,8 @@ export const DEFAULT_CHECKPOINT_INTERVAL_MS = 200;
 export type SqliteOrderStore = OrderStore & {
   /** The checkpoint thread while the store is open (unless turned off). */
   readonly checkpointer: Checkpointer | undefined;
+  /** The WAL sync thread while the store is open (unless a test injected `walSync`). */
+  readonly syncThread: WalSyncThread | undefined;
 };
 
 export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore {
@@ -155,7 +158,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
   let checkpointer: Checkpointer | undefined;
   const listStatements = new Map<string, Database.Statement>();
   let lastPurge = 0;
-  const walSync = options.walSync ?? fdatasyncFile;
+  /** Where batches are synced unless a test injects `walSync`: a thread of its own (wal-sync-thread.ts). */
+  let syncThread: WalSyncThread | undefined;
+  const walSync: WalSync = options.walSync ?? ((fd) => (syncThread ? syncThread.sync(fd) : fdatasyncFile(fd)));
   /** The WAL file, for batches of creates (wal-sync.ts); undefined: every commit syncs itself (FULL). */
   let walFd: number | undefined;
   /** Set when a commit could not be made durable: the store refuses everything from then on (stop()). */
@@ -290,7 +295,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
    * runs in its own savepoint, so one that fails is rolled back alone. A failure of the
    * engine itself (disk, lock) fails the whole batch: nothing of it is committed.
    * A batch of several commits with synchronous=NORMAL and resolves after an fdatasync of
-   * the WAL in the thread pool, so the event loop goes on meanwhile (wal-sync.ts).
+   * the WAL in a thread of its own, so the event loop goes on meanwhile (wal-sync.ts).
    */
   const creates = new GroupCommit<PendingCreate, OrderRecord>((batch) => {
     const fd = batch.length > 1 ? walFd : undefined;
@@ -370,6 +375,10 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
       return checkpointer;
     },
 
+    get syncThread() {
+      return syncThread;
+    },
+
     async init() {
       if (db) return;
       const dir = path.dirname(options.file);
@@ -396,11 +405,14 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
       walFd = openWal(options.file);
       if (walFd === undefined)
         log.warn({ file: options.file }, 'order store: no WAL file to sync; every commit syncs itself');
+      else if (!options.walSync) syncThread = new WalSyncThread();
       log.info({ file: options.file }, 'order store: SQLite ready');
     },
 
     async close() {
       await creates.idle();
+      await syncThread?.stop();
+      syncThread = undefined;
       if (walFd !== undefined) closeSync(walFd);
       walFd = undefined;
       await checkpointer?.stop();

@@ -9,8 +9,9 @@
  * the order route's p99 was 150-780 ms against a median of 12-20 ms (23-106 ms with this).
  *
  * A batch of several creates therefore commits with `synchronous=NORMAL` (SQLite writes the
- * WAL frames but doesn't sync them) and then calls fdatasync(2) on the WAL file in libuv's
- * thread pool; its orders resolve only when that returns. fdatasync flushes everything
+ * WAL frames but doesn't sync them) and then calls fdatasync(2) on the WAL file in a thread
+ * of its own (wal-sync-thread.ts; libuv's thread pool if that thread is gone); its orders
+ * resolve only when that returns. fdatasync flushes everything
  * written to the file before it, whichever descriptor wrote it, so the batch's frames and
  * the commit frame that ends it are on disk before anyone hears "created": the same promise
  * as FULL. What NORMAL alone risks (a power cut losing the last commits) is exactly the
@@ -18,7 +19,7 @@
  * in either mode, and the WAL file is never deleted while the store's connection is open,
  * so the descriptor stays the file's.
  *
- * Left to FULL: a lone create (nothing to overlap with; a hop to the thread pool would only
+ * Left to FULL: a lone create (nothing to overlap with; a hop to another thread would only
  * add latency) and every other write (status changes, settings, the outbox), which are rare.
  */
 import fs from 'node:fs';
@@ -33,6 +34,7 @@ import type Database from 'better-sqlite3';
  */
 export type WalSync = (fd: number) => Promise<void>;
 
+/** fdatasync in libuv's thread pool: the fallback of wal-sync-thread.ts. */
 export const fdatasyncFile: WalSync = promisify(fs.fdatasync);
 
 /**
