@@ -4,10 +4,11 @@
  * memory follows the accepted-token rate, and it is capped at `capacity` entries.
  *
  * When the cap is reached, expired entries are swept (at most once a second), and if it is
- * still full the oldest entry is dropped (lru-cache, O(1); a plain Map dropping its first key
- * steps over every slot deleted before it, quadratic under a flood). That re-opens one old token to a single replay,
- * which buys its holder no more than solving one more challenge would: an acceptable price
- * for bounded memory under a flood (which the rate limits stop long before).
+ * still full the oldest entry is dropped (lru-cache, O(1); a plain Map dropping its first
+ * key steps over every slot deleted before it, quadratic under a flood). That re-opens one
+ * old token to a single replay, which buys its holder no more than solving one more
+ * challenge would: an acceptable price for bounded memory under a flood (which the rate
+ * limits stop long before).
  */
 import { LRUCache } from 'lru-cache';
 

@@ -75,7 +75,7 @@ import {
   rowToPush,
   rowValues,
 } from './rows.js';
-import { fdatasyncFile, openWal, SyncLevelError, type WalSync, withoutSync } from './wal-sync.js';
+import { openWal, SyncLevelError, type WalSync, withoutSync } from './wal-sync.js';
 import { WalSyncThread } from './wal-sync-thread.js';
 
 export type SqliteStoreOptions = {
@@ -158,11 +158,10 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
   let checkpointer: Checkpointer | undefined;
   const listStatements = new Map<string, Database.Statement>();
   let lastPurge = 0;
-  /** Where batches are synced unless a test injects `walSync`: a thread of its own (wal-sync-thread.ts). */
+  /** The WAL sync thread (wal-sync-thread.ts), unless a test injects `walSync`. */
   let syncThread: WalSyncThread | undefined;
-  const walSync: WalSync = options.walSync ?? ((fd) => (syncThread ? syncThread.sync(fd) : fdatasyncFile(fd)));
-  /** The WAL file, for batches of creates (wal-sync.ts); undefined: every commit syncs itself (FULL). */
-  let walFd: number | undefined;
+  /** The WAL file and how a batch's commit is synced in it (wal-sync.ts); undefined: every commit syncs itself (FULL). */
+  let wal: { fd: number; sync: WalSync } | undefined;
   /** Set when a commit could not be made durable: the store refuses everything from then on (stop()). */
   let broken: Error | undefined;
 
@@ -298,7 +297,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
    * the WAL in a thread of its own, so the event loop goes on meanwhile (wal-sync.ts).
    */
   const creates = new GroupCommit<PendingCreate, OrderRecord>((batch) => {
-    const fd = batch.length > 1 ? walFd : undefined;
+    const w = batch.length > 1 ? wal : undefined;
     let outcomes: Outcome<OrderRecord>[];
     try {
       const { db: d, s } = open();
@@ -318,14 +317,14 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
             }
           }),
         );
-      outcomes = fd === undefined ? commit() : withoutSync(d, commit);
+      outcomes = w === undefined ? commit() : withoutSync(d, commit);
     } catch (err) {
       if (err instanceof SyncLevelError) return stop(err, batch.length);
       const error = mapError(err);
       return batch.map(() => ({ ok: false as const, error }));
     }
-    if (fd === undefined) return outcomes;
-    return walSync(fd).then(
+    if (w === undefined) return outcomes;
+    return w.sync(w.fd).then(
       () => outcomes,
       (err: unknown) => stop(err, batch.length),
     );
@@ -402,10 +401,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
       }
       const intervalMs = options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS;
       if (intervalMs > 0) checkpointer = new Checkpointer({ db, file: options.file, intervalMs, busyTimeoutMs, log });
-      walFd = openWal(options.file);
-      if (walFd === undefined)
+      const fd = openWal(options.file);
+      if (fd === undefined) {
         log.warn({ file: options.file }, 'order store: no WAL file to sync; every commit syncs itself');
-      else if (!options.walSync) syncThread = new WalSyncThread();
+      } else if (options.walSync) {
+        wal = { fd, sync: options.walSync };
+      } else {
+        syncThread = new WalSyncThread();
+        wal = { fd, sync: syncThread.sync };
+      }
       log.info({ file: options.file }, 'order store: SQLite ready');
     },
 
@@ -413,8 +417,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
       await creates.idle();
       await syncThread?.stop();
       syncThread = undefined;
-      if (walFd !== undefined) closeSync(walFd);
-      walFd = undefined;
+      if (wal) closeSync(wal.fd);
+      wal = undefined;
       await checkpointer?.stop();
       checkpointer = undefined;
       const d = db;
