@@ -8,7 +8,10 @@
  *    only stats the files (figure for information).
  * 3. `GET /event/{code}?limit=50&page=N` (N cycling over 500 pages) through the real app
  *    listening on loopback, against a bare `node:http` server answering the very same
- *    bytes (fetched from the app first), 50 connections each. Target ≥ 0.7× and p99 ≤ 15 ms.
+ *    bytes (fetched from the app first): the same body and the same headers (CORS, Vary,
+ *    Cache-Control, a request id of the same form), 50 connections each. Target ≥ 0.7× and
+ *    p99 ≤ 15 ms. Until 2026-11-22 the bare server sent 4 of the app's 8 headers; writing
+ *    the other 4 costs node:http itself about 5 µs a request (a tenth of the app's cost).
  *
  * Fairness on 2 cores: each server runs alone in a child process pinned to core 0 (taskset,
  * when present); the load generator runs on core 1: `wrk` (one thread) when installed,
@@ -113,18 +116,20 @@ async function runBareChild(): Promise<void> {
       ([url, b64]) => [url, Buffer.from(b64, 'base64')],
     ),
   );
+  // The app's own headers (bar content-length and the request id), as raw pairs: the
+  // fastest form node:http takes, and the one the app's fast path uses.
+  const constant = (JSON.parse(need('BENCH_PAGE_HEADERS')) as [string, string][]).flat();
+  const idPrefix = 'bare0000'; // as long as the app's (8 characters)
+  let n = 0;
   const server = http.createServer((req, res) => {
     const body = pages.get(req.url ?? '');
     if (!body) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': body.length,
-      'cache-control': 'no-cache',
-      'access-control-allow-origin': '*',
-    });
+    const headers = constant.slice();
+    headers.push('content-length', String(body.length), 'x-request-id', `${idPrefix}-${(++n).toString(36)}`);
+    res.writeHead(200, headers);
     res.end(body);
   });
   server.keepAliveTimeout = 5_000;
@@ -202,6 +207,9 @@ async function writeLibrary(root: string): Promise<number> {
   }
   return performance.now() - started;
 }
+
+/** Headers the bare server doesn't copy from the app: node:http's own, and the per-answer ones. */
+const PER_ANSWER_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'x-request-id']);
 
 const pageUrl = (page: number) => `/event/${encodeURIComponent(EVENT)}?limit=50&page=${page}`;
 
@@ -300,15 +308,22 @@ export default async function galleryBench(): Promise<void> {
 
     // The bare server answers the very bytes the app sends for each page.
     const pages: Record<string, string> = {};
+    let pageHeaders: [string, string][] = [];
     for (let p = 1; p <= PAGES; p++) {
       const res = await fetch(`http://127.0.0.1:${appPort}${pageUrl(p)}`);
       if (res.status !== 200) throw new Error(`app answered ${res.status} for page ${p}`);
       pages[pageUrl(p)] = Buffer.from(await res.arrayBuffer()).toString('base64');
+      // node:http adds date, connection and keep-alive itself; the other two vary per answer.
+      pageHeaders = [...res.headers].filter(([name]) => !PER_ANSWER_HEADERS.has(name));
     }
     const pageBytes = Buffer.from(pages[pageUrl(1)] as string, 'base64').length;
     const pagesFile = path.join(base, 'pages.json');
     await writeFile(pagesFile, JSON.stringify(pages));
-    const bare = await startChild('bare', { BENCH_PAGES_FILE: pagesFile }, true);
+    const bare = await startChild(
+      'bare',
+      { BENCH_PAGES_FILE: pagesFile, BENCH_PAGE_HEADERS: JSON.stringify(pageHeaders) },
+      true,
+    );
     children.push(bare.child);
     if (bare.msg.kind !== 'listening') throw new Error('bare child failed');
     const barePort = bare.msg.port;
@@ -318,6 +333,7 @@ export default async function galleryBench(): Promise<void> {
     if (wrkScript) await writeFile(wrkScript, WRK_SCRIPT(Object.keys(pages)));
     process.stdout.write(
       `  load: ${wrk ? 'wrk -t1' : 'autocannon (1 worker)'}, ${CONNECTIONS} connections, ${PAGES} pages of ${pageBytes} bytes, ` +
+        `headers ${[...pageHeaders.map(([name]) => name), 'content-length', 'x-request-id'].join(' ')}, ` +
         `servers ${canPin ? 'pinned to core 0, client to core 1' : 'unpinned (no taskset)'}` +
         `${canBoost ? ', raised priority (nice -10)' : ''}\n`,
     );
@@ -364,7 +380,7 @@ export default async function galleryBench(): Promise<void> {
       { name: 'restart index (persisted index, stat only)', value: Math.round(warm.msg.ms), unit: 'ms' },
       { name: 'whole app: start-up to listening (persisted index)', value: Math.round(app.msg.readyMs), unit: 'ms' },
       { name: 'whole app: RSS when listening', value: mb(app.msg.rss), unit: 'MB' },
-      { name: 'bare node:http, same bytes', value: Math.round(bareRps), unit: 'req/s' },
+      { name: 'bare node:http, same bytes (body and headers)', value: Math.round(bareRps), unit: 'req/s' },
       {
         name: `GET /event/{code}?limit=50 (app), median of ${ROUNDS} rounds`,
         value: Math.round(appRps),
