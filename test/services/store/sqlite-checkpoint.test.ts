@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Checkpointer, QUIET_MAX_WAIT_MS } from '../../../src/services/store/sqlite/checkpointer.js';
 import { createSqliteStore, type SqliteOrderStore } from '../../../src/services/store/sqlite/index.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
@@ -94,6 +95,44 @@ describe('SQLite checkpoint thread', () => {
       return seen.includes(0);
     });
     expect(seen).toContain(0);
+  });
+
+  it('under steady creates the WAL still starts over: a large WAL makes the next batch wait for a quiet checkpoint', async () => {
+    const { store, file } = await open(20);
+    await store.checkpointer?.checkpointNow();
+    // One caller, one create after another: a commit is under way whenever the timer's
+    // checkpoint runs, so none of them alone ever copies a WAL that writes keep extending.
+    // About 3 frames per create: 18,000 frames without the quiet checkpoints.
+    const quiet = vi.spyOn(store.checkpointer as Checkpointer, 'quietCheckpoint');
+    let largest = 0;
+    for (let i = 0; i < 6000; i++) {
+      await store.createOrder(newOrder());
+      if (i % 500 === 0) largest = Math.max(largest, walFrames(file));
+    }
+    largest = Math.max(largest, walFrames(file));
+    expect(quiet).toHaveBeenCalled();
+    // SQLite's 1,000-frame threshold plus what an interval or two adds at this rate.
+    expect(largest).toBeLessThan(4000);
+    expect(await store.summary()).toMatchObject({ totalOrders: 6000 });
+  });
+
+  it('a quiet checkpoint holds creates back for QUIET_MAX_WAIT_MS at most, whatever the thread does', async () => {
+    const { store } = await open(60_000);
+    const ckpt = store.checkpointer as Checkpointer;
+    // A thread that never answers, and a timer report that asked for a quiet checkpoint.
+    vi.spyOn(ckpt, 'checkpointNow').mockReturnValue(new Promise(() => {}));
+    (ckpt as unknown as { behind: boolean }).behind = true;
+    const started = performance.now();
+    const order = await store.createOrder(newOrder());
+    const waited = performance.now() - started;
+    expect(order.orderNumber).toBe('AX25-0001');
+    expect(waited).toBeGreaterThanOrEqual(QUIET_MAX_WAIT_MS - 50);
+    expect(waited).toBeLessThan(QUIET_MAX_WAIT_MS + 2000);
+    // Once per timer report: the next create doesn't wait.
+    expect(ckpt.wantsQuiet).toBe(false);
+    const t1 = performance.now();
+    await store.createOrder(newOrder());
+    expect(performance.now() - t1).toBeLessThan(QUIET_MAX_WAIT_MS / 2);
   });
 
   it('with the thread gone, the store checkpoints on commit again and says so', async () => {

@@ -10,9 +10,24 @@
  * connection never checkpoints (`wal_autocheckpoint = 0`); if the thread fails or exits, the
  * connection goes back to SQLite's default, so the WAL can never grow without bound.
  *
+ * Keeping the WAL small: SQLite starts the WAL over from its beginning only when a
+ * checkpoint has copied every frame in it. Under steady writes the thread never gets there
+ * alone: frames committed while it copies are left for the next interval, and the next
+ * interval's checkpoint falls behind the same way (though each reports every frame copied:
+ * its counts stop where it began), so the WAL grew by every order written
+ * (336 MB after 8 s of one caller creating orders), each commit appended past the end of
+ * the file (an fdatasync that also writes the file's new size: half the creates per second)
+ * and every read searched a longer WAL index. So when a timer checkpoint finds the WAL past
+ * SQLite's own threshold (1,000 frames), `wantsQuiet` asks the store to hold its next batch of
+ * creates for one `quietCheckpoint()`: with no commit under way it copies the rest, and the
+ * next write starts the WAL over. Once per interval at most, and never longer than
+ * QUIET_MAX_WAIT_MS; requests keep being served, and creates that arrive meanwhile join the
+ * next group commit.
+ *
  * Several processes on one file each run a thread; concurrent PASSIVE checkpoints just take
- * turns. Closing stops the thread before the store's connection closes, and that last close
- * checkpoints whatever is left, as always.
+ * turns (another process's writes can still keep a quiet checkpoint from finishing; its own
+ * quiet checkpoint then does). Closing stops the thread before the store's connection
+ * closes, and that last close checkpoints whatever is left, as always.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -30,6 +45,10 @@ const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 export const AUTO_CHECKPOINT_PAGES = 1000;
 /** How long a stopping thread may take to close its connection before it is terminated. */
 const STOP_GRACE_MS = 2000;
+/** WAL frames from which a checkpoint that fell behind asks for a quiet one (SQLite's own threshold). */
+export const QUIET_CHECKPOINT_FRAMES = AUTO_CHECKPOINT_PAGES;
+/** The longest a quiet checkpoint holds the store's creates, whatever the thread is doing. */
+export const QUIET_MAX_WAIT_MS = 1000;
 
 export type CheckpointerOptions = {
   /** The store's own connection: it stops checkpointing once the thread is ready. */
@@ -46,6 +65,8 @@ export class Checkpointer {
   private readonly waiting = new Map<number, (r: CheckpointReport) => void>();
   private nextId = 1;
   private lastFailure = '';
+  /** The last timer checkpoint found a WAL of QUIET_CHECKPOINT_FRAMES or more. */
+  private behind = false;
 
   constructor(private readonly opts: CheckpointerOptions) {
     const workerData: CheckpointThreadData = {
@@ -80,11 +101,39 @@ export class Checkpointer {
     });
   }
 
+  /**
+   * True when the store should hold its next writes for a `quietCheckpoint()`: the last timer
+   * checkpoint found the WAL at QUIET_CHECKPOINT_FRAMES or more, so it has not started over
+   * for a while (or is written faster than that per interval).
+   */
+  get wantsQuiet(): boolean {
+    return this.behind;
+  }
+
+  /**
+   * A checkpoint while the caller holds its writes back, so that it copies every frame and the
+   * next write starts the WAL over. Resolves after that checkpoint, or after QUIET_MAX_WAIT_MS.
+   * At most one per timer checkpoint: it clears `wantsQuiet` until the next timer report.
+   */
+  async quietCheckpoint(): Promise<void> {
+    this.behind = false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, QUIET_MAX_WAIT_MS);
+    });
+    try {
+      await Promise.race([this.checkpointNow(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Stops the thread (it closes its connection first) and hands checkpoints back to the store's connection. */
   async stop(): Promise<void> {
     const w = this.worker;
     if (!w) return;
     this.worker = null;
+    this.behind = false;
     const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
     const cmd: CheckpointCommand = { type: 'stop' };
     w.postMessage(cmd);
@@ -106,7 +155,14 @@ export class Checkpointer {
       this.opts.log.warn({ error: r.error }, 'SQLite checkpoint failed; the next interval tries again');
     }
     if (r.type === 'checkpointed') this.lastFailure = '';
-    if (r.id === undefined) return; // the timer's
+    if (r.id === undefined) {
+      // the timer's
+      // Not `checkpointed < log`: both count the frames the checkpoint saw when it began, so
+      // they agree even when commits went on meanwhile. A WAL that started over since the
+      // last timer checkpoint holds only the frames written since; one that did not, more.
+      if (r.type === 'checkpointed') this.behind = r.log >= QUIET_CHECKPOINT_FRAMES;
+      return;
+    }
     this.waiting.get(r.id)?.(r);
     this.waiting.delete(r.id);
   }
@@ -114,6 +170,7 @@ export class Checkpointer {
   private gone(why: string): void {
     if (!this.worker) return; // stopped on purpose
     this.worker = null;
+    this.behind = false;
     this.autoCheckpoint(AUTO_CHECKPOINT_PAGES);
     this.opts.log.warn({ why }, 'SQLite checkpoint thread stopped; the store checkpoints on commit instead');
     this.settleWaiting({ type: 'failed', error: `the checkpoint thread ${why}`, fatal: true });

@@ -295,8 +295,16 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
    * engine itself (disk, lock) fails the whole batch: nothing of it is committed.
    * A batch of several commits with synchronous=NORMAL and resolves after an fdatasync of
    * the WAL in a thread of its own, so the event loop goes on meanwhile (wal-sync.ts).
+   * When the checkpoint thread fell behind steady writes, a batch first waits for one
+   * checkpoint with no commit under way, so that the WAL starts over (checkpointer.ts).
    */
   const creates = new GroupCommit<PendingCreate, OrderRecord>((batch) => {
+    const ckpt = checkpointer;
+    if (ckpt?.wantsQuiet) return ckpt.quietCheckpoint().then(() => commitCreates(batch));
+    return commitCreates(batch);
+  });
+
+  function commitCreates(batch: PendingCreate[]): Outcome<OrderRecord>[] | Promise<Outcome<OrderRecord>[]> {
     const w = batch.length > 1 ? wal : undefined;
     let outcomes: Outcome<OrderRecord>[];
     try {
@@ -328,7 +336,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
       () => outcomes,
       (err: unknown) => stop(err, batch.length),
     );
-  });
+  }
 
   /**
    * Fail-stop after a sync that failed (or a connection that stayed at NORMAL): the batch's
