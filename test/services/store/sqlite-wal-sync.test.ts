@@ -75,6 +75,34 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
     expect((await two).map((o) => o.orderNumber)).toEqual(['AX25-0002', 'AX25-0003']);
   });
 
+  test("the outbox's bookkeeping commits without a sync of its own, and leaves the connection at FULL", async (t) => {
+    const { file, gate, store } = await gatedStore(t);
+    const order = await store.createOrder(newOrder(), { mail: [{ kind: 'receipt', orderId: null, payload: {} }] });
+    const [job] = await store.claimDueMail(new Date(), 10, 60_000);
+    expect(job?.orderId).toBe(order.id);
+    await store.markMailSent(job?.id ?? '', 'file', new Date());
+    const [other] = await store.enqueueMail([{ kind: 'receipt', orderId: order.id, payload: {} }]);
+    await store.claimDueMail(new Date(), 10, 60_000);
+    await store.markMailFailed(other?.id ?? '', 'refused', new Date(Date.now() + 60_000));
+    // None of them went through the batch sync, and a lone create after them still commits
+    // with FULL on its own (no sync call): the connection was put back.
+    expect(store.synchronous).toBe(2);
+    await store.createOrder(newOrder());
+    expect(gate.calls).toHaveLength(0);
+    expect(await store.pendingMailCount()).toBe(1);
+    // Committed: on disk once the WAL is synced (here: by the close's checkpoint).
+    await store.close();
+    const reader = new Database(file, { readonly: true });
+    t.onTestFinished(() => {
+      reader.close();
+    });
+    const rows = reader.prepare('SELECT sent_via, attempts FROM mail_jobs ORDER BY created_at, id').all();
+    expect(rows).toEqual([
+      { sent_via: 'file', attempts: 0 },
+      { sent_via: null, attempts: 1 },
+    ]);
+  });
+
   test('a failed sync: the batch fails as "outcome unknown", the store refuses everything until a restart, which keeps what reached the disk', async (t) => {
     const errors: string[] = [];
     const log = {

@@ -147,6 +147,8 @@ export type SqliteOrderStore = OrderStore & {
   readonly checkpointer: Checkpointer | undefined;
   /** The WAL sync thread while the store is open (unless a test injected `walSync`). */
   readonly syncThread: WalSyncThread | undefined;
+  /** The connection's `PRAGMA synchronous` between writes (2: FULL), or undefined when closed. */
+  readonly synchronous: number | undefined;
 };
 
 export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore {
@@ -250,6 +252,27 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
       const { s } = open();
       return s.inTx.immediate(() => fn(s));
     } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  /**
+   * Like `write`, but committed with synchronous=NORMAL: no fsync, so the event loop isn't
+   * held for one. For the outbox's bookkeeping only (a claim's lease, "sent", "failed"), one
+   * write per mail: losing the last of them to a power cut only means that a mail goes out
+   * again, which the outbox allows anyway (a delivery cut off by a crash is retried). They
+   * reach the disk with the next sync of the WAL: the next create, any other write, or the
+   * checkpoint, which syncs the WAL before copying it.
+   */
+  function writeUnsynced<T>(fn: (s: NonNullable<typeof stmts>) => T): T {
+    try {
+      const { db: d, s } = open();
+      return withoutSync(d, () => s.inTx.immediate(() => fn(s)));
+    } catch (err) {
+      if (err instanceof SyncLevelError) {
+        stop(err, 0);
+        throw storeUnavailable('The order database stopped after a failed sync to its disk; restart the server', err);
+      }
       throw mapError(err);
     }
   }
@@ -384,6 +407,10 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
 
     get syncThread() {
       return syncThread;
+    },
+
+    get synchronous() {
+      return db?.open ? (db.pragma('synchronous', { simple: true }) as number) : undefined;
     },
 
     async init() {
@@ -630,7 +657,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
 
     async claimDueMail(now, limit, leaseMs) {
       const leaseEnd = new Date(now.getTime() + leaseMs).toISOString();
-      return write((s) =>
+      return writeUnsynced((s) =>
         s.dueMail.all(now.toISOString(), limit).map((row) => {
           s.leaseMail.run(leaseEnd, row.id);
           return rowToMail({ ...row, next_attempt_at: leaseEnd });
@@ -639,11 +666,11 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
     },
 
     async markMailSent(id, via, at) {
-      write((s) => s.mailSent.run(at.toISOString(), via, id));
+      writeUnsynced((s) => s.mailSent.run(at.toISOString(), via, id));
     },
 
     async markMailFailed(id, error, nextAttemptAt) {
-      write((s) => s.mailFailed.run(error, nextAttemptAt.toISOString(), id));
+      writeUnsynced((s) => s.mailFailed.run(error, nextAttemptAt.toISOString(), id));
     },
 
     async pendingMailCount() {

@@ -20,7 +20,10 @@
  * so the descriptor stays the file's.
  *
  * Left to FULL: a lone create (nothing to overlap with; a hop to another thread would only
- * add latency) and every other write (status changes, settings, the outbox), which are rare.
+ * add latency) and every other write (status changes, settings, mail enqueued with them),
+ * which are rare. The outbox's bookkeeping (claims, sent, failed: one write per mail) commits
+ * at NORMAL without a sync of its own (sqlite/index.ts, writeUnsynced): losing it to a power
+ * cut only sends a mail again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
