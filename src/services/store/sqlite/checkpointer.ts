@@ -45,7 +45,7 @@ const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 export const AUTO_CHECKPOINT_PAGES = 1000;
 /** How long a stopping thread may take to close its connection before it is terminated. */
 const STOP_GRACE_MS = 2000;
-/** WAL frames from which a checkpoint that fell behind asks for a quiet one (SQLite's own threshold). */
+/** A timer checkpoint that finds this many WAL frames or more asks for a quiet one (SQLite's own threshold). */
 export const QUIET_CHECKPOINT_FRAMES = AUTO_CHECKPOINT_PAGES;
 /** The longest a quiet checkpoint holds the store's creates, whatever the thread is doing. */
 export const QUIET_MAX_WAIT_MS = 1000;
@@ -156,8 +156,7 @@ export class Checkpointer {
     }
     if (r.type === 'checkpointed') this.lastFailure = '';
     if (r.id === undefined) {
-      // the timer's
-      // Not `checkpointed < log`: both count the frames the checkpoint saw when it began, so
+      // The timer's. Not `checkpointed < log`: both count the frames the checkpoint saw when it began, so
       // they agree even when commits went on meanwhile. A WAL that started over since the
       // last timer checkpoint holds only the frames written since; one that did not, more.
       if (r.type === 'checkpointed') this.behind = r.log >= QUIET_CHECKPOINT_FRAMES;

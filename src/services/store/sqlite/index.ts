@@ -98,6 +98,8 @@ export type SqliteStoreOptions = {
 /** SQLite result codes that mean "the store can't be used right now", not a bug (→ 503). */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL|NOLFS|AUTH|PERM)(_|$)/;
 
+const STOPPED = 'The order database stopped after a failed sync to its disk; restart the server';
+
 const isEngineFailure = (err: unknown) => {
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && UNAVAILABLE.test(code);
@@ -240,38 +242,30 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
   }
 
   function open(): { db: Database.Database; s: NonNullable<typeof stmts> } {
-    if (broken)
-      throw storeUnavailable('The order database stopped after a failed sync to its disk; restart the server');
+    if (broken) throw storeUnavailable(STOPPED);
     if (!db || !stmts) throw storeUnavailable('The order store is not open');
     return { db, s: stmts };
   }
 
-  /** Runs `fn` in one BEGIN IMMEDIATE transaction, mapping engine errors to AppErrors. */
-  function write<T>(fn: (s: NonNullable<typeof stmts>) => T): T {
-    try {
-      const { s } = open();
-      return s.inTx.immediate(() => fn(s));
-    } catch (err) {
-      throw mapError(err);
-    }
-  }
-
   /**
-   * Like `write`, but committed with synchronous=NORMAL: no fsync, so the event loop isn't
-   * held for one. For the outbox's bookkeeping only (a claim's lease, "sent", "failed"), one
-   * write per mail: losing the last of them to a power cut only means that a mail goes out
-   * again, which the outbox allows anyway (a delivery cut off by a crash is retried). They
-   * reach the disk with the next sync of the WAL: the next create, any other write, or the
-   * checkpoint, which syncs the WAL before copying it.
+   * Runs `fn` in one BEGIN IMMEDIATE transaction, mapping engine errors to AppErrors.
+   *
+   * 'unsynced' commits it with synchronous=NORMAL: no fsync, so the event loop isn't held for
+   * one. For the outbox's bookkeeping only (a claim's lease, "sent", "failed"), one write per
+   * mail: losing the last of them to a power cut only means that a mail goes out again, which
+   * the outbox allows anyway (a delivery cut off by a crash is retried). They reach the disk
+   * with the next sync of the WAL: the next create, any other write, or the checkpoint, which
+   * syncs the WAL before copying it.
    */
-  function writeUnsynced<T>(fn: (s: NonNullable<typeof stmts>) => T): T {
+  function write<T>(fn: (s: NonNullable<typeof stmts>) => T, sync: 'full' | 'unsynced' = 'full'): T {
     try {
       const { db: d, s } = open();
-      return withoutSync(d, () => s.inTx.immediate(() => fn(s)));
+      const tx = () => s.inTx.immediate(() => fn(s));
+      return sync === 'full' ? tx() : withoutSync(d, tx);
     } catch (err) {
       if (err instanceof SyncLevelError) {
-        stop(err, 0);
-        throw storeUnavailable('The order database stopped after a failed sync to its disk; restart the server', err);
+        failStop(err, 0);
+        throw storeUnavailable(STOPPED, err);
       }
       throw mapError(err);
     }
@@ -369,15 +363,19 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
    * unknown, so an Idempotency-Key stays taken.
    */
   function stop(err: unknown, orders: number): Outcome<OrderRecord>[] {
-    if (!broken) {
-      broken = err instanceof Error ? err : new Error(String(err));
-      log.error(
-        { err, orders },
-        'order store: a commit could not be made durable; the store refuses everything until the server restarts',
-      );
-    }
+    failStop(err, orders);
     const error = outcomeUnknown('The order database could not confirm a write on its disk; restart the server', err);
     return Array.from({ length: orders }, () => ({ ok: false as const, error }));
+  }
+
+  /** From now on every operation answers STORE_UNAVAILABLE (see stop()); logged once. */
+  function failStop(err: unknown, orders: number): void {
+    if (broken) return;
+    broken = err instanceof Error ? err : new Error(String(err));
+    log.error(
+      { err, orders },
+      'order store: a commit could not be made durable; the store refuses everything until the server restarts',
+    );
   }
 
   function insertOne(s: NonNullable<typeof stmts>, p: PendingCreate, next: Map<string, number>): OrderRecord {
@@ -657,20 +655,22 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
 
     async claimDueMail(now, limit, leaseMs) {
       const leaseEnd = new Date(now.getTime() + leaseMs).toISOString();
-      return writeUnsynced((s) =>
-        s.dueMail.all(now.toISOString(), limit).map((row) => {
-          s.leaseMail.run(leaseEnd, row.id);
-          return rowToMail({ ...row, next_attempt_at: leaseEnd });
-        }),
+      return write(
+        (s) =>
+          s.dueMail.all(now.toISOString(), limit).map((row) => {
+            s.leaseMail.run(leaseEnd, row.id);
+            return rowToMail({ ...row, next_attempt_at: leaseEnd });
+          }),
+        'unsynced',
       );
     },
 
     async markMailSent(id, via, at) {
-      writeUnsynced((s) => s.mailSent.run(at.toISOString(), via, id));
+      write((s) => s.mailSent.run(at.toISOString(), via, id), 'unsynced');
     },
 
     async markMailFailed(id, error, nextAttemptAt) {
-      writeUnsynced((s) => s.mailFailed.run(error, nextAttemptAt.toISOString(), id));
+      write((s) => s.mailFailed.run(error, nextAttemptAt.toISOString(), id), 'unsynced');
     },
 
     async pendingMailCount() {

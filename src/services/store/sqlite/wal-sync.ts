@@ -22,7 +22,7 @@
  * Left to FULL: a lone create (nothing to overlap with; a hop to another thread would only
  * add latency) and every other write (status changes, settings, mail enqueued with them),
  * which are rare. The outbox's bookkeeping (claims, sent, failed: one write per mail) commits
- * at NORMAL without a sync of its own (sqlite/index.ts, writeUnsynced): losing it to a power
+ * at NORMAL without a sync of its own (sqlite/index.ts, `write(fn, 'unsynced')`): losing it to a power
  * cut only sends a mail again.
  */
 import fs from 'node:fs';
