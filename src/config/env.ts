@@ -44,6 +44,8 @@ export const envSchema = z.object({
   THUMBNAIL_SIZE: int(64, 2000).default(400),
   PREVIEW_SIZE: int(256, 4000).default(1600),
   IMAGE_MEMORY_CACHE_MB: int(0, 4096).default(64),
+  IMAGE_DISK_CACHE_MB: int(0).default(0),
+  IMAGE_CACHE_SWEEP_INTERVAL_MS: int(0).default(3_600_000),
   LIBRARY_RESCAN_INTERVAL_MS: int(0).default(60_000),
   /** The built browser app (default: dist/web of the package, written by `npm run build`). */
   WEB_DIR: optional(z.string().min(1)),

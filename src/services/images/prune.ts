@@ -1,0 +1,143 @@
+/**
+ * Keeps the disk cache of rendered images (disk-cache.ts) from filling the disk.
+ *
+ * Every render is stored under a key made of everything its bytes depend on (service.ts),
+ * so a replaced original, a removed photo or a changed setting (size, watermark text, a new
+ * libvips) leaves its old renders behind for good: nothing would ever read them again. At a
+ * convention, photos are re-exported and re-culled all day, and a 1600 px preview is a few
+ * hundred KB. A sweep removes:
+ * - renders whose key no photo in the library has any more (orphans), once they are older
+ *   than `graceMs`: another process sharing the folder (`npm run thumbnails`, a second
+ *   server) may have written one for a photo this process has not indexed yet;
+ * - temp files of writes cut off by a crash, older than an hour;
+ * - when `maxBytes` is set and the live renders still exceed it, the oldest-written
+ *   previews, then the oldest-written thumbnails, until the cache fits: a gallery page needs
+ *   dozens of thumbnails at once, a visitor opens one preview at a time.
+ * Anything removed is rendered again if it is asked for. A file another process removes
+ * first is not an error; nothing here ever fails a request or stops the server.
+ */
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { type ImageKind, imageKinds } from './types.js';
+
+/** A temp file this old belongs to no write still running (a write takes milliseconds). */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+/** Files examined between two turns of the event loop. */
+const BATCH = 500;
+
+export type PruneOptions = {
+  /** The cache folder (`<dir>/<kind>/<k0k1>/<key>.jpg`). */
+  dir: string;
+  /** Whether a render is still wanted: its key belongs to a photo in the library. */
+  isLive: (kind: ImageKind, key: string) => boolean;
+  /** Orphans younger than this stay (renders by other processes for photos not indexed here yet). */
+  graceMs: number;
+  /** Total size the cache may keep; 0 for no limit. */
+  maxBytes: number;
+  now?: number;
+};
+
+export type PruneResult = {
+  /** Render files looked at. */
+  files: number;
+  orphansRemoved: number;
+  tempsRemoved: number;
+  /** Live renders removed to get under `maxBytes`. */
+  evicted: number;
+  removedBytes: number;
+  /** What the cache holds afterwards (render files). */
+  keptBytes: number;
+};
+
+type Entry = { file: string; kind: ImageKind; size: number; mtimeMs: number };
+
+export async function pruneDiskCache(opts: PruneOptions): Promise<PruneResult> {
+  const now = opts.now ?? Date.now();
+  const result: PruneResult = {
+    files: 0,
+    orphansRemoved: 0,
+    tempsRemoved: 0,
+    evicted: 0,
+    removedBytes: 0,
+    keptBytes: 0,
+  };
+  const live: Entry[] = [];
+  let seen = 0;
+
+  for (const kind of imageKinds) {
+    for (const folder of await entries(path.join(opts.dir, kind))) {
+      const folderPath = path.join(opts.dir, kind, folder);
+      for (const name of await entries(folderPath)) {
+        if (++seen % BATCH === 0) await yieldToEventLoop();
+        const file = path.join(folderPath, name);
+        if (name.endsWith('.tmp')) {
+          const st = await statOf(file);
+          if (st && now - st.mtimeMs > STALE_TEMP_MS && (await remove(file))) {
+            result.tempsRemoved++;
+            result.removedBytes += st.size;
+          }
+          continue;
+        }
+        if (!name.endsWith('.jpg')) continue; // not ours: left alone
+        result.files++;
+        const key = name.slice(0, -'.jpg'.length);
+        const st = await statOf(file);
+        if (!st) continue;
+        if (opts.isLive(kind, key)) {
+          live.push({ file, kind, size: st.size, mtimeMs: st.mtimeMs });
+        } else if (now - st.mtimeMs >= opts.graceMs && (await remove(file))) {
+          result.orphansRemoved++;
+          result.removedBytes += st.size;
+        } else {
+          result.keptBytes += st.size;
+        }
+      }
+    }
+  }
+
+  let total = result.keptBytes + live.reduce((sum, e) => sum + e.size, 0);
+  if (opts.maxBytes > 0 && total > opts.maxBytes) {
+    // Previews before thumbnails, each oldest-written first.
+    const rank = (e: Entry) => (e.kind === 'preview' ? 0 : 1);
+    live.sort((a, b) => rank(a) - rank(b) || a.mtimeMs - b.mtimeMs);
+    for (const e of live) {
+      if (total <= opts.maxBytes) break;
+      if (await remove(e.file)) {
+        result.evicted++;
+        result.removedBytes += e.size;
+        total -= e.size;
+      }
+    }
+  }
+  result.keptBytes = total;
+  return result;
+}
+
+/** A folder's names; none when it does not exist (nothing cached yet) or can't be read. */
+async function entries(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+async function statOf(file: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+  try {
+    const st = await stat(file);
+    return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
+  } catch {
+    return undefined; // removed meanwhile by another process
+  }
+}
+
+/** True when this call removed it (false when it was gone already or can't be removed). */
+async function remove(file: string): Promise<boolean> {
+  try {
+    await rm(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
