@@ -40,6 +40,23 @@ describe('the WAL sync thread', () => {
     expect(s.running).toBe(true);
   });
 
+  test('calls made before a sync starts share it, and calls made while it runs share the next', async (t) => {
+    const fd = await dirtyFile(t);
+    const s = thread(t);
+    // Twenty asked for in one go, before the first started: one fdatasync answers them all.
+    await Promise.all(Array.from({ length: 20 }, () => s.sync(fd)));
+    expect(s.syncs).toBe(1);
+    // Ten asked for once a sync has started (their writes may be later than it): one more.
+    const first = s.sync(fd);
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([first, ...Array.from({ length: 10 }, () => s.sync(fd))]);
+    expect(s.syncs).toBe(3);
+    // Another file is never answered by this file's sync.
+    const other = await dirtyFile(t);
+    await Promise.all([s.sync(fd), s.sync(other), s.sync(fd)]);
+    expect(s.syncs).toBe(6);
+  });
+
   test("a sync the disk refuses rejects with fdatasync's error; the next one works", async (t) => {
     const fd = await dirtyFile(t);
     const s = thread(t);

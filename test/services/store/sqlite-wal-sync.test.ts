@@ -103,6 +103,82 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
     ]);
   });
 
+  test('idempotency keys: a reservation commits without a sync; a completion and a release wait for the WAL sync', async (t) => {
+    const { file, gate, store } = await gatedStore(t);
+    const now = new Date();
+    const rec = (key: string) => ({
+      key,
+      fingerprint: `fp-${key}`,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
+    });
+    // Resolves with nothing let through the gate: no sync of its own.
+    expect(await store.reserveIdempotencyKey(rec('k1'))).toEqual({ reserved: true });
+    expect(gate.calls).toHaveLength(0);
+
+    let completed = false;
+    const completing = store.completeIdempotencyKey('k1', 201, '{"orderNumber":"AX25-0001"}').then(() => {
+      completed = true;
+    });
+    await settle();
+    expect(gate.calls).toHaveLength(1);
+    expect(completed).toBe(false);
+    // Meanwhile the store answers: a lone create commits with FULL on its own.
+    await store.createOrder(newOrder());
+    expect(gate.calls).toHaveLength(1);
+    gate.calls[0]?.release();
+    await completing;
+    expect(await store.reserveIdempotencyKey(rec('k1'))).toMatchObject({
+      reserved: false,
+      existing: { state: 'done', statusCode: 201, responseBody: '{"orderNumber":"AX25-0001"}' },
+    });
+
+    await store.reserveIdempotencyKey(rec('k2'));
+    let released = false;
+    const releasing = store.releaseIdempotencyKey('k2').then(() => {
+      released = true;
+    });
+    await settle();
+    expect(gate.calls).toHaveLength(2);
+    expect(released).toBe(false);
+    gate.calls[1]?.release();
+    await releasing;
+    expect(await store.reserveIdempotencyKey(rec('k2'))).toEqual({ reserved: true });
+    expect(store.synchronous).toBe(2);
+
+    // All of it is in the file.
+    await store.close();
+    const reader = new Database(file, { readonly: true });
+    t.onTestFinished(() => {
+      reader.close();
+    });
+    expect(reader.prepare('SELECT key, status_code FROM idempotency_keys ORDER BY key').all()).toEqual([
+      { key: 'k1', status_code: 201 },
+      { key: 'k2', status_code: null },
+    ]);
+  });
+
+  test('idempotency keys: a completion whose sync fails is "outcome unknown", and the store stops', async (t) => {
+    const { gate, store } = await gatedStore(t);
+    const now = new Date();
+    await store.reserveIdempotencyKey({
+      key: 'k',
+      fingerprint: 'fp',
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
+    });
+    const completing = store.completeIdempotencyKey('k', 201, '{}');
+    await settle();
+    gate.calls[0]?.fail(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    const err = await completing.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isOutcomeUnknown(err)).toBe(true);
+    expect(isAppError(err) && err.code).toBe('STORE_UNAVAILABLE');
+    await expect(store.getOrder('AX25-0001')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+  });
+
   test('a failed sync: the batch fails as "outcome unknown", the store refuses everything until a restart, which keeps what reached the disk', async (t) => {
     const errors: string[] = [];
     const log = {

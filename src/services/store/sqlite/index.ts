@@ -251,11 +251,12 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
    * Runs `fn` in one BEGIN IMMEDIATE transaction, mapping engine errors to AppErrors.
    *
    * 'unsynced' commits it with synchronous=NORMAL: no fsync, so the event loop isn't held for
-   * one. For the outbox's bookkeeping only (a claim's lease, "sent", "failed"), one write per
-   * mail: losing the last of them to a power cut only means that a mail goes out again, which
-   * the outbox allows anyway (a delivery cut off by a crash is retried). They reach the disk
-   * with the next sync of the WAL: the next create, any other write, or the checkpoint, which
-   * syncs the WAL before copying it.
+   * one. For writes whose loss to a power cut costs nothing: the outbox's bookkeeping (a
+   * claim's lease, "sent", "failed"; one write per mail: losing the last of them only means
+   * that a mail goes out again, which the outbox allows anyway, as a delivery cut off by a
+   * crash is retried) and idempotency reservations (see there). They reach the disk with the
+   * next sync of the WAL: the next create, any other write, or the checkpoint, which syncs
+   * the WAL before copying it.
    */
   function write<T>(fn: (s: NonNullable<typeof stmts>) => T, sync: 'full' | 'unsynced' = 'full'): T {
     try {
@@ -269,6 +270,25 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
       }
       throw mapError(err);
     }
+  }
+
+  /**
+   * Like write(), and durable before it resolves, without holding the event loop for the
+   * fsync: commits at NORMAL, then waits for an fdatasync of the WAL in the sync thread, as a
+   * batch of creates does (wal-sync.ts), and shares that fdatasync with whatever else asked
+   * for one meanwhile. A FULL commit when there is no WAL descriptor to sync.
+   */
+  async function writeDurable<T>(fn: (s: NonNullable<typeof stmts>) => T): Promise<T> {
+    const w = wal;
+    if (w === undefined) return write(fn);
+    const out = write(fn, 'unsynced');
+    try {
+      await w.sync(w.fd);
+    } catch (err) {
+      failStop(err, 0);
+      throw outcomeUnknown('The order database could not confirm a write on its disk; restart the server', err);
+    }
+    return out;
   }
 
   function read<T>(fn: (s: NonNullable<typeof stmts>, d: Database.Database) => T): T {
@@ -621,6 +641,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
 
     // ---------------------------------------------------------------- idempotency
 
+    // Idempotency keys cost the event loop no fsync (each was a FULL commit on it: two per
+    // order from the web checkout and the booth, which send a key with every order).
+    // - A reservation commits unsynced: what it guards is the create that follows, and the
+    //   create's own sync makes the reservation durable with it (it is earlier in the same
+    //   WAL, and a checkpoint syncs the WAL before copying it). Lost to a power cut before
+    //   any create, it only frees a key under which no order exists.
+    // - Completion and release are durable before they resolve (writeDurable): the stored
+    //   response is what a retry with the key is answered with, so it must not be lost after
+    //   the 201 went out.
     async reserveIdempotencyKey(rec) {
       const createdAt = isoTime(rec.createdAt);
       const expiresAt = isoTime(rec.expiresAt);
@@ -634,15 +663,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
         if (row && row.expires_at > createdAt) return { reserved: false, existing: rowToIdempotency(row) };
         s.putKey.run(rec.key, rec.fingerprint, createdAt, expiresAt);
         return { reserved: true };
-      });
+      }, 'unsynced');
     },
 
     async completeIdempotencyKey(key, statusCode, responseBody) {
-      write((s) => s.completeKey.run(statusCode, responseBody, key));
+      await writeDurable((s) => s.completeKey.run(statusCode, responseBody, key));
     },
 
     async releaseIdempotencyKey(key) {
-      write((s) => s.releaseKey.run(key));
+      await writeDurable((s) => s.releaseKey.run(key));
     },
 
     // ---------------------------------------------------------------- mail outbox

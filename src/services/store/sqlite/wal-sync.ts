@@ -19,11 +19,14 @@
  * in either mode, and the WAL file is never deleted while the store's connection is open,
  * so the descriptor stays the file's.
  *
- * Left to FULL: a lone create (nothing to overlap with; a hop to another thread would only
- * add latency) and every other write (status changes, settings, mail enqueued with them),
- * which are rare. The outbox's bookkeeping (claims, sent, failed: one write per mail) commits
- * at NORMAL without a sync of its own (sqlite/index.ts, `write(fn, 'unsynced')`): losing it to a power
- * cut only sends a mail again.
+ * Idempotency keys' completions and releases, one of each kind per order that sends a key,
+ * are synced the same way (sqlite/index.ts, `writeDurable`); their reservations, like the
+ * outbox's bookkeeping (claims, sent, failed: one write per mail), commit at NORMAL without a
+ * sync of its own (`write(fn, 'unsynced')`): the next sync of the WAL takes them along, and
+ * losing them to a power cut before it only frees a key no order was made under, or sends a
+ * mail again. Left to FULL: a lone create (nothing to overlap with; a hop to another thread
+ * would only add latency) and every other write (status changes, settings, mail enqueued with
+ * them), which are rare.
  */
 import fs from 'node:fs';
 import path from 'node:path';
