@@ -29,8 +29,12 @@ const BATCH = 500;
 export type PruneOptions = {
   /** The cache folder (`<dir>/<kind>/<k0k1>/<key>.jpg`). */
   dir: string;
-  /** Whether a render is still wanted: its key belongs to a photo in the library. */
-  isLive: (kind: ImageKind, key: string) => boolean;
+  /**
+   * Whether a render is still wanted: its key belongs to a photo in the library. Asked only
+   * for render files found, so a caller can put off building its answer (hashing every
+   * photo's keys) until there is a file to ask about: an empty cache costs nothing.
+   */
+  isLive: (kind: ImageKind, key: string) => boolean | Promise<boolean>;
   /** Orphans younger than this stay (renders by other processes for photos not indexed here yet). */
   graceMs: number;
   /** Total size the cache may keep; 0 for no limit. */
@@ -84,7 +88,7 @@ export async function pruneDiskCache(opts: PruneOptions): Promise<PruneResult> {
         const key = name.slice(0, -'.jpg'.length);
         const st = await statOf(file);
         if (!st) continue;
-        if (opts.isLive(kind, key)) {
+        if (await opts.isLive(kind, key)) {
           live.push({ file, kind, size: st.size, mtimeMs: st.mtimeMs });
         } else if (now - st.mtimeMs >= opts.graceMs && (await remove(file))) {
           result.orphansRemoved++;

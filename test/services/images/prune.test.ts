@@ -94,6 +94,25 @@ describe('the image disk cache sweep', () => {
     expect(await service.ensure('thumbnail', old)).toBe('rendered');
   });
 
+  test('an empty cache costs no hashing: the library is not even walked', async (t) => {
+    const { service, photo } = await setup(t);
+    const p = await photo('p');
+    let walked = 0;
+    const library = {
+      *[Symbol.iterator]() {
+        walked++;
+        yield p;
+      },
+    };
+    expect(await service.prune(library, { graceMs: 0, maxBytes: 0 })).toMatchObject({ files: 0, keptBytes: 0 });
+    expect(walked).toBe(0);
+    // Once there is a render to judge, it is (once per sweep, not per file).
+    expect(await service.ensure('thumbnail', p)).toBe('rendered');
+    expect(await service.ensure('preview', p)).toBe('rendered');
+    expect(await service.prune(library, { graceMs: 0, maxBytes: 0 })).toMatchObject({ files: 2, orphansRemoved: 0 });
+    expect(walked).toBe(1);
+  });
+
   test('keeps an orphan younger than the grace time (another process may have just written it)', async (t) => {
     const { service, photo, renderBoth, files } = await setup(t);
     const p = await photo('fresh');
