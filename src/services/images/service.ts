@@ -196,7 +196,10 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
       };
       return pruneDiskCache({
         dir: opts.cacheDir,
-        isLive: async (kind, key) => (await (live ??= liveKeys())).has(`${kind}/${key}`),
+        isLive: async (kind, key) => {
+          live ??= liveKeys();
+          return (await live).has(`${kind}/${key}`);
+        },
         ...limits,
       });
     },
