@@ -8,6 +8,13 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+/**
+ * The longest delay Node's timers take (about 24.8 days). A longer one is not an error to
+ * Node: it warns and fires after 1 ms, so an interval of 30 days would run every millisecond.
+ */
+const MAX_TIMER_MS = 2_147_483_647;
+/** A duration in ms that ends up in a timer: bounded by MAX_TIMER_MS. */
+const ms = (min: number, max = MAX_TIMER_MS) => int(min, max);
 
 /** Dollar text ("100", "100.00") to integer cents: money is never a float here. */
 const dollarsToCents = z
@@ -31,8 +38,8 @@ export const envSchema = z.object({
   PUBLIC_BASE_URL: optional(url),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: optional(z.string()),
-  REQUEST_TIMEOUT_MS: int(1000).default(30_000),
-  SHUTDOWN_GRACE_MS: int(0).default(10_000),
+  REQUEST_TIMEOUT_MS: ms(1000).default(30_000),
+  SHUTDOWN_GRACE_MS: ms(0).default(10_000),
 
   // --- folders -----------------------------------------------------------------
   DATA_DIR: z.string().min(1).default('./data'),
@@ -45,15 +52,15 @@ export const envSchema = z.object({
   PREVIEW_SIZE: int(256, 4000).default(1600),
   IMAGE_MEMORY_CACHE_MB: int(0, 4096).default(64),
   IMAGE_DISK_CACHE_MB: int(0).default(0),
-  IMAGE_CACHE_SWEEP_INTERVAL_MS: int(0).default(3_600_000),
-  LIBRARY_RESCAN_INTERVAL_MS: int(0).default(60_000),
+  IMAGE_CACHE_SWEEP_INTERVAL_MS: ms(0).default(3_600_000),
+  LIBRARY_RESCAN_INTERVAL_MS: ms(0).default(60_000),
   /** The built browser app (default: dist/web of the package, written by `npm run build`). */
   WEB_DIR: optional(z.string().min(1)),
 
   // --- order store -------------------------------------------------------------
   ORDER_STORE: z.enum(['sqlite', 'sheets', 'postgres']).default('sqlite'),
-  ORDER_CACHE_TTL_MS: int(0).default(30_000),
-  SQLITE_CHECKPOINT_INTERVAL_MS: int(0, 60_000).default(200),
+  ORDER_CACHE_TTL_MS: ms(0).default(30_000),
+  SQLITE_CHECKPOINT_INTERVAL_MS: ms(0, 60_000).default(200),
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')),
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   GOOGLE_SHEETS_ID: optional(z.string().min(1)),
@@ -64,14 +71,14 @@ export const envSchema = z.object({
   // --- admin -------------------------------------------------------------------
   ADMIN_TOKENS: optional(z.string()),
   ADMIN_AUTH_MAX_FAILURES: int(1).default(30),
-  ADMIN_AUTH_WINDOW_MS: int(1000).default(15 * 60_000),
+  ADMIN_AUTH_WINDOW_MS: ms(1000).default(15 * 60_000),
 
   // --- captcha -----------------------------------------------------------------
   CAPTCHA_PROVIDER: z.enum(['altcha', 'turnstile', 'hcaptcha', 'recaptcha', 'off']).default('altcha'),
   CAPTCHA_SECRET: optional(z.string().min(1)),
   CAPTCHA_SITE_KEY: optional(z.string().min(1)),
   CAPTCHA_VERIFY_URL: optional(url),
-  CAPTCHA_VERIFY_TIMEOUT_MS: int(100, 60_000).default(5000),
+  CAPTCHA_VERIFY_TIMEOUT_MS: ms(100, 60_000).default(5000),
   ALTCHA_HMAC_KEY: optional(z.string().min(16)),
   ALTCHA_MAX_NUMBER: int(1000).default(100_000),
   ALTCHA_EXPIRES_S: int(10).default(600),
@@ -94,8 +101,8 @@ export const envSchema = z.object({
   SENDGRID_API_KEY: optional(z.string().min(1)),
   SENDGRID_BASE_URL: optional(url),
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
-  MAIL_RETRY_BASE_MS: int(100).default(30_000),
-  MAIL_RETRY_MAX_MS: int(1000).default(60 * 60_000),
+  MAIL_RETRY_BASE_MS: ms(100).default(30_000),
+  MAIL_RETRY_MAX_MS: ms(1000).default(60 * 60_000),
 
   // --- push --------------------------------------------------------------------
   VAPID_PUBLIC_KEY: optional(z.string().min(1)),
@@ -107,7 +114,7 @@ export const envSchema = z.object({
 
   // --- address check -----------------------------------------------------------
   ADDRESS_VERIFIER: z.enum(['local', 'usps', 'smarty', 'off']).default('local'),
-  ADDRESS_VERIFY_TIMEOUT_MS: int(100).default(3000),
+  ADDRESS_VERIFY_TIMEOUT_MS: ms(100).default(3000),
   USPS_CLIENT_ID: optional(z.string().min(1)),
   USPS_CLIENT_SECRET: optional(z.string().min(1)),
   USPS_BASE_URL: url.default('https://apis.usps.com'),

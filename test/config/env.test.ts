@@ -21,9 +21,17 @@ test.each([
   [{ CAPTCHA_PROVIDER: 'turnstile' }, 'CAPTCHA_SECRET'],
   [{ HIGH_VALUE_THRESHOLD: '12.345' }, 'HIGH_VALUE_THRESHOLD'],
   [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL'],
+  // Longer than a Node timer takes: it would fire after 1 ms, every millisecond.
+  [{ IMAGE_CACHE_SWEEP_INTERVAL_MS: String(30 * 86_400_000) }, 'IMAGE_CACHE_SWEEP_INTERVAL_MS'],
+  [{ LIBRARY_RESCAN_INTERVAL_MS: '3000000000' }, 'LIBRARY_RESCAN_INTERVAL_MS'],
+  [{ SHUTDOWN_GRACE_MS: '2147483648' }, 'SHUTDOWN_GRACE_MS'],
 ])('a bad value stops start-up naming the variable: %o', (env, name) => {
   expect(() => loadConfig(env)).toThrow(ConfigError);
   expect(() => loadConfig(env)).toThrow(name);
+});
+
+test('a duration of the longest a Node timer takes is accepted', () => {
+  expect(loadConfig({ IMAGE_CACHE_SWEEP_INTERVAL_MS: '2147483647' }).IMAGE_CACHE_SWEEP_INTERVAL_MS).toBe(2_147_483_647);
 });
 
 test('dollar amounts become integer cents', () => {
