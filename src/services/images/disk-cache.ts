@@ -7,8 +7,44 @@
  * request: the failure is logged once, and again only after the cache has recovered.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
+const RENDER_SUFFIX = '.jpg';
+/** Ends the name of a file being written (renamed to the render when complete). */
+const TEMP_SUFFIX = '.tmp';
+
+/** A file in the cache's folders, as `cacheFiles` finds it. */
+export type CacheFile<K extends string = string> =
+  | { type: 'render'; kind: K; key: string; file: string }
+  | { type: 'temp'; kind: K; file: string };
+
+/**
+ * Every render and temp file under `dir` for these kinds (what `prune.ts` sweeps). Folders
+ * that don't exist or can't be read count as empty; names that aren't the cache's own are
+ * left out.
+ */
+export async function* cacheFiles<K extends string>(dir: string, kinds: readonly K[]): AsyncGenerator<CacheFile<K>> {
+  for (const kind of kinds) {
+    for (const shard of await names(path.join(dir, kind))) {
+      const folder = path.join(dir, kind, shard);
+      for (const name of await names(folder)) {
+        const file = path.join(folder, name);
+        if (name.endsWith(TEMP_SUFFIX)) yield { type: 'temp', kind, file };
+        else if (name.endsWith(RENDER_SUFFIX))
+          yield { type: 'render', kind, key: name.slice(0, -RENDER_SUFFIX.length), file };
+      }
+    }
+  }
+}
+
+async function names(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
 
 export type CacheLogger = {
   error(obj: object, msg: string): void;
@@ -26,7 +62,7 @@ export class DiskCache {
   ) {}
 
   fileFor(kind: string, key: string): string {
-    return path.join(this.dir, kind, key.slice(0, 2), `${key}.jpg`);
+    return path.join(this.dir, kind, key.slice(0, 2), `${key}${RENDER_SUFFIX}`);
   }
 
   /** The cached bytes, or undefined when absent or unreadable (then it is rendered again). */
@@ -52,7 +88,7 @@ export class DiskCache {
   async write(kind: string, key: string, body: Buffer): Promise<boolean> {
     const file = this.fileFor(kind, key);
     const folder = path.dirname(file);
-    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
     try {
       if (!this.madeDirs.has(folder)) {
         await mkdir(folder, { recursive: true });

@@ -16,9 +16,9 @@
  * Anything removed is rendered again if it is asked for. A file another process removes
  * first is not an error; nothing here ever fails a request or stops the server.
  */
-import { readdir, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { rm, stat } from 'node:fs/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { cacheFiles } from './disk-cache.js';
 import { type ImageKind, imageKinds } from './types.js';
 
 /** A temp file this old belongs to no write still running (a write takes milliseconds). */
@@ -27,7 +27,7 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 const BATCH = 500;
 
 export type PruneOptions = {
-  /** The cache folder (`<dir>/<kind>/<k0k1>/<key>.jpg`). */
+  /** The disk cache's folder (its layout: disk-cache.ts). */
   dir: string;
   /**
    * Whether a render is still wanted: its key belongs to a photo in the library. Asked only
@@ -67,40 +67,32 @@ export async function pruneDiskCache(opts: PruneOptions): Promise<PruneResult> {
     keptBytes: 0,
   };
   const live: Entry[] = [];
+  let keptOrphanBytes = 0;
   let seen = 0;
 
-  for (const kind of imageKinds) {
-    for (const folder of await entries(path.join(opts.dir, kind))) {
-      const folderPath = path.join(opts.dir, kind, folder);
-      for (const name of await entries(folderPath)) {
-        if (++seen % BATCH === 0) await yieldToEventLoop();
-        const file = path.join(folderPath, name);
-        if (name.endsWith('.tmp')) {
-          const st = await statOf(file);
-          if (st && now - st.mtimeMs > STALE_TEMP_MS && (await remove(file))) {
-            result.tempsRemoved++;
-            result.removedBytes += st.size;
-          }
-          continue;
-        }
-        if (!name.endsWith('.jpg')) continue; // not ours: left alone
-        result.files++;
-        const key = name.slice(0, -'.jpg'.length);
-        const st = await statOf(file);
-        if (!st) continue;
-        if (await opts.isLive(kind, key)) {
-          live.push({ file, kind, size: st.size, mtimeMs: st.mtimeMs });
-        } else if (now - st.mtimeMs >= opts.graceMs && (await remove(file))) {
-          result.orphansRemoved++;
-          result.removedBytes += st.size;
-        } else {
-          result.keptBytes += st.size;
-        }
+  for await (const entry of cacheFiles(opts.dir, imageKinds)) {
+    if (++seen % BATCH === 0) await yieldToEventLoop();
+    const st = await statOf(entry.file);
+    if (!st) continue; // removed meanwhile by another process
+    if (entry.type === 'temp') {
+      if (now - st.mtimeMs > STALE_TEMP_MS && (await remove(entry.file))) {
+        result.tempsRemoved++;
+        result.removedBytes += st.size;
       }
+      continue;
+    }
+    result.files++;
+    if (await opts.isLive(entry.kind, entry.key)) {
+      live.push({ file: entry.file, kind: entry.kind, size: st.size, mtimeMs: st.mtimeMs });
+    } else if (now - st.mtimeMs >= opts.graceMs && (await remove(entry.file))) {
+      result.orphansRemoved++;
+      result.removedBytes += st.size;
+    } else {
+      keptOrphanBytes += st.size;
     }
   }
 
-  let total = result.keptBytes + live.reduce((sum, e) => sum + e.size, 0);
+  let total = keptOrphanBytes + live.reduce((sum, e) => sum + e.size, 0);
   if (opts.maxBytes > 0 && total > opts.maxBytes) {
     // Previews before thumbnails, each oldest-written first.
     const rank = (e: Entry) => (e.kind === 'preview' ? 0 : 1);
@@ -118,21 +110,12 @@ export async function pruneDiskCache(opts: PruneOptions): Promise<PruneResult> {
   return result;
 }
 
-/** A folder's names; none when it does not exist (nothing cached yet) or can't be read. */
-async function entries(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch {
-    return [];
-  }
-}
-
 async function statOf(file: string): Promise<{ size: number; mtimeMs: number } | undefined> {
   try {
     const st = await stat(file);
     return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
   } catch {
-    return undefined; // removed meanwhile by another process
+    return undefined;
   }
 }
 

@@ -20,6 +20,17 @@ function gatedSync() {
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 
+/** An idempotency reservation for `key`, made now, valid for a day. */
+function rec(key: string) {
+  const now = new Date();
+  return {
+    key,
+    fingerprint: `fp-${key}`,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
+  };
+}
+
 /** A store in a temp dir whose batch syncs wait for the test (closed after it). */
 async function gatedStore(t: TestContext, extra: Partial<SqliteStoreOptions> = {}) {
   const file = path.join(await tempDir(t), 'orders.db');
@@ -105,13 +116,6 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
 
   test('idempotency keys: a reservation commits without a sync; a completion and a release wait for the WAL sync', async (t) => {
     const { file, gate, store } = await gatedStore(t);
-    const now = new Date();
-    const rec = (key: string) => ({
-      key,
-      fingerprint: `fp-${key}`,
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
-    });
     // Resolves with nothing let through the gate: no sync of its own.
     expect(await store.reserveIdempotencyKey(rec('k1'))).toEqual({ reserved: true });
     expect(gate.calls).toHaveLength(0);
@@ -160,13 +164,7 @@ describe('sqlite: batches of creates are synced off the event loop', () => {
 
   test('idempotency keys: a completion whose sync fails is "outcome unknown", and the store stops', async (t) => {
     const { gate, store } = await gatedStore(t);
-    const now = new Date();
-    await store.reserveIdempotencyKey({
-      key: 'k',
-      fingerprint: 'fp',
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
-    });
+    await store.reserveIdempotencyKey(rec('k'));
     const completing = store.completeIdempotencyKey('k', 201, '{}');
     await settle();
     gate.calls[0]?.fail(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));

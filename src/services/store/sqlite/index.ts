@@ -285,8 +285,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
     try {
       await w.sync(w.fd);
     } catch (err) {
-      failStop(err, 0);
-      throw outcomeUnknown('The order database could not confirm a write on its disk; restart the server', err);
+      throw unconfirmed(err, 0);
     }
     return out;
   }
@@ -383,9 +382,14 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteOrderStore
    * unknown, so an Idempotency-Key stays taken.
    */
   function stop(err: unknown, orders: number): Outcome<OrderRecord>[] {
-    failStop(err, orders);
-    const error = outcomeUnknown('The order database could not confirm a write on its disk; restart the server', err);
+    const error = unconfirmed(err, orders);
     return Array.from({ length: orders }, () => ({ ok: false as const, error }));
+  }
+
+  /** Fail-stops the store and gives the error for writes whose durability is now unknown. */
+  function unconfirmed(err: unknown, orders: number) {
+    failStop(err, orders);
+    return outcomeUnknown('The order database could not confirm a write on its disk; restart the server', err);
   }
 
   /** From now on every operation answers STORE_UNAVAILABLE (see stop()); logged once. */
