@@ -8,6 +8,7 @@
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
+import { escapeHtml } from '../../lib/escape.js';
 import type { ConfirmOutcome } from '../../services/orders/confirm.js';
 
 export type VerifyPage = {
@@ -15,10 +16,6 @@ export type VerifyPage = {
   code: 'CONFIRMED' | 'ALREADY_CONFIRMED' | ErrorCode;
   html: string;
 };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export const PAGE_HEADERS = {
   'Cache-Control': 'no-store',

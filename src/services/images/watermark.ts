@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import sharp, { type OverlayOptions } from 'sharp';
+import { escapeHtml } from '../../lib/escape.js';
 
 const require = createRequire(import.meta.url);
 
@@ -25,12 +26,8 @@ const SHADOW_ALPHA = 35;
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
 /** `<`, `>` and `&` would otherwise be Pango markup. */
-export function escapeMarkup(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 async function renderText(text: string, color: string, alpha: number, px: number) {
-  const markup = `<span foreground="${color}" fgalpha="${alpha}%">${escapeMarkup(text)}</span>`;
+  const markup = `<span foreground="${color}" fgalpha="${alpha}%">${escapeHtml(text)}</span>`;
   return sharp({
     text: { text: markup, font: `${FONT_FAMILY} ${px}`, fontfile: WATERMARK_FONT_FILE, rgba: true, dpi: 72 },
   })

@@ -20,9 +20,10 @@
  * ever cut: a block that still came out bigger than its region is scaled down to fit.
  */
 import sharp, { type CreateText } from 'sharp';
+import { escapeHtml } from '../../lib/escape.js';
 import { type LabelContent, returnAddressLines, topLineText } from './content.js';
 import { FONT_FAMILY, FONT_FILES } from './font.js';
-import { escapeMarkup, keepTogether } from './markup.js';
+import { keepTogether } from './markup.js';
 import { isWide } from './wide.js';
 
 export const LABEL_WIDTH = 1800;
@@ -88,7 +89,7 @@ function estimateFittingSize(block: TextBlock): number {
 function blockMarkup(paragraphs: readonly Paragraph[]): string {
   return paragraphs
     .map((p) => {
-      let text = escapeMarkup(p.text);
+      let text = escapeHtml(p.text);
       if (p.bold) text = `<b>${text}</b>`;
       if (p.scale !== undefined && p.scale !== 1) text = `<span size="${Math.round(p.scale * 100)}%">${text}</span>`;
       return text;
@@ -215,8 +216,8 @@ function registerBoldFace(): Promise<unknown> {
 
 /** The top line: the order number in bold, then the items, wrapping only between items. */
 export function topLineMarkup(content: LabelContent): string {
-  const items = content.items.map((i) => escapeMarkup(keepTogether(i))).join(', ');
-  return `<b>${escapeMarkup(content.orderNumber)}</b> · ${items}`;
+  const items = content.items.map((i) => escapeHtml(keepTogether(i))).join(', ');
+  return `<b>${escapeHtml(content.orderNumber)}</b> · ${items}`;
 }
 
 /** The recipient block: the name larger and bold, then the address lines. */

@@ -1,21 +1,8 @@
 /**
- * Making customer text safe for mail: escaped in HTML bodies, and stripped of line breaks
+ * Making customer text safe for mail (HTML bodies use src/lib/escape.ts): stripped of line breaks
  * (and other control characters) wherever it could reach a header, so no name, subject or
  * tracking number can start a header of its own (`\r\nBcc: ...`).
  */
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text → HTML text or attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
-}
 
 /**
  * One line of header text: every control character (CR, LF, TAB, NUL, DEL, C1, and the

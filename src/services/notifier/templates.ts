@@ -6,7 +6,8 @@
 import { formatItemLine } from '../../domain/items.js';
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
-import { escapeHtml, headerText } from './sanitize.js';
+import { escapeHtml } from '../../lib/escape.js';
+import { headerText } from './sanitize.js';
 
 export type MessageContent = { subject: string; text: string; html: string };
 

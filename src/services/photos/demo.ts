@@ -11,6 +11,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
+import { escapeHtml } from '../../lib/escape.js';
 import { Limiter } from './concurrency.js';
 import type { LibraryLogger } from './library.js';
 import { compareNames, isHidden } from './naming.js';
@@ -157,10 +158,6 @@ function exifDate(d: Date): string {
   return `${d.getUTCFullYear()}:${p(d.getUTCMonth() + 1)}:${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
 }
 
-function escapeMarkup(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 function hslToRgb(h: number, sat: number, light: number): [number, number, number] {
   const k = (n: number) => (n + h / 30) % 12;
   const a = sat * Math.min(light, 1 - light);
@@ -208,7 +205,7 @@ function background(img: DemoImage): Buffer {
 async function renderText(text: string, sizePt: number, fontfile: string, color: string): Promise<Buffer> {
   return sharp({
     text: {
-      text: `<span foreground="${color}">${escapeMarkup(text)}</span>`,
+      text: `<span foreground="${color}">${escapeHtml(text)}</span>`,
       font: `${FONT_FAMILY} ${sizePt}`,
       fontfile,
       rgba: true,

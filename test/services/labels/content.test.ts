@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { escapeHtml as escapeMarkup } from '../../../src/lib/escape.js';
 import { cleanText, labelContent, returnAddressLines, topLineText } from '../../../src/services/labels/content.js';
-import { escapeMarkup } from '../../../src/services/labels/markup.js';
 import { labelOrder } from '../../support/labels-fixtures.js';
 
 describe('label content', () => {

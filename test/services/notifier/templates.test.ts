@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { formatItemLine } from '../../../src/domain/items.js';
+import { escapeHtml } from '../../../src/lib/escape.js';
 import { retryDelayMs } from '../../../src/services/notifier/backoff.js';
 import { jobsForNewOrder, shippedJob } from '../../../src/services/notifier/jobs.js';
-import { escapeHtml, headerText, isSafeAddress } from '../../../src/services/notifier/sanitize.js';
+import { headerText, isSafeAddress } from '../../../src/services/notifier/sanitize.js';
 import {
   feedbackUrl,
   receiptContent,
