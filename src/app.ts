@@ -20,6 +20,7 @@ import errorHandler, { clientErrorHandler, sendError, toAppError } from './error
 import { createFrontDoor, type FrontDoor } from './lib/front-door.js';
 import { requestIdGenerator } from './lib/request-id.js';
 import { requestLoggerFactory } from './lib/request-logger.js';
+import { securityHeaders } from './lib/security-headers.js';
 import configPlugin from './plugins/config.js';
 import httpConventions from './plugins/http-conventions.js';
 import openapi from './plugins/openapi.js';
@@ -70,6 +71,7 @@ export function serverOptions(
   frontDoor: FrontDoor,
   genReqId: () => string,
 ): FastifyHttpOptions<Server> {
+  const security = securityHeaders(config);
   return {
     logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -108,9 +110,11 @@ export function serverOptions(
       }
     },
     // Malformed percent-encoding (`/event/%E0%A4%A`) is refused by the router before any hook
-    // or error handler runs; answer it with the SPEC §1 body and CORS, not Fastify's own body.
+    // or error handler runs; answer it with the SPEC §1 body, CORS and the security headers,
+    // not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
+      for (const [name, value] of security) reply.header(name, value);
       request.log.info({ code: error.code }, error.message);
       sendError(reply, toAppError(error));
     },
