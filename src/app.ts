@@ -17,11 +17,13 @@ import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
 import errorHandler, { clientErrorHandler, sendError, toAppError } from './errors/handler.js';
+import { holdPrivateUmask } from './lib/data-dir.js';
 import { createFrontDoor, type FrontDoor } from './lib/front-door.js';
 import { requestIdGenerator } from './lib/request-id.js';
 import { requestLoggerFactory } from './lib/request-logger.js';
 import { securityHeaders } from './lib/security-headers.js';
 import configPlugin from './plugins/config.js';
+import dataDir from './plugins/data-dir.js';
 import httpConventions from './plugins/http-conventions.js';
 import openapi from './plugins/openapi.js';
 import readiness from './plugins/readiness.js';
@@ -134,6 +136,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // 1. infrastructure
   await fastify.register(configPlugin, { config: opts.config });
+  await fastify.register(dataDir); // private before anything is written to it
   await fastify.register(errorHandler);
   await fastify.register(httpConventions);
   await fastify.register(openapi);
@@ -177,9 +180,17 @@ export async function buildApp(
   config: Config,
   logger: FastifyServerOptions['logger'] = false,
 ): Promise<FastifyInstance> {
+  // Everything created under DATA_DIR is private from the first file on (lib/data-dir.ts). The
+  // umask is the process's: given back once the app has closed (this hook, added first, runs
+  // last, after the services' own closing writes), or failed to start.
+  const releaseUmask = holdPrivateUmask();
   const genReqId = requestIdGenerator();
   const frontDoor = createFrontDoor({ requestIdHeader: REQUEST_ID_HEADER, genReqId });
   const fastify = Fastify(serverOptions(config, logger, frontDoor, genReqId)).withTypeProvider<ZodTypeProvider>();
+  fastify.addHook('onClose', (_instance, done) => {
+    releaseUmask();
+    done();
+  });
   fastify.decorate('frontDoor', frontDoor);
   fastify.addHook('preClose', (done) => {
     frontDoor.shut();
@@ -189,6 +200,11 @@ export async function buildApp(
   // within REQUEST_TIMEOUT_MS (set through Fastify's requestTimeout above). Node wants the
   // headers timeout no longer than the request timeout (else it applies it to the body too).
   fastify.server.headersTimeout = Math.min(10_000, config.REQUEST_TIMEOUT_MS);
-  await fastify.register(fp(app, { name: 'app' }), { config });
+  try {
+    await fastify.register(fp(app, { name: 'app' }), { config });
+  } catch (err) {
+    releaseUmask();
+    throw err;
+  }
   return fastify;
 }
