@@ -42,7 +42,7 @@ import orderLookupRoutes from './routes/orders/lookup.js';
 import photoRoutes from './routes/photos/index.js';
 import pushRoutes from './routes/push/index.js';
 import address from './services/address/plugin.js';
-import adminAuth from './services/admin-auth/plugin.js';
+import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
 import events from './services/events/plugin.js';
 import images from './services/images/plugin.js';
@@ -54,7 +54,11 @@ import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
 import store from './services/store/plugin.js';
 
-export type AppOptions = { config: Config };
+export type AppOptions = {
+  config: Config;
+  /** The operator's terminal, when stdout is one: a generated admin token is shown there, never logged. */
+  terminal?: Terminal | undefined;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -145,7 +149,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // 2. services
   await fastify.register(store); // first, so it is closed last (Fastify closes in reverse order)
-  await fastify.register(adminAuth);
+  await fastify.register(adminAuth, { terminal: opts.terminal });
   await fastify.register(rateLimits); // needs adminAuth (admins are not limited)
   await fastify.register(captcha);
   await fastify.register(photos);
@@ -179,6 +183,7 @@ export default fp(app, { name: 'app' });
 export async function buildApp(
   config: Config,
   logger: FastifyServerOptions['logger'] = false,
+  options: Omit<AppOptions, 'config'> = {},
 ): Promise<FastifyInstance> {
   // Everything created under DATA_DIR is private from the first file on (lib/data-dir.ts). The
   // umask is the process's: given back once the app has closed (this hook, added first, runs
@@ -201,7 +206,7 @@ export async function buildApp(
   // headers timeout no longer than the request timeout (else it applies it to the body too).
   fastify.server.headersTimeout = Math.min(10_000, config.REQUEST_TIMEOUT_MS);
   try {
-    await fastify.register(fp(app, { name: 'app' }), { config });
+    await fastify.register(fp(app, { name: 'app' }), { config, terminal: options.terminal });
   } catch (err) {
     releaseUmask();
     throw err;

@@ -44,7 +44,10 @@ async function main(): Promise<void> {
 
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
-    app = await buildApp(config, loggerOptions(config.LOG_LEVEL));
+    // A generated admin token is shown on the terminal, and only there (never in a log).
+    app = await buildApp(config, loggerOptions(config.LOG_LEVEL), {
+      terminal: process.stdout.isTTY ? process.stdout : undefined,
+    });
   } catch (err) {
     // Services start while they are registered: a store that can't be opened ends up here.
     exitOnConfigError(err);
