@@ -18,6 +18,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config/env.js';
 import errorHandler, { clientErrorHandler, sendError, toAppError } from './errors/handler.js';
 import { holdPrivateUmask } from './lib/data-dir.js';
+import { connectionCap, descriptorLimit } from './lib/descriptors.js';
 import { createFrontDoor, type FrontDoor } from './lib/front-door.js';
 import { requestIdGenerator } from './lib/request-id.js';
 import { requestLoggerFactory } from './lib/request-logger.js';
@@ -205,6 +206,20 @@ export async function buildApp(
   // within REQUEST_TIMEOUT_MS (set through Fastify's requestTimeout above). Node wants the
   // headers timeout no longer than the request timeout (else it applies it to the body too).
   fastify.server.headersTimeout = Math.min(10_000, config.REQUEST_TIMEOUT_MS);
+  // Connections over the cap are closed at once, so that idle ones can't use up the file
+  // descriptors everything else needs (lib/descriptors.ts).
+  const cap = connectionCap(config, descriptorLimit());
+  if (cap.max !== undefined) fastify.server.maxConnections = cap.max;
+  fastify.log.info(
+    { maxConnections: cap.max ?? null, descriptorLimit: cap.limit ?? null, from: cap.source },
+    'connection cap',
+  );
+  if (cap.aboveSafe) {
+    fastify.log.warn(
+      { maxConnections: cap.max, descriptorLimit: cap.limit },
+      'MAX_CONNECTIONS leaves too few file descriptors for photos, the image cache and the store; lower it or raise the limit (ulimit -n)',
+    );
+  }
   try {
     await fastify.register(fp(app, { name: 'app' }), { config, terminal: options.terminal });
   } catch (err) {
