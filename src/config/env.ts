@@ -113,6 +113,8 @@ export const envSchema = z.object({
     .string()
     .regex(/^(mailto:|https:\/\/)/)
     .default('mailto:photos@localhost'),
+  /** Push service hosts exempt from the public-address check (services/push/egress.ts). */
+  PUSH_ALLOW_HOSTS: optional(z.string()),
 
   // --- address check -----------------------------------------------------------
   ADDRESS_VERIFIER: z.enum(['local', 'usps', 'smarty', 'off']).default('local'),
