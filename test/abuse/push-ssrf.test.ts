@@ -13,9 +13,9 @@
  * is offered: a connection at all is the SSRF, whatever would have been said over it.
  */
 import { createECDH, randomBytes } from 'node:crypto';
-import net from 'node:net';
-import { describe, expect, type TestContext, test } from 'vitest';
-import { adminHeaders, build } from '../helpers/build.js';
+import { describe, expect, test } from 'vitest';
+import { adminHeaders, build, type TestApp } from '../helpers/build.js';
+import { countingListener } from '../support/counting-listener.js';
 import { bodyA, ordersApp } from '../support/orders-fixtures.js';
 
 function keys() {
@@ -24,16 +24,27 @@ function keys() {
   return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
 }
 
-/** A loopback listener that counts connections and hangs up at once. */
-async function internalService(t: TestContext): Promise<{ port: number; connections: () => number }> {
-  let count = 0;
-  const server = net.createServer((socket) => {
-    count++;
-    socket.destroy();
+/** An admin subscription put straight into the store (the route would refuse these). */
+function storeSubscription(app: TestApp, endpoint: string) {
+  return app.store.savePushSubscription({
+    endpoint,
+    ...keys(),
+    scope: 'admin',
+    orderId: null,
+    createdAt: new Date().toISOString(),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { port: (server.address() as net.AddressInfo).port, connections: () => count };
+}
+
+/** A booth order: it notifies every admin subscription; resolves when the pushes are done. */
+async function orderAndPush(app: TestApp): Promise<void> {
+  const order = await app.inject({
+    method: 'POST',
+    url: '/api/orders/create',
+    headers: adminHeaders,
+    payload: bodyA(),
+  });
+  expect(order.statusCode, order.body).toBe(201);
+  await app.push.drain();
 }
 
 describe('push subscriptions: SSRF', () => {
@@ -78,33 +89,19 @@ describe('push subscriptions: SSRF', () => {
     ];
     const services: { endpoint: string; connections: () => number }[] = [];
     for (const target of targets) {
-      const service = await internalService(t);
+      const service = await countingListener(t);
       const endpoint = target(service.port);
       services.push({ endpoint, connections: service.connections });
-      await app.store.savePushSubscription({
-        endpoint,
-        ...keys(),
-        scope: 'admin',
-        orderId: null,
-        createdAt: new Date().toISOString(),
-      });
+      await storeSubscription(app, endpoint);
     }
-    // A new order notifies every admin subscription.
-    const order = await app.inject({
-      method: 'POST',
-      url: '/api/orders/create',
-      headers: adminHeaders,
-      payload: bodyA(),
-    });
-    expect(order.statusCode, order.body).toBe(201);
-    await app.push.drain();
+    await orderAndPush(app);
     expect(services.map((s) => [s.endpoint, s.connections()])).toEqual(services.map((s) => [s.endpoint, 0]));
   });
 
   test('PUSH_ALLOW_HOSTS lets named hosts through, and only them', async (t) => {
     const app = await ordersApp(t, { env: { PUSH_ALLOW_HOSTS: 'relay.invalid, localhost' } });
-    const allowed = await internalService(t);
-    const other = await internalService(t);
+    const allowed = await countingListener(t);
+    const other = await countingListener(t);
     const subscribe = (endpoint: string) =>
       app.inject({
         method: 'POST',
@@ -116,21 +113,8 @@ describe('push subscriptions: SSRF', () => {
     expect((await subscribe(`https://localhost:${allowed.port}/push/relay`)).statusCode).toBe(201);
     // Not named (the same machine by address): refused, and never contacted.
     expect((await subscribe(`https://127.0.0.1:${other.port}/push/x`)).statusCode).toBe(400);
-    await app.store.savePushSubscription({
-      endpoint: `https://127.0.0.1:${other.port}/push/stored`,
-      ...keys(),
-      scope: 'admin',
-      orderId: null,
-      createdAt: new Date().toISOString(),
-    });
-    const order = await app.inject({
-      method: 'POST',
-      url: '/api/orders/create',
-      headers: adminHeaders,
-      payload: bodyA(),
-    });
-    expect(order.statusCode, order.body).toBe(201);
-    await app.push.drain();
+    await storeSubscription(app, `https://127.0.0.1:${other.port}/push/stored`);
+    await orderAndPush(app);
     expect(allowed.connections()).toBeGreaterThan(0);
     expect(other.connections()).toBe(0);
   });

@@ -10,7 +10,7 @@
 import type { LookupAddress } from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
-import { describe, expect, type TestContext, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   allowedHosts,
   createPushAgent,
@@ -19,6 +19,7 @@ import {
   isPublicAddress,
   normaliseHost,
 } from '../../../src/services/push/egress.js';
+import { countingListener } from '../../support/counting-listener.js';
 
 describe('isPublicAddress', () => {
   test.each([
@@ -116,18 +117,6 @@ describe('endpointRefusal', () => {
   });
 });
 
-/** A loopback listener counting the connections it is offered. */
-async function listener(t: TestContext): Promise<{ port: number; connections: () => number }> {
-  let count = 0;
-  const server = net.createServer((s) => {
-    count++;
-    s.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { port: (server.address() as net.AddressInfo).port, connections: () => count };
-}
-
 /** A resolver answering from a script, one answer per call (the last repeats), and counting calls. */
 function hostileDns(answers: string[][]) {
   const calls: string[] = [];
@@ -163,7 +152,7 @@ function attempt(agent: https.Agent, host: string, port: number): Promise<NodeJS
 
 describe('createPushAgent', () => {
   test('a name resolving to an internal address is refused before any connection', async (t) => {
-    const inside = await listener(t);
+    const inside = await countingListener(t);
     for (const address of ['127.0.0.1', '169.254.169.254', '10.0.0.7', '::1', '::ffff:127.0.0.1']) {
       const dns = hostileDns([[address]]);
       const agent = createPushAgent({ lookup: dns.lookup });
@@ -177,7 +166,7 @@ describe('createPushAgent', () => {
   });
 
   test('one internal address among public ones is enough to refuse', async (t) => {
-    const inside = await listener(t);
+    const inside = await countingListener(t);
     const dns = hostileDns([['8.8.8.8', '127.0.0.1']]);
     const agent = createPushAgent({ lookup: dns.lookup });
     t.onTestFinished(() => agent.destroy());
@@ -186,7 +175,7 @@ describe('createPushAgent', () => {
   });
 
   test('DNS rebinding: each connection goes to the address checked for it, and no other', async (t) => {
-    const inside = await listener(t);
+    const inside = await countingListener(t);
     // Public for the first connection, loopback from then on.
     const dns = hostileDns([['8.8.8.8'], ['127.0.0.1']]);
     const agent = createPushAgent({ lookup: dns.lookup });
@@ -202,7 +191,7 @@ describe('createPushAgent', () => {
   });
 
   test('IP addresses in the URL are checked without a lookup, in every spelling', async (t) => {
-    const inside = await listener(t);
+    const inside = await countingListener(t);
     const dns = hostileDns([['8.8.8.8']]);
     const agent = createPushAgent({ lookup: dns.lookup });
     t.onTestFinished(() => agent.destroy());
@@ -214,7 +203,7 @@ describe('createPushAgent', () => {
   });
 
   test('hosts PUSH_ALLOW_HOSTS names are connected to as they are', async (t) => {
-    const inside = await listener(t);
+    const inside = await countingListener(t);
     const agent = createPushAgent({ allow: allowedHosts('localhost,127.0.0.1') });
     t.onTestFinished(() => agent.destroy());
     await attempt(agent, '127.0.0.1', inside.port);
