@@ -5,12 +5,19 @@
  * logged: a DATA_DIR left readable by an earlier version is worth knowing about.
  */
 import fp from 'fastify-plugin';
-import { makeDataDirPrivate } from '../lib/data-dir.js';
+import { makeDataDirPrivate, type PrivateDirReport } from '../lib/data-dir.js';
 
 export default fp(
   async function dataDir(fastify) {
     const { dataDir: dir, photosDir } = fastify.config;
-    const report = await makeDataDirPrivate(dir, { leaveAlone: [photosDir] });
+    let report: PrivateDirReport;
+    try {
+      report = await makeDataDirPrivate(dir, { leaveAlone: [photosDir] });
+    } catch (err) {
+      // Not a folder, or not ours to create: the store, next, stops start-up naming DATA_DIR.
+      fastify.log.warn({ dataDir: dir, err: (err as Error).message }, 'DATA_DIR could not be made private');
+      return;
+    }
     if (report.tightened.length > 0) {
       fastify.log.warn(
         { dataDir: dir, files: report.tightened.length, checked: report.walked },
