@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config/env.js';
+import { PRIVATE_UMASK } from '../lib/data-dir.js';
 import { imageCacheDir } from '../services/images/plugin.js';
 import { createImageService } from '../services/images/service.js';
 import { type ImageKind, imageKinds } from '../services/images/types.js';
@@ -179,6 +180,8 @@ function parseCli(argv: string[]): Pick<PregenerateOptions, 'event' | 'kinds' | 
 }
 
 async function main(): Promise<number> {
+  // The disk cache is under DATA_DIR, which is private (lib/data-dir.ts).
+  process.umask(process.umask() | PRIVATE_UMASK);
   let config: Config;
   let args: ReturnType<typeof parseCli>;
   try {

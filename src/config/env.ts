@@ -39,6 +39,8 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: optional(z.string()),
   REQUEST_TIMEOUT_MS: ms(1000).default(30_000),
+  /** Open connections at most; unset: derived from the descriptor limit (lib/descriptors.ts). */
+  MAX_CONNECTIONS: optional(int(1)),
   SHUTDOWN_GRACE_MS: ms(0).default(10_000),
 
   // --- folders -----------------------------------------------------------------
@@ -111,6 +113,8 @@ export const envSchema = z.object({
     .string()
     .regex(/^(mailto:|https:\/\/)/)
     .default('mailto:photos@localhost'),
+  /** Push service hosts exempt from the public-address check (services/push/egress.ts). */
+  PUSH_ALLOW_HOSTS: optional(z.string()),
 
   // --- address check -----------------------------------------------------------
   ADDRESS_VERIFIER: z.enum(['local', 'usps', 'smarty', 'off']).default('local'),

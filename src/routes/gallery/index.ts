@@ -16,6 +16,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
+import { securityHeaders } from '../../lib/security-headers.js';
 import { readsAreLogged } from '../../plugins/http-conventions.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { type CatalogSettings, catalogSettings } from './event-settings.js';
@@ -68,6 +69,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
         pages,
         isReady: () => library.isReady,
         isFresh: () => !snapshot?.needsRefresh(),
+        securityHeaders: securityHeaders(fastify.config),
       }),
     );
   }
