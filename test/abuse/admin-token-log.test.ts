@@ -9,7 +9,7 @@
  * util-linux), as an operator typing `npm start` would have.
  */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type TestContext, test } from 'vitest';
 import { tempDir } from '../helpers/build.js';
@@ -19,6 +19,29 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const TOKEN_FILE = 'admin-token';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Every process below `root`, from /proc (Linux): children first read, deepest last. */
+async function descendants(root: number): Promise<number[]> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (Number.isInteger(ppid)) parents.set(Number(entry), ppid);
+  }
+  const found: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, parent] of parents) {
+      if (parent === pid) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(root);
+  return found;
+}
 
 /**
  * The server with its stdout on a pseudo-terminal: `script -q -c <command> /dev/null` runs
@@ -65,7 +88,16 @@ async function startOnTerminal(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-      process.kill(-child.pid, 'SIGKILL');
+      // `script` starts the command in a session of its own, so killing script's process
+      // group misses the server: kill every descendant, found before script goes.
+      const tree = [...(await descendants(child.pid)), child.pid];
+      for (const pid of tree) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
       await exited;
     }
   };
