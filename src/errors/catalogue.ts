@@ -37,6 +37,7 @@ export const errorCatalogue = {
   IMAGE_UNAVAILABLE: { status: 503, message: 'The image cannot be rendered right now' },
   STORE_UNAVAILABLE: { status: 503, message: 'The order store is unreachable' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+  BUSY: { status: 503, message: 'The server is busy; try again shortly' },
   CAPTCHA_UNAVAILABLE: { status: 503, message: 'The CAPTCHA service cannot be reached right now' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

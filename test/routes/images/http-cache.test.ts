@@ -16,7 +16,7 @@ test('If-None-Match: exact, weak, listed or * match; others do not', () => {
 });
 
 test('headers are made once per image and differ by versioned URL and 304', () => {
-  const img: ServedImage = { kind: 'thumbnail', body: Buffer.from('x'), etag, version: 'v1' };
+  const img: ServedImage = { kind: 'thumbnail', format: 'jpeg', body: Buffer.from('x'), etag, version: 'v1' };
   const ok = imageHeaders(img, true, false);
   expect(ok).toEqual({
     etag,
