@@ -87,7 +87,7 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
     timeoutMs: opts.queueTimeoutMs ?? 0,
   });
   const tileFor = watermarkTiles();
-  const counters = { renders: 0, memoryHits: 0, diskHits: 0, failures: 0 };
+  const counters = { renders: 0, prerendered: 0, memoryHits: 0, diskHits: 0, failures: 0 };
 
   const sizeOf = (kind: ImageKind) =>
     kind === 'thumbnail' ? opts.thumbnailSize : kind === 'thumbnail2x' ? 2 * opts.thumbnailSize : opts.previewSize;
@@ -223,7 +223,7 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
           ok = false;
           continue;
         }
-        counters.renders++;
+        counters.prerendered++;
         if (!(await disk.write('thumbnail', diskKey('thumbnail', photo, format), body, SUFFIX[format]))) ok = false;
       }
       return ok;

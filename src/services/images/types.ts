@@ -40,8 +40,10 @@ export type ServedImage = {
 };
 
 export type ImageStats = {
-  /** Images rendered from an original (each costs a decode). */
+  /** Images rendered from an original on demand (each costs a decode). */
   renders: number;
+  /** Thumbnails made ahead of any request by the intake, from its own decode of a new photo. */
+  prerendered: number;
   memoryHits: number;
   diskHits: number;
   /** Renders that failed. */

@@ -179,6 +179,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
           rec.held = false;
         },
         (err: unknown) => {
+          if (closed) return;
           // Decodes no further than its header: broken, held back, reported.
           rec.held = true;
           const entry = {

@@ -151,6 +151,7 @@ describe('GET /event/{eventCode}', () => {
       id: photo?.id,
       number: '1',
       thumbnail: `${BASE}/api/proxy-image/Anime%20Expo/${photo?.id}?v=${photo?.version}`,
+      srcset: `${BASE}/api/proxy-image/Anime%20Expo/${photo?.id}?v=${photo?.version} 1x, ${BASE}/api/proxy-image/Anime%20Expo/${photo?.id}?v=${photo?.version}&size=2x 2x`,
       fullSize: `${BASE}/api/preview/Anime%20Expo/${photo?.id}?v=${photo?.version}`,
       metadata: { day: 'Day 1', session: 'Cosplay', width: 48, height: 32, takenAt: '2026-07-03T10:00:00.000Z' },
     });

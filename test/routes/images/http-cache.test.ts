@@ -21,10 +21,13 @@ test('headers are made once per image and differ by versioned URL and 304', () =
   expect(ok).toEqual({
     etag,
     'cache-control': 'public, max-age=31536000, immutable',
+    vary: 'Accept',
     'content-type': 'image/jpeg',
     'x-content-type-options': 'nosniff',
   });
   expect(imageHeaders(img, true, false)).toBe(ok); // the same object: no per-request work
   expect(imageHeaders(img, false, false)['cache-control']).toBe('public, max-age=300');
-  expect(imageHeaders(img, false, true)).toEqual({ etag, 'cache-control': 'public, max-age=300' });
+  expect(imageHeaders(img, false, true)).toEqual({ etag, 'cache-control': 'public, max-age=300', vary: 'Accept' });
+  const webp = imageHeaders({ ...img, format: 'webp' }, true, false);
+  expect(webp['content-type']).toBe('image/webp');
 });

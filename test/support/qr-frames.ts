@@ -24,6 +24,8 @@ export type FrameSpec = {
   contrast?: number;
   seed?: number;
   quality?: number;
+  /** EXIF DateTimeOriginal, "YYYY:MM:DD HH:MM:SS". */
+  takenAt?: string;
 };
 
 function rng(seed: number): () => number {
@@ -58,7 +60,11 @@ export async function makeFrame(spec: FrameSpec): Promise<Buffer> {
   const height = spec.height ?? 4000;
   const seed = spec.seed ?? 1;
   const img = await scene(width, height, seed);
-  if (spec.qrFraction <= 0) return img.jpeg({ quality: spec.quality ?? 88 }).toBuffer();
+  const finish = (pipeline: Sharp) =>
+    (spec.takenAt ? pipeline.withExifMerge({ IFD2: { DateTimeOriginal: spec.takenAt } }) : pipeline)
+      .jpeg({ quality: spec.quality ?? 88 })
+      .toBuffer();
+  if (spec.qrFraction <= 0) return finish(img);
 
   const side = Math.round(Math.min(width, height) * spec.qrFraction);
   const contrast = spec.contrast ?? 1;
@@ -105,7 +111,7 @@ export async function makeFrame(spec: FrameSpec): Promise<Buffer> {
       .toBuffer(),
   );
   if (spec.blur && spec.blur >= 0.3) out = out.blur(spec.blur);
-  return out.jpeg({ quality: spec.quality ?? 88 }).toBuffer();
+  return finish(out);
 }
 
 /** A spread of realistic code frames: sizes, angles, tilt, blur and glare mixed. */
