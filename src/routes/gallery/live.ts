@@ -69,8 +69,8 @@ const liveRoutes: FastifyPluginAsyncZod = async (fastify) => {
         throw appError('EVENT_NOT_FOUND', { details: { eventCode } });
       }
       if (!(request.headers.accept ?? '').includes('text/event-stream')) {
-        reply.header('cache-control', 'no-cache');
-        return reply.send({ totalCount: library.getEvent(eventCode)?.photoCount ?? 0 });
+        reply.header('cache-control', 'no-cache').send({ totalCount: library.getEvent(eventCode)?.photoCount ?? 0 });
+        return;
       }
       reply.hijack();
       const res = reply.raw;
