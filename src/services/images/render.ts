@@ -29,9 +29,9 @@ export type Rendered = { body: Buffer; width: number; height: number };
  * at effort 2: the default (4) costs twice the time for a few percent of bytes.
  */
 export const QUALITY: Readonly<Record<ImageKind, Readonly<Record<ImageFormat, number>>>> = {
-  thumbnail: { jpeg: 80, webp: 72 },
-  thumbnail2x: { jpeg: 78, webp: 70 },
-  preview: { jpeg: 82, webp: 75 },
+  thumbnail: { jpeg: 80, webp: 64 },
+  thumbnail2x: { jpeg: 78, webp: 62 },
+  preview: { jpeg: 82, webp: 68 },
 };
 export const WEBP_EFFORT = 2;
 
