@@ -43,7 +43,11 @@ async function originals(): Promise<string[]> {
 }
 
 async function rgba(body: Buffer, width: number, height: number) {
-  const { data } = await sharp(body).resize(width, height, { fit: 'fill' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data } = await sharp(body)
+    .resize(width, height, { fit: 'fill' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width, height };
 }
 
@@ -93,8 +97,14 @@ export default async function phoneBytesBench(): Promise<void> {
     for (let i = 0; i < n; i++) await fn();
     return (performance.now() - t) / n;
   };
-  const encJpeg = await timeIt(() => from().jpeg({ quality: QUALITY.thumbnail.jpeg, chromaSubsampling: '4:2:0' }).toBuffer(), 20);
-  const encWebp = await timeIt(() => from().webp({ quality: QUALITY.thumbnail.webp, effort: WEBP_EFFORT }).toBuffer(), 20);
+  const encJpeg = await timeIt(
+    () => from().jpeg({ quality: QUALITY.thumbnail.jpeg, chromaSubsampling: '4:2:0' }).toBuffer(),
+    20,
+  );
+  const encWebp = await timeIt(
+    () => from().webp({ quality: QUALITY.thumbnail.webp, effort: WEBP_EFFORT }).toBuffer(),
+    20,
+  );
   const encAvif = await timeIt(() => from().avif({ quality: 50, effort: 2 }).toBuffer(), 3);
 
   const minSsim = Math.min(...ssimWebp);
@@ -107,7 +117,13 @@ export default async function phoneBytesBench(): Promise<void> {
       target: '<= 0.7x',
       pass: webpBytes <= 0.7 * jpegBytes,
     },
-    { name: 'SSIM of WebP vs lossless, lowest of the page', value: minSsim, unit: '', target: '>= 0.97', pass: minSsim >= 0.97 },
+    {
+      name: 'SSIM of WebP vs lossless, lowest of the page',
+      value: minSsim,
+      unit: '',
+      target: '>= 0.97',
+      pass: minSsim >= 0.97,
+    },
     { name: 'SSIM of JPEG vs lossless, lowest (for comparison)', value: Math.min(...ssimJpeg), unit: '' },
     {
       name: 'render a WebP thumbnail from the original (baseline: JPEG)',
@@ -118,7 +134,12 @@ export default async function phoneBytesBench(): Promise<void> {
       pass: median(webpMs) <= 1.5 * median(jpegMs),
     },
     { name: 'encode alone, WebP (baseline: JPEG)', value: encWebp, unit: 'ms', baseline: encJpeg },
-    { name: 'encode alone, AVIF effort 2 (baseline: JPEG): not offered', value: encAvif, unit: 'ms', baseline: encJpeg },
+    {
+      name: 'encode alone, AVIF effort 2 (baseline: JPEG): not offered',
+      value: encAvif,
+      unit: 'ms',
+      baseline: encJpeg,
+    },
   ];
   printReport(`phone bytes (${PHOTOS} thumbnails of ${size} px from 24 MP originals)`, rows);
 }

@@ -25,7 +25,9 @@ describe('GET /event/{eventCode}/live', () => {
       path: '/event/Con/live',
       headers: { accept: 'text/event-stream' },
     });
-    t.onTestFinished(() => req.destroy());
+    t.onTestFinished(() => {
+      req.destroy();
+    });
     const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
