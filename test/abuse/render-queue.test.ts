@@ -2,7 +2,7 @@
  * Many cold previews at once (the render queue): a request whose render cannot start within
  * IMAGE_QUEUE_TIMEOUT_MS gets 503 BUSY with Retry-After in the error shape, over a real
  * socket, and no connection is reset or left waiting; the server serves them again once
- * the burst is over (docs/contract.md, "Hardening").
+ * the burst is over (docs/contract.md, "Finding one's photos, and intake").
  */
 import { copyFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';

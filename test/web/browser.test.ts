@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
+import { makeFrame } from '../support/qr-frames.js';
 import {
   DESKTOP,
   horizontalOverflow,
@@ -643,6 +644,48 @@ describe('live gallery', () => {
     await page.locator('#jump-time').fill('10:04');
     await page.getByRole('button', { name: 'Go' }).click();
     await expect.poll(() => page.locator(':focus').getAttribute('data-number')).toBe('3');
+    expectClean(p);
+    await p.close();
+  }, 60_000);
+});
+
+describe('my photos', () => {
+  test("an attendee's page fills in as the photographer's frames of their code arrive", async () => {
+    const code = 'M3W7K2PD';
+    const p = await openPage(browser, PHONE);
+    const { page } = p;
+    await page.goto(`${server.url}/me/${code.toLowerCase()}`);
+    await expect.poll(() => page.locator('.notice').first().textContent()).toContain('No photos for this code yet');
+
+    // The photographer shoots the attendee's QR (phone screen, a bit turned), then two photos.
+    const root = path.join(server.dataDir, 'photos');
+    const at = (s: string) => `2026:07:03 15:00:${s}`;
+    await writePhoto(
+      root,
+      ['Live Con', 'Sat', 'Studio', 'IMG_200.jpg'],
+      await makeFrame({
+        payload: `http://photos.test/me/${code}`,
+        width: 1200,
+        height: 800,
+        qrFraction: 0.35,
+        rotate: -12,
+        contrast: 0.7,
+        takenAt: at('00'),
+        seed: 11,
+      }),
+    );
+    for (const [i, s] of ['10', '20'].entries()) {
+      await writePhoto(
+        root,
+        ['Live Con', 'Sat', 'Studio', `IMG_20${i + 1}.jpg`],
+        await makeImage({ width: 300, height: 200, takenAt: at(s) }),
+      );
+    }
+    await expect.poll(() => page.locator('.grid .tile').count(), { timeout: 30_000 }).toBe(2);
+    expect(await page.locator('main').textContent()).toContain(code);
+    // The code frame itself is nowhere: not in the event either.
+    const live = (await server.app.inject({ url: `/event/${encodeURIComponent('Live Con')}/Sat/Studio` })).json();
+    expect(live.totalCount).toBe(2);
     expectClean(p);
     await p.close();
   }, 60_000);

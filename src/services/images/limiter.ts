@@ -6,7 +6,7 @@
  * - `now`: renders a visitor is waiting for, in arrival order. One that cannot start within
  *   `timeoutMs` is given up with 503 `BUSY` and `Retry-After`, so an overloaded server
  *   answers instead of holding connections until they are cut (docs/contract.md,
- *   "Hardening").
+ *   "Finding one's photos, and intake": image renders under load).
  * - `background`: renders nobody waits for (thumbnails of new photos): started only while
  *   no visitor's render is waiting, so a visitor waits for at most the background renders
  *   already running.
