@@ -30,10 +30,12 @@ import openapi from './plugins/openapi.js';
 import readiness from './plugins/readiness.js';
 import web from './plugins/web.js';
 import adminRoutes from './routes/admin/index.js';
+import intakeRoutes from './routes/admin/intake.js';
 import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
+import finderRoutes from './routes/finder/index.js';
 import galleryRoutes from './routes/gallery/index.js';
 import imageRoutes from './routes/images/index.js';
 import labelRoutes from './routes/labels/index.js';
@@ -46,7 +48,9 @@ import address from './services/address/plugin.js';
 import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
 import events from './services/events/plugin.js';
+import finder from './services/finder/plugin.js';
 import images from './services/images/plugin.js';
+import intake from './services/intake/plugin.js';
 import labels from './services/labels/plugin.js';
 import notifier from './services/notifier/plugin.js';
 import orderIntake from './services/orders/plugin.js';
@@ -155,7 +159,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(captcha);
   await fastify.register(photos);
   await fastify.register(images); // needs photos
+  await fastify.register(intake); // needs photos and images: new photos' codes and thumbnails
   await fastify.register(events); // needs photos and store
+  await fastify.register(finder); // needs photos
   await fastify.register(labels);
   await fastify.register(address);
   await fastify.register(notifier); // needs store; mail outbox worker
@@ -168,10 +174,12 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(galleryRoutes);
   await fastify.register(imageRoutes);
   await fastify.register(photoRoutes); // GET /api/photos/{event}/{photo}
+  await fastify.register(finderRoutes); // GET /api/finder/{code}
   await fastify.register(pushRoutes);
   await fastify.register(eventRoutes);
   await fastify.register(adminRoutes);
   await fastify.register(salesRoutes); // GET /api/orders/summary/breakdown
+  await fastify.register(intakeRoutes); // GET /api/admin/intake
   await fastify.register(feedbackRoutes);
   await fastify.register(labelRoutes);
   await fastify.register(orderRoutes);

@@ -109,7 +109,9 @@ export function galleryFastPath(opts: {
   return (req: IncomingMessage, res: ServerResponse, requestId: (req: IncomingMessage) => string): boolean => {
     const url = req.url;
     if (url === undefined || !url.startsWith(PREFIX)) return false;
-    if (prefersHtml(req.headers.accept) || !opts.isReady() || !opts.isFresh()) return false;
+    const accept = req.headers.accept;
+    // An EventSource asks for the live stream (live.ts), never a page.
+    if (accept === 'text/event-stream' || prefersHtml(accept) || !opts.isReady() || !opts.isFresh()) return false;
     const bytes = page(url);
     if (!bytes) return false;
     const headers = constantHeaders.slice();
