@@ -36,7 +36,7 @@ describe('POST /api/orders/{orderNumber}/feedback', () => {
     const third = await call(app, post(order.id, { feedback: 'By id' }));
     expect(third.statusCode).toBe(200);
 
-    const stored = (await app.store.getOrder(order.id))?.feedback ?? '';
+    const stored = (await app.store.orders.get(order.id))?.feedback ?? '';
     const entries = stored.split('\n\n');
     expect(entries).toHaveLength(3);
     expect(entries.map((e) => e.replace(ENTRY, ''))).toEqual(['Great photos!', 'Line one\nline two\tend', 'By id']);
@@ -80,7 +80,7 @@ describe('POST /api/orders/{orderNumber}/feedback', () => {
     ]) {
       expectError(await call(app, post(order.id, payload)), 400, 'VALIDATION_FAILED');
     }
-    expect((await app.store.getOrder(order.id))?.feedback).toBe('');
+    expect((await app.store.orders.get(order.id))?.feedback).toBe('');
   });
 
   test('unknown order: 404 ORDER_NOT_FOUND', async (t) => {
@@ -99,7 +99,7 @@ describe('POST /api/orders/{orderNumber}/feedback', () => {
     const over = await call(app, post(order.id, { feedback: 'z'.repeat(2000) }));
     expectError(over, 400, 'VALIDATION_FAILED');
     expect(over.json().error).toContain('no room');
-    expect((await app.store.getOrder(order.id))?.feedback.length).toBeLessThanOrEqual(MAX_FEEDBACK_CHARS);
+    expect((await app.store.orders.get(order.id))?.feedback.length).toBeLessThanOrEqual(MAX_FEEDBACK_CHARS);
   });
 
   test('rate limited per client address: 429 RATE_LIMITED with Retry-After; admins are exempt', async (t) => {
@@ -118,6 +118,6 @@ describe('POST /api/orders/{orderNumber}/feedback', () => {
     const admin = await send('203.0.113.7', { authorization: 'Bearer test-admin-token-0123456789abcdef' });
     expect(admin.statusCode).toBe(200);
     // The refused post was not stored.
-    expect((await app.store.getOrder(order.id))?.feedback.split('\n\n')).toHaveLength(4);
+    expect((await app.store.orders.get(order.id))?.feedback.split('\n\n')).toHaveLength(4);
   });
 });

@@ -109,7 +109,7 @@ export type Order = {
   shippingFee: string;
   total: string;
   status: OrderStatus;
-  shippingStatus: 'ship' | 'shipped';
+  shippingStatus: 'ship' | 'shipped' | 'pickup';
   trackingNumber: string;
   feedback: string;
   createdAt: string;
@@ -125,7 +125,7 @@ export type CustomerOrder = {
   eventSlug: string;
   eventName: string | null;
   status: OrderStatus;
-  shippingStatus: 'ship' | 'shipped';
+  shippingStatus: 'ship' | 'shipped' | 'pickup';
   trackingNumber: string;
   fulfillmentType: 'ship' | 'pickup';
   items: string;
