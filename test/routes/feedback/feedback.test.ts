@@ -1,6 +1,6 @@
 /**
- * `POST /api/orders/{orderNumber}/feedback` (SPEC §5): appended with a timestamp, limits,
- * text hygiene, unknown orders, and the per-address rate limit.
+ * `POST /api/orders/{orderNumber}/feedback`: appended with a timestamp, limits (10 entries,
+ * then 409 FEEDBACK_LIMIT), text hygiene, unknown orders, and the per-address rate limit.
  */
 import { describe, expect, test } from 'vitest';
 import { MAX_FEEDBACK_CHARS } from '../../../src/routes/feedback/index.js';
@@ -100,6 +100,21 @@ describe('POST /api/orders/{orderNumber}/feedback', () => {
     expectError(over, 400, 'VALIDATION_FAILED');
     expect(over.json().error).toContain('no room');
     expect((await app.store.orders.get(order.id))?.feedback.length).toBeLessThanOrEqual(MAX_FEEDBACK_CHARS);
+  });
+
+  test('at most 10 entries per order, then 409 FEEDBACK_LIMIT; concurrent posts never pass the cap', async (t) => {
+    const app = await appWithEvents(t, { env: MANY });
+    const order = await orderIn(app, 'pending');
+    const posts = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => call(app, post(order.orderNumber, { feedback: `note ${i}` }))),
+    );
+    expect(posts.filter((r) => r.statusCode === 200)).toHaveLength(10);
+    for (const r of posts.filter((x) => x.statusCode !== 200)) expectError(r, 409, 'FEEDBACK_LIMIT');
+    expectError(await call(app, post(order.id, { feedback: 'one more' })), 409, 'FEEDBACK_LIMIT');
+    const stored = await app.store.orders.get(order.id);
+    expect(stored?.feedback.split('\n\n')).toHaveLength(10);
+    // each is in the order's history, by the customer
+    expect(stored?.history.filter((h) => h.action === 'feedback' && h.by === 'customer')).toHaveLength(10);
   });
 
   test('rate limited per client address: 429 RATE_LIMITED with Retry-After; admins are exempt', async (t) => {

@@ -7,7 +7,7 @@ import { openStore } from '../../../../src/services/store/store.js';
 import { tempDir } from '../../../helpers/build.js';
 import { newOrder } from '../../../support/store-fixtures.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
+const root = path.resolve(import.meta.dirname, '../../../..');
 
 test('a process killed with SIGKILL right after acknowledging orders loses none of them', async (t) => {
   const file = path.join(await tempDir(t), 'orders.db');
