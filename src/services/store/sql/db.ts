@@ -31,6 +31,11 @@ export interface Queryable {
 /** What a transaction's function gets: the statements run inside the transaction. */
 export interface Tx extends Queryable {
   /**
+   * Inserts `rows` (values in `columns` order) into `table`: however the engine does that best
+   * (SQLite: one prepared statement per row; PostgreSQL: multi-row statements, few round trips).
+   */
+  insert(table: string, columns: readonly string[], rows: readonly (readonly Param[])[]): Promise<void>;
+  /**
    * Holds the lock named `name` until the transaction ends: transactions that take the same
    * lock run one after another, also in other processes. (PostgreSQL: an advisory lock;
    * SQLite: a no-op, its write transactions lock the whole database already.)
@@ -56,6 +61,13 @@ export interface Dialect {
 
 export interface Db extends Queryable {
   readonly dialect: Dialect;
+  /**
+   * A value that changes whenever anything was committed to the database since it was last
+   * read, by this process or another (SQLite: its data version and this connection's commits;
+   * PostgreSQL: the WAL position). Equal markers mean nothing changed in between, so what was
+   * read after the first is still current.
+   */
+  changeMarker(): Promise<string>;
   /**
    * Runs `fn` in one write transaction: committed when it resolves, rolled back when it throws.
    * `fn` must await nothing but statements on `tx` (on SQLite every other statement waits

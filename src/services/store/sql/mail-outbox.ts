@@ -1,12 +1,10 @@
 /** The mail outbox on either engine (ports/mail-outbox.ts): table `mail_jobs`. */
 import { newId } from '../../../lib/ids.js';
 import { MailJob, type MailJobInput, type MailOutboxPort } from '../ports/mail-outbox.js';
-import type { Db, Queryable, Row } from './db.js';
+import type { Db, Row, Tx } from './db.js';
 import { json, placeholders } from './values.js';
 
 const COLUMNS = 'id, kind, order_id, payload, attempts, next_attempt_at, last_error, created_at, sent_at, sent_via';
-
-const INSERT = `INSERT INTO mail_jobs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 function toJob(r: Row): MailJob {
   return MailJob.parse({
@@ -51,9 +49,12 @@ export class SqlMailOutbox implements MailOutboxPort {
   }
 
   /** Writes `jobs` in the caller's transaction (an order change and its mail are one commit). */
-  static async insert(tx: Queryable, jobs: readonly MailJob[]): Promise<void> {
-    for (const j of jobs) {
-      await tx.run(INSERT, [
+  static async insert(tx: Tx, jobs: readonly MailJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await tx.insert(
+      'mail_jobs',
+      COLUMNS.split(', '),
+      jobs.map((j) => [
         j.id,
         j.kind,
         j.orderId,
@@ -64,8 +65,8 @@ export class SqlMailOutbox implements MailOutboxPort {
         j.createdAt,
         j.sentAt,
         j.sentVia,
-      ]);
-    }
+      ]),
+    );
   }
 
   async enqueue(inputs: readonly MailJobInput[]): Promise<MailJob[]> {

@@ -6,6 +6,9 @@
  *   statement text is a named prepared statement.
  * - Values come back as SQLite's do: timestamps as ISO strings, bigints as numbers.
  * - `Tx.lock(name)` is a transaction-scoped advisory lock (what numbers orders across processes).
+ * - Round trips are what a transaction costs here (the server's fsync is shared by concurrent
+ *   commits): `Tx.insert` writes many rows per statement, and a transaction that starts with
+ *   a lock sends BEGIN and the lock as one message.
  * - Connection failures become AppError STORE_UNAVAILABLE (503); the pool drops broken
  *   connections and opens new ones, so the engine recovers by itself when the server is back.
  * - Every commit is durable (PostgreSQL's own fsync); `relaxed` is the same here.
@@ -53,8 +56,11 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-/** The advisory lock key of a name: 64 bits of its SHA-256, as a signed bigint's text. */
+/** The advisory lock key of a name: 64 bits of its SHA-256, as a signed bigint (an integer: safe to inline). */
 const lockKey = (name: string) => createHash('sha256').update(name).digest().readBigInt64BE(0).toString();
+
+/** Rows per multi-row INSERT: powers of two, so that each table has a handful of statement texts. */
+const CHUNKS = [128, 64, 32, 16, 8, 4, 2, 1];
 
 export class PostgresEngine implements Db {
   readonly dialect: Dialect = {
@@ -152,17 +158,44 @@ export class PostgresEngine implements Db {
     } catch (err) {
       throw mapPgError(err);
     }
+    // A connection lost between two statements reports it as an event (the next statement then
+    // fails, and the connection is destroyed below): without a listener it would crash the process.
+    const lost = () => {};
+    client.on('error', lost);
+    // BEGIN goes out with the first statement: with a lock, as one message.
+    let begun = false;
+    const begin = async () => {
+      if (begun) return;
+      begun = true;
+      await client.query('BEGIN');
+    };
     const q = this.queryable(client);
     const tx: Tx = {
-      ...q,
+      all: async (sql, params) => (await begin(), q.all(sql, params)),
+      get: async (sql, params) => (await begin(), q.get(sql, params)),
+      run: async (sql, params) => (await begin(), q.run(sql, params)),
+      insert: async (table, columns, rows) => {
+        await begin();
+        for (let at = 0; at < rows.length; ) {
+          const n = CHUNKS.find((c) => c <= rows.length - at) as number;
+          const tuple = `(${columns.map(() => '?').join(', ')})`;
+          const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: n }, () => tuple).join(', ')}`;
+          await q.run(sql, rows.slice(at, at + n).flat());
+          at += n;
+        }
+      },
       lock: async (name) => {
-        await q.run('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [lockKey(name)]);
+        if (begun) {
+          await q.run('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [lockKey(name)]);
+          return;
+        }
+        begun = true;
+        await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${lockKey(name)})`);
       },
     };
     try {
-      await client.query('BEGIN');
       const result = await fn(tx);
-      await client.query('COMMIT');
+      if (begun) await client.query('COMMIT');
       client.release();
       return result;
     } catch (err) {
@@ -177,7 +210,15 @@ export class PostgresEngine implements Db {
         }
       }
       throw mapPgError(err);
+    } finally {
+      // Released: back with the pool's own listener, or ended.
+      client.off('error', lost);
     }
+  }
+
+  async changeMarker(): Promise<string> {
+    const row = await this.direct.get<{ lsn: string }>('SELECT CAST(pg_current_wal_lsn() AS text) AS lsn');
+    return row?.lsn ?? '';
   }
 
   async health(): Promise<{ ok: boolean; details: Record<string, unknown> }> {
@@ -196,6 +237,8 @@ export class PostgresEngine implements Db {
 
 async function migrate(pool: pg.Pool, log: StoreLogger): Promise<void> {
   const client = await pool.connect();
+  const lost = () => {};
+  client.on('error', lost);
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -220,5 +263,7 @@ async function migrate(pool: pg.Pool, log: StoreLogger): Promise<void> {
     await client.query('ROLLBACK').catch(() => {});
     client.release(err as Error);
     throw err;
+  } finally {
+    client.off('error', lost);
   }
 }

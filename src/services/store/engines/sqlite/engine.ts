@@ -99,6 +99,8 @@ export class SqliteEngine implements Db {
   private readonly queue: { tail: Promise<void> };
   private wal: { fd: number; sync: WalSync } | undefined;
   private broken: Error | undefined;
+  /** Transactions this connection committed (its own commits don't change `data_version`). */
+  private commits = 0;
   private readonly tx: Tx;
 
   private constructor(
@@ -123,6 +125,11 @@ export class SqliteEngine implements Db {
       all: (sql, params = []) => exec(sql, params, (st, p) => st.all(...p) as never),
       get: (sql, params = []) => exec(sql, params, (st, p) => st.get(...p) as never),
       run: (sql, params = []) => exec(sql, params, (st, p) => st.run(...p).changes),
+      // One prepared statement, a row at a time: no round trips to save here.
+      insert: async (table, columns, rows) => {
+        const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+        for (const row of rows) await exec(sql, row, (st, p) => st.run(...p));
+      },
       lock: () => Promise.resolve(),
     };
   }
@@ -204,7 +211,12 @@ export class SqliteEngine implements Db {
   }
 
   run(sql: string, params?: readonly Param[]): Promise<number> {
+    this.commits++;
     return this.outside((q) => q.run(sql, params));
+  }
+
+  async changeMarker(): Promise<string> {
+    return this.outside(async () => `${this.statement('PRAGMA data_version').pluck().get()}:${this.commits}`);
   }
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>, durability: Durability = 'durable'): Promise<T> {
@@ -225,6 +237,7 @@ export class SqliteEngine implements Db {
       try {
         result = await fn(this.tx);
         this.statement('COMMIT').run();
+        this.commits++;
       } catch (err) {
         if (db.inTransaction) this.statement('ROLLBACK').run();
         throw err;
