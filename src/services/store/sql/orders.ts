@@ -158,7 +158,13 @@ export class SqlOrders implements OrdersPort {
 
   async get(ref: string): Promise<OrderRecord | null> {
     const { where, params } = byRef(ref);
-    const row = await this.db.get(`SELECT ${SELECT_COLUMNS} FROM orders ${where}`, params);
+    // Its id and version first: an order handed out before at that version is answered as it
+    // is, without reading and parsing its row (most reads of an order repeat an earlier one).
+    const head = await this.db.get<{ id: string; version: number }>(`SELECT id, version FROM orders ${where}`, params);
+    if (!head) return null;
+    const copy = this.copies.get(head.id, Number(head.version));
+    if (copy) return copy;
+    const row = await this.db.get(`SELECT ${SELECT_COLUMNS} FROM orders WHERE id = ?`, [head.id]);
     return row ? this.adopt(row) : null;
   }
 

@@ -59,8 +59,21 @@ const types = {
 /** The advisory lock key of a name: 64 bits of its SHA-256, as a signed bigint (an integer: safe to inline). */
 const lockKey = (name: string) => createHash('sha256').update(name).digest().readBigInt64BE(0).toString();
 
-/** Rows per multi-row INSERT: powers of two, so that each table has a handful of statement texts. */
-const CHUNKS = [128, 64, 32, 16, 8, 4, 2, 1];
+/** Rows per multi-row INSERT (a batch of creates is at most 200). */
+const MAX_ROWS = 256;
+
+/** A value written into SQL text: numbers as they are, text quoted by the driver. */
+function literal(client: pg.PoolClient, v: Param): string {
+  if (v === null) return 'NULL';
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+    return String(v);
+  }
+  // NUL can't travel in a query's text; PostgreSQL refuses it as a value too (→ 400).
+  if (v.includes('\u0000')) throw mapPgError(Object.assign(new Error('NUL in text'), { code: '22021' }));
+  return client.escapeLiteral(v);
+}
 
 export class PostgresEngine implements Db {
   readonly dialect: Dialect = {
@@ -112,29 +125,34 @@ export class PostgresEngine implements Db {
     return new PostgresEngine(pool, options.connectionString);
   }
 
-  /** The statement for `sql`: `?` numbered, named once per text. */
-  private statement(sql: string, params: readonly Param[]): pg.QueryConfig {
+  /** The statement for `sql`: `?` numbered, named once per text (unnamed: parsed each time). */
+  private statement(sql: string, params: readonly Param[], named = true): pg.QueryConfig {
     let p = this.prepared.get(sql);
     if (!p) {
       let n = 0;
       p = { name: `s${this.prepared.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) };
-      this.prepared.set(sql, p);
+      if (named) this.prepared.set(sql, p);
     }
-    return { name: p.name, text: p.text, values: params as unknown[] };
+    return named
+      ? { name: p.name, text: p.text, values: params as unknown[] }
+      : { text: p.text, values: params as unknown[] };
   }
 
-  private queryable(client: pg.Pool | pg.PoolClient): Queryable {
-    const query = async (sql: string, params: readonly Param[] = []) => {
+  private queryable(
+    client: pg.Pool | pg.PoolClient,
+  ): Queryable & { result(sql: string, params?: readonly Param[], named?: boolean): Promise<pg.QueryResult> } {
+    const result = async (sql: string, params: readonly Param[] = [], named = true) => {
       try {
-        return await client.query(this.statement(sql, params));
+        return await client.query(this.statement(sql, params, named));
       } catch (err) {
         throw mapPgError(err);
       }
     };
     return {
-      all: async <R>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows as R[],
-      get: async <R>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows[0] as R | undefined,
-      run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
+      result,
+      all: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows as R[],
+      get: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows[0] as R | undefined,
+      run: async (sql, params) => (await result(sql, params)).rowCount ?? 0,
     };
   }
 
@@ -150,7 +168,15 @@ export class PostgresEngine implements Db {
     return this.direct.run(sql, params);
   }
 
-  /** One transaction on one connection; a connection that failed is destroyed, not reused. */
+  /**
+   * One transaction on one connection; a connection that failed is destroyed, not reused.
+   *
+   * Round trips are most of what a transaction costs here (the server's fsync is shared by
+   * concurrent commits; target: the `store` bench's creates/s at 10 concurrent). So BEGIN, a
+   * lock taken first and the first statement go out as one message (the statement's values
+   * written in as literals, quoted by the driver), and `insert` writes every row in one
+   * statement: a batch of creates costs three round trips, whatever its size.
+   */
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
@@ -162,57 +188,64 @@ export class PostgresEngine implements Db {
     // fails, and the connection is destroyed below): without a listener it would crash the process.
     const lost = () => {};
     client.on('error', lost);
-    // BEGIN goes out with the first statement: with a lock, as one message.
+    const c = client;
+    const q = this.queryable(c);
     let begun = false;
-    const begin = async () => {
-      if (begun) return;
+    let lock = '';
+    const result = async (sql: string, params: readonly Param[] = [], named = true): Promise<pg.QueryResult> => {
+      if (begun) return q.result(sql, params, named);
       begun = true;
-      await client.query('BEGIN');
+      let i = 0;
+      const text = sql.replace(/\?/g, () => literal(c, params[i++] ?? null));
+      try {
+        const results = (await c.query(`BEGIN;${lock} ${text}`)) as unknown as pg.QueryResult[];
+        return results[results.length - 1] as pg.QueryResult;
+      } catch (err) {
+        throw mapPgError(err);
+      }
     };
-    const q = this.queryable(client);
     const tx: Tx = {
-      all: async (sql, params) => (await begin(), q.all(sql, params)),
-      get: async (sql, params) => (await begin(), q.get(sql, params)),
-      run: async (sql, params) => (await begin(), q.run(sql, params)),
+      all: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows as R[],
+      get: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows[0] as R | undefined,
+      run: async (sql, params) => (await result(sql, params)).rowCount ?? 0,
       insert: async (table, columns, rows) => {
-        await begin();
-        for (let at = 0; at < rows.length; ) {
-          const n = CHUNKS.find((c) => c <= rows.length - at) as number;
+        for (let at = 0; at < rows.length; at += MAX_ROWS) {
+          const chunk = rows.slice(at, at + MAX_ROWS);
           const tuple = `(${columns.map(() => '?').join(', ')})`;
-          const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: n }, () => tuple).join(', ')}`;
-          await q.run(sql, rows.slice(at, at + n).flat());
-          at += n;
+          const values = Array.from({ length: chunk.length }, () => tuple).join(', ');
+          // Unnamed when several rows: each size would be a prepared statement of its own.
+          await result(
+            `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}`,
+            chunk.flat(),
+            chunk.length === 1,
+          );
         }
       },
       lock: async (name) => {
-        if (begun) {
-          await q.run('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [lockKey(name)]);
-          return;
-        }
-        begun = true;
-        await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${lockKey(name)})`);
+        if (begun) await q.run('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [lockKey(name)]);
+        else lock += ` SELECT pg_advisory_xact_lock(${lockKey(name)});`;
       },
     };
     try {
-      const result = await fn(tx);
-      if (begun) await client.query('COMMIT');
-      client.release();
-      return result;
+      const out = await fn(tx);
+      if (begun) await c.query('COMMIT');
+      c.release();
+      return out;
     } catch (err) {
       if (isUnavailable(err)) {
-        client.release(err as Error);
+        c.release(err as Error);
       } else {
         try {
-          await client.query('ROLLBACK');
-          client.release();
+          await c.query('ROLLBACK');
+          c.release();
         } catch (rollbackErr) {
-          client.release(rollbackErr as Error);
+          c.release(rollbackErr as Error);
         }
       }
       throw mapPgError(err);
     } finally {
       // Released: back with the pool's own listener, or ended.
-      client.off('error', lost);
+      c.off('error', lost);
     }
   }
 
