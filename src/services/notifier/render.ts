@@ -12,12 +12,14 @@
  * receipt carries are rendered at delivery (delivery.ts), off the main thread.
  */
 import type { OrderRecord } from '../../domain/order.js';
+import { parsePhotoCode, photoCodeUrl } from '../../domain/photo-code.js';
 import type { MailJob } from '../store/ports/mail-outbox.js';
 import { domainOf, type MailAddress, type MailDraft } from './message.js';
 import { headerText, isSafeAddress } from './sanitize.js';
 import {
   type MessageContent,
   operatorContent,
+  photosContent,
   receiptContent,
   shippedContent,
   verificationContent,
@@ -113,6 +115,15 @@ export function createRenderer(deps: RenderDeps): RenderJob {
           [],
           operatorContent(subject, text, ctx),
         );
+      }
+      case 'photos': {
+        const code = typeof job.payload.code === 'string' ? parsePhotoCode(job.payload.code) : undefined;
+        const to = typeof job.payload.to === 'string' ? job.payload.to.trim() : '';
+        if (!code) throw new Error(`photos mail ${job.id} names no photo code`);
+        if (!isSafeAddress(to)) return { skip: "the subscriber's email address is not usable" };
+        const added = typeof job.payload.added === 'number' && job.payload.added > 0 ? job.payload.added : 1;
+        const content = photosContent(code, added, photoCodeUrl(deps.publicBaseUrl, code), ctx);
+        return envelope(job, null, [{ name: '', address: to }], [], content);
       }
     }
   };

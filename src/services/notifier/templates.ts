@@ -220,3 +220,31 @@ export function operatorContent(subjectText: string, bodyText: string, ctx: Temp
   );
   return { subject, text: `${bodyText}\n\n— ${ctx.senderName}\n`, html };
 }
+
+/** New photos for a photo code (docs/contract.md, "Finding one's photos, and intake"). */
+export function photosContent(code: string, added: number, url: string, ctx: TemplateContext): MessageContent {
+  const what = added === 1 ? '1 new photo' : `${added} new photos`;
+  const subject = headerText(`${what} for photo code ${code}`);
+  const text = [
+    'Hello,',
+    '',
+    `The photographer's latest card brought ${what} of you (photo code ${code}).`,
+    `See them, and order prints: ${url}`,
+    '',
+    'You get this because you asked to be told when photos of this code arrive.',
+    '',
+    `— ${ctx.senderName}`,
+    '',
+  ].join('\n');
+  const html = page(
+    subject,
+    [
+      '<p>Hello,</p>',
+      `<p>The photographer's latest card brought <strong>${escapeHtml(what)}</strong> of you (photo code ${escapeHtml(code)}).</p>`,
+      `<p><a href="${escapeHtml(url)}">See them, and order prints</a></p>`,
+      '<p>You get this because you asked to be told when photos of this code arrive.</p>',
+      `<p>— ${escapeHtml(ctx.senderName)}</p>`,
+    ].join('\n'),
+  );
+  return { subject, text, html };
+}

@@ -1,7 +1,7 @@
 /**
  * The system of record, decorated as `fastify.store`: one port per kind of record
  * (`fastify.store.orders`, `.eventSettings`, `.pushSubscriptions`, `.idempotencyKeys`,
- * `.captchaTokens`, `.outbox`); a route or service takes the ports it uses.
+ * `.captchaTokens`, `.outbox`, `.photoCodes`); a route or service takes the ports it uses.
  *
  * `ORDER_STORE` picks the engine: `sqlite` (default, `DATA_DIR/orders.db`) or `postgres`
  * (`DATABASE_URL`); `sheets` means SQLite with the spreadsheet mirror. Start-up connects and
@@ -66,6 +66,7 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     idempotencyKeys: store.idempotencyKeys,
     captchaTokens: store.captchaTokens,
     outbox: store.outbox,
+    photoCodes: store.photoCodes,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {

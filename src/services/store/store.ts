@@ -13,6 +13,7 @@ import type { EventSettingsPort } from './ports/event-settings.js';
 import type { IdempotencyKeysPort } from './ports/idempotency-keys.js';
 import type { MailOutboxPort } from './ports/mail-outbox.js';
 import type { OrdersPort } from './ports/orders.js';
+import type { PhotoCodesPort } from './ports/photo-codes.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
 import { SqlCaptchaTokens } from './sql/captcha-tokens.js';
 import type { Db } from './sql/db.js';
@@ -20,6 +21,7 @@ import { SqlEventSettings } from './sql/event-settings.js';
 import { SqlIdempotencyKeys } from './sql/idempotency-keys.js';
 import { SqlMailOutbox } from './sql/mail-outbox.js';
 import { SqlOrders } from './sql/orders.js';
+import { SqlPhotoCodes } from './sql/photo-codes.js';
 import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
 
 /** What `fastify.store` holds: the ports. */
@@ -31,6 +33,7 @@ export interface Store {
   readonly idempotencyKeys: IdempotencyKeysPort;
   readonly captchaTokens: CaptchaTokensPort;
   readonly outbox: MailOutboxPort;
+  readonly photoCodes: PhotoCodesPort;
 }
 
 export type StoreOptions = (
@@ -54,6 +57,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly idempotencyKeys: IdempotencyKeysPort;
   readonly captchaTokens: CaptchaTokensPort;
   readonly outbox: MailOutboxPort;
+  readonly photoCodes: PhotoCodesPort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -63,6 +67,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.idempotencyKeys = new SqlIdempotencyKeys(db);
     this.captchaTokens = new SqlCaptchaTokens(db);
     this.outbox = new SqlMailOutbox(db);
+    this.photoCodes = new SqlPhotoCodes(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

@@ -171,4 +171,33 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX captcha_tokens_expiry ON captcha_tokens (expires_at);
     `,
   },
+  {
+    version: 3,
+    name: 'finder: photo codes and their subscriptions',
+    // Issued photo codes (POST /api/finder, card sheets) and who is told when photos join one.
+    // `target` is the push endpoint or the lower-cased email: one subscription of each per code.
+    sql: `
+      CREATE TABLE photo_codes (
+        code       text PRIMARY KEY,
+        issued_via text NOT NULL CHECK (issued_via IN ('app', 'admin', 'card')),
+        created_at timestamptz NOT NULL
+      );
+
+      CREATE TABLE photo_code_subscriptions (
+        id             text PRIMARY KEY,
+        code           text NOT NULL REFERENCES photo_codes (code),
+        target         text NOT NULL,
+        channel        text NOT NULL CHECK (channel IN ('push', 'email')),
+        endpoint       text,
+        p256dh         text,
+        auth           text,
+        email          text,
+        notified_count integer NOT NULL CHECK (notified_count >= 0),
+        notified_at    timestamptz,
+        created_at     timestamptz NOT NULL,
+        UNIQUE (code, target)
+      );
+      CREATE INDEX photo_code_subscriptions_target ON photo_code_subscriptions (target);
+    `,
+  },
 ];

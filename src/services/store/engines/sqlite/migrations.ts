@@ -238,4 +238,33 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX captcha_tokens_expiry ON captcha_tokens (expires_at);
     `,
   },
+  {
+    version: 4,
+    name: 'finder: photo codes and their subscriptions',
+    // Issued photo codes (POST /api/finder, card sheets) and who is told when photos join one.
+    // `target` is the push endpoint or the lower-cased email: one subscription of each per code.
+    sql: `
+      CREATE TABLE photo_codes (
+        code       TEXT PRIMARY KEY,
+        issued_via TEXT NOT NULL CHECK (issued_via IN ('app', 'admin', 'card')),
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE photo_code_subscriptions (
+        id             TEXT PRIMARY KEY,
+        code           TEXT NOT NULL REFERENCES photo_codes (code),
+        target         TEXT NOT NULL,
+        channel        TEXT NOT NULL CHECK (channel IN ('push', 'email')),
+        endpoint       TEXT,
+        p256dh         TEXT,
+        auth           TEXT,
+        email          TEXT,
+        notified_count INTEGER NOT NULL CHECK (notified_count >= 0),
+        notified_at    TEXT,
+        created_at     TEXT NOT NULL,
+        UNIQUE (code, target)
+      ) STRICT;
+      CREATE INDEX photo_code_subscriptions_target ON photo_code_subscriptions (target);
+    `,
+  },
 ];

@@ -1,0 +1,72 @@
+/**
+ * The photo codes port (docs/contract.md, "Finding one's photos, and intake"): the codes
+ * handed out (`POST /api/finder`, the booth's card sheets), and who asked to be told when
+ * photos join a code (a browser's push subscription, or an email address), with how many
+ * photos each was last told about.
+ *
+ * Codes are never deleted nor reused: a code once issued stays issued.
+ */
+import { z } from 'zod';
+import type { MailJobInput } from './mail-outbox.js';
+
+/** The canonical form (src/domain/photo-code.ts): 8 characters of Crockford base32. */
+const Code = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{8}$/);
+
+export const PhotoCodeRecord = z.object({
+  code: Code,
+  /** Who asked: an attendee through the app (CAPTCHA), an admin, or a printed card sheet. */
+  issuedVia: z.enum(['app', 'admin', 'card']),
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type PhotoCodeRecord = z.infer<typeof PhotoCodeRecord>;
+
+const Base = z.object({
+  id: z.string().min(1),
+  code: Code,
+  /** Photos of the code the subscriber knows of: at subscribing, then at each notice. */
+  notifiedCount: z.number().int().min(0),
+  notifiedAt: z.iso.datetime({ offset: true }).nullable(),
+  createdAt: z.iso.datetime({ offset: true }),
+});
+
+export const PhotoCodeSubscription = z.discriminatedUnion('channel', [
+  Base.extend({
+    channel: z.literal('push'),
+    endpoint: z.url(),
+    p256dh: z.string().min(1),
+    auth: z.string().min(1),
+  }),
+  Base.extend({ channel: z.literal('email'), email: z.string().min(3).max(254) }),
+]);
+export type PhotoCodeSubscription = z.infer<typeof PhotoCodeSubscription>;
+
+export type NewPhotoCodeSubscription =
+  | { code: string; channel: 'push'; endpoint: string; p256dh: string; auth: string; notifiedCount: number }
+  | { code: string; channel: 'email'; email: string; notifiedCount: number };
+
+export interface PhotoCodesPort {
+  /**
+   * Records new codes in one durable transaction; resolves with those that were new (a code
+   * issued before, a 1 in 2^40 collision, is left out: the caller draws another).
+   */
+  issue(codes: readonly PhotoCodeRecord[]): Promise<string[]>;
+  isIssued(code: string): Promise<boolean>;
+  get(code: string): Promise<PhotoCodeRecord | null>;
+  /**
+   * One subscription per code and push endpoint, or code and email address (compared
+   * case-insensitively). Again for the same one: its keys are updated, and what it was told
+   * stays; `created` says which.
+   */
+  subscribe(sub: NewPhotoCodeSubscription): Promise<{ created: boolean; subscription: PhotoCodeSubscription }>;
+  subscriptions(code: string): Promise<PhotoCodeSubscription[]>;
+  /** Each code with subscribers, with the fewest photos any of them was told about. */
+  watchedCodes(): Promise<{ code: string; leastNotified: number }[]>;
+  /**
+   * Marks a subscriber told about `count` photos, if it knew of fewer: true for the one caller
+   * (in any process) that moved it, which then tells the subscriber. `mail`, when given, is
+   * enqueued in the same transaction, so an email notice is queued exactly once.
+   */
+  markNotified(id: string, count: number, at: Date, mail?: MailJobInput): Promise<boolean>;
+  /** Every subscription of that push endpoint (the push service said it is gone). */
+  removeEndpoint(endpoint: string): Promise<void>;
+}

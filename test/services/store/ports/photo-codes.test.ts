@@ -1,0 +1,149 @@
+/** The photo codes port's conformance suite (src/services/store/ports/photo-codes.ts), on both engines. */
+import { createECDH, randomBytes } from 'node:crypto';
+import { expect, test } from 'vitest';
+import { newPhotoCode } from '../../../../src/domain/photo-code.js';
+import type { PhotoCodeRecord } from '../../../../src/services/store/ports/photo-codes.js';
+import { describeOnEngines, reopenStore } from '../../../support/store-engines.js';
+
+const record = (code: string, issuedVia: PhotoCodeRecord['issuedVia'] = 'app'): PhotoCodeRecord => ({
+  code,
+  issuedVia,
+  createdAt: new Date().toISOString(),
+});
+
+function pushKeys() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+}
+
+describeOnEngines('photo codes port', (open) => {
+  test('codes are issued once; a code issued before is left out of the answer', async (t) => {
+    const { photoCodes } = await open(t);
+    expect(await photoCodes.isIssued('K7M2Q9TX')).toBe(false);
+    expect(await photoCodes.issue([record('K7M2Q9TX'), record('AB12CD34', 'card')])).toEqual(['K7M2Q9TX', 'AB12CD34']);
+    expect(await photoCodes.issue([record('K7M2Q9TX', 'admin'), record('ZZ99ZZ99', 'admin')])).toEqual(['ZZ99ZZ99']);
+    expect(await photoCodes.isIssued('K7M2Q9TX')).toBe(true);
+    expect(await photoCodes.get('K7M2Q9TX')).toMatchObject({ code: 'K7M2Q9TX', issuedVia: 'app' });
+    expect(await photoCodes.get('AB12CD34')).toMatchObject({ issuedVia: 'card' });
+    expect(await photoCodes.get('00000000')).toBeNull();
+    await expect(photoCodes.issue([record('not-a-code')])).rejects.toThrow();
+  });
+
+  test('a batch of 500 card codes in one call', async (t) => {
+    const { photoCodes } = await open(t);
+    const codes = Array.from({ length: 500 }, () => newPhotoCode());
+    const issued = await photoCodes.issue(codes.map((c) => record(c, 'card')));
+    expect(new Set(issued).size).toBe(new Set(codes).size);
+    expect(await photoCodes.isIssued(codes[499] as string)).toBe(true);
+  });
+
+  test('subscriptions: one per push endpoint or email (any case) per code; keys updated, what was told kept', async (t) => {
+    const { photoCodes } = await open(t);
+    await photoCodes.issue([record('K7M2Q9TX'), record('AB12CD34')]);
+    const keys = pushKeys();
+    const endpoint = 'https://push.example.com/send/abc';
+    const first = await photoCodes.subscribe({
+      code: 'K7M2Q9TX',
+      channel: 'push',
+      endpoint,
+      ...keys,
+      notifiedCount: 2,
+    });
+    expect(first.created).toBe(true);
+    expect(first.subscription).toMatchObject({ channel: 'push', endpoint, notifiedCount: 2, notifiedAt: null });
+    const mail = await photoCodes.subscribe({
+      code: 'K7M2Q9TX',
+      channel: 'email',
+      email: 'Ann@Example.com',
+      notifiedCount: 2,
+    });
+    expect(mail.created).toBe(true);
+    expect(mail.subscription).toMatchObject({ channel: 'email', email: 'Ann@Example.com' });
+    // The same endpoint for another code is another subscription.
+    expect(
+      (await photoCodes.subscribe({ code: 'AB12CD34', channel: 'push', endpoint, ...keys, notifiedCount: 0 })).created,
+    ).toBe(true);
+
+    expect(await photoCodes.markNotified(first.subscription.id, 5, new Date())).toBe(true);
+    const newKeys = pushKeys();
+    const again = await photoCodes.subscribe({
+      code: 'K7M2Q9TX',
+      channel: 'push',
+      endpoint,
+      ...newKeys,
+      notifiedCount: 9,
+    });
+    expect(again.created).toBe(false);
+    expect(again.subscription).toMatchObject({ id: first.subscription.id, p256dh: newKeys.p256dh, notifiedCount: 5 });
+    const mailAgain = await photoCodes.subscribe({
+      code: 'K7M2Q9TX',
+      channel: 'email',
+      email: 'ann@example.COM',
+      notifiedCount: 0,
+    });
+    expect(mailAgain.created).toBe(false);
+
+    const subs = await photoCodes.subscriptions('K7M2Q9TX');
+    expect(subs.map((s) => s.channel).sort()).toEqual(['email', 'push']);
+    expect(await photoCodes.watchedCodes()).toEqual([
+      { code: 'AB12CD34', leastNotified: 0 },
+      { code: 'K7M2Q9TX', leastNotified: 2 },
+    ]);
+
+    // A push service that says the endpoint is gone: every code's subscription of it goes.
+    await photoCodes.removeEndpoint(endpoint);
+    expect((await photoCodes.subscriptions('K7M2Q9TX')).map((s) => s.channel)).toEqual(['email']);
+    expect(await photoCodes.subscriptions('AB12CD34')).toEqual([]);
+  });
+
+  test('a subscription to a code never issued is refused', async (t) => {
+    const { photoCodes } = await open(t);
+    await expect(
+      photoCodes.subscribe({ code: 'K7M2Q9TX', channel: 'email', email: 'a@example.com', notifiedCount: 0 }),
+    ).rejects.toThrow();
+  });
+
+  test('markNotified moves forward only, and enqueues its mail in the same transaction', async (t) => {
+    const store = await open(t);
+    const { photoCodes, outbox } = store;
+    await photoCodes.issue([record('K7M2Q9TX')]);
+    const { subscription } = await photoCodes.subscribe({
+      code: 'K7M2Q9TX',
+      channel: 'email',
+      email: 'a@example.com',
+      notifiedCount: 0,
+    });
+    const mail = { kind: 'photos' as const, orderId: null, payload: { code: 'K7M2Q9TX', to: 'a@example.com' } };
+    expect(await photoCodes.markNotified(subscription.id, 3, new Date(), mail)).toBe(true);
+    expect(await outbox.pendingCount()).toBe(1);
+    // Told about 3 already: 3 again or fewer moves nothing and queues nothing.
+    expect(await photoCodes.markNotified(subscription.id, 3, new Date(), mail)).toBe(false);
+    expect(await photoCodes.markNotified(subscription.id, 2, new Date(), mail)).toBe(false);
+    expect(await outbox.pendingCount()).toBe(1);
+    const [now] = await photoCodes.subscriptions('K7M2Q9TX');
+    expect(now).toMatchObject({ notifiedCount: 3 });
+    expect(now?.notifiedAt).not.toBeNull();
+  });
+
+  test('two stores on one database (two processes) racing to tell one arrival: one wins, one mail', async (t) => {
+    const a = await open(t);
+    const b = await reopenStore(t, a);
+    await a.photoCodes.issue([record('K7M2Q9TX')]);
+    expect(await b.photoCodes.isIssued('K7M2Q9TX')).toBe(true);
+    const { subscription } = await b.photoCodes.subscribe({
+      code: 'K7M2Q9TX',
+      channel: 'email',
+      email: 'a@example.com',
+      notifiedCount: 0,
+    });
+    const mail = { kind: 'photos' as const, orderId: null, payload: { code: 'K7M2Q9TX' } };
+    const race = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? a : b).photoCodes.markNotified(subscription.id, 4, new Date(), mail),
+      ),
+    );
+    expect(race.filter(Boolean)).toHaveLength(1);
+    expect(await a.outbox.pendingCount()).toBe(1);
+  });
+});
