@@ -48,6 +48,8 @@ import address from './services/address/plugin.js';
 import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
 import events from './services/events/plugin.js';
+import finderArrivals from './services/finder/arrivals-plugin.js';
+import photoCodes from './services/finder/codes-plugin.js';
 import finder from './services/finder/plugin.js';
 import images from './services/images/plugin.js';
 import intake from './services/intake/plugin.js';
@@ -154,6 +156,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // 2. services
   await fastify.register(store); // first, so it is closed last (Fastify closes in reverse order)
+  await fastify.register(photoCodes); // needs store: the issued codes the finder answers
   await fastify.register(adminAuth, { terminal: opts.terminal });
   await fastify.register(rateLimits); // needs adminAuth (admins are not limited)
   await fastify.register(captcha);
@@ -161,11 +164,12 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(images); // needs photos
   await fastify.register(intake); // needs photos and images: new photos' codes and thumbnails
   await fastify.register(events); // needs photos and store
-  await fastify.register(finder); // needs photos
+  await fastify.register(finder); // needs photos and photoCodes
   await fastify.register(labels);
   await fastify.register(address);
   await fastify.register(notifier); // needs store; mail outbox worker
   await fastify.register(push); // needs store
+  await fastify.register(finderArrivals); // needs photos, store, push, notifier: photo code notices
   await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push
 
   // 3. routes

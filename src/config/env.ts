@@ -60,6 +60,11 @@ export const envSchema = z.object({
   INTAKE_SETTLE_MS: ms(0).default(2_000),
   /** A pause longer than this between consecutive frames ends a photo code's group. */
   FINDER_GAP_MS: ms(0).default(600_000),
+  /**
+   * Photo code subscribers are told of new photos once the library has been quiet this long
+   * (an arrival batch: a card copied in), and at least every five times this during a long one.
+   */
+  FINDER_NOTIFY_QUIET_MS: ms(0).default(60_000),
   /** A visitor's image render that cannot start within this long gets 503 BUSY (0: waits). */
   IMAGE_QUEUE_TIMEOUT_MS: ms(0).default(10_000),
   /** Thumbnails of new photos rendered as they arrive, and photo codes read from them. */
@@ -101,6 +106,7 @@ export const envSchema = z.object({
   RATE_LIMIT_CAPTCHA_PER_MIN: int(1).default(30),
   RATE_LIMIT_PUSH_PER_MIN: int(1).default(10),
   RATE_LIMIT_LOOKUP_PER_MIN: int(1).default(10),
+  RATE_LIMIT_CODES_PER_MIN: int(1).default(10),
 
   // --- high-value confirmation -------------------------------------------------
   HIGH_VALUE_THRESHOLD: dollarsToCents.default(10_000),

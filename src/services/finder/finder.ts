@@ -2,15 +2,17 @@
  * Finding one's photos by photo code (docs/contract.md, "Finding one's photos, and
  * intake"): the photos the library's code groups hold for a code, answered from memory.
  *
- * Whether a code is known: the library has seen a frame showing it, or the registry of
- * issued codes (when one is plugged in: `POST /api/finder` keeps the codes it hands out)
- * knows it. An issued code whose frame has not been shot yet is known, with no photos: the
- * attendee's page is already right, and fills in as the photographer's frames arrive.
+ * Which codes are known: with a registry of issued codes (the app always has one: the
+ * store's, plugged in by codes-plugin.ts), the codes it issued, and only those; an issued
+ * code whose frame has not been shot yet is known, with no photos, so the attendee's page is
+ * right at once and fills in as the photographer's frames arrive. A QR of a code never
+ * issued (made elsewhere, or guessed) finds nothing. Without a registry (benches, tools),
+ * any code the library has seen in a frame.
  */
 import { parsePhotoCode } from '../../domain/photo-code.js';
 import type { Photo, PhotoLibrary } from '../photos/types.js';
 
-/** The codes handed out (POST /api/finder): kept by the order store when it keeps them. */
+/** The codes handed out (POST /api/finder, card sheets), kept in the store. */
 export interface PhotoCodeRegistry {
   isIssued(code: string): Promise<boolean>;
 }
@@ -31,9 +33,11 @@ export function createFinder(library: Pick<PhotoLibrary, 'photosForCode'>, regis
       const code = parsePhotoCode(text);
       if (!code) return { ok: false, reason: 'malformed' };
       const photos = library.photosForCode(code);
-      if (photos) return { ok: true, code, photos };
-      if (registry && (await registry.isIssued(code))) return { ok: true, code, photos: NONE };
-      return { ok: false, reason: 'unknown' };
+      if (registry) {
+        if (!(await registry.isIssued(code))) return { ok: false, reason: 'unknown' };
+        return { ok: true, code, photos: photos ?? NONE };
+      }
+      return photos ? { ok: true, code, photos } : { ok: false, reason: 'unknown' };
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Decorates `fastify.finder` (finder.ts). A registry of issued codes is used when another
- * plugin has decorated `photoCodeRegistry` before this one; without it, a code is known
- * once the library has seen a frame showing it.
+ * Decorates `fastify.finder` (finder.ts). The registry of issued codes is used when
+ * codes-plugin.ts has decorated `photoCodeRegistry` before this one (the app registers it
+ * right after the store); without it, a code is known once the library has seen a frame
+ * showing it.
  */
 import fp from 'fastify-plugin';
 import { createFinder, type Finder, type PhotoCodeRegistry } from './finder.js';

@@ -35,6 +35,7 @@ async function pushPlugin(fastify: FastifyInstance) {
     publicKey: notifier.publicKey,
     endpointRefusal: notifier.endpointRefusal,
     notifyOrder: notifier.notifyOrder,
+    notifySubscriber: notifier.notifySubscriber,
     drain: notifier.drain,
   } satisfies PushNotifier);
 

@@ -64,6 +64,7 @@ export type PushNotifierHandle = PushNotifier & {
 };
 
 type Target = { sub: PushSubscriptionRecord; audience: PushAudience };
+type PushKeysOf = Pick<PushSubscriptionRecord, 'endpoint' | 'p256dh' | 'auth'>;
 
 /** The status of a failed send, when the push service answered. */
 function statusOf(err: unknown): number | undefined {
@@ -142,8 +143,8 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
     });
   }
 
-  async function deliver(target: Target, body: string): Promise<void> {
-    const { sub } = target;
+  /** Sends `body` to `sub`; `gone` removes the subscription when the push service says it is no more. */
+  async function deliver(sub: PushKeysOf, body: string, gone: () => Promise<void>): Promise<void> {
     const subscription = { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } };
     for (let attempt = 1; ; attempt++) {
       try {
@@ -162,7 +163,7 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
         const status = statusOf(err);
         if (status === 404 || status === 410) {
           try {
-            await opts.store.delete(sub.endpoint);
+            await gone();
             log.info({ endpoint: endpointForLog(sub.endpoint), status }, 'push subscription expired; removed');
           } catch (delErr) {
             log.warn(
@@ -234,12 +235,18 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
         }
         queued++;
         try {
-          await deliver(target, bodies[target.audience]);
+          await deliver(target.sub, bodies[target.audience], () => opts.store.delete(target.sub.endpoint));
         } finally {
           queued--;
         }
       }),
     );
+  }
+
+  /** Runs `job` in the background, tracked by drain(); never throws. */
+  function track(job: Promise<void>): void {
+    inFlight.add(job);
+    void job.finally(() => inFlight.delete(job));
   }
 
   return {
@@ -250,11 +257,35 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
         log.warn({ event, orderNumber: order.orderNumber }, 'push notifier closed; notification not sent');
         return;
       }
-      const job = notify(event, order).catch((err) => {
-        log.warn({ event, orderNumber: order.orderNumber, err: (err as Error).message }, 'push notification failed');
-      });
-      inFlight.add(job);
-      void job.finally(() => inFlight.delete(job));
+      track(
+        notify(event, order).catch((err) => {
+          log.warn({ event, orderNumber: order.orderNumber, err: (err as Error).message }, 'push notification failed');
+        }),
+      );
+    },
+    notifySubscriber(sub, message, gone) {
+      if (closing.signal.aborted) {
+        log.warn({ endpoint: endpointForLog(sub.endpoint) }, 'push notifier closed; notification not sent');
+        return;
+      }
+      if (queued >= maxQueued) {
+        log.warn({ endpoint: endpointForLog(sub.endpoint) }, 'push queue full; push dropped');
+        report({ endpoint: sub.endpoint, result: 'dropped', attempts: 0 });
+        return;
+      }
+      queued++;
+      track(
+        deliver(sub, JSON.stringify(message), gone)
+          .catch((err) => {
+            log.warn(
+              { endpoint: endpointForLog(sub.endpoint), err: (err as Error).message },
+              'push notification failed',
+            );
+          })
+          .finally(() => {
+            queued--;
+          }),
+      );
     },
     async drain() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);

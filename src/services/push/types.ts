@@ -3,6 +3,9 @@ import type { OrderRecord } from '../../domain/order.js';
 
 export type OrderEvent = 'created' | 'status' | 'shipping';
 
+/** What the service worker (web/public/sw.js) shows: a title, a line, and where a tap leads. */
+export type PushMessage = { title: string; body: string; url: string; tag: string; event: string };
+
 export interface PushNotifier {
   readonly publicKey: string;
   /**
@@ -15,6 +18,15 @@ export interface PushNotifier {
    * subscriptions and that order's. 404/410 answers remove the subscription.
    */
   notifyOrder(event: OrderEvent, order: OrderRecord): void;
+  /**
+   * Fire and forget: `message` to one subscription kept elsewhere (a photo code's subscriber);
+   * `gone` is called when the push service answers 404/410 (the subscription should go).
+   */
+  notifySubscriber(
+    subscription: { endpoint: string; p256dh: string; auth: string },
+    message: PushMessage,
+    gone: () => Promise<void>,
+  ): void;
   /** Resolves when every push started so far has finished (tests, shutdown). */
   drain(): Promise<void>;
 }

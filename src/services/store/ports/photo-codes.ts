@@ -44,6 +44,10 @@ export type NewPhotoCodeSubscription =
   | { code: string; channel: 'push'; endpoint: string; p256dh: string; auth: string; notifiedCount: number }
   | { code: string; channel: 'email'; email: string; notifiedCount: number };
 
+export type SubscribeOutcome =
+  | { outcome: 'created' | 'existing'; subscription: PhotoCodeSubscription }
+  | { outcome: 'full'; subscription?: undefined };
+
 export interface PhotoCodesPort {
   /**
    * Records new codes in one durable transaction; resolves with those that were new (a code
@@ -55,9 +59,10 @@ export interface PhotoCodesPort {
   /**
    * One subscription per code and push endpoint, or code and email address (compared
    * case-insensitively). Again for the same one: its keys are updated, and what it was told
-   * stays; `created` says which.
+   * stays (`existing`). A new one when the code has `maxPerCode` already: `full`, nothing
+   * written (decided under the code's lock, so concurrent subscribes never pass the cap).
    */
-  subscribe(sub: NewPhotoCodeSubscription): Promise<{ created: boolean; subscription: PhotoCodeSubscription }>;
+  subscribe(sub: NewPhotoCodeSubscription, maxPerCode: number): Promise<SubscribeOutcome>;
   subscriptions(code: string): Promise<PhotoCodeSubscription[]>;
   /** Each code with subscribers, with the fewest photos any of them was told about. */
   watchedCodes(): Promise<{ code: string; leastNotified: number }[]>;

@@ -10,6 +10,7 @@ import {
   PhotoCodeRecord,
   type PhotoCodeSubscription,
   type PhotoCodesPort,
+  type SubscribeOutcome,
   PhotoCodeSubscription as SubscriptionSchema,
 } from '../ports/photo-codes.js';
 import type { Db, Row } from './db.js';
@@ -65,12 +66,24 @@ export class SqlPhotoCodes implements PhotoCodesPort {
     return row ? toCode(row) : null;
   }
 
-  subscribe(sub: NewPhotoCodeSubscription): Promise<{ created: boolean; subscription: PhotoCodeSubscription }> {
+  subscribe(sub: NewPhotoCodeSubscription, maxPerCode: number): Promise<SubscribeOutcome> {
     const target = targetOf(sub);
     const now = new Date().toISOString();
     const push = sub.channel === 'push' ? sub : undefined;
     const email = sub.channel === 'email' ? sub.email.trim() : null;
     return this.db.transaction(async (tx) => {
+      await tx.lock(`photo-code:${sub.code}`);
+      const before = await tx.get(`SELECT id FROM photo_code_subscriptions WHERE code = ? AND target = ?`, [
+        sub.code,
+        target,
+      ]);
+      if (!before) {
+        const n = await tx.get<{ n: number | string }>(
+          'SELECT COUNT(*) AS n FROM photo_code_subscriptions WHERE code = ?',
+          [sub.code],
+        );
+        if (Number(n?.n ?? 0) >= maxPerCode) return { outcome: 'full' as const };
+      }
       const inserted = await tx.run(
         `INSERT INTO photo_code_subscriptions
            (id, code, target, channel, endpoint, p256dh, auth, email, notified_count, notified_at, created_at)
@@ -102,7 +115,10 @@ export class SqlPhotoCodes implements PhotoCodesPort {
         target,
       ]);
       if (!row) throw new Error(`photo code subscription ${sub.code} not found after its insert`);
-      return { created: inserted === 1, subscription: toSubscription(row) };
+      return {
+        outcome: inserted === 1 ? ('created' as const) : ('existing' as const),
+        subscription: toSubscription(row),
+      };
     });
   }
 

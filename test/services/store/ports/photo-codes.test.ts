@@ -2,7 +2,11 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { newPhotoCode } from '../../../../src/domain/photo-code.js';
-import type { PhotoCodeRecord } from '../../../../src/services/store/ports/photo-codes.js';
+import type {
+  NewPhotoCodeSubscription,
+  PhotoCodeRecord,
+  PhotoCodesPort,
+} from '../../../../src/services/store/ports/photo-codes.js';
 import { describeOnEngines, reopenStore } from '../../../support/store-engines.js';
 
 const record = (code: string, issuedVia: PhotoCodeRecord['issuedVia'] = 'app'): PhotoCodeRecord => ({
@@ -10,6 +14,13 @@ const record = (code: string, issuedVia: PhotoCodeRecord['issuedVia'] = 'app'): 
   issuedVia,
   createdAt: new Date().toISOString(),
 });
+
+/** A subscribe under a cap of 10 that must not hit it. */
+async function subscribed(port: PhotoCodesPort, sub: NewPhotoCodeSubscription) {
+  const result = await port.subscribe(sub, 10);
+  if (result.outcome === 'full') throw new Error('unexpected: full');
+  return result;
+}
 
 function pushKeys() {
   const ecdh = createECDH('prime256v1');
@@ -43,46 +54,47 @@ describeOnEngines('photo codes port', (open) => {
     await photoCodes.issue([record('K7M2Q9TX'), record('AB12CD34')]);
     const keys = pushKeys();
     const endpoint = 'https://push.example.com/send/abc';
-    const first = await photoCodes.subscribe({
+    const first = await subscribed(photoCodes, {
       code: 'K7M2Q9TX',
       channel: 'push',
       endpoint,
       ...keys,
       notifiedCount: 2,
     });
-    expect(first.created).toBe(true);
+    expect(first.outcome).toBe('created');
     expect(first.subscription).toMatchObject({ channel: 'push', endpoint, notifiedCount: 2, notifiedAt: null });
-    const mail = await photoCodes.subscribe({
+    const mail = await subscribed(photoCodes, {
       code: 'K7M2Q9TX',
       channel: 'email',
       email: 'Ann@Example.com',
       notifiedCount: 2,
     });
-    expect(mail.created).toBe(true);
+    expect(mail.outcome).toBe('created');
     expect(mail.subscription).toMatchObject({ channel: 'email', email: 'Ann@Example.com' });
     // The same endpoint for another code is another subscription.
     expect(
-      (await photoCodes.subscribe({ code: 'AB12CD34', channel: 'push', endpoint, ...keys, notifiedCount: 0 })).created,
-    ).toBe(true);
+      (await subscribed(photoCodes, { code: 'AB12CD34', channel: 'push', endpoint, ...keys, notifiedCount: 0 }))
+        .outcome,
+    ).toBe('created');
 
     expect(await photoCodes.markNotified(first.subscription.id, 5, new Date())).toBe(true);
     const newKeys = pushKeys();
-    const again = await photoCodes.subscribe({
+    const again = await subscribed(photoCodes, {
       code: 'K7M2Q9TX',
       channel: 'push',
       endpoint,
       ...newKeys,
       notifiedCount: 9,
     });
-    expect(again.created).toBe(false);
+    expect(again.outcome).toBe('existing');
     expect(again.subscription).toMatchObject({ id: first.subscription.id, p256dh: newKeys.p256dh, notifiedCount: 5 });
-    const mailAgain = await photoCodes.subscribe({
+    const mailAgain = await subscribed(photoCodes, {
       code: 'K7M2Q9TX',
       channel: 'email',
       email: 'ann@example.COM',
       notifiedCount: 0,
     });
-    expect(mailAgain.created).toBe(false);
+    expect(mailAgain.outcome).toBe('existing');
 
     const subs = await photoCodes.subscriptions('K7M2Q9TX');
     expect(subs.map((s) => s.channel).sort()).toEqual(['email', 'push']);
@@ -100,15 +112,35 @@ describeOnEngines('photo codes port', (open) => {
   test('a subscription to a code never issued is refused', async (t) => {
     const { photoCodes } = await open(t);
     await expect(
-      photoCodes.subscribe({ code: 'K7M2Q9TX', channel: 'email', email: 'a@example.com', notifiedCount: 0 }),
+      photoCodes.subscribe({ code: 'K7M2Q9TX', channel: 'email', email: 'a@example.com', notifiedCount: 0 }, 10),
     ).rejects.toThrow();
+  });
+
+  test('at most maxPerCode subscriptions per code, also when they race; again for one already there is fine', async (t) => {
+    const a = await open(t);
+    const b = await reopenStore(t, a);
+    await a.photoCodes.issue([record('K7M2Q9TX')]);
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? a : b).photoCodes.subscribe(
+          { code: 'K7M2Q9TX', channel: 'email', email: `p${i}@example.com`, notifiedCount: 0 },
+          3,
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o.outcome === 'created')).toHaveLength(3);
+    expect(outcomes.filter((o) => o.outcome === 'full')).toHaveLength(5);
+    expect(await a.photoCodes.subscriptions('K7M2Q9TX')).toHaveLength(3);
+    const kept = outcomes.find((o) => o.outcome === 'created')?.subscription;
+    if (kept?.channel !== 'email') throw new Error('expected an email subscription');
+    expect((await a.photoCodes.subscribe({ ...kept, channel: 'email' }, 3)).outcome).toBe('existing');
   });
 
   test('markNotified moves forward only, and enqueues its mail in the same transaction', async (t) => {
     const store = await open(t);
     const { photoCodes, outbox } = store;
     await photoCodes.issue([record('K7M2Q9TX')]);
-    const { subscription } = await photoCodes.subscribe({
+    const { subscription } = await subscribed(photoCodes, {
       code: 'K7M2Q9TX',
       channel: 'email',
       email: 'a@example.com',
@@ -131,7 +163,7 @@ describeOnEngines('photo codes port', (open) => {
     const b = await reopenStore(t, a);
     await a.photoCodes.issue([record('K7M2Q9TX')]);
     expect(await b.photoCodes.isIssued('K7M2Q9TX')).toBe(true);
-    const { subscription } = await b.photoCodes.subscribe({
+    const { subscription } = await subscribed(b.photoCodes, {
       code: 'K7M2Q9TX',
       channel: 'email',
       email: 'a@example.com',
