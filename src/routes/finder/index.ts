@@ -1,5 +1,6 @@
 /**
- * `GET /api/finder/{code}`: the photos a photo code's frames introduced (docs/contract.md,
+ * The finder's routes: `POST /api/finder` and the card sheet (issue.ts), subscriptions
+ * (subscribe.ts), and here `GET /api/finder/{code}`: the photos a photo code's frames introduced (docs/contract.md,
  * "Finding one's photos, and intake"), as gallery photo items (routes/gallery/photo-item.ts).
  * Rate limited like the order lookup (the same `lookup` group), so codes can't be guessed
  * at speed; the code space (40 bits) does the rest.
@@ -11,16 +12,9 @@ import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { photoItemBuilder } from '../gallery/photo-item.js';
 import { PhotoItem } from '../gallery/schemas.js';
-
-const Params = z.object({
-  code: z
-    .string()
-    .min(1)
-    .max(32)
-    .describe(
-      'The photo code: 8 characters of Crockford base32, any case (I and L read as 1, O as 0, hyphens ignored)',
-    ),
-});
+import issueRoutes from './issue.js';
+import { CodeParams as Params } from './schemas.js';
+import subscribeRoutes from './subscribe.js';
 
 const FinderAnswer = z
   .object({
@@ -36,6 +30,8 @@ const FinderAnswer = z
   .meta({ id: 'FinderPhotos' });
 
 const finderRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  await fastify.register(issueRoutes);
+  await fastify.register(subscribeRoutes);
   const items = photoItemBuilder(fastify.config.publicBaseUrl);
   const { finder, photos: library } = fastify;
   // Answers as bytes, built once per library generation and code (allow-listed by the zod
@@ -53,8 +49,9 @@ const finderRoutes: FastifyPluginAsyncZod = async (fastify) => {
         description: [
           'An attendee shows a QR (their phone or a printed card) holding `PUBLIC_BASE_URL/me/<code>`; the',
           'photographer shoots it as the first frame. This returns `{ code, photos }` (gallery photo items).',
-          'A code is known once the library has a frame showing it (or it was issued); unknown: 404',
-          '`CODE_NOT_FOUND`; not a code at all: 400 `VALIDATION_FAILED`. Rate limited per client address like the',
+          'Only issued codes are known (`POST /api/finder`, card sheets); one whose frame has not been shot yet',
+          'answers with no photos. Unknown: 404 `CODE_NOT_FOUND`; not a code at all: 400 `VALIDATION_FAILED`.',
+          'Rate limited per client address like the',
           'order lookup (`RATE_LIMIT_LOOKUP_PER_MIN`; 429 `RATE_LIMITED` with `Retry-After`).',
         ].join('\n'),
         params: Params,

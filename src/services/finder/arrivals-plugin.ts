@@ -10,7 +10,8 @@ export default fp(
     const arrivals = createArrivalNotifier({
       library: fastify.photos,
       codes: fastify.store.photoCodes,
-      push: fastify.push,
+      // Looked up at each notice, like the routes do (tests swap in a notifier of their own).
+      push: { notifySubscriber: (sub, message, gone) => fastify.push.notifySubscriber(sub, message, gone) },
       kickMail: () => fastify.notifier.kick(),
       publicBaseUrl: fastify.config.publicBaseUrl,
       quietMs: fastify.config.FINDER_NOTIFY_QUIET_MS,

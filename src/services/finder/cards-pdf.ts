@@ -89,10 +89,11 @@ function drawCard(doc: PDFKit.PDFDocument, card: Card, x: number, y: number, w: 
     .font('Helvetica-Bold')
     .fontSize(7)
     .text('MY PHOTO CODE', tx, y + pad, { width: tw, characterSpacing: 1 });
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(17)
-    .text(spaced(card.code), tx, y + pad + 11, { width: tw, lineBreak: false });
+  // As large as fits on one line (a code of wide letters, W and M, is the widest).
+  let size = 17;
+  doc.font('Helvetica-Bold');
+  while (size > 8 && doc.fontSize(size).widthOfString(spaced(card.code)) > tw) size -= 0.5;
+  doc.fontSize(size).text(spaced(card.code), tx, y + pad + 11 + (17 - size) / 2, { width: tw, lineBreak: false });
   doc
     .font('Helvetica')
     .fontSize(7.5)

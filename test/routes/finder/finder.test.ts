@@ -37,6 +37,8 @@ async function finderApp(t: Parameters<typeof build>[0], env: Record<string, str
   await writePhoto(root, ['Con', 'Sat', 'Hall', 'IMG_0101.jpg'], await scene(at('14:00:10'), 4));
   await writePhoto(root, ['Con', 'Sat', 'Hall', 'IMG_0102.jpg'], await scene(at('14:00:20'), 5));
   await app.photos.rescan();
+  // Only issued codes are answered (POST /api/finder issues them; issue.test.ts).
+  await app.store.photoCodes.issue([{ code: CODE, issuedVia: 'admin', createdAt: new Date().toISOString() }]);
   return app;
 }
 
