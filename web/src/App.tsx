@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'preact/hooks';
 import { lazy, Toast } from './components/common.js';
-import { CameraIcon, CartIcon, HeartIcon } from './components/icons.js';
+import { CameraIcon, CartIcon, HeartIcon, QrIcon } from './components/icons.js';
 import { navigate, segments, useLocation } from './lib/router.js';
 import { cart, cartCount, favourites } from './lib/shop.js';
 import { useStore } from './lib/store.js';
@@ -17,6 +17,7 @@ const Checkout = lazy(() => import('./pages/Checkout.js'));
 const OrderPage = lazy(() => import('./pages/Order.js'));
 const Admin = lazy(() => import('./admin/Admin.js'));
 const MyPhotos = lazy(() => import('./pages/MyPhotos.js'));
+const MyCode = lazy(() => import('./pages/MyCode.js'));
 
 function Page({ path, query }: { path: string; query: URLSearchParams }) {
   const parts = segments(path);
@@ -43,6 +44,8 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
       );
     case 'admin':
       return <Admin path={rest} query={query} />;
+    case 'code':
+      return rest.length === 0 ? <MyCode /> : <NotFound />;
     case 'me':
       return rest.length === 1 ? <MyPhotos key={rest[0]} code={rest[0] as string} /> : <NotFound />;
     default:
@@ -62,6 +65,12 @@ function Header({ admin }: { admin: boolean }) {
         </a>
         {!admin && (
           <nav class="topnav" aria-label="Your photos">
+            <a href="/code" class="topnav-link" aria-label="My photo code">
+              <QrIcon />
+              <span class="topnav-label" aria-hidden="true">
+                My code
+              </span>
+            </a>
             <a href="/favorites" class="topnav-link" aria-label={`Favourites, ${favs.length}`}>
               <HeartIcon filled={favs.length > 0} />
               <span class="topnav-count" aria-hidden="true">

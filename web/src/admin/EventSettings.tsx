@@ -11,6 +11,7 @@ import { closedMessage, eventConfigUrl, forget, useFetch } from '../lib/hooks.js
 import { eventPath } from '../lib/router.js';
 import { showToast } from '../lib/toast.js';
 import type { ActiveEvent, EventConfig } from '../lib/types.js';
+import { CodeCardsPanel } from './CodeCards.js';
 import { IntakePanel } from './Intake.js';
 import { onAdminError } from './session.js';
 
@@ -22,6 +23,7 @@ export default function EventSettings() {
       <h1>Events</h1>
       <p class="muted">Open or close ordering, set the deadline and the prices. Changes apply at once.</p>
       <IntakePanel />
+      <CodeCardsPanel />
       {events.error && <ErrorBox error={events.error} onRetry={events.reload} />}
       {!events.data && !events.error && <Spinner />}
       {events.data?.length === 0 && <Notice>No events in the photo library yet.</Notice>}

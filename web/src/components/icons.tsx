@@ -24,6 +24,12 @@ const icon = (children: JSX.Element | JSX.Element[]) =>
     );
   };
 
+export const QrIcon = icon([
+  <rect key="a" x="3" y="3" width="7" height="7" rx="1" />,
+  <rect key="b" x="14" y="3" width="7" height="7" rx="1" />,
+  <rect key="c" x="3" y="14" width="7" height="7" rx="1" />,
+  <path key="d" d="M14 14h3v3h-3zM20 14v1M14 20h1M18 18h3v3" />,
+]);
 export const HeartIcon = icon(
   <path d="M12 20.5s-7.5-4.6-9.3-9.2C1.5 8 3.5 4.5 7 4.5c2 0 3.4 1.1 5 3 1.6-1.9 3-3 5-3 3.5 0 5.5 3.5 4.3 6.8-1.8 4.6-9.3 9.2-9.3 9.2z" />,
 );

@@ -16,8 +16,8 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** Asks for permission, subscribes, and registers the subscription with the server. */
-export async function subscribePush(extra: { orderNumber?: string; email?: string }, admin = false): Promise<string> {
+/** Asks for permission and subscribes this browser: the subscription's JSON, to register with the server. */
+export async function browserPushSubscription(): Promise<PushSubscriptionJSON> {
   if (!pushSupported()) throw new Error('This browser cannot receive notifications from this site.');
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') throw new Error('Notifications are blocked for this site in your browser settings.');
@@ -27,11 +27,12 @@ export async function subscribePush(extra: { orderNumber?: string; email?: strin
   const sub =
     (await reg.pushManager.getSubscription()) ??
     (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
-  const res = await sendJson<{ message: string }>(
-    'POST',
-    '/api/push/subscribe',
-    { ...sub.toJSON(), ...extra },
-    { admin },
-  );
+  return sub.toJSON();
+}
+
+/** Subscribes, and registers the subscription with the server for order events. */
+export async function subscribePush(extra: { orderNumber?: string; email?: string }, admin = false): Promise<string> {
+  const sub = await browserPushSubscription();
+  const res = await sendJson<{ message: string }>('POST', '/api/push/subscribe', { ...sub, ...extra }, { admin });
   return res.message;
 }

@@ -13,6 +13,10 @@ export default function Events() {
     <main class="page" id="main">
       <h1>Event photos</h1>
       <p class="lead">Find your photos, pick your favourites and order prints — shipped home or ready at the booth.</p>
+      <p class="code-callout">
+        Being photographed? <a href="/code">Get your photo code</a>: show it to the photographer first, and your photos
+        find their way to you.
+      </p>
       {error && !data && <ErrorBox error={error} onRetry={reload} />}
       {!data && !error && <Spinner label="Loading events…" />}
       {data && data.length === 0 && <Notice>No events yet. Photos appear here as soon as they are uploaded.</Notice>}

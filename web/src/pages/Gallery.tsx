@@ -299,6 +299,11 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
               .filter(Boolean)
               .join(' · ')}
           </p>
+          {isEventPage && (
+            <p class="muted code-callout">
+              <a href="/code">Get a photo code</a> to find the photos taken of you.
+            </p>
+          )}
         </div>
         <FindPhoto
           code={code}

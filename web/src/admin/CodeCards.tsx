@@ -1,0 +1,78 @@
+/**
+ * The booth's photo code cards (`GET /api/finder/cards.pdf`): a PDF of freshly issued codes,
+ * ten business-card-sized cards a page, for attendees without a phone at hand.
+ */
+import { useState } from 'preact/hooks';
+import { request } from '../lib/api.js';
+import { showToast } from '../lib/toast.js';
+import { onAdminError } from './session.js';
+
+export function CodeCardsPanel() {
+  const [count, setCount] = useState(20);
+  const [paper, setPaper] = useState<'letter' | 'a4'>('letter');
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const res = await request(`/api/finder/cards.pdf?count=${count}&paper=${paper}`, {
+        admin: true,
+        headers: { Accept: 'application/pdf' },
+      });
+      const url = URL.createObjectURL(await res.blob());
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `photo-code-cards-${count}.pdf`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 30_000);
+    } catch (err) {
+      showToast((onAdminError(err) as Error).message, { kind: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="card code-cards">
+      <h2>Photo code cards</h2>
+      <p class="muted">
+        Print cards for attendees without a phone: you shoot the card first, they scan it later to find their photos.
+        Every card is a new code.
+      </p>
+      <form
+        class="field-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void download();
+        }}
+      >
+        <div class="field">
+          <label for="cards-count">Cards</label>
+          <input
+            id="cards-count"
+            type="number"
+            min={1}
+            max={500}
+            step={10}
+            value={count}
+            onInput={(e) => setCount(Math.max(1, Math.min(500, Number((e.target as HTMLInputElement).value) || 1)))}
+          />
+        </div>
+        <div class="field">
+          <label for="cards-paper">Paper</label>
+          <select
+            id="cards-paper"
+            value={paper}
+            onChange={(e) => setPaper((e.target as HTMLSelectElement).value as 'letter' | 'a4')}
+          >
+            <option value="letter">Letter (3.5 × 2 in cards)</option>
+            <option value="a4">A4 (85 × 54 mm cards)</option>
+          </select>
+        </div>
+        <button type="submit" class="btn btn-secondary" disabled={busy}>
+          {busy ? 'Making the sheet…' : 'Print photo code cards (PDF)'}
+        </button>
+      </form>
+    </section>
+  );
+}
