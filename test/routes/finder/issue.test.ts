@@ -3,6 +3,7 @@
  * sheet GET /api/finder/cards.pdf, through the whole app; the QR the answer carries, and the
  * one the cards are drawn from, are read back with the intake's own QR reader.
  */
+import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
@@ -11,6 +12,8 @@ import { readQrTexts } from '../../../src/services/intake/qr.js';
 import { adminHeaders, build } from '../../helpers/build.js';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
 import { ORDER_TEST_ENV, solvedCaptcha } from '../../support/orders-fixtures.js';
+import { writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
+import { makeFrame } from '../../support/qr-frames.js';
 
 const CODE = /^[0-9A-HJKMNP-TV-Z]{8}$/;
 
@@ -82,8 +85,23 @@ describe('POST /api/finder', () => {
     expect(other.statusCode).toBe(201);
   });
 
-  test('a code never issued is unknown (404 CODE_NOT_FOUND), however it is written', async (t) => {
+  test('a code never issued is unknown (404 CODE_NOT_FOUND), however written, even when a frame shows it', async (t) => {
     const app = await build(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const root = path.join(app.dataDir, 'photos');
+    await writeEventJson(root, 'Con', { name: 'Con 2026' });
+    const frame = { width: 1200, height: 800, takenAt: '2026:07:03 14:00:00', seed: 3 };
+    await writePhoto(
+      root,
+      ['Con', 'Sat', 'Hall', 'IMG_0100.jpg'],
+      await makeFrame({ ...frame, payload: 'http://photos.test/me/K7M2Q9TX', qrFraction: 0.35 }),
+    );
+    await writePhoto(
+      root,
+      ['Con', 'Sat', 'Hall', 'IMG_0101.jpg'],
+      await makeFrame({ ...frame, payload: '', qrFraction: 0, takenAt: '2026:07:03 14:00:10' }),
+    );
+    await app.photos.rescan();
+    expect(app.photos.photosForCode('K7M2Q9TX')).toHaveLength(1); // the library did read it
     for (const code of ['K7M2Q9TX', 'k7m2-q9tx']) {
       const res = await app.inject({ url: `/api/finder/${code}` });
       expect(res.statusCode).toBe(404);
