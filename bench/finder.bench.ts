@@ -116,9 +116,18 @@ export default async function finderBench(): Promise<void> {
     await app.ready();
     await app.photos.ready();
     await app.photos.rescan();
+    // Only issued codes are answered (docs/contract.md, "Finding one's photos, and intake").
+    const createdAt = new Date().toISOString();
+    await app.store.photoCodes.issue(
+      Array.from({ length: codes }, (_, i) => ({ code: code(i), issuedVia: 'card' as const, createdAt })),
+    );
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };
     const listed = app.photos.getEvent(event)?.photoCount ?? 0;
+    const check = await app.inject({ url: `/api/finder/${code(1)}` });
+    if (check.statusCode !== 200 || check.json().photos.length === 0) {
+      throw new Error(`finder bench: a code's lookup answered ${check.statusCode}, not its photos`);
+    }
     const urls = Array.from({ length: REQUESTS }, (_, i) => `/api/finder/${code((i * 7919) % codes)}`);
     await latencies(port, urls.slice(0, 300)); // warm-up
     const finder = await latencies(port, urls);
