@@ -31,12 +31,12 @@ import captchaRoutes from './routes/captcha/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
 import galleryRoutes from './routes/gallery/index.js';
+import photoLookupRoutes from './routes/gallery/photo-lookup.js';
 import imageRoutes from './routes/images/index.js';
 import labelRoutes from './routes/labels/index.js';
 import operationsRoutes from './routes/operations/index.js';
 import orderRoutes from './routes/orders/index.js';
 import orderLookupRoutes from './routes/orders/lookup.js';
-import photoRoutes from './routes/photos/index.js';
 import pushRoutes from './routes/push/index.js';
 import address from './services/address/plugin.js';
 import adminAuth from './services/admin-auth/plugin.js';
@@ -155,7 +155,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(captchaRoutes);
   await fastify.register(galleryRoutes);
   await fastify.register(imageRoutes);
-  await fastify.register(photoRoutes); // GET /api/photos/{event}/{photo}
+  await fastify.register(photoLookupRoutes); // GET /api/photos/{event}/{photo}
   await fastify.register(pushRoutes);
   await fastify.register(eventRoutes);
   await fastify.register(adminRoutes);

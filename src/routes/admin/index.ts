@@ -17,11 +17,11 @@ import type { OrderStatus } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { ApiOrder, SalesSummary, toApiOrder, toApiSummary } from '../../schemas/order.js';
-import { etagMatches } from '../images/http-cache.js';
-import { type ChangeDeps, changeOrder, changeShipping, loadOrder } from './changes.js';
+import { etagMatches } from '../shared/etag.js';
+import { IdParams, loadOrder } from '../shared/order-ref.js';
+import { type ChangeDeps, changeOrder, changeShipping } from './changes.js';
 import { acceptsGzip, createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
 import {
-  IdParams,
   ListQuery,
   OrderChangeResponse,
   OrderList,

@@ -8,16 +8,6 @@ import { FulfillmentType, ORDER_STATUSES, OrderStatus } from '../../domain/order
 import { City, CustomerEmail, CustomerName, Phone, State, Street, Zip } from '../../schemas/customer.js';
 import { ApiOrder } from '../../schemas/order.js';
 
-export const OrderRef = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .describe('The order’s id or its order number (`AX25-0001`, any case)');
-
-export const IdParams = z.object({ id: OrderRef });
-export const OrderNumberParams = z.object({ orderNumber: OrderRef });
-
 export const ListQuery = z.object({
   eventSlug: z
     .string()

@@ -14,8 +14,7 @@ import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { isWellFormed } from '../../services/orders/text.js';
-import { loadOrder } from '../admin/changes.js';
-import { OrderNumberParams } from '../admin/schemas.js';
+import { loadOrder, OrderNumberParams } from '../shared/order-ref.js';
 
 export const MAX_FEEDBACK_LENGTH = 2000;
 /** All feedback of one order together, so a guessed order number cannot grow a row forever. */

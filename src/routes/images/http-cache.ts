@@ -44,17 +44,3 @@ export function imageHeaders(img: ServedImage, versioned: boolean, notModified: 
   const set = versioned ? sets.immutable : sets.revalidate;
   return notModified ? set.notModified : set.ok;
 }
-
-/**
- * Whether `If-None-Match` names `etag`: a list of (possibly weak) tags, or `*`.
- * Weak comparison, as RFC 9110 prescribes for If-None-Match.
- */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch === etag) return true;
-  for (const raw of ifNoneMatch.split(',')) {
-    const tag = raw.trim();
-    if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true;
-  }
-  return false;
-}

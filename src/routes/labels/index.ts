@@ -12,8 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import type { LabelFile } from '../../services/labels/types.js';
-import { loadOrder } from '../admin/changes.js';
-import { OrderRef } from '../admin/schemas.js';
+import { loadOrder, OrderRef } from '../shared/order-ref.js';
 
 const FORMATS = {
   png: {
