@@ -10,18 +10,20 @@
  * also while the server runs. Exit code: 0 done, 1 some images failed, 2 bad usage,
  * 78 bad configuration.
  */
+
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config/env.js';
 import { imageCacheDir } from '../services/images/plugin.js';
 import { createImageService } from '../services/images/service.js';
 import { type ImageKind, imageKinds } from '../services/images/types.js';
 import { ensureDemoLibrary } from '../services/photos/demo.js';
-import { createPhotoLibrary, type LibraryLogger } from '../services/photos/library.js';
+import { createPhotoLibrary } from '../services/photos/library.js';
 import type { Photo } from '../services/photos/types.js';
 
 export type PregenerateOptions = {
@@ -32,7 +34,7 @@ export type PregenerateOptions = {
   kinds?: readonly ImageKind[];
   /** Images worked on at once (default: the number of cores). */
   concurrency?: number;
-  log: LibraryLogger;
+  log: FastifyBaseLogger;
   /** Called after every image, for a progress display. */
   onProgress?: (state: { done: number; total: number; failed: number }) => void;
   /** Called once the work is known. */

@@ -8,16 +8,18 @@
  * renderer's own revision and the libvips version. All of them go into the key, so a
  * replaced original or a changed setting gets a new file and a new ETag, never a stale one.
  */
+
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { appError } from '../../errors/catalogue.js';
 import type { Photo } from '../photos/types.js';
-import { type CacheLogger, DiskCache } from './disk-cache.js';
-import { limiter } from './limiter.js';
+import { DiskCache } from './disk-cache.js';
 import { type PruneResult, pruneDiskCache } from './prune.js';
 import { JPEG_QUALITY, type Rendered, renderJpeg } from './render.js';
 import { type ImageKind, type ImageService, type ImageStats, imageKinds, type ServedImage } from './types.js';
@@ -42,7 +44,7 @@ export type ImageServiceOptions = {
   memoryBytes: number;
   /** Renders at once (default: the number of cores). */
   concurrency?: number;
-  log: CacheLogger & { warn(obj: object, msg: string): void };
+  log: FastifyBaseLogger;
 };
 
 export type ImageServiceHandle = ImageService & {
@@ -68,7 +70,9 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
   const inflight = new Map<string, Promise<ServedImage>>();
   const failed = new LRUCache<string, Error>({ max: 1000, ttl: FAILURE_TTL_MS });
   const pendingWrites = new Set<Promise<unknown>>();
-  const limit = limiter(opts.concurrency ?? Math.max(1, os.availableParallelism()));
+  // Decoding a 24 MP original takes a core and tens of MB: more renders at once than cores
+  // only adds memory and latency (and would starve the libuv pool that file reads share).
+  const limit = pLimit(opts.concurrency ?? Math.max(1, os.availableParallelism()));
   const tileFor = watermarkTiles();
   const counters = { renders: 0, memoryHits: 0, diskHits: 0, failures: 0 };
 

@@ -25,8 +25,8 @@ import {
   VerticalAlignTable,
   WidthType,
 } from 'docx';
+import { FONT_FAMILY } from '../../lib/font.js';
 import { type LabelContent, returnAddressLines } from './content.js';
-import { FONT_FAMILY } from './font.js';
 import { isWide } from './wide.js';
 
 const TWIPS_PER_PT = 20;

@@ -21,8 +21,8 @@
  */
 import sharp, { type CreateText } from 'sharp';
 import { escapeHtml } from '../../lib/escape.js';
+import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
 import { type LabelContent, returnAddressLines, topLineText } from './content.js';
-import { FONT_FAMILY, FONT_FILES } from './font.js';
 import { keepTogether } from './markup.js';
 import { isWide } from './wide.js';
 

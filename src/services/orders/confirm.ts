@@ -11,6 +11,7 @@
  * Single use follows from the release working once: the store's write is atomic, so two
  * concurrent clicks give one `confirmed` and one `already`, and one receipt.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { OrderRecord } from '../../domain/order.js';
 import type { Notifier } from '../notifier/types.js';
 import type { PushNotifier } from '../push/types.js';
@@ -29,7 +30,7 @@ export type ConfirmDeps = {
   notifier: Pick<Notifier, 'jobsForNewOrder' | 'kick'>;
   push: Pick<PushNotifier, 'notifyOrder'>;
   links: LinkSigner;
-  log: { warn(obj: object, msg: string): void };
+  log: FastifyBaseLogger;
   now?: () => Date;
 };
 

@@ -4,15 +4,11 @@
  * at start-up (holds that lapsed while the service was down) and then every `intervalMs` on
  * an unref'd timer, so it never keeps the process alive; stopped on close. Runs never overlap.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { OrderRecord } from '../../domain/order.js';
 import type { OrderStore } from '../store/port.js';
 
 export const HOLD_EXPIRY_INTERVAL_MS = 60_000;
-
-export type HoldExpiryLog = {
-  info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-};
 
 export class HoldExpiryJob {
   private timer: NodeJS.Timeout | undefined;
@@ -21,7 +17,7 @@ export class HoldExpiryJob {
   constructor(
     private readonly opts: {
       store: Pick<OrderStore, 'expireHolds'>;
-      log: HoldExpiryLog;
+      log: FastifyBaseLogger;
       intervalMs?: number;
       now?: () => Date;
     },

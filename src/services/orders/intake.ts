@@ -25,6 +25,7 @@
  * order's id itself, so the link can be signed before the order is stored and its mail is
  * stored with it: there is never a held order without its confirmation mail.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
 import { closedReason } from '../../domain/pricing.js';
 import { appError } from '../../errors/catalogue.js';
@@ -97,7 +98,7 @@ export type IntakeDeps = {
     /** A pending Idempotency-Key reservation older than this was abandoned. */
     staleReservationMs: number;
   };
-  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  log: FastifyBaseLogger;
   now?: () => Date;
 };
 

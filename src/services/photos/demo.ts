@@ -7,23 +7,16 @@
  * display order (day, session, capture time), which is exactly the order drawn here.
  * Text is rendered with the font shipped in node_modules (no system fonts needed).
  */
+
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import { escapeHtml } from '../../lib/escape.js';
+import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
 import { Limiter } from './concurrency.js';
-import type { LibraryLogger } from './library.js';
 import { compareNames, isHidden } from './naming.js';
 
-const require = createRequire(import.meta.url);
-
-/** Noto Sans JP, from the @expo-google-fonts package (a dependency). */
-export function demoFontFile(): string {
-  return require.resolve('@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf');
-}
-
-const FONT_FAMILY = 'Noto Sans JP';
 const DAY_MS = 86_400_000;
 
 type DemoSession = { name: string; photos: number };
@@ -217,7 +210,7 @@ async function renderText(text: string, sizePt: number, fontfile: string, color:
 }
 
 /** Draws one demo image: JPEG bytes with EXIF DateTimeOriginal set. */
-export async function renderDemoImage(img: DemoImage, fontfile = demoFontFile()): Promise<Buffer> {
+export async function renderDemoImage(img: DemoImage, fontfile: string = FONT_FILES.regular): Promise<Buffer> {
   const short = Math.min(img.width, img.height);
   const [numberPng, captionPng] = await Promise.all([
     renderText(`No. ${img.number}`, Math.round(short * 0.2), fontfile, '#ffffff'),
@@ -270,7 +263,7 @@ export function demoMarkerFile(dataDir: string): string {
  */
 export async function generateDemoLibrary(opts: {
   photosDir: string;
-  log: LibraryLogger;
+  log: FastifyBaseLogger;
   now?: Date;
 }): Promise<{ events: number; photos: number }> {
   const now = opts.now ?? new Date();
@@ -298,7 +291,7 @@ export async function generateDemoLibrary(opts: {
       };
       await writeFile(path.join(staging, event.folder, 'event.json'), `${JSON.stringify(json, null, 2)}\n`);
     }
-    const fontfile = demoFontFile();
+    const fontfile = FONT_FILES.regular;
     const limiter = new Limiter(4);
     let done = 0;
     await Promise.all(
@@ -332,7 +325,7 @@ export async function generateDemoLibrary(opts: {
 export async function ensureDemoLibrary(opts: {
   photosDir: string;
   dataDir: string;
-  log: LibraryLogger;
+  log: FastifyBaseLogger;
   now?: Date;
 }): Promise<boolean> {
   if (!(await isLibraryEmpty(opts.photosDir))) return false;

@@ -12,11 +12,13 @@
  * - Each change publishes new immutable per-event views, increments `generation` and calls
  *   the `onChange` listeners. Scans never overlap.
  */
+
 import fs, { type Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import type { FastifyBaseLogger } from 'fastify';
 import { Limiter } from './concurrency.js';
 import { type EventJsonT, parseEventJson, resolveEventDefaults } from './event-config.js';
 import { HEADER_CHUNK_BYTES, readImageHeader } from './header.js';
@@ -31,17 +33,10 @@ import {
 } from './persist.js';
 import type { DayFolder, LibraryEvent, Photo, PhotoLibrary } from './types.js';
 
-export type LibraryLogger = {
-  info(obj: object | string, msg?: string): void;
-  warn(obj: object | string, msg?: string): void;
-  error(obj: object | string, msg?: string): void;
-  debug(obj: object | string, msg?: string): void;
-};
-
 export type LibraryOptions = {
   photosDir: string;
   dataDir: string;
-  log: LibraryLogger;
+  log: FastifyBaseLogger;
   /** Full rescan period in ms; 0 turns it off. */
   rescanIntervalMs: number;
   /** Watch directories for changes (default true). */

@@ -14,6 +14,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Agent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
+import pLimit from 'p-limit';
 import webpush from 'web-push';
 import type { OrderRecord } from '../../domain/order.js';
 import type { OrderStore, PushSubscriptionRecord } from '../store/port.js';
@@ -103,24 +104,12 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
   // Every push waiting to retry listens for the close: up to maxQueued of them, not a leak
   // (each listener goes when its wait ends), so no MaxListenersExceededWarning for them.
   setMaxListeners(maxQueued + concurrency, closing.signal);
-  let active = 0;
   let queued = 0;
-  const waiting: (() => void)[] = [];
+  const slot = pLimit(concurrency);
 
   const report = (o: PushOutcome) => {
     for (const l of listeners) l(o);
   };
-
-  async function slot<T>(fn: () => Promise<T>): Promise<T> {
-    if (active >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  }
 
   function sleep(ms: number): Promise<void> {
     if (closing.signal.aborted) return Promise.resolve();
