@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from 'vitest';
-import { renderConfigTable, replaceConfigTable } from '../support/docs-config-table.js';
+import { renderConfigTable, replaceConfigTable } from '../../scripts/lib/config-table.js';
 
 test("the README's configuration table is generated from .env.example (run `npm run docs:config`)", async () => {
   const [env, readme] = await Promise.all([readFile('.env.example', 'utf8'), readFile('README.md', 'utf8')]);
