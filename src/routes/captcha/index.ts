@@ -45,7 +45,9 @@ const Off = z
   .object({ provider: z.literal('off') })
   .describe('CAPTCHA disabled (development only): orders need no token');
 
-export const ChallengeResponse = z.discriminatedUnion('provider', [AltchaChallenge, HostedWidget, Off]);
+export const ChallengeResponse = z
+  .discriminatedUnion('provider', [AltchaChallenge, HostedWidget, Off])
+  .meta({ id: 'CaptchaChallenge' });
 
 const captchaRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(

@@ -8,9 +8,9 @@ import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
 import { ApiError, sendJson } from '../lib/api.js';
+import type { ActiveEventList } from '../lib/api-schema.js';
 import { dollarsToCents, money } from '../lib/format.js';
 import { useEventConfig, useFetch } from '../lib/hooks.js';
-import type { ActiveEvent } from '../lib/types.js';
 import { uuid } from '../lib/uuid.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { onAdminError } from './session.js';
@@ -24,7 +24,7 @@ type Created = { orderNumber: string; total: string; message: string };
 
 export default function BoothOrder() {
   useTitle('Booth order');
-  const events = useFetch<ActiveEvent[]>('/api/proxy-events');
+  const events = useFetch<ActiveEventList>('/api/proxy-events');
   const open = useMemo(() => (events.data ?? []).filter((e) => e.active), [events.data]);
   const [chosen, setChosen] = useState('');
   const eventSlug = chosen || open[0]?.eventSlug || '';

@@ -6,11 +6,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { ApiError, sendJson } from '../lib/api.js';
+import type { Order, OrderChange } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { showToast } from '../lib/toast.js';
-import type { Order, OrderChange, OrderStatus } from '../lib/types.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { onAdminError } from './session.js';
 import { downloadLabel, itemLines, StatusBadges } from './shared.js';
@@ -57,7 +57,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     }
   };
 
-  const setStatus = (status: OrderStatus) =>
+  const setStatus = (status: Order['status']) =>
     run(
       async () =>
         (

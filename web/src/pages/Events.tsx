@@ -1,14 +1,14 @@
 /** The front page: every event, newest first, with a few thumbnails and whether it takes orders. */
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { localUrl } from '../lib/api.js';
+import type { GalleryEvent } from '../lib/api-schema.js';
 import { formatDate, plural } from '../lib/format.js';
 import { closedMessage, useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
-import type { EventSummary } from '../lib/types.js';
 
 export default function Events() {
   useTitle('');
-  const { data, error, reload } = useFetch<EventSummary[]>('/event');
+  const { data, error, reload } = useFetch<GalleryEvent[]>('/event');
   return (
     <main class="page" id="main">
       <h1>Event photos</h1>

@@ -12,10 +12,20 @@ import { SearchIcon } from '../components/icons.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { type GridPhoto, PhotoGrid } from '../components/PhotoGrid.js';
 import { type ApiError, enc, getJson } from '../lib/api.js';
+import type {
+  GalleryEventPage as EventPage,
+  GalleryDayPage,
+  GallerySessionPage,
+  GalleryPhoto as PhotoItem,
+  PhotoLookup,
+} from '../lib/api-schema.js';
 import { formatDate, plural } from '../lib/format.js';
 import { cached, closedMessage, useEventConfig, useFetch, whenIdle } from '../lib/hooks.js';
 import { eventPath, navigate, pendingScroll, useLocation } from '../lib/router.js';
-import type { EventPage, FolderPage, PhotoItem, PhotoLookup, PhotoPlace } from '../lib/types.js';
+
+/** A day or a session page: the fields the gallery reads are the same in both. */
+type FolderPage = GalleryDayPage | GallerySessionPage;
+type PhotoPlace = PhotoLookup['position']['event'];
 
 const PAGE_SIZE = 48;
 

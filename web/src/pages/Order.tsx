@@ -9,11 +9,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
 import { BellIcon } from '../components/icons.js';
 import { type ApiError, sendJson } from '../lib/api.js';
+import type { CustomerOrder } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
 import { pushSupported, subscribePush } from '../lib/push.js';
 import { placedOrders } from '../lib/shop.js';
 import { useStore } from '../lib/store.js';
-import type { CustomerOrder } from '../lib/types.js';
 
 export default function OrderPage({ orderNumber, query }: { orderNumber: string; query: URLSearchParams }) {
   useTitle(`Order ${orderNumber}`);
