@@ -51,7 +51,7 @@ import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
 import store from './services/store/plugin.js';
 
-export type AppOptions = { config: Config };
+type AppOptions = { config: Config };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,11 +60,11 @@ declare module 'fastify' {
   }
 }
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
 const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Fastify's constructor options: what must be fixed before any plugin runs. */
-export function serverOptions(
+function serverOptions(
   config: Config,
   logger: FastifyServerOptions['logger'],
   frontDoor: FrontDoor,
@@ -165,8 +165,6 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
 }
-
-export default fp(app, { name: 'app' });
 
 /** A ready-to-use instance with the app registered (not listening). */
 export async function buildApp(

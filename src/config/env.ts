@@ -129,7 +129,7 @@ export const envSchema = z.object({
     .transform((v) => v.replace(/\\n/g, '\n')),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 
 /** Env plus values derived from it: resolved folders and the public URL. */
 export type Config = Env & {

@@ -10,8 +10,7 @@ export const ORDER_STATUSES = ['pending', 'paid', 'void', 'cancelled'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatus>;
 
-export const ShippingStatus = z.enum(['ship', 'shipped']);
-export type ShippingStatus = z.infer<typeof ShippingStatus>;
+const ShippingStatus = z.enum(['ship', 'shipped']);
 
 export const FulfillmentType = z.enum(['ship', 'pickup']);
 export type FulfillmentType = z.infer<typeof FulfillmentType>;

@@ -42,8 +42,6 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
-
 /** `details` is a string in the body; objects are JSON-encoded (SPEC §1). */
 export type ErrorDetails = string | Record<string, unknown> | unknown[];
 

@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
-export const openapiInfo = {
+const openapiInfo = {
   title: 'Convention Photo Service',
   version: '1.0.0',
   description: [
@@ -22,7 +22,7 @@ export const openapiInfo = {
   ].join('\n'),
 };
 
-export const openapiTags = [
+const openapiTags = [
   { name: 'gallery', description: 'Events, photo pages and folders (gallery host)' },
   { name: 'images', description: 'Thumbnails and watermarked previews; originals are never served' },
   { name: 'events', description: 'Event configuration and discovery (ordering host)' },

@@ -27,7 +27,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config/env.js';
 
 /** `<package>/dist/web` from both `src/plugins` (tsx) and `dist/plugins` (compiled). */
-export function defaultWebDir(): string {
+function defaultWebDir(): string {
   return fileURLToPath(new URL('../../dist/web', import.meta.url));
 }
 

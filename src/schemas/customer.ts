@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { charLength, hasLineBreak, isWellFormed, phoneProblem, stripControls } from '../services/orders/text.js';
 
 /** One line of customer text: no line breaks, control characters removed, trimmed, `min`–`max` characters. */
-export function line(max: number, min = 0) {
+function line(max: number, min = 0) {
   return (
     z
       .string()

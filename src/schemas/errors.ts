@@ -13,8 +13,6 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error' });
 
-export type ErrorBodyT = z.infer<typeof ErrorBody>;
-
 /**
  * Response schemas for the given error codes, grouped by HTTP status, with the codes
  * listed in each description. `errorResponses('ORDER_NOT_FOUND', 'UNAUTHORIZED')`.

@@ -28,7 +28,7 @@ import {
 
 export type Auth = 'admin' | 'none' | 'wrong' | 'malformed';
 
-export type FuzzBody =
+type FuzzBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown }
   | { kind: 'raw'; payload: string | Buffer; contentType?: string };
@@ -285,7 +285,7 @@ export type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'bo
   url: string;
 };
 
-export function answerOf(res: LightMyRequestResponse): Answer {
+function answerOf(res: LightMyRequestResponse): Answer {
   return {
     statusCode: res.statusCode,
     headers: res.headers,

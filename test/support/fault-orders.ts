@@ -12,10 +12,10 @@
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { bodyB } from './orders-fixtures.js';
 
-export type Ack = { orderNumber: string; id: string; customerName: string; url: string; ms: number };
-export type Refusal = { status: number; code: string; customerName: string; url: string; ms: number };
+type Ack = { orderNumber: string; id: string; customerName: string; url: string; ms: number };
+type Refusal = { status: number; code: string; customerName: string; url: string; ms: number };
 
-export type LoadState = {
+type LoadState = {
   acks: Ack[];
   /** Answers other than 201 (with the SPEC code). */
   refusals: Refusal[];

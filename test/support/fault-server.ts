@@ -21,7 +21,7 @@ import { ADMIN_TOKEN, TEST_WEB_DIR } from '../helpers/build.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NO_INTERNET = path.join(ROOT, 'test/setup/no-internet.ts');
 
-export type LogLine = { level?: number; msg?: string; [key: string]: unknown };
+type LogLine = { level?: number; msg?: string; [key: string]: unknown };
 
 export type ServerProcess = {
   readonly url: string;
@@ -37,7 +37,7 @@ export type ServerProcess = {
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as net.AddressInfo;

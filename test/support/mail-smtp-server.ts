@@ -12,7 +12,7 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { TestContext } from 'vitest';
 
-export type ReceivedMail = {
+type ReceivedMail = {
   envelope: { from: string; to: string[] };
   raw: Buffer;
   parsed: ParsedMail;

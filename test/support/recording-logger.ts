@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 
-export type LogEntry = {
+type LogEntry = {
   level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
   obj: Record<string, unknown>;
   msg: string | undefined;

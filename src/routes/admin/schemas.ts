@@ -17,7 +17,7 @@ export const ListQuery = z.object({
     .describe('Only orders of this event (its code); an event with no orders gives an empty list'),
 });
 
-export const EditableFieldsBody = {
+const EditableFieldsBody = {
   customerName: CustomerName,
   customerEmail: CustomerEmail,
   customerPhone: Phone.describe('7–20 digits with `+ ( ) - . space`, or empty'),
@@ -50,7 +50,7 @@ export const UpdateStatusBody = z
   })
   .meta({ id: 'OrderStatusUpdate' });
 
-export const TrackingNumber = z
+const TrackingNumber = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/, '1-64 letters, digits, spaces or hyphens')

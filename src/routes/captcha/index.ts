@@ -45,7 +45,7 @@ const Off = z
   .object({ provider: z.literal('off') })
   .describe('CAPTCHA disabled (development only): orders need no token');
 
-export const ChallengeResponse = z
+const ChallengeResponse = z
   .discriminatedUnion('provider', [AltchaChallenge, HostedWidget, Off])
   .meta({ id: 'CaptchaChallenge' });
 

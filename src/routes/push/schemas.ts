@@ -30,12 +30,12 @@ function isPushServiceHost(url: string): boolean {
  * services (FCM, Mozilla, Apple, Windows) are public DNS names, and refusing the rest keeps
  * anyone from making this server POST to an internal address.
  */
-export const PushEndpoint = z
+const PushEndpoint = z
   .url({ protocol: /^https$/, message: 'endpoint must be an https URL' })
   .max(2048)
   .refine(isPushServiceHost, 'endpoint must name a push service host, not an address or a local name');
 
-export const PushKeys = z.object({
+const PushKeys = z.object({
   p256dh: base64urlKey(65, 'keys.p256dh').refine(
     (v) => Buffer.from(v, 'base64url')[0] === 0x04,
     'keys.p256dh must be an uncompressed P-256 point',

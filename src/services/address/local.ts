@@ -16,7 +16,7 @@ function normaliseLine1(line1: string): string {
 }
 
 /** "123456789", "12345 6789", "12345-6789" → "12345-6789"; anything else unchanged (trimmed). */
-export function normaliseZip(zip: string): string {
+function normaliseZip(zip: string): string {
   const compact = zip.replace(/\s+/g, '');
   const m = /^(\d{5})-?(\d{4})$/.exec(compact);
   if (m) return `${m[1]}-${m[2]}`;

@@ -50,7 +50,7 @@ type Verdict =
   | { kind: 'wrong' }
   | { kind: 'locked'; lockedMs: number };
 
-export type AdminAuthOptions = {
+type AdminAuthOptions = {
   tokens: readonly string[];
   maxFailures: number;
   windowMs: number;
@@ -58,7 +58,7 @@ export type AdminAuthOptions = {
 };
 
 /** The AdminAuth interface over a fixed token list; no I/O. */
-export function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: FailureTracker } {
+function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: FailureTracker } {
   const matches = tokenMatcher(opts.tokens);
   const tracker = new FailureTracker({ maxFailures: opts.maxFailures, windowMs: opts.windowMs, now: opts.now });
   const verdicts = new WeakMap<FastifyRequest, Verdict>();

@@ -28,7 +28,7 @@ export interface EventCatalog {
 /** How long a snapshot of the overrides is trusted before the (cached) store is asked again. */
 const REFRESH_MS = 1000;
 
-export function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new Date()): EffectiveEvent {
+function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new Date()): EffectiveEvent {
   // One literal, no `{ ...merged, photoCount, open }`: on Node 20 a spread followed by more
   // properties costs about 1 µs per property, and every order reads its event through here.
   const effective: EffectiveEvent = {

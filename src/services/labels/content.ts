@@ -5,7 +5,7 @@
 import type { OrderLine, OrderRecord } from '../../domain/order.js';
 
 /** Shown instead of an address on orders collected at the booth. */
-export const PICKUP_TEXT = 'PICKUP AT BOOTH';
+const PICKUP_TEXT = 'PICKUP AT BOOTH';
 
 export type LabelContent = {
   orderNumber: string;
@@ -31,7 +31,7 @@ export function returnAddressLines(text: string): string[] {
   return text.split(/\r?\n/).map(cleanText).filter(Boolean);
 }
 
-export function itemText(line: Pick<OrderLine, 'photoNumber' | 'size' | 'quantity'>): string {
+function itemText(line: Pick<OrderLine, 'photoNumber' | 'size' | 'quantity'>): string {
   return `Photo #${line.photoNumber} (${line.size}) x${line.quantity}`;
 }
 

@@ -28,7 +28,7 @@ import { isWide } from './wide.js';
 
 export const LABEL_WIDTH = 1800;
 export const LABEL_HEIGHT = 1200;
-export const LABEL_DPI = 300;
+const LABEL_DPI = 300;
 /** Nothing is drawn closer than this to the page edge (0.15 in). */
 export const PAGE_MARGIN = 45;
 
@@ -215,13 +215,13 @@ function registerBoldFace(): Promise<unknown> {
 }
 
 /** The top line: the order number in bold, then the items, wrapping only between items. */
-export function topLineMarkup(content: LabelContent): string {
+function topLineMarkup(content: LabelContent): string {
   const items = content.items.map((i) => escapeHtml(keepTogether(i))).join(', ');
   return `<b>${escapeHtml(content.orderNumber)}</b> · ${items}`;
 }
 
 /** The recipient block: the name larger and bold, then the address lines. */
-export function recipientParagraphs(content: LabelContent): Paragraph[] {
+function recipientParagraphs(content: LabelContent): Paragraph[] {
   return [
     { text: content.name, scale: 1.2, bold: true },
     ...content.addressLines.map((text) => ({ text, bold: content.pickup })),

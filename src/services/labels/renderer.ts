@@ -8,10 +8,10 @@ import { renderDocxLabel } from './docx.js';
 import { createPngLabelRenderer } from './png.js';
 import type { LabelRenderer } from './types.js';
 
-export const PNG_CONTENT_TYPE = 'image/png';
+const PNG_CONTENT_TYPE = 'image/png';
 export const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-export function labelFilename(orderNumber: string, ext: 'png' | 'docx'): string {
+function labelFilename(orderNumber: string, ext: 'png' | 'docx'): string {
   return `label-${orderNumber}.${ext}`;
 }
 

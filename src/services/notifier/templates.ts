@@ -208,15 +208,3 @@ export function verificationContent(order: OrderRecord, ctx: TemplateContext, ve
   );
   return { subject, text, html };
 }
-
-/** A free-form notice to the operator (`operator` jobs: payload `{ subject, text }`). */
-export function operatorContent(subjectText: string, bodyText: string, ctx: TemplateContext): MessageContent {
-  const subject = headerText(subjectText) || 'Notice';
-  const html = page(
-    subject,
-    `<pre style="white-space:pre-wrap;font-family:inherit">${escapeHtml(bodyText)}</pre><p>— ${escapeHtml(
-      ctx.senderName,
-    )}</p>`,
-  );
-  return { subject, text: `${bodyText}\n\n— ${ctx.senderName}\n`, html };
-}

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { OrderRecord } from '../../domain/order.js';
 import type { OrderStore } from '../store/port.js';
 
-export const HOLD_EXPIRY_INTERVAL_MS = 60_000;
+const HOLD_EXPIRY_INTERVAL_MS = 60_000;
 
 export class HoldExpiryJob {
   private timer: NodeJS.Timeout | undefined;

@@ -42,7 +42,7 @@ import { idempotent, requestFingerprint, type StoredResponse } from './idempoten
 import { priceRequest, type RequestedLines } from './lines.js';
 import type { LinkSigner } from './verify-link.js';
 
-export type CustomerInput = {
+type CustomerInput = {
   name: string;
   email: string;
   /** '' when not given (variant A). */

@@ -19,7 +19,7 @@ import { HoldExpiryJob } from './hold-expiry.js';
 import { createOrderIntake, type Submission, type SubmissionResult } from './intake.js';
 import { createLinkSigner, type LinkSigner } from './verify-link.js';
 
-export interface OrderIntakeService {
+interface OrderIntakeService {
   submit(submission: Submission): Promise<SubmissionResult>;
   /** Follows a confirmation link (the token of `?token=`). */
   confirm(token: string | undefined): Promise<ConfirmOutcome>;

@@ -62,9 +62,9 @@ export function charLength(text: string): number {
 }
 
 /** Phone: 7–20 digits, written with digits and `+ ( ) - .` and spaces only. */
-export const PHONE_CHARS = /^[0-9+().\- ]+$/;
-export const PHONE_MIN_DIGITS = 7;
-export const PHONE_MAX_DIGITS = 20;
+const PHONE_CHARS = /^[0-9+().\- ]+$/;
+const PHONE_MIN_DIGITS = 7;
+const PHONE_MAX_DIGITS = 20;
 
 export function phoneProblem(phone: string): string | undefined {
   if (!PHONE_CHARS.test(phone)) return 'may contain only digits, spaces and + ( ) - .';

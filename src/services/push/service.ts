@@ -23,7 +23,7 @@ import type { OrderEvent, PushNotifier } from './types.js';
 
 export type VapidKeys = { publicKey: string; privateKey: string };
 
-export type PushStore = Pick<OrderStore, 'listPushSubscriptions' | 'deletePushSubscription'>;
+type PushStore = Pick<OrderStore, 'listPushSubscriptions' | 'deletePushSubscription'>;
 
 export type PushNotifierOptions = {
   store: PushStore;
@@ -69,7 +69,7 @@ function statusOf(err: unknown): number | undefined {
 }
 
 /** Endpoints are capability URLs: logs get the push service's origin and a short tail only. */
-export function endpointForLog(endpoint: string): string {
+function endpointForLog(endpoint: string): string {
   try {
     const u = new URL(endpoint);
     return `${u.origin}/…${endpoint.slice(-6)}`;

@@ -49,7 +49,7 @@ export class ApiError extends Error {
   }
 }
 
-export const NETWORK_ERROR = 'NETWORK';
+const NETWORK_ERROR = 'NETWORK';
 
 let tokenSource: () => string | null = () => null;
 

@@ -32,7 +32,7 @@ export const cart = persistent<CartLine[]>('cps.cart.v1', [], { valid: isArray }
 export const favourites = persistent<Favourite[]>('cps.favourites.v1', [], { valid: isArray });
 export const placedOrders = persistent<Record<string, PlacedOrder>>('cps.orders.v1', {}, { valid: isObject });
 
-export const MAX_QUANTITY = 99;
+const MAX_QUANTITY = 99;
 
 export function addToCart(line: CartLine): void {
   cart.update((lines) => {

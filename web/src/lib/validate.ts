@@ -16,7 +16,7 @@ export type Problems = Partial<Record<keyof Customer, string>>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function phoneProblem(phone: string, required: boolean): string | undefined {
+function phoneProblem(phone: string, required: boolean): string | undefined {
   const p = phone.trim();
   if (p === '') return required ? 'Enter a phone number' : undefined;
   if (!/^[0-9+().\- ]+$/.test(p)) return 'Use digits, spaces and + ( ) - . only';

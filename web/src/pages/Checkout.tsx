@@ -30,7 +30,7 @@ const draft = persistent<{ customer: Customer; fulfilment: Fulfilment }>(
 
 const sameLine = (a: CartLine, b: CartLine) => a.event === b.event && a.number === b.number && a.size === b.size;
 
-export function priceLines(lines: CartLine[], config: EventConfig) {
+function priceLines(lines: CartLine[], config: EventConfig) {
   const rows = lines.map((l) => {
     const unit = config.prices[l.size];
     return { line: l, unitCents: unit === undefined ? null : dollarsToCents(unit) };
