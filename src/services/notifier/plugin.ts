@@ -28,7 +28,7 @@ import { jobsForNewOrder } from './jobs.js';
 import { CANCEL_GRACE_MS, threadedDelivery } from './mail-thread-client.js';
 import { parseMailbox } from './message.js';
 import { createRenderer } from './render.js';
-import { transportNames, transportSpecs } from './transports/index.js';
+import { transportNames, transportSpecs } from './transports/specs.js';
 import type { Notifier } from './types.js';
 import { OutboxWorker } from './worker.js';
 
