@@ -28,7 +28,7 @@ const openapiInfo = {
  * was fetched from, so the page works on any host and port. The checked-in document is made
  * without `PUBLIC_BASE_URL`, so it says `/`.
  */
-export function openapiServers(publicBaseUrl: string | undefined) {
+function openapiServers(publicBaseUrl: string | undefined) {
   const base = publicBaseUrl?.replace(/\/+$/, '') || '/';
   const host = (name: string, description: string) => ({
     url: `{${name}}`,
@@ -48,7 +48,7 @@ export function openapiServers(publicBaseUrl: string | undefined) {
  * would turn the page's calls on a plain-http booth network into https ones that fail; nothing
  * from another host (no validator badge from validator.swagger.io, no `https:` wildcard).
  */
-export function docsContentSecurityPolicy(publicBaseUrl: string | undefined): (header: string) => string {
+function docsContentSecurityPolicy(publicBaseUrl: string | undefined): (header: string) => string {
   const origin = publicBaseUrl ? new URL(publicBaseUrl).origin : '';
   return (header) => {
     const directives = header
