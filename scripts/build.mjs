@@ -2,6 +2,7 @@
  * `npm run build`: compiles the server (src/ → dist/, `tsc -b`, incremental) and builds the
  * browser app (web/ → dist/web, `vite build`).
  *
+ * `node scripts/build.mjs [--if-changed] [server] [web]`: both parts unless one is named.
  * `--if-changed` (what `npm start` runs first) builds only what changed since the last build:
  * it hashes each part's inputs and compares them with the hashes stored in dist/.build-stamp.json,
  * so a restart with nothing changed costs a few milliseconds instead of a full build
@@ -54,9 +55,13 @@ function readStamp() {
   }
 }
 
-const ifChanged = process.argv.includes('--if-changed');
+const args = process.argv.slice(2);
+const ifChanged = args.includes('--if-changed');
+/** Parts named on the command line (`server`, `web`), else both. */
+const only = args.filter((a) => a in parts);
 const stamp = readStamp();
 for (const [name, part] of Object.entries(parts)) {
+  if (only.length > 0 && !only.includes(name)) continue;
   const hash = hashOf(part.inputs);
   if (ifChanged && stamp[name] === hash && existsSync(part.output)) continue;
   const started = Date.now();

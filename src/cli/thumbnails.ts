@@ -166,7 +166,10 @@ function parseCli(argv: string[]): Pick<PregenerateOptions, 'event' | 'kinds' | 
     allowPositionals: false,
   });
   if (values.help) {
-    process.stdout.write('usage: npm run thumbnails [-- --event CODE] [--kind thumbnail|preview] [--concurrency N]\n');
+    process.stdout.write(
+      'usage: npm run thumbnails [-- --event CODE] [--kind thumbnail|preview] [--concurrency N]\n' +
+        '   or: node dist/cli/thumbnails.js [--event CODE] ... (in the Docker image: docker exec <container> node dist/cli/thumbnails.js)\n',
+    );
     process.exit(0);
   }
   const kind = values.kind;
