@@ -37,6 +37,7 @@ import labelRoutes from './routes/labels/index.js';
 import operationsRoutes from './routes/operations/index.js';
 import orderRoutes from './routes/orders/index.js';
 import orderLookupRoutes from './routes/orders/lookup.js';
+import verifyRoutes from './routes/orders/verify.js';
 import pushRoutes from './routes/push/index.js';
 import address from './services/address/plugin.js';
 import adminAuth from './services/admin-auth/plugin.js';
@@ -164,6 +165,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(labelRoutes);
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
+  await fastify.register(verifyRoutes); // /api/orders/verify (the confirmation link)
 }
 
 /** A ready-to-use instance with the app registered (not listening). */

@@ -1,15 +1,13 @@
 /**
- * Order submission (SPEC §4) and the high-value confirmation link (SPEC §8):
- * - `POST /api/orders/create` (interface variant A): 201 `{ success, orderNumber, status, total, verificationRequired }`;
- * - `POST /api/orders` (variant B): 201 with the created Order;
- * - `GET /api/orders/verify?token=`: an HTML page (confirmed / already confirmed / expired / invalid).
+ * Order submission (docs/contract.md, "Orders"):
+ * - `POST /api/orders/create` (body variant A): 201 `{ success, orderNumber, status, total, verificationRequired }`;
+ * - `POST /api/orders` (variant B): 201 with the created Order.
  * The pipeline and its order of checks live in services/orders/intake.ts; these routes map
- * the two body shapes onto it. `/api/orders/verify` is a static path, so it wins over the
- * admin routes' `/api/orders/{orderNumber}`.
+ * the two body shapes onto it. The confirmation link of held orders is verify.ts.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatCents } from '../../domain/money.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -23,9 +21,7 @@ import {
   createFulfillment,
   SubmitOrderBody,
   SubmitOrderHeaders,
-  VerifyQuery,
 } from './schemas.js';
-import { PAGE_HEADERS, verifyPage } from './verify-page.js';
 
 const submissionErrors: ErrorCode[] = [
   'VALIDATION_FAILED',
@@ -228,46 +224,6 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
         }),
       );
       return send(reply, result);
-    },
-  );
-
-  const html = (description: string) => ({
-    description,
-    content: { 'text/html': { schema: z.string() } },
-  });
-
-  fastify.get(
-    '/api/orders/verify',
-    {
-      // A HEAD request (link checkers) must not confirm anything.
-      exposeHeadRoute: false,
-      schema: {
-        tags: ['orders'],
-        summary: 'Confirm a high-value order (the link in the confirmation mail)',
-        description: [
-          'Opened by the customer from the confirmation mail; answers a small HTML page, not JSON.',
-          'The token is `<orderId>.<expires>.<mac>`: the order id, the expiry in Unix seconds (the hold',
-          'expiry, `VERIFY_LINK_TTL_HOURS` after submission) and an HMAC-SHA256 over both with the',
-          "server's link secret. Following it releases the held order into the pending list, mails",
-          'the receipt and notifies the admins. The outcome is on `<main data-code="...">`:',
-          '`CONFIRMED` (200); `ALREADY_CONFIRMED` (200, the link was used before: single use);',
-          '`VERIFICATION_FAILED` (403, forged, altered or incomplete link); `VERIFICATION_EXPIRED` (410,',
-          'the hold lapsed and the order is cancelled); `INVALID_TRANSITION` (409, the order was cancelled).',
-        ].join('\n'),
-        querystring: VerifyQuery,
-        response: {
-          200: html('Confirmed, or confirmed already'),
-          403: html('`VERIFICATION_FAILED`: the link is forged, altered or incomplete'),
-          409: html('`INVALID_TRANSITION`: the order was cancelled and cannot be confirmed'),
-          410: html('`VERIFICATION_EXPIRED`: the link expired; the order is (or will be) cancelled'),
-          ...errorResponses('VALIDATION_FAILED', 'STORE_UNAVAILABLE'),
-        },
-      },
-    },
-    async (request, reply) => {
-      const outcome = await orderIntake.confirm(request.query.token);
-      const page = verifyPage(outcome);
-      return reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
     },
   );
 };

@@ -168,6 +168,9 @@ export const SubmitOrderHeaders = z.looseObject({
     .describe('The gallery page the order comes from (`.../event/<eventSlug>/...`); used when `eventSlug` is absent'),
 });
 
-export const VerifyQuery = z.object({
-  token: z.string().max(1024).optional().describe('The token of the link in the confirmation mail'),
-});
+const VerifyToken = z.string().max(1024).describe('The token of the link in the confirmation mail');
+
+export const VerifyQuery = z.object({ token: VerifyToken.optional() });
+
+/** The confirmation page's form (`application/x-www-form-urlencoded`), or the same as JSON. */
+export const VerifyBody = z.object({ token: VerifyToken }).meta({ id: 'ConfirmOrderRequest' });

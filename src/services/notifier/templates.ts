@@ -172,7 +172,8 @@ export function verificationContent(order: OrderRecord, ctx: TemplateContext, ve
     `Hello ${name},`,
     '',
     `We received order ${order.orderNumber} for ${formatCents(order.totalCents)} with your email address.`,
-    'Orders of this value are confirmed by email before we process them. To confirm, open this link:',
+    'Orders of this value are confirmed by email before we process them. To confirm, open this link',
+    'and press "Confirm my order":',
     '',
     verifyUrl,
     '',
@@ -193,7 +194,7 @@ export function verificationContent(order: OrderRecord, ctx: TemplateContext, ve
       `<p>Hello ${escapeHtml(name)},</p>`,
       `<p>We received order <strong>${escapeHtml(order.orderNumber)}</strong> for ${escapeHtml(
         formatCents(order.totalCents),
-      )} with your email address. Orders of this value are confirmed by email before we process them.</p>`,
+      )} with your email address. Orders of this value are confirmed by email before we process them: open the link and press <em>Confirm my order</em>.</p>`,
       `<p><a href="${escapeHtml(verifyUrl)}" style="display:inline-block;padding:10px 18px;background:#1a73e8;color:#fff;text-decoration:none;border-radius:4px">Confirm order ${escapeHtml(
         order.orderNumber,
       )}</a></p>`,

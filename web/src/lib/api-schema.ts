@@ -3143,109 +3143,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/orders/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Confirm a high-value order (the link in the confirmation mail)
-         * @description Opened by the customer from the confirmation mail; answers a small HTML page, not JSON.
-         *     The token is `<orderId>.<expires>.<mac>`: the order id, the expiry in Unix seconds (the hold
-         *     expiry, `VERIFY_LINK_TTL_HOURS` after submission) and an HMAC-SHA256 over both with the
-         *     server's link secret. Following it releases the held order into the pending list, mails
-         *     the receipt and notifies the admins. The outcome is on `<main data-code="...">`:
-         *     `CONFIRMED` (200); `ALREADY_CONFIRMED` (200, the link was used before: single use);
-         *     `VERIFICATION_FAILED` (403, forged, altered or incomplete link); `VERIFICATION_EXPIRED` (410,
-         *     the hold lapsed and the order is cancelled); `INVALID_TRANSITION` (409, the order was cancelled).
-         */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The token of the link in the confirmation mail */
-                    token?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Confirmed, or confirmed already */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description `VALIDATION_FAILED`: The request is not valid */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `VERIFICATION_FAILED`: the link is forged, altered or incomplete */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description `VERIFICATION_EXPIRED`: the link expired; the order is (or will be) cancelled */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description `INTERNAL`: Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/orders/lookup": {
         parameters: {
             query?: never;
@@ -3326,6 +3223,217 @@ export interface paths {
                 };
                 /** @description `RATE_LIMITED`: Too many requests */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The confirmation link of a high-value order: shows the order, confirms nothing
+         * @description Opened by the customer from the confirmation mail; answers a small HTML page, not JSON.
+         *     It shows the order and a "Confirm my order" button that POSTs the token to this path;
+         *     opening the link changes nothing (mail scanners and link previews follow links).
+         *     The token is `<orderId>.<expires>.<mac>`: the order id, the expiry in Unix seconds (the hold
+         *     expiry, `VERIFY_LINK_TTL_HOURS` after submission) and an HMAC-SHA256 over both with the
+         *     server's link secret. The outcome is on `<main data-code="...">`:
+         *     `AWAITING_CONFIRMATION` (200, the page with the button); `ALREADY_CONFIRMED` (200);
+         *     `VERIFICATION_FAILED` (403, forged, altered or incomplete link); `VERIFICATION_EXPIRED` (410,
+         *     the hold lapsed and the order is cancelled); `INVALID_TRANSITION` (409, the order was cancelled).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The token of the link in the confirmation mail */
+                    token?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The order and its "Confirm my order" button, or: confirmed already */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `VERIFICATION_FAILED`: the link is forged, altered or incomplete */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `VERIFICATION_EXPIRED`: the link expired; the order is (or will be) cancelled */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Confirm a high-value order (the button on the confirmation page)
+         * @description The form of the page `GET /api/orders/verify` shows (`token=...`, form-encoded; JSON works
+         *     too). Releases the held order into the pending list, mails the receipt and notifies the
+         *     admins, once: a second confirmation finds it confirmed. Answers an HTML page.
+         *     The token is `<orderId>.<expires>.<mac>`: the order id, the expiry in Unix seconds (the hold
+         *     expiry, `VERIFY_LINK_TTL_HOURS` after submission) and an HMAC-SHA256 over both with the
+         *     server's link secret. The outcome is on `<main data-code="...">`:
+         *     `CONFIRMED` (200); `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403);
+         *     `VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["ConfirmOrderRequestInput"];
+                    "application/json": components["schemas"]["ConfirmOrderRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Confirmed, or confirmed already */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `VERIFICATION_FAILED`: the link is forged, altered or incomplete */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `VERIFICATION_EXPIRED`: the link expired; the order is (or will be) cancelled */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3886,6 +3994,10 @@ export interface components {
             total: string;
             /** @description The CAPTCHA solution (or send it as `X-Captcha-Token`); not needed with admin credentials */
             captchaToken?: string;
+        };
+        ConfirmOrderRequestInput: {
+            /** @description The token of the link in the confirmation mail */
+            token: string;
         };
         OrderLookupRequestInput: {
             /** @description The order number from the confirmation or receipt (`AX25-0001`; any case, zero padding optional) */
@@ -4508,6 +4620,10 @@ export interface components {
             /** @description The CAPTCHA solution (or send it as `X-Captcha-Token`); not needed with admin credentials */
             captchaToken?: string;
         };
+        ConfirmOrderRequest: {
+            /** @description The token of the link in the confirmation mail */
+            token: string;
+        };
         OrderLookupRequest: {
             /** @description The order number from the confirmation or receipt (`AX25-0001`; any case, zero padding optional) */
             orderNumber: unknown;
@@ -4618,6 +4734,7 @@ export type PhotoLookupInput = components['schemas']['PhotoLookupInput'];
 export type CreateOrderRequestInput = components['schemas']['CreateOrderRequestInput'];
 export type CreateOrderResponseInput = components['schemas']['CreateOrderResponseInput'];
 export type SubmitOrderRequestInput = components['schemas']['SubmitOrderRequestInput'];
+export type ConfirmOrderRequestInput = components['schemas']['ConfirmOrderRequestInput'];
 export type OrderLookupRequestInput = components['schemas']['OrderLookupRequestInput'];
 export type CustomerOrderInput = components['schemas']['CustomerOrderInput'];
 export type PushSubscribeRequestInput = components['schemas']['PushSubscribeRequestInput'];
@@ -4649,6 +4766,7 @@ export type PhotoLookup = components['schemas']['PhotoLookup'];
 export type CreateOrderRequest = components['schemas']['CreateOrderRequest'];
 export type CreateOrderResponse = components['schemas']['CreateOrderResponse'];
 export type SubmitOrderRequest = components['schemas']['SubmitOrderRequest'];
+export type ConfirmOrderRequest = components['schemas']['ConfirmOrderRequest'];
 export type OrderLookupRequest = components['schemas']['OrderLookupRequest'];
 export type CustomerOrder = components['schemas']['CustomerOrder'];
 export type PushSubscribeRequest = components['schemas']['PushSubscribeRequest'];
