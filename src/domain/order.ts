@@ -132,5 +132,7 @@ const emailDigest = (email: string) => createHash('sha256').update(email.trim().
  * digests have the same length whatever the input), so a lookup can't be timed.
  */
 export function orderEmailMatches(order: Pick<OrderRecord, 'customerEmail'>, email: string): boolean {
+  // A booth order may have no email: nothing matches it.
+  if (order.customerEmail.trim() === '') return false;
   return timingSafeEqual(emailDigest(order.customerEmail), emailDigest(email));
 }

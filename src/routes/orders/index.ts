@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { formatCents } from '../../domain/money.js';
+import type { OrderRecord } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { ApiOrder, toApiOrder } from '../../schemas/order.js';
@@ -64,6 +65,19 @@ const commonDescription = [
   'durable before the response is sent. A replayed response carries `Idempotent-Replayed: true`.',
 ].join('\n');
 
+/** What happens next, for whoever placed the order: the customer online, the photographer at the booth. */
+function submissionMessage(order: OrderRecord): string {
+  const n = order.orderNumber;
+  if (order.held)
+    return `Order ${n} is waiting for your confirmation: please follow the link we sent to ${order.customerEmail}.`;
+  if (order.channel === 'booth') {
+    return order.customerEmail
+      ? `Order ${n} is placed; the receipt goes to ${order.customerEmail}.`
+      : `Order ${n} is placed; no email was given, so no receipt is sent.`;
+  }
+  return `Thank you! Order ${n} is placed; a receipt is on its way to ${order.customerEmail}.`;
+}
+
 /** What the request itself says about the submission, as opposed to its body. */
 type Who = 'admin' | 'captchaToken' | 'ip' | 'idempotencyKey';
 
@@ -99,6 +113,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
       referer: fields.referer,
       lines: fields.lines,
       customer: fields.customer,
+      emailField: fields.emailField,
       addressFields: fields.addressFields,
       respond: fields.respond,
     };
@@ -143,11 +158,12 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
           },
           customer: {
             name: body.customerInfo.name,
-            email: body.customerInfo.email,
+            email: body.customerInfo.email ?? '',
             phone: body.customerInfo.phone,
             fulfillmentType: createFulfillment(body),
             address,
           },
+          emailField: 'customerInfo.email',
           addressFields: {
             line1: 'shippingAddress.line1',
             city: 'shippingAddress.city',
@@ -161,9 +177,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
               status: order.status,
               total: formatCents(order.totalCents),
               verificationRequired: order.held,
-              message: order.held
-                ? `Order ${order.orderNumber} is waiting for your confirmation: please follow the link we sent to ${order.customerEmail}.`
-                : `Thank you! Order ${order.orderNumber} is placed; a receipt is on its way to ${order.customerEmail}.`,
+              message: submissionMessage(order),
             }) satisfies z.infer<typeof CreateOrderResponse>,
         }),
       );
@@ -219,6 +233,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
             fulfillmentType: body.fulfillmentType,
             address: { line1: body.shippingAddress, city: body.city, state: body.state, zip: body.zipCode },
           },
+          emailField: 'customerEmail',
           addressFields: { line1: 'shippingAddress', city: 'city', state: 'state', zip: 'zipCode' },
           respond: toApiOrder,
         }),

@@ -56,7 +56,12 @@ export const CreateOrderBody = z
       ),
     customerInfo: z.object({
       name: CustomerName,
-      email: CustomerEmail,
+      email: CustomerEmail.or(z.literal(''))
+        .optional()
+        .describe(
+          'Receipts and the confirmation link go here. Required, except on orders taken at the booth ' +
+            '(admin credentials): a walk-in customer may leave it out and gets no receipt',
+        ),
       phone: OptionalPhone,
     }),
     shippingAddress: z

@@ -76,12 +76,19 @@ export function createRenderer(deps: RenderDeps): RenderJob {
     switch (job.kind) {
       case 'receipt': {
         const order = await orderOf(job);
+        if (order.customerEmail.trim() === '') {
+          // A booth order without an email: the operator's copy only, if there is one.
+          if (!deps.operatorEmail) return { skip: 'no customer email (booth order) and no OPERATOR_EMAIL' };
+          const op = { name: '', address: deps.operatorEmail };
+          return envelope(job, order, [op], [], receiptContent(order, ctx), order);
+        }
         const to = customer(order);
         return envelope(job, order, [to], operatorCopy(to), receiptContent(order, ctx), order);
       }
       case 'shipped': {
         const order = await orderOf(job);
         if (order.shippingStatus !== 'shipped') return { skip: 'order is no longer marked shipped' };
+        if (order.customerEmail.trim() === '') return { skip: 'no customer email (booth order)' };
         return envelope(job, order, [customer(order)], [], shippedContent(order, ctx));
       }
       case 'verification': {

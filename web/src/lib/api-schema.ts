@@ -3920,11 +3920,8 @@ export interface components {
             customerInfo: {
                 /** @description 1–100 characters, one line */
                 name: string;
-                /**
-                 * Format: email
-                 * @description Email address (at most 254 characters); receipts and the confirmation link go here
-                 */
-                email: string;
+                /** @description Receipts and the confirmation link go here. Required, except on orders taken at the booth (admin credentials): a walk-in customer may leave it out and gets no receipt */
+                email?: string | "";
                 /** @description Optional: 7–20 digits, written with digits, spaces and `+ ( ) - .` */
                 phone?: string;
             };
@@ -4525,11 +4522,8 @@ export interface components {
             customerInfo: {
                 /** @description 1–100 characters, one line */
                 name: unknown;
-                /**
-                 * Format: email
-                 * @description Email address (at most 254 characters); receipts and the confirmation link go here
-                 */
-                email: string;
+                /** @description Receipts and the confirmation link go here. Required, except on orders taken at the booth (admin credentials): a walk-in customer may leave it out and gets no receipt */
+                email?: string | "";
                 /** @description Optional: 7–20 digits, written with digits, spaces and `+ ( ) - .` */
                 phone: unknown;
             };
