@@ -215,7 +215,10 @@ describe('the customer and the photographer', () => {
     await expect.poll(() => a.locator('h1').textContent()).toBe(`Order ${orderNumber}`);
     expect(await a.locator('.detail-grid').textContent()).toContain('12 Main St');
 
+    // Marking paid asks once more, naming the amount.
     await a.getByRole('button', { name: 'Mark paid' }).click();
+    expect((await api(`/api/orders/${orderNumber}`)).json().status).toBe('pending');
+    await a.getByRole('button', { name: 'Confirm: $25.00 received' }).click();
     await a.locator('#tracking').waitFor();
     await a.fill('#tracking', '1Z999AA10123456784');
     await a.getByRole('button', { name: 'Mark shipped' }).click();

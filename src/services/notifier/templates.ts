@@ -18,6 +18,11 @@ export type TemplateContext = {
   senderName: string;
 };
 
+/** Where the web app shows an order's status (it asks for the order's email on another device). */
+export function orderStatusUrl(publicBaseUrl: string, orderNumber: string): string {
+  return `${publicBaseUrl}/order/${encodeURIComponent(orderNumber)}`;
+}
+
 /** Where the web app lets a customer leave feedback for an order. */
 export function feedbackUrl(publicBaseUrl: string, orderNumber: string): string {
   return `${publicBaseUrl}/?feedback=${encodeURIComponent(orderNumber)}`;
@@ -89,10 +94,11 @@ function fulfilmentHtml(order: OrderRecord): string {
 
 const ATTACHED_TEXT = 'Attached: your order label, as an image (PNG) and as a Word document (DOCX).';
 
-/** The receipt: order lines, totals, pickup or shipping, the attached labels, a feedback link. */
+/** The receipt: order lines, totals, pickup or shipping, the attached labels, status and feedback links. */
 export function receiptContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
   const subject = headerText(`Your order ${order.orderNumber}: receipt`);
   const feedback = feedbackUrl(ctx.publicBaseUrl, order.orderNumber);
+  const status = orderStatusUrl(ctx.publicBaseUrl, order.orderNumber);
   const name = greetingName(order);
   const text = [
     `Hello ${name},`,
@@ -107,6 +113,7 @@ export function receiptContent(order: OrderRecord, ctx: TemplateContext): Messag
     ...fulfilmentText(order),
     '',
     ATTACHED_TEXT,
+    `Where your order is (paid, shipped, ready): ${status}`,
     `Tell us how we did: ${feedback}`,
     '',
     `— ${ctx.senderName}`,
@@ -120,6 +127,7 @@ export function receiptContent(order: OrderRecord, ctx: TemplateContext): Messag
       itemsHtml(order),
       fulfilmentHtml(order),
       `<p>${escapeHtml(ATTACHED_TEXT)}</p>`,
+      `<p><a href="${escapeHtml(status)}">See where your order is</a> (paid, shipped, ready)</p>`,
       `<p><a href="${escapeHtml(feedback)}">Tell us how we did</a></p>`,
       `<p>— ${escapeHtml(ctx.senderName)}</p>`,
     ].join('\n'),

@@ -224,9 +224,14 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
         <div class="actions">
           {order.status === 'pending' && !held && (
             <>
-              <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setStatus('paid')}>
+              <ConfirmButton
+                class="btn btn-primary"
+                disabled={busy}
+                confirmLabel={`Confirm: ${order.total} received`}
+                onConfirm={() => setStatus('paid')}
+              >
                 Mark paid
-              </button>
+              </ConfirmButton>
               <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
                 Void
               </ConfirmButton>

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, getJson, type RequestOptions } from './api.js';
 import type { EventConfig } from './api-schema.js';
+import { formatDeadline } from './format.js';
 
 const MAX_CACHED = 60;
 const cache = new Map<string, unknown>();
@@ -103,8 +104,8 @@ export function closedMessage(status: { closedReason: EventConfig['closedReason'
       return 'Ordering is turned off for this event right now.';
     case 'deadline': {
       if (!status.deadline) return 'The ordering deadline for this event has passed.';
-      const when = new Date(status.deadline).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-      return `The ordering deadline for this event passed on ${when}.`;
+      const when = formatDeadline(status.deadline);
+      return `The ordering deadline for this event passed ${when.startsWith('the end') ? 'at' : 'on'} ${when}.`;
     }
     default:
       return 'Ordering is closed for this event.';

@@ -19,7 +19,7 @@ import type {
   GalleryPhoto as PhotoItem,
   PhotoLookup,
 } from '../lib/api-schema.js';
-import { formatDate, plural } from '../lib/format.js';
+import { formatDate, formatDeadline, plural } from '../lib/format.js';
 import { cached, closedMessage, useEventConfig, useFetch, whenIdle } from '../lib/hooks.js';
 import { eventPath, navigate, pendingScroll, useLocation } from '../lib/router.js';
 
@@ -269,10 +269,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
         </Notice>
       )}
       {event?.status.active && event.status.deadline && (
-        <p class="muted small">
-          Order prints until{' '}
-          {new Date(event.status.deadline).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}.
-        </p>
+        <p class="muted small">Order prints until {formatDeadline(event.status.deadline)}.</p>
       )}
 
       {meta.data && meta.data.folders.length > 0 && (
