@@ -95,7 +95,7 @@ function serverOptions(
     // timeouts say; checking every second makes them mean what they say.
     http: { connectionsCheckingInterval: 1_000 },
     // Requests the HTTP parser refuses (malformed, headers too large, too slow) get the
-    // SPEC §1 body too.
+    // error body (docs/contract.md, "Hosts and formats") too.
     clientErrorHandler,
     // Fastify's default builds an Error with a stack for every refused body; the handler only
     // reads `validation` from it, so the stack is skipped (see AppError).
@@ -109,7 +109,7 @@ function serverOptions(
       }
     },
     // Malformed percent-encoding (`/event/%E0%A4%A`) is refused by the router before any hook
-    // or error handler runs; answer it with the SPEC §1 body and CORS, not Fastify's own body.
+    // or error handler runs; answer it with the error body (docs/contract.md, "Hosts and formats") and CORS, not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
       request.log.info({ code: error.code }, error.message);

@@ -18,7 +18,8 @@ const openapiInfo = {
     'administration (`/api...`). Every error body is `{ error, code, details }`',
     '(see the `Error` schema); codes are stable. Money in Order objects is text such as',
     '`"$12.50"`; in the sales summary it is a number of dollars. Admin routes take',
-    '`Authorization: Bearer <token>`.',
+    '`Authorization: Bearer <token>`. The decisions behind the routes are written down in the',
+    "repository's `docs/contract.md`.",
   ].join('\n'),
 };
 

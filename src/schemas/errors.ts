@@ -1,5 +1,5 @@
 /**
- * The SPEC §1 error body as a zod schema, and `errorResponses()`, which every route
+ * The error body (docs/contract.md, "Hosts and formats") as a zod schema, and `errorResponses()`, which every route
  * uses to declare the errors it can answer with (so they reach the OpenAPI document).
  */
 import { z } from 'zod';

@@ -17,7 +17,7 @@ type Refusal = { status: number; code: string; customerName: string; url: string
 
 type LoadState = {
   acks: Ack[];
-  /** Answers other than 201 (with the SPEC code). */
+  /** Answers other than 201 (with their error code). */
   refusals: Refusal[];
   /** Requests that got no HTTP answer (connection refused or reset). */
   connectionErrors: number;

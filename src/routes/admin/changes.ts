@@ -1,5 +1,5 @@
 /**
- * What the admin routes do to an order, on top of the store's atomic checks (SPEC §5):
+ * What the admin routes do to an order, on top of the store's atomic checks (docs/contract.md, "Status and shipping"):
  *
  * - Status moves and field edits go through `store.updateOrder`, which checks the transition
  *   and the edit rule in the same transaction as the write. Before that the same rules are

@@ -1,5 +1,5 @@
 /**
- * Request and response shapes of the admin order routes (SPEC §5). Bodies are strict
+ * Request and response shapes of the admin order routes (docs/contract.md, "Status and shipping"). Bodies are strict
  * objects: a field that is not listed is 400 VALIDATION_FAILED, never silently ignored.
  * The customer fields are those of an order submission (src/schemas/customer.ts).
  */
@@ -30,7 +30,9 @@ const EditableFieldsBody = {
 
 export const UpdateOrderBody = z
   .strictObject({
-    status: OrderStatus.optional().describe('Moves along SPEC §5: pending → paid | void | cancelled, paid → void'),
+    status: OrderStatus.optional().describe(
+      'Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void',
+    ),
     customerName: EditableFieldsBody.customerName.optional(),
     customerEmail: EditableFieldsBody.customerEmail.optional(),
     customerPhone: EditableFieldsBody.customerPhone.optional(),

@@ -1,5 +1,5 @@
 /**
- * Event configuration shapes (SPEC §3). Prices and the shipping fee are numbers of dollars
+ * Event configuration shapes (docs/contract.md, "Events"). Prices and the shipping fee are numbers of dollars
  * here, as in event.json and the sales summary (integer cents inside the service); Order
  * objects alone carry money as "$12.50" text.
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /api/orders/{orderNumber}/feedback` (SPEC §5): a customer's comment on an order,
+ * `POST /api/orders/{orderNumber}/feedback` (docs/contract.md, "Status and shipping"): a customer's comment on an order,
  * appended with a timestamp; earlier feedback is kept.
  *
  * It is public (the receipt links to it), so anyone who guesses an order number can post.

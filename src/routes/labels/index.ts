@@ -1,5 +1,5 @@
 /**
- * Shipping labels (SPEC §9), admin only, on the four paths of the interface:
+ * Shipping labels (docs/contract.md, "Labels"), admin only, on four paths:
  * `GET /api/orders/{id}/envelope/png|docx` and `GET /api/envelope/png|docx/{orderId}`.
  * Rendering is `fastify.labels`' business; these routes find the order and send the file as
  * an attachment named `label-<orderNumber>.<ext>`, never cached (it carries an address).

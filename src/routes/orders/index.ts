@@ -127,7 +127,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
         tags: ['orders'],
         summary: 'Submit an order (photo numbers)',
         description: [
-          'Interface body variant A: `photos` are photo numbers (the default size, quantity 1) or',
+          'Body variant A: `photos` are photo numbers (the default size, quantity 1) or',
           '`{ number, size, quantity }`; `customerInfo.phone` is optional; `fulfillmentType` is `ship` when',
           '`shippingAddress` is given, else `pickup`, unless stated. The server prices the order from the',
           "event's price list (shipping fee for `ship` only).",
@@ -193,7 +193,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
         tags: ['orders'],
         summary: 'Submit an order (items text with amounts)',
         description: [
-          'Interface body variant B. The event comes from `eventSlug`, else from the `Referer` (a gallery URL',
+          'Body variant B. The event comes from `eventSlug`, else from the `Referer` (a gallery URL',
           'such as `https://gallery.example/event/AX2026/Day%201/...`); neither: 400 `EVENT_REQUIRED`.',
           '`items` is parsed; every line must name a photo of the event, a size on its price list and a',
           'quantity 1–99. The server recomputes every amount in integer cents: a client figure (`subtotal`,',

@@ -1,5 +1,5 @@
 /**
- * Order submission bodies (interface variants A and B, SPEC §4) and their answers.
+ * Order submission bodies (variants A and B, docs/contract.md, "Orders") and their answers.
  *
  * The customer fields and their limits are src/schemas/customer.ts (shared with the admin's
  * order edits); at most 200 lines. An order that ships needs street, city, state and ZIP;

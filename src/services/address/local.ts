@@ -1,5 +1,5 @@
 /**
- * The `local` address check (SPEC §8): rules that need no network and are never wrong
+ * The `local` address check (docs/contract.md, "Notifications"): rules that need no network and are never wrong
  * about what they refuse. State code, ZIP / ZIP+4 format, ZIP prefix ↔ state (bundled
  * table), a house or box number in the street line, APO/FPO/DPO for military states.
  * Also the first step of the `usps` and `smarty` verifiers: an address these rules refuse

@@ -1,5 +1,5 @@
 /**
- * US postal state codes and which of them a ZIP code may carry (SPEC §8, local check).
+ * US postal state codes and which of them a ZIP code may carry (docs/contract.md, "Notifications": the local check).
  */
 import { ZIP_PREFIX_RANGES, ZIP_STATE_EXCEPTIONS } from './zip-prefixes.js';
 

@@ -1,5 +1,5 @@
 /**
- * ALTCHA, the self-hosted proof of work (SPEC §7), with altcha-lib's v2 API, which is what
+ * ALTCHA, the self-hosted proof of work (docs/contract.md, "CAPTCHA"), with altcha-lib's v2 API, which is what
  * the `altcha` browser widget 3.x speaks:
  * - the challenge is the JSON `createChallenge` returns ({ parameters, signature });
  * - the widget sends back base64(JSON({ challenge: { parameters, signature }, solution })).

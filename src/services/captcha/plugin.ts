@@ -1,5 +1,5 @@
 /**
- * CAPTCHA (SPEC §7), decorated as `fastify.captcha`; the provider is CAPTCHA_PROVIDER.
+ * CAPTCHA (docs/contract.md, "CAPTCHA"), decorated as `fastify.captcha`; the provider is CAPTCHA_PROVIDER.
  *
  *   if (!fastify.adminAuth.isAdmin(request)) {
  *     await fastify.captcha.verify(captchaTokenOf(request), request.ip);

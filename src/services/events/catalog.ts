@@ -1,6 +1,6 @@
 /**
  * The effective configuration of every event: the photo library's event.json defaults
- * with the admin's overrides from the order store on top (SPEC §3). Gallery and ordering
+ * with the admin's overrides from the order store on top (docs/contract.md, "Events"). Gallery and ordering
  * routes read events through this, so a change made with PUT /api/event-config applies
  * everywhere without a restart.
  */
@@ -11,7 +11,7 @@ import type { EventSettings, EventSettingsPatch, OrderStore } from '../store/por
 
 export type EffectiveEvent = EventDefaults & {
   photoCount: number;
-  /** Open for orders now (SPEC §3 `active`). */
+  /** Open for orders now (`active`, docs/contract.md, "Events"). */
   open: boolean;
 };
 

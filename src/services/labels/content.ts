@@ -1,5 +1,5 @@
 /**
- * What a label says (SPEC §9), independent of how it is drawn: the PNG and the DOCX
+ * What a label says (docs/contract.md, "Labels"), independent of how it is drawn: the PNG and the DOCX
  * renderers both lay out exactly this, so the two files always carry the same text.
  */
 import type { OrderLine, OrderRecord } from '../../domain/order.js';

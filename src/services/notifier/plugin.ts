@@ -1,5 +1,5 @@
 /**
- * Mail (SPEC §8), decorated as `fastify.notifier`.
+ * Mail (docs/contract.md, "Notifications"), decorated as `fastify.notifier`.
  *
  * Routes enqueue mail jobs with the store change that causes them
  * (`store.createOrder(input, { mail: fastify.notifier.jobsForNewOrder(order, verifyUrl) })`,

@@ -1,5 +1,5 @@
 /**
- * The hold-expiry job (SPEC §8): held high-value orders whose confirmation link lapsed become
+ * The hold-expiry job (docs/contract.md, "Notifications"): held high-value orders whose confirmation link lapsed become
  * `cancelled` (they then show in the cancelled list and count as cancelled). Runs once
  * at start-up (holds that lapsed while the service was down) and then every `intervalMs` on
  * an unref'd timer, so it never keeps the process alive; stopped on close. Runs never overlap.

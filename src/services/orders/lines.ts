@@ -1,5 +1,5 @@
 /**
- * Order lines, from either body variant to a priced order (SPEC §4), in this order:
+ * Order lines, from either body variant to a priced order (docs/contract.md, "Orders"), in this order:
  * 1. variant B's `items` text is parsed (syntax and quantity errors: 400 VALIDATION_FAILED);
  * 2. at most MAX_ORDER_LINES lines (400 VALIDATION_FAILED);
  * 3. every line names a photo of the event (else 400 UNKNOWN_PHOTO listing all unknown ones);

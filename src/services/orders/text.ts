@@ -1,5 +1,5 @@
 /**
- * What customer text may contain (SPEC §4). Single-line fields (name, email, phone, address
+ * What customer text may contain (docs/contract.md, "Orders"). Single-line fields (name, email, phone, address
  * parts) are printed on labels, put in mail headers and written to the spreadsheet, so:
  * - a line break (CR, LF, NEL, U+2028, U+2029) is refused, never silently joined: it is the
  *   one thing that would let text spill into another mail header or label line;

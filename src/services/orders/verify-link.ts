@@ -1,5 +1,5 @@
 /**
- * The signed confirmation link of a held high-value order (SPEC §8):
+ * The signed confirmation link of a held high-value order (docs/contract.md, "Notifications"):
  *
  *   ${PUBLIC_BASE_URL}/api/orders/verify?token=<orderId>.<expires>.<mac>
  *

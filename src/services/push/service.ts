@@ -1,5 +1,5 @@
 /**
- * Web push delivery (SPEC §8), without Fastify: `createPushNotifier` is what the plugin
+ * Web push delivery (docs/contract.md, "Notifications"), without Fastify: `createPushNotifier` is what the plugin
  * decorates as `fastify.push`, and what tests and benches drive directly.
  *
  * - `notifyOrder` returns at once; the subscriptions are looked up and the pushes sent in the

@@ -52,7 +52,7 @@ async function writeLibrary(photosDir: string, events: Record<string, Record<str
   }
 }
 
-/** A new order straight through the store, moved to `status` along SPEC §5 (and shipped if asked). */
+/** A new order straight through the store, moved to `status` along the allowed moves (docs/contract.md, "Status and shipping"), and shipped if asked. */
 export async function orderIn(
   app: TestApp,
   status: OrderStatus,
@@ -72,7 +72,7 @@ export async function orderIn(
 
 export const errorBody = { error: expect.any(String), code: expect.any(String), details: expect.any(String) };
 
-/** Asserts the status and the SPEC §1 error body with its code (`call` checks it against OpenAPI). */
+/** Asserts the status and the error body (docs/contract.md, "Hosts and formats") with its code (`call` checks it against OpenAPI). */
 export function expectError(res: LightMyRequestResponse, status: number, code: string): void {
   expect(res.statusCode, res.body).toBe(status);
   const body = res.json();

@@ -1728,7 +1728,7 @@ export interface paths {
         };
         /**
          * One order
-         * @description By order number (any case) or id (the interface names this parameter `orderNumber`). Orders
+         * @description By order number (any case) or id (some clients call this parameter `orderNumber`). Orders
          *     waiting for email confirmation are shown too (`verificationRequired: true`).
          *     Unknown: 404 `ORDER_NOT_FOUND`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
@@ -1815,7 +1815,7 @@ export interface paths {
          * @description Body: any of `status` and the editable fields `customerName`, `customerEmail`, `customerPhone`,
          *     `fulfillmentType`, `shippingAddress`, `city`, `state`, `zipCode`; at least one. Any other field
          *     (amounts, items, tracking, ...): 400 `VALIDATION_FAILED`.
-         *     Status moves (SPEC §5): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and
+         *     Status moves (docs/contract.md, "Status and shipping"): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and
          *     `cancelled` are final. Asking for the current status again is 200 with `changed: false` and changes
          *     nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.
          *     Field edits only before fulfilment (status `pending` or `paid`, not shipped), else 409
@@ -1953,8 +1953,8 @@ export interface paths {
         /**
          * Mark an order paid, void or cancelled
          * @description Body `{ status }`: `paid`, `void` or `cancelled` (and `pending`, which only ever matches the
-         *     current status). `cancelled` is accepted as SPEC §5 makes pending → cancelled an admin move.
-         *     Status moves (SPEC §5): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and
+         *     current status). `cancelled` is accepted: pending → cancelled is an admin move (docs/contract.md, "Status and shipping").
+         *     Status moves (docs/contract.md, "Status and shipping"): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and
          *     `cancelled` are final. Asking for the current status again is 200 with `changed: false` and changes
          *     nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.
          *     Orders waiting for email confirmation: 409 `ORDER_HELD`. A change pushes a notification.
@@ -2825,7 +2825,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an order (photo numbers)
-         * @description Interface body variant A: `photos` are photo numbers (the default size, quantity 1) or
+         * @description Body variant A: `photos` are photo numbers (the default size, quantity 1) or
          *     `{ number, size, quantity }`; `customerInfo.phone` is optional; `fulfillmentType` is `ship` when
          *     `shippingAddress` is given, else `pickup`, unless stated. The server prices the order from the
          *     event's price list (shipping fee for `ship` only).
@@ -2987,7 +2987,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an order (items text with amounts)
-         * @description Interface body variant B. The event comes from `eventSlug`, else from the `Referer` (a gallery URL
+         * @description Body variant B. The event comes from `eventSlug`, else from the `Referer` (a gallery URL
          *     such as `https://gallery.example/event/AX2026/Day%201/...`); neither: 400 `EVENT_REQUIRED`.
          *     `items` is parsed; every line must name a photo of the event, a size on its price list and a
          *     quantity 1–99. The server recomputes every amount in integer cents: a client figure (`subtotal`,
@@ -3542,7 +3542,7 @@ export interface components {
         };
         OrderUpdateInput: {
             /**
-             * @description Moves along SPEC §5: pending → paid | void | cancelled, paid → void
+             * @description Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void
              * @enum {string}
              */
             status?: "pending" | "paid" | "void" | "cancelled";
@@ -4144,7 +4144,7 @@ export interface components {
         };
         OrderUpdate: {
             /**
-             * @description Moves along SPEC §5: pending → paid | void | cancelled, paid → void
+             * @description Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void
              * @enum {string}
              */
             status?: "pending" | "paid" | "void" | "cancelled";
