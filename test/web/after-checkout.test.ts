@@ -6,8 +6,7 @@
  * online and without an email, ordering deadlines in words, and favourites under the event's
  * name.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Challenge } from 'altcha-lib';
 import { simpleParser } from 'mailparser';
@@ -16,28 +15,23 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { altchaToken } from '../support/captcha-altcha.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
-import { DESKTOP, launchBrowser, openPage, PHONE } from '../support/web-browser.js';
-import { buildWebApp } from '../support/web-build.js';
-import { adminInit, startWebServer, type WebServer } from '../support/web-server.js';
+import { DESKTOP, openPage, PHONE } from '../support/web-browser.js';
+import { startWebHarness, type WebHarness } from '../support/web-harness.js';
+import { adminInit, type WebServer } from '../support/web-server.js';
 
 const HARBOR = 'Harbor Comic Con'; // demo event: 8x10 $20, prefix HCC
 const MATSURI = 'Spring Matsuri';
 
-let webDir: string;
+let harness: WebHarness;
 let server: WebServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  webDir = await mkdtemp(path.join(tmpdir(), 'photo-webapp-'));
-  [, browser] = await Promise.all([buildWebApp(webDir), launchBrowser()]);
-  server = await startWebServer(webDir);
+  harness = await startWebHarness();
+  ({ server, browser } = harness);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (webDir) await rm(webDir, { recursive: true, force: true });
-});
+afterAll(() => harness?.close());
 
 const api = (url: string, init: { method?: string; body?: unknown; admin?: boolean } = {}) =>
   server.app.inject({
