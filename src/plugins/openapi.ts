@@ -104,13 +104,10 @@ export default fp(
       routePrefix: '/docs',
       uiConfig: { docExpansion: 'list', deepLinking: true },
       staticCSP: true,
+      // Its frame-ancestors 'none' keeps /docs out of other sites' frames like the app's own
+      // pages (docs/contract.md, "Hardening"); nosniff comes with every response
+      // (lib/security-headers.ts).
       transformStaticCSP: csp,
-      uiHooks: {
-        onRequest: (_request, reply, done) => {
-          reply.header('x-content-type-options', 'nosniff');
-          done();
-        },
-      },
     });
   },
   { name: 'openapi', dependencies: ['config'] },

@@ -12,11 +12,11 @@
  * killed (not a tsx wrapper that would leave it running). Logs are JSON lines, kept.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestContext } from 'vitest';
 import { ADMIN_TOKEN, TEST_WEB_DIR } from '../helpers/build.js';
+import { freePort } from './free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NO_INTERNET = path.join(ROOT, 'test/setup/no-internet.ts');
@@ -37,14 +37,6 @@ export type ServerProcess = {
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 /** The environment tests start from: quiet, no demo library, a known admin token. */
 export function serverEnv(dataDir: string, env: Record<string, string> = {}): Record<string, string> {
   return {
@@ -64,11 +56,23 @@ export function serverEnv(dataDir: string, env: Record<string, string> = {}): Re
 
 export async function startServer(
   t: TestContext,
-  opts: { env: Record<string, string>; port?: number; extraEnv?: Record<string, string>; readyTimeoutMs?: number },
+  opts: {
+    env: Record<string, string>;
+    port?: number;
+    extraEnv?: Record<string, string>;
+    readyTimeoutMs?: number;
+    /**
+     * A command that runs the server in its place (it must exec it, so `pid` stays the
+     * server's), e.g. `['prlimit', '--nofile=512:512', '--']` for a low descriptor limit.
+     */
+    launcher?: string[];
+  },
 ): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
   const env = { ...opts.env, PORT: String(port) };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--import', NO_INTERNET, 'src/server.ts'], {
+  const nodeArgs = ['--import', 'tsx', '--import', NO_INTERNET, 'src/server.ts'];
+  const [command, ...args] = [...(opts.launcher ?? []), process.execPath, ...nodeArgs] as [string, ...string[]];
+  const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -17,6 +17,7 @@ const Checkout = lazy(() => import('./pages/Checkout.js'));
 const OrderPage = lazy(() => import('./pages/Order.js'));
 const FindOrder = lazy(() => import('./pages/FindOrder.js'));
 const Admin = lazy(() => import('./admin/Admin.js'));
+const MyPhotos = lazy(() => import('./pages/MyPhotos.js'));
 
 function Page({ path, query }: { path: string; query: URLSearchParams }) {
   const parts = segments(path);
@@ -44,6 +45,8 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
       );
     case 'admin':
       return <Admin path={rest} query={query} />;
+    case 'me':
+      return rest.length === 1 ? <MyPhotos key={rest[0]} code={rest[0] as string} /> : <NotFound />;
     default:
       return <NotFound />;
   }

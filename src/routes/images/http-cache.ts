@@ -1,13 +1,13 @@
 /**
  * HTTP caching of images: the response headers of every served image, computed once per
- * image (not per request), and `If-None-Match` matching.
+ * image (not per request). `If-None-Match` matching is in routes/shared/etag.ts.
  *
  * Policy: a URL carrying the photo's current version (`?v=`, as the gallery builds them)
  * names bytes that never change: `public, max-age=31536000, immutable`. Any other URL
  * (no `v`, or a stale one) may change when the original is replaced: `public, max-age=300`,
  * after which the browser revalidates with the ETag and gets a 304 while nothing changed.
  */
-import type { ServedImage } from '../../services/images/types.js';
+import { CONTENT_TYPES, type ServedImage } from '../../services/images/types.js';
 
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_REVALIDATE = 'public, max-age=300';
@@ -23,10 +23,11 @@ const cache = new WeakMap<ServedImage, HeaderSets>();
 
 function headerSets(img: ServedImage): HeaderSets {
   const make = (cacheControl: string) => {
-    const notModified = Object.freeze({ etag: img.etag, 'cache-control': cacheControl });
+    // Vary: Accept: the same URL is WebP or JPEG depending on what the client accepts.
+    const notModified = Object.freeze({ etag: img.etag, 'cache-control': cacheControl, vary: 'Accept' });
     const ok = Object.freeze({
       ...notModified,
-      'content-type': 'image/jpeg',
+      'content-type': CONTENT_TYPES[img.format],
       'x-content-type-options': 'nosniff',
     });
     return { ok, notModified };

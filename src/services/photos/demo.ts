@@ -11,10 +11,10 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { escapeHtml } from '../../lib/escape.js';
 import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
-import { Limiter } from './concurrency.js';
 import { compareNames, isHidden } from './naming.js';
 
 const DAY_MS = 86_400_000;
@@ -292,11 +292,11 @@ export async function generateDemoLibrary(opts: {
       await writeFile(path.join(staging, event.folder, 'event.json'), `${JSON.stringify(json, null, 2)}\n`);
     }
     const fontfile = FONT_FILES.regular;
-    const limiter = new Limiter(4);
+    const limit = pLimit(4);
     let done = 0;
     await Promise.all(
       images.map((img) =>
-        limiter.run(async () => {
+        limit(async () => {
           const dir = path.join(staging, img.event, img.day, img.session);
           await mkdir(dir, { recursive: true });
           await writeFile(path.join(dir, img.fileName), await renderDemoImage(img, fontfile));

@@ -241,6 +241,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event/{eventCode}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live photo count of an event (server-sent events)
+         * @description With `Accept: text/event-stream` (an EventSource): a stream that sends `event: photos` with
+         *     `data: { "totalCount": n }` at once and each time the event’s photo count changes (photos copied in,
+         *     or removed), and a comment line every 15 s. Otherwise the current `{ totalCount }`
+         *     once, as JSON. Unknown event: 404 `EVENT_NOT_FOUND` (JSON).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Event code: the event folder name, URL-encoded */
+                    eventCode: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The event stream, or the current count once (JSON) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                        "application/json": components["schemas"]["LiveCount"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `EVENT_NOT_FOUND`: Event not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `SERVICE_UNAVAILABLE`: The service is not ready */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/event": {
         parameters: {
             query?: never;
@@ -314,6 +396,9 @@ export interface paths {
          *     Pagination: `page` ≥ 1 (default 1), `limit` ≥ 1 (default 50, values above 100 clamped to 100);
          *     a non-integer or smaller value is 400 `VALIDATION_FAILED`; a page past the end is 200 with
          *     `photos: []` and the true totals; `totalPages = ceil(totalCount / limit)`.
+         *
+         *     `?at=HH:MM` (optionally with `day=<day folder>`) jumps to the page holding the first photo shot at or
+         *     after that camera clock time; `currentPage` tells which page that is.
          */
         get: {
             parameters: {
@@ -322,6 +407,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Jump to a time: the page (at `limit`) holding the first listed photo whose camera clock time of day (EXIF as written, no time-zone conversion) is at or after `HH:MM`. Overrides `page`; when no photo is that late, the last page. */
+                    at?: string;
+                    /** @description With `at`: only photos of this day folder count (the page is still one of the whole event) */
+                    day?: string;
                 };
                 header?: never;
                 path: {
@@ -575,13 +664,15 @@ export interface paths {
         };
         /**
          * Thumbnail of a photo
-         * @description A JPEG `THUMBNAIL_SIZE` (default 400) px on its long edge (never upscaled), auto-oriented, without metadata. Caching: every image has a strong `ETag`; `If-None-Match` with it answers 304. With `?v=` equal to the photo's current version the image is `public, max-age=31536000, immutable`: a replaced original gets a new version, hence a new URL in the gallery. Without `v`, or with an outdated one, the current image is served with `public, max-age=300` so a replaced original shows within five minutes, revalidated cheaply by ETag. Errors are `Cache-Control: no-store`. 503 `IMAGE_UNAVAILABLE` when the original cannot be decoded.
+         * @description A JPEG `THUMBNAIL_SIZE` (default 400) px on its long edge (never upscaled), auto-oriented, without metadata. Caching: every image has a strong `ETag`; `If-None-Match` with it answers 304. With `?v=` equal to the photo's current version the image is `public, max-age=31536000, immutable`: a replaced original gets a new version, hence a new URL in the gallery. Without `v`, or with an outdated one, the current image is served with `public, max-age=300` so a replaced original shows within five minutes, revalidated cheaply by ETag. Errors are `Cache-Control: no-store`. 503 `IMAGE_UNAVAILABLE` when the original cannot be decoded; 503 `BUSY` with `Retry-After` when the render cannot start within `IMAGE_QUEUE_TIMEOUT_MS` (default 10 s).
          */
         get: {
             parameters: {
                 query?: {
                     /** @description The photo's current `version`, as in the gallery's URLs. When it matches, the response may be cached for a year. */
                     v?: string;
+                    /** @description Thumbnails only: `2x` is twice `THUMBNAIL_SIZE`, for 2× screens (the photo item’s `srcset`) */
+                    size?: "1x" | "2x";
                 };
                 header?: never;
                 path: {
@@ -594,13 +685,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The thumbnail (JPEG). Headers: `ETag`, `Cache-Control` (`public, max-age=31536000, immutable` when `v` is the current version, else `public, max-age=300`). */
+                /** @description The thumbnail: WebP when `Accept` names `image/webp`, else JPEG. Headers: `ETag`, `Vary: Accept`, `Cache-Control` (`public, max-age=31536000, immutable` when `v` is the current version, else `public, max-age=300`). */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "image/jpeg": string;
+                        "image/webp": string;
                     };
                 };
                 /** @description Not modified: `If-None-Match` names the current ETag. Same `ETag` and `Cache-Control`. */
@@ -637,7 +729,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `IMAGE_UNAVAILABLE`: The image cannot be rendered right now */
+                /** @description `IMAGE_UNAVAILABLE`: The image cannot be rendered right now. `BUSY`: The server is busy; try again shortly */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -665,13 +757,15 @@ export interface paths {
         };
         /**
          * Watermarked preview of a photo
-         * @description A JPEG `PREVIEW_SIZE` (default 1600) px on its long edge (never upscaled) with the `WATERMARK_TEXT` tiled across it; the original file is never served. Caching: every image has a strong `ETag`; `If-None-Match` with it answers 304. With `?v=` equal to the photo's current version the image is `public, max-age=31536000, immutable`: a replaced original gets a new version, hence a new URL in the gallery. Without `v`, or with an outdated one, the current image is served with `public, max-age=300` so a replaced original shows within five minutes, revalidated cheaply by ETag. Errors are `Cache-Control: no-store`. 503 `IMAGE_UNAVAILABLE` when the original cannot be decoded.
+         * @description A JPEG `PREVIEW_SIZE` (default 1600) px on its long edge (never upscaled) with the `WATERMARK_TEXT` tiled across it; the original file is never served. Caching: every image has a strong `ETag`; `If-None-Match` with it answers 304. With `?v=` equal to the photo's current version the image is `public, max-age=31536000, immutable`: a replaced original gets a new version, hence a new URL in the gallery. Without `v`, or with an outdated one, the current image is served with `public, max-age=300` so a replaced original shows within five minutes, revalidated cheaply by ETag. Errors are `Cache-Control: no-store`. 503 `IMAGE_UNAVAILABLE` when the original cannot be decoded; 503 `BUSY` with `Retry-After` when the render cannot start within `IMAGE_QUEUE_TIMEOUT_MS` (default 10 s).
          */
         get: {
             parameters: {
                 query?: {
                     /** @description The photo's current `version`, as in the gallery's URLs. When it matches, the response may be cached for a year. */
                     v?: string;
+                    /** @description Thumbnails only: `2x` is twice `THUMBNAIL_SIZE`, for 2× screens (the photo item’s `srcset`) */
+                    size?: "1x" | "2x";
                 };
                 header?: never;
                 path: {
@@ -684,13 +778,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The watermarked preview (JPEG). Headers: `ETag`, `Cache-Control` (`public, max-age=31536000, immutable` when `v` is the current version, else `public, max-age=300`). */
+                /** @description The watermarked preview: WebP when `Accept` names `image/webp`, else JPEG. Headers: `ETag`, `Vary: Accept`, `Cache-Control` (`public, max-age=31536000, immutable` when `v` is the current version, else `public, max-age=300`). */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "image/jpeg": string;
+                        "image/webp": string;
                     };
                 };
                 /** @description Not modified: `If-None-Match` names the current ETag. Same `ETag` and `Cache-Control`. */
@@ -727,7 +822,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `IMAGE_UNAVAILABLE`: The image cannot be rendered right now */
+                /** @description `IMAGE_UNAVAILABLE`: The image cannot be rendered right now. `BUSY`: The server is busy; try again shortly */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -835,6 +930,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/finder/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photos of a photo code
+         * @description An attendee shows a QR (their phone or a printed card) holding `PUBLIC_BASE_URL/me/<code>`; the
+         *     photographer shoots it as the first frame. This returns `{ code, photos }` (gallery photo items).
+         *     A code is known once the library has a frame showing it (or it was issued); unknown: 404
+         *     `CODE_NOT_FOUND`; not a code at all: 400 `VALIDATION_FAILED`. Rate limited per client address like the
+         *     order lookup (`RATE_LIMIT_LOOKUP_PER_MIN`; 429 `RATE_LIMITED` with `Retry-After`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The photo code: 8 characters of Crockford base32, any case (I and L read as 1, O as 0, hyphens ignored) */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FinderPhotos"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `CODE_NOT_FOUND`: No photos are known for this photo code */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `SERVICE_UNAVAILABLE`: The service is not ready */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/push/public-key": {
         parameters: {
             query?: never;
@@ -898,8 +1084,9 @@ export interface paths {
          *     `Authorization: Bearer <admin token>` (scope `admin`: every new order, status and shipping change) or
          *     `orderNumber` and that order's `email` (scope `order`: that order's status and shipping changes).
          *
-         *     `endpoint` must be an https URL of a push service (no IP address or local name); `keys.p256dh` must
-         *     be a base64url uncompressed P-256 point (65 bytes), `keys.auth` base64url of 16 bytes.
+         *     `endpoint` must be an https URL of a push service (no IP address or local name such as `localhost`,
+         *     a trailing dot ignored; the server contacts it only at a public address); `keys.p256dh` must be a
+         *     base64url uncompressed point on P-256 (65 bytes), `keys.auth` base64url of 16 bytes.
          *
          *     201 when new; 200 when the same endpoint is registered already for that scope or order.
          *     Neither credentials nor order: 401 `UNAUTHORIZED`. Only one of `orderNumber`/`email`: 400.
@@ -2302,6 +2489,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/intake": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Photo intake status (admin)
+         * @description Files waiting to settle, photos being inspected, and broken files (a settled file that cannot be read: a cut-off copy, not an image). Broken files are never listed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IntakeStatus"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/{orderNumber}/feedback": {
         parameters: {
             query?: never;
@@ -3588,6 +3832,23 @@ export interface components {
             order: components["schemas"]["OrderInput"];
         };
         OrderListInput: components["schemas"]["OrderInput"][];
+        IntakeStatusInput: {
+            /** @description Files seen but not settled yet (being copied, or just written) */
+            pending: number;
+            /** @description Settled photos being inspected (photo code, thumbnails): listed once that is done */
+            inspecting: number;
+            /** @description Files that stayed unreadable once settled: not listed until replaced */
+            broken: {
+                event: string;
+                /** @description Inside the event folder: `<day>/<session>/<file>` */
+                path: string;
+                /** @description Why it cannot be read (cut off, not an image, ...) */
+                reason: string;
+                size: number;
+                /** @description ISO time it was first reported */
+                since: string;
+            }[];
+        };
         SalesBreakdownInput: {
             /** @description The event asked for with `?eventSlug=`, or null for all events */
             eventSlug: string | null;
@@ -3724,6 +3985,8 @@ export interface components {
             number: string;
             /** @description Absolute URL of the thumbnail (`/api/proxy-image/{event}/{id}`); `v` changes when the file does */
             thumbnail: string;
+            /** @description For `<img srcset>`: the thumbnail at 1x and twice its size (`&size=2x`) at 2x, for 2× screens. Both are negotiated on `Accept` (WebP where the browser takes it). */
+            srcset: string;
             /** @description Absolute URL of a watermarked preview (`/api/preview/{event}/{id}`), never the original file */
             fullSize: string;
             metadata: {
@@ -3735,7 +3998,7 @@ export interface components {
                 width: number;
                 /** @description Height in pixels as displayed */
                 height: number;
-                /** @description EXIF capture time, ISO 8601. Cameras record local wall-clock time without a zone: unless the file has an EXIF offset, that time is given as if it were UTC. Absent when the file has none. */
+                /** @description EXIF capture time, ISO 8601: the camera clock as written (its wall-clock time, whatever offset the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. Absent when the file has none. */
                 takenAt?: string;
             };
         };
@@ -3848,6 +4111,15 @@ export interface components {
                 /** @description Gallery path, URL-encoded */
                 path: string;
             }[];
+        };
+        FinderPhotosInput: {
+            /** @description The code, canonical (upper case) */
+            code: string;
+            /** @description The photos its frames introduced, in gallery order, across events: each frame showing the code opens a group of the following photos of its session folder, up to the next code frame or a pause over `FINDER_GAP_MS` (default 10 minutes). The code frames themselves are never listed. */
+            photos: components["schemas"]["GalleryPhotoInput"][];
+        };
+        LiveCountInput: {
+            totalCount: number;
         };
         PhotoLookupInput: {
             photo: components["schemas"]["GalleryPhotoInput"];
@@ -4190,6 +4462,23 @@ export interface components {
             order: components["schemas"]["Order"];
         };
         OrderList: components["schemas"]["Order"][];
+        IntakeStatus: {
+            /** @description Files seen but not settled yet (being copied, or just written) */
+            pending: number;
+            /** @description Settled photos being inspected (photo code, thumbnails): listed once that is done */
+            inspecting: number;
+            /** @description Files that stayed unreadable once settled: not listed until replaced */
+            broken: {
+                event: string;
+                /** @description Inside the event folder: `<day>/<session>/<file>` */
+                path: string;
+                /** @description Why it cannot be read (cut off, not an image, ...) */
+                reason: string;
+                size: number;
+                /** @description ISO time it was first reported */
+                since: string;
+            }[];
+        };
         SalesBreakdown: {
             /** @description The event asked for with `?eventSlug=`, or null for all events */
             eventSlug: string | null;
@@ -4326,6 +4615,8 @@ export interface components {
             number: string;
             /** @description Absolute URL of the thumbnail (`/api/proxy-image/{event}/{id}`); `v` changes when the file does */
             thumbnail: string;
+            /** @description For `<img srcset>`: the thumbnail at 1x and twice its size (`&size=2x`) at 2x, for 2× screens. Both are negotiated on `Accept` (WebP where the browser takes it). */
+            srcset: string;
             /** @description Absolute URL of a watermarked preview (`/api/preview/{event}/{id}`), never the original file */
             fullSize: string;
             metadata: {
@@ -4337,7 +4628,7 @@ export interface components {
                 width: number;
                 /** @description Height in pixels as displayed */
                 height: number;
-                /** @description EXIF capture time, ISO 8601. Cameras record local wall-clock time without a zone: unless the file has an EXIF offset, that time is given as if it were UTC. Absent when the file has none. */
+                /** @description EXIF capture time, ISO 8601: the camera clock as written (its wall-clock time, whatever offset the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. Absent when the file has none. */
                 takenAt?: string;
             };
         };
@@ -4450,6 +4741,15 @@ export interface components {
                 /** @description Gallery path, URL-encoded */
                 path: string;
             }[];
+        };
+        FinderPhotos: {
+            /** @description The code, canonical (upper case) */
+            code: string;
+            /** @description The photos its frames introduced, in gallery order, across events: each frame showing the code opens a group of the following photos of its session folder, up to the next code frame or a pause over `FINDER_GAP_MS` (default 10 minutes). The code frames themselves are never listed. */
+            photos: components["schemas"]["GalleryPhoto"][];
+        };
+        LiveCount: {
+            totalCount: number;
         };
         PhotoLookup: {
             photo: components["schemas"]["GalleryPhoto"];
@@ -4710,6 +5010,7 @@ export type OrderStatusUpdateInput = components['schemas']['OrderStatusUpdateInp
 export type OrderShippingUpdateInput = components['schemas']['OrderShippingUpdateInput'];
 export type OrderChangeInput = components['schemas']['OrderChangeInput'];
 export type OrderListInput = components['schemas']['OrderListInput'];
+export type IntakeStatusInput = components['schemas']['IntakeStatusInput'];
 export type SalesBreakdownInput = components['schemas']['SalesBreakdownInput'];
 export type CaptchaChallengeInput = components['schemas']['CaptchaChallengeInput'];
 export type EventConfigUpdateInput = components['schemas']['EventConfigUpdateInput'];
@@ -4724,6 +5025,8 @@ export type GalleryEventInput = components['schemas']['GalleryEventInput'];
 export type GalleryEventPageInput = components['schemas']['GalleryEventPageInput'];
 export type GalleryDayPageInput = components['schemas']['GalleryDayPageInput'];
 export type GallerySessionPageInput = components['schemas']['GallerySessionPageInput'];
+export type FinderPhotosInput = components['schemas']['FinderPhotosInput'];
+export type LiveCountInput = components['schemas']['LiveCountInput'];
 export type PhotoLookupInput = components['schemas']['PhotoLookupInput'];
 export type CreateOrderRequestInput = components['schemas']['CreateOrderRequestInput'];
 export type CreateOrderResponseInput = components['schemas']['CreateOrderResponseInput'];
@@ -4742,6 +5045,7 @@ export type OrderStatusUpdate = components['schemas']['OrderStatusUpdate'];
 export type OrderShippingUpdate = components['schemas']['OrderShippingUpdate'];
 export type OrderChange = components['schemas']['OrderChange'];
 export type OrderList = components['schemas']['OrderList'];
+export type IntakeStatus = components['schemas']['IntakeStatus'];
 export type SalesBreakdown = components['schemas']['SalesBreakdown'];
 export type CaptchaChallenge = components['schemas']['CaptchaChallenge'];
 export type EventConfigUpdate = components['schemas']['EventConfigUpdate'];
@@ -4756,6 +5060,8 @@ export type GalleryEvent = components['schemas']['GalleryEvent'];
 export type GalleryEventPage = components['schemas']['GalleryEventPage'];
 export type GalleryDayPage = components['schemas']['GalleryDayPage'];
 export type GallerySessionPage = components['schemas']['GallerySessionPage'];
+export type FinderPhotos = components['schemas']['FinderPhotos'];
+export type LiveCount = components['schemas']['LiveCount'];
 export type PhotoLookup = components['schemas']['PhotoLookup'];
 export type CreateOrderRequest = components['schemas']['CreateOrderRequest'];
 export type CreateOrderResponse = components['schemas']['CreateOrderResponse'];
