@@ -1,7 +1,7 @@
 /**
- * Zod schemas of the gallery routes (SPEC §2): request parameters, and allow-lists for
- * every response. The decisions SPEC leaves open are written into the descriptions, so
- * they reach the OpenAPI document.
+ * Zod schemas of the gallery routes (docs/contract.md, "Gallery"): request parameters, and
+ * allow-lists for every response. The decisions behind them are written into the
+ * descriptions too, so they reach the OpenAPI document.
  */
 import { z } from 'zod';
 
