@@ -115,7 +115,7 @@ export async function makeFrame(spec: FrameSpec): Promise<Buffer> {
 }
 
 /** A spread of realistic code frames: sizes, angles, tilt, blur and glare mixed. */
-export function frameSpecs(count: number, payloadOf: (i: number) => string): FrameSpec[] {
+function frameSpecs(count: number, payloadOf: (i: number) => string): FrameSpec[] {
   const rand = rng(4242);
   const specs: FrameSpec[] = [];
   for (let i = 0; i < count; i++) {

@@ -52,7 +52,7 @@ export const EventParams = z.object({
 export const DayParams = EventParams.extend({ day: name.describe('Day folder name, URL-encoded') });
 export const SessionParams = DayParams.extend({ session: name.describe('Session folder name, URL-encoded') });
 
-export const EventStatusSchema = z
+const EventStatusSchema = z
   .object({
     isArchived: z.boolean(),
     orderingEnabled: z.boolean(),
@@ -196,6 +196,3 @@ export const SessionPage = z
 
 export type PhotoItemT = z.infer<typeof PhotoItem>;
 export type EventSummaryT = z.infer<typeof EventSummary>;
-export type EventPageT = z.infer<typeof EventPage>;
-export type DayPageT = z.infer<typeof DayPage>;
-export type SessionPageT = z.infer<typeof SessionPage>;

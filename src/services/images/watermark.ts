@@ -31,7 +31,7 @@ async function renderText(text: string, color: string, alpha: number, px: number
  * about 1/18 of the long edge high, turned 30°, repeated in staggered rows over one
  * previewSize-square layer (rows run on without seams), cut to each preview's size.
  */
-export async function renderWatermarkTile(text: string, previewSize: number): Promise<WatermarkTile> {
+async function renderWatermarkTile(text: string, previewSize: number): Promise<WatermarkTile> {
   const px = Math.max(12, Math.round(previewSize / 18));
   const shadow = Math.max(1, Math.round(px / 32));
   const [light, dark] = await Promise.all([

@@ -19,7 +19,7 @@ export type TemplateContext = {
 };
 
 /** Where the web app shows an order's status (it asks for the order's email on another device). */
-export function orderStatusUrl(publicBaseUrl: string, orderNumber: string): string {
+function orderStatusUrl(publicBaseUrl: string, orderNumber: string): string {
   return `${publicBaseUrl}/order/${encodeURIComponent(orderNumber)}`;
 }
 

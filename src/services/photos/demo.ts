@@ -35,7 +35,7 @@ type DemoEvent = {
 };
 
 /** 60 photos: 30 per event. */
-export const DEMO_EVENTS: readonly DemoEvent[] = [
+const DEMO_EVENTS: readonly DemoEvent[] = [
   {
     folder: 'Harbor Comic Con',
     name: 'Harbor Comic Con',
@@ -243,7 +243,7 @@ export async function renderDemoImage(img: DemoImage, fontfile: string = FONT_FI
 }
 
 /** PHOTOS_DIR is missing, or holds nothing but hidden entries. */
-export async function isLibraryEmpty(photosDir: string): Promise<boolean> {
+async function isLibraryEmpty(photosDir: string): Promise<boolean> {
   try {
     return (await readdir(photosDir)).every(isHidden);
   } catch (err) {
@@ -261,7 +261,7 @@ export function demoMarkerFile(dataDir: string): string {
  * (ignored by the index) and moved into place at the end, so an interrupted run leaves
  * PHOTOS_DIR empty and the next start tries again.
  */
-export async function generateDemoLibrary(opts: {
+async function generateDemoLibrary(opts: {
   photosDir: string;
   log: FastifyBaseLogger;
   now?: Date;

@@ -86,7 +86,7 @@ export interface ManagedPhotoLibrary extends PhotoLibrary {
  * milliseconds to start (hundreds under tsx), which a few thousand files don't win back.
  */
 const THREAD_MIN_FILES = 2000;
-export const DEFAULT_FINDER_GAP_MS = 10 * 60 * 1000;
+const DEFAULT_FINDER_GAP_MS = 10 * 60 * 1000;
 /** Inspected photos are published in batches, at most this often. */
 const INSPECTED_COMMIT_MS = 150;
 

@@ -35,7 +35,7 @@ const EMPTY_DAYS: readonly DayFolder[] = Object.freeze([]);
 const sessionKey = (day: string, session: string) => `${day}\u0000${session}`;
 
 /** Capture times ascending; photos without one after those with one. */
-export function compareTimes(a: number | null, b: number | null): number {
+function compareTimes(a: number | null, b: number | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
@@ -171,7 +171,7 @@ export function compareFrames(
   );
 }
 
-export function groupByCode(frames: readonly Frame[], gapMs: number, into: Map<string, Photo[]>): void {
+function groupByCode(frames: readonly Frame[], gapMs: number, into: Map<string, Photo[]>): void {
   let current: Photo[] | undefined;
   let last: number | null = null;
   for (const f of frames) {
