@@ -90,7 +90,7 @@ export default fp(
             adminToken: {
               type: 'http',
               scheme: 'bearer',
-              description: 'An admin token from `ADMIN_TOKENS` (or the one generated and printed at first start).',
+              description: 'An admin token from `ADMIN_TOKENS`, or the one generated at first start (`DATA_DIR/admin-token`).',
             },
           },
         },
