@@ -90,7 +90,8 @@ export default fp(
             adminToken: {
               type: 'http',
               scheme: 'bearer',
-              description: 'An admin token from `ADMIN_TOKENS`, or the one generated at first start (`DATA_DIR/admin-token`).',
+              description:
+                'An admin token from `ADMIN_TOKENS`, or the one generated at first start (`DATA_DIR/admin-token`).',
             },
           },
         },
