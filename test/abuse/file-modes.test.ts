@@ -23,7 +23,12 @@ async function walk(root: string, skip: string[] = []): Promise<Entry[]> {
     for (const e of await readdir(dir, { withFileTypes: true })) {
       const full = path.join(dir, e.name);
       if (skip.includes(full) || e.isSymbolicLink()) continue;
-      const st = await lstat(full);
+      // A render written in the background may be renamed into place between readdir and lstat.
+      const st = await lstat(full).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      if (!st) continue;
       out.push({ rel: path.relative(root, full), mode: st.mode & 0o777, kind: e.isDirectory() ? 'dir' : 'file' });
       if (e.isDirectory()) await visit(full);
     }
