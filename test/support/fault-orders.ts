@@ -12,12 +12,12 @@
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { bodyB } from './orders-fixtures.js';
 
-export type Ack = { orderNumber: string; id: string; customerName: string; url: string; ms: number };
-export type Refusal = { status: number; code: string; customerName: string; url: string; ms: number };
+type Ack = { orderNumber: string; id: string; customerName: string; url: string; ms: number };
+type Refusal = { status: number; code: string; customerName: string; url: string; ms: number };
 
-export type LoadState = {
+type LoadState = {
   acks: Ack[];
-  /** Answers other than 201 (with the SPEC code). */
+  /** Answers other than 201 (with their error code). */
   refusals: Refusal[];
   /** Requests that got no HTTP answer (connection refused or reset). */
   connectionErrors: number;

@@ -1,5 +1,5 @@
 /**
- * What the admin routes do to an order, on top of the store's atomic checks (SPEC §5):
+ * What the admin routes do to an order, on top of the store's atomic checks (docs/contract.md, "Status and shipping"):
  *
  * - Status moves and field edits go through `store.updateOrder`, which checks the transition
  *   and the edit rule in the same transaction as the write. Before that the same rules are
@@ -24,6 +24,7 @@ import { shippedJob } from '../../services/notifier/jobs.js';
 import type { Notifier } from '../../services/notifier/types.js';
 import type { PushNotifier } from '../../services/push/types.js';
 import type { OrderPatch, OrderStore, ShippingPatch } from '../../services/store/port.js';
+import { loadOrder } from '../shared/order-ref.js';
 
 export type ChangeDeps = {
   store: Pick<OrderStore, 'getOrder' | 'updateOrder' | 'setShipping'>;
@@ -35,17 +36,6 @@ export type ChangeDeps = {
 export type ChangeResult = { order: OrderRecord; changed: boolean; message: string };
 
 const ADDRESS_FIELDS = ['fulfillmentType', 'shippingAddress', 'city', 'state', 'zipCode'] as const;
-
-export async function loadOrder(store: Pick<OrderStore, 'getOrder'>, ref: string): Promise<OrderRecord> {
-  const order = await store.getOrder(ref);
-  if (!order) {
-    throw appError('ORDER_NOT_FOUND', {
-      message: `Order ${ref.slice(0, 100)} not found`,
-      details: { ref: ref.slice(0, 100) },
-    });
-  }
-  return order;
-}
 
 function refuseHeld(order: OrderRecord): void {
   if (order.held) {

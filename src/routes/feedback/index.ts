@@ -1,5 +1,5 @@
 /**
- * `POST /api/orders/{orderNumber}/feedback` (SPEC §5): a customer's comment on an order,
+ * `POST /api/orders/{orderNumber}/feedback` (docs/contract.md, "Status and shipping"): a customer's comment on an order,
  * appended with a timestamp; earlier feedback is kept.
  *
  * It is public (the receipt links to it), so anyone who guesses an order number can post.
@@ -14,10 +14,9 @@ import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { isWellFormed } from '../../services/orders/text.js';
-import { loadOrder } from '../admin/changes.js';
-import { OrderNumberParams } from '../admin/schemas.js';
+import { loadOrder, OrderNumberParams } from '../shared/order-ref.js';
 
-export const MAX_FEEDBACK_LENGTH = 2000;
+const MAX_FEEDBACK_LENGTH = 2000;
 /** All feedback of one order together, so a guessed order number cannot grow a row forever. */
 export const MAX_FEEDBACK_CHARS = 20_000;
 
@@ -26,7 +25,7 @@ const FORBIDDEN = /(?![\t\n])\p{Cc}/u;
 
 const codePoints = (s: string) => [...s].length;
 
-export const FeedbackBody = z
+const FeedbackBody = z
   .strictObject({
     feedback: z
       .string()

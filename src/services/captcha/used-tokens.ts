@@ -1,5 +1,5 @@
 /**
- * Memory of CAPTCHA tokens already accepted, so each is accepted once (SPEC §7).
+ * Memory of CAPTCHA tokens already accepted, so each is accepted once (docs/contract.md, "CAPTCHA").
  * An entry is kept until the token could no longer be accepted anyway (its expiry), so
  * memory follows the accepted-token rate, and it is capped at `capacity` entries.
  *

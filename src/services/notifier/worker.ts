@@ -24,7 +24,7 @@ import { describeError } from './chain.js';
 import type { Deliver } from './delivery.js';
 import type { RenderJob } from './render.js';
 
-export type OutboxStore = Pick<OrderStore, 'claimDueMail' | 'markMailSent' | 'markMailFailed'>;
+type OutboxStore = Pick<OrderStore, 'claimDueMail' | 'markMailSent' | 'markMailFailed'>;
 
 export type OutboxWorkerOptions = {
   store: OutboxStore;

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on order submission (SPEC §4), on top of the store's reservation records.
+ * `Idempotency-Key` on order submission (docs/contract.md, "Orders"), on top of the store's reservation records.
  *
  * - The fingerprint is SHA-256 over the route, the event the request names (body or
  *   `Referer`) and the canonical JSON of the validated body without `captchaToken`: a retry

@@ -1,5 +1,5 @@
 /**
- * `POST /api/orders/{orderNumber}/feedback` (SPEC §5): appended with a timestamp, limits,
+ * `POST /api/orders/{orderNumber}/feedback` (docs/contract.md, "Status and shipping"): appended with a timestamp, limits,
  * text hygiene, unknown orders, and the per-address rate limit.
  */
 import { describe, expect, test } from 'vitest';

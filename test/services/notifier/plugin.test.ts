@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { simpleParser } from 'mailparser';
 import { describe, expect, test } from 'vitest';
 import { CANCEL_GRACE_MS } from '../../../src/services/notifier/mail-thread-client.js';
-import { OUTBOX_DIR } from '../../../src/services/notifier/transports/index.js';
+import { OUTBOX_DIR } from '../../../src/services/notifier/transports/specs.js';
 import { build, type TestApp } from '../../helpers/build.js';
 import { startSendgridStub } from '../../support/mail-sendgrid-stub.js';
 import { startSmtpServer, startStallingSmtpServer } from '../../support/mail-smtp-server.js';

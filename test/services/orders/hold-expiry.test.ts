@@ -4,16 +4,8 @@ import { HoldExpiryJob } from '../../../src/services/orders/hold-expiry.js';
 import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
 import { tempDir } from '../../helpers/build.js';
 import { waitFor } from '../../support/photos-fixtures.js';
+import { recordingLogger } from '../../support/recording-logger.js';
 import { newOrder } from '../../support/store-fixtures.js';
-
-function recordingLog() {
-  const entries: { level: string; obj: object; msg: string }[] = [];
-  return {
-    entries,
-    info: (obj: object, msg: string) => entries.push({ level: 'info', obj, msg }),
-    error: (obj: object, msg: string) => entries.push({ level: 'error', obj, msg }),
-  };
-}
 
 test('the job cancels lapsed holds at start and on its timer, leaves live ones, and stops', async (t) => {
   const store = createSqliteStore({ file: path.join(await tempDir(t), 'orders.db') });
@@ -26,7 +18,7 @@ test('the job cancels lapsed holds at start and on its timer, leaves live ones, 
     newOrder({ held: true, holdExpiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
   );
 
-  const log = recordingLog();
+  const log = recordingLogger();
   const job = new HoldExpiryJob({ store, log, intervalMs: 30 });
   job.start();
   t.onTestFinished(() => job.stop());
@@ -55,7 +47,7 @@ test('the job cancels lapsed holds at start and on its timer, leaves live ones, 
 });
 
 test('a failing store is logged, not thrown, and the next run tries again', async (t) => {
-  const log = recordingLog();
+  const log = recordingLogger();
   let calls = 0;
   const job = new HoldExpiryJob({
     store: {
