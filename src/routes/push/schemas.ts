@@ -1,5 +1,5 @@
 /**
- * Push subscription bodies (SPEC §8): what `PushSubscription.toJSON()` gives in a browser
+ * Push subscription bodies (docs/contract.md, "Notifications"): what `PushSubscription.toJSON()` gives in a browser
  * (`endpoint`, `expirationTime`, `keys.p256dh`, `keys.auth`), plus `orderNumber` and `email`
  * for a customer's subscription to one order.
  */

@@ -40,7 +40,7 @@ const LAYOUTS: Record<Paper, Layout> = {
   },
 };
 
-export const CARDS_PER_PAGE = 10;
+const CARDS_PER_PAGE = 10;
 const COLUMNS = 2;
 
 export type Card = { code: string; url: string };

@@ -4,10 +4,11 @@
  * is slow. The newest first; a few older ones are kept (a second day, a code for a friend).
  */
 import { sendJson } from './api.js';
+import type { PhotoCode, PhotoCodeSubscribeResponse } from './api-schema.js';
 import { browserPushSubscription, pushSupported } from './push.js';
 import { persistent } from './store.js';
 
-export type MyCode = { code: string; url: string; qrSvg: string; createdAt: string };
+export type MyCode = PhotoCode & { createdAt: string };
 
 const isCodes = (v: unknown): v is MyCode[] =>
   Array.isArray(v) && v.every((c) => typeof c === 'object' && c !== null && typeof (c as MyCode).code === 'string');
@@ -18,7 +19,7 @@ const KEEP = 5;
 
 /** Asks the server for a new code (`POST /api/finder`) and keeps it on the device. */
 export async function getNewCode(captchaToken: string | undefined): Promise<MyCode> {
-  const issued = await sendJson<Omit<MyCode, 'createdAt'>>('POST', '/api/finder', captchaToken ? { captchaToken } : {});
+  const issued = await sendJson<PhotoCode>('POST', '/api/finder', captchaToken ? { captchaToken } : {});
   const code = { ...issued, createdAt: new Date().toISOString() };
   myCodes.set([code, ...myCodes.get().filter((c) => c.code !== code.code)].slice(0, KEEP));
   return code;
@@ -32,11 +33,9 @@ export const qrImageSrc = (svg: string): string => `data:image/svg+xml;charset=u
 
 export const canPush = pushSupported;
 
-type SubscribeAnswer = { message: string };
-
 /** Be told when photos of `code` arrive: this browser's push subscription, or an email. */
 export async function subscribeToCode(code: string, to: { email: string } | 'push'): Promise<string> {
   const path = `/api/finder/${encodeURIComponent(code)}/subscribe`;
   const body = to === 'push' ? await browserPushSubscription() : to;
-  return (await sendJson<SubscribeAnswer>('POST', path, body)).message;
+  return (await sendJson<PhotoCodeSubscribeResponse>('POST', path, body)).message;
 }

@@ -7,10 +7,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { parsePhotoCode } from '../../domain/photo-code.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { CodeParams, CodeSubscribeBody, CodeSubscribeResponse } from './schemas.js';
+import { CodeParams, CodeSubscribeBody, CodeSubscribeResponse } from './finder-schemas.js';
 
 /** Subscriptions one code may have: an attendee's phone, tablet and an email or two. */
-export const MAX_SUBSCRIPTIONS_PER_CODE = 10;
+const MAX_SUBSCRIPTIONS_PER_CODE = 10;
 
 const subscribeRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { photoCodeRegistry, photos: library } = fastify;

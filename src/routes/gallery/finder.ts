@@ -1,6 +1,6 @@
 /**
- * The finder's routes: `POST /api/finder` and the card sheet (issue.ts), subscriptions
- * (subscribe.ts), and here `GET /api/finder/{code}`: the photos a photo code's frames introduced (docs/contract.md,
+ * The finder's routes: `POST /api/finder` and the card sheet (finder-issue.ts),
+ * subscriptions (finder-subscribe.ts), and here `GET /api/finder/{code}`: the photos a photo code's frames introduced (docs/contract.md,
  * "Finding one's photos, and intake"), as gallery photo items (routes/gallery/photo-item.ts).
  * Rate limited like the order lookup (the same `lookup` group), so codes can't be guessed
  * at speed; the code space (40 bits) does the rest.
@@ -10,11 +10,11 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { photoItemBuilder } from '../gallery/photo-item.js';
-import { PhotoItem } from '../gallery/schemas.js';
-import issueRoutes from './issue.js';
-import { CodeParams as Params } from './schemas.js';
-import subscribeRoutes from './subscribe.js';
+import issueRoutes from './finder-issue.js';
+import { CodeParams as Params } from './finder-schemas.js';
+import subscribeRoutes from './finder-subscribe.js';
+import { photoItemBuilder } from './photo-item.js';
+import { PhotoItem } from './schemas.js';
 
 const FinderAnswer = z
   .object({

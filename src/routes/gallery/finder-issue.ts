@@ -9,7 +9,7 @@ import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import { cardsPdf } from '../../services/finder/cards-pdf.js';
-import { CardsQuery, IssueBody, IssuedCode } from './schemas.js';
+import { CardsQuery, IssueBody, IssuedCode } from './finder-schemas.js';
 
 const Binary = z.string().meta({ format: 'binary' });
 
