@@ -24,6 +24,7 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
     'idempotencyKeys',
     'orders',
     'outbox',
+    'photoCodes',
     'pushSubscriptions',
   ]);
   expect(existsSync(path.join(app.dataDir, 'orders.db'))).toBe(true);
