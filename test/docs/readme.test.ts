@@ -129,7 +129,7 @@ describe('the quick-start, as written, against a fresh start', () => {
     expect(stdout).toContain('"pendingCount":1');
     expect(stdout).toContain('"orderNumber":"HCC-0002"');
     expect(stdout).toContain('a receipt is on its way to ada@example.com');
-    expect((await app.store.getOrder('HCC-0002'))?.channel).toBe('web');
+    expect((await app.store.orders.get('HCC-0002'))?.channel).toBe('web');
   });
 
   test("a photo's number leads to its file as the README says (the event's index lists it)", async () => {

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { OrderRecord } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
-import type { OrderStore } from '../../services/store/port.js';
+import type { OrdersPort } from '../../services/store/ports/orders.js';
 
 export const OrderRef = z
   .string()
@@ -19,8 +19,8 @@ export const IdParams = z.object({ id: OrderRef });
 export const OrderNumberParams = z.object({ orderNumber: OrderRef });
 
 /** The order `ref` names, or 404 ORDER_NOT_FOUND. */
-export async function loadOrder(store: Pick<OrderStore, 'getOrder'>, ref: string): Promise<OrderRecord> {
-  const order = await store.getOrder(ref);
+export async function loadOrder(orders: Pick<OrdersPort, 'get'>, ref: string): Promise<OrderRecord> {
+  const order = await orders.get(ref);
   if (!order) {
     throw appError('ORDER_NOT_FOUND', {
       message: `Order ${ref.slice(0, 100)} not found`,

@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { OrderRecord } from '../../domain/order.js';
-import type { OrderStore } from '../store/port.js';
+import type { OrdersPort } from '../store/ports/orders.js';
 
 const HOLD_EXPIRY_INTERVAL_MS = 60_000;
 
@@ -16,7 +16,7 @@ export class HoldExpiryJob {
 
   constructor(
     private readonly opts: {
-      store: Pick<OrderStore, 'expireHolds'>;
+      orders: Pick<OrdersPort, 'expireHolds'>;
       log: FastifyBaseLogger;
       intervalMs?: number;
       now?: () => Date;
@@ -50,7 +50,7 @@ export class HoldExpiryJob {
 
   private async expire(): Promise<OrderRecord[]> {
     try {
-      const expired = await this.opts.store.expireHolds((this.opts.now ?? (() => new Date()))());
+      const expired = await this.opts.orders.expireHolds((this.opts.now ?? (() => new Date()))());
       if (expired.length > 0) {
         this.opts.log.info(
           { count: expired.length, orders: expired.map((o) => o.orderNumber) },

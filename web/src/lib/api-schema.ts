@@ -1917,7 +1917,7 @@ export interface paths {
          * One order
          * @description By order number (any case) or id (some clients call this parameter `orderNumber`). Orders
          *     waiting for email confirmation are shown too (`verificationRequired: true`).
-         *     Unknown: 404 `ORDER_NOT_FOUND`.
+         *     Unknown: 404 `ORDER_NOT_FOUND`. With its `history`: every change, when, and by whom.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          */
         get: {
@@ -1938,7 +1938,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Order"];
+                        "application/json": components["schemas"]["AdminOrder"];
                     };
                 };
                 /** @description `VALIDATION_FAILED`: The request is not valid */
@@ -2035,7 +2035,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Order"];
+                        "application/json": components["schemas"]["AdminOrder"];
                     };
                 };
                 /** @description `VALIDATION_FAILED`: The request is not valid. `ADDRESS_INVALID`: The shipping address is not deliverable */
@@ -2559,8 +2559,9 @@ export interface paths {
          * Leave feedback on an order
          * @description Body `{ feedback }`: 1–2000 characters after trimming (line breaks and tabs
          *     allowed, other control characters refused). It is appended to the order with the time it
-         *     arrived; earlier feedback is kept. An order takes at most 20000 characters of
-         *     feedback in all (400 `VALIDATION_FAILED` beyond). Public: the order number (or id) is the only
+         *     arrived; earlier feedback is kept. An order takes at most 10 entries (409
+         *     `FEEDBACK_LIMIT` beyond) and 20000 characters of feedback in all (400
+         *     `VALIDATION_FAILED` beyond). Public: the order number (or id) is the only
          *     key. Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`, default 10 a minute; 429
          *     with `Retry-After`). Unknown order: 404 `ORDER_NOT_FOUND`.
          */
@@ -2600,6 +2601,15 @@ export interface paths {
                 };
                 /** @description `ORDER_NOT_FOUND`: Order not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FEEDBACK_LIMIT`: The order has all the feedback it can take */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3749,8 +3759,11 @@ export interface components {
             total: string;
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
-            /** @enum {string} */
-            shippingStatus: "ship" | "shipped";
+            /**
+             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped
+             * @enum {string}
+             */
+            shippingStatus: "ship" | "shipped" | "pickup";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
             /** @description Customer feedback, entries `[<ISO time>] <text>` separated by a blank line */
@@ -3768,6 +3781,71 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
+        };
+        OrderHistoryEntryInput: {
+            /** @description ISO 8601 */
+            at: string;
+            /** @enum {string} */
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry";
+            /** @description `edit`: the field changed */
+            field?: string;
+            /** @description The status, shipping status or field value before */
+            from?: string;
+            /** @description ...and after */
+            to?: string;
+            /** @description `customer`, `system` (hold expiry), `sheet` (a hand edit in the spreadsheet), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept) */
+            by: string;
+        };
+        AdminOrderInput: {
+            /** @description Opaque unique id (UUID) */
+            id: string;
+            /** @description `<eventPrefix>-<sequence>`, e.g. `AX25-0001` */
+            orderNumber: string;
+            eventSlug: string;
+            customerName: string;
+            customerEmail: string;
+            customerPhone: string;
+            /** @enum {string} */
+            fulfillmentType: "ship" | "pickup";
+            /** @description Street address; empty for pickup */
+            shippingAddress: string;
+            city: string;
+            state: string;
+            zipCode: string;
+            /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
+            items: string;
+            /** @description Currency text, e.g. "$12.50" */
+            subtotal: string;
+            /** @description Currency text, e.g. "$12.50" */
+            shippingFee: string;
+            /** @description Currency text, e.g. "$12.50" */
+            total: string;
+            /** @enum {string} */
+            status: "pending" | "paid" | "void" | "cancelled";
+            /**
+             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped
+             * @enum {string}
+             */
+            shippingStatus: "ship" | "shipped" | "pickup";
+            /** @description Empty until shipped with a tracking number */
+            trackingNumber: string;
+            /** @description Customer feedback, entries `[<ISO time>] <text>` separated by a blank line */
+            feedback: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601 */
+            updatedAt: string;
+            /** @description True while a high-value order waits for email confirmation */
+            verificationRequired: boolean;
+            /** @description Postal check result; null when not checked (pickup, verifier off) */
+            addressVerified: boolean | null;
+            /**
+             * @description web: public checkout; booth: entered with admin credentials
+             * @enum {string}
+             */
+            channel: "web" | "booth";
+            /** @description Every change to the order, oldest first */
+            history: components["schemas"]["OrderHistoryEntryInput"][];
         };
         SalesSummaryInput: {
             /** @description All orders (held high-value orders excluded) */
@@ -3829,9 +3907,9 @@ export interface components {
             message: string;
             /** @description false when the order already was in the state asked for */
             changed: boolean;
-            order: components["schemas"]["OrderInput"];
+            order: components["schemas"]["AdminOrderInput"];
         };
-        OrderListInput: components["schemas"]["OrderInput"][];
+        OrderListInput: components["schemas"]["AdminOrderInput"][];
         IntakeStatusInput: {
             /** @description Files seen but not settled yet (being copied, or just written) */
             pending: number;
@@ -4287,10 +4365,10 @@ export interface components {
              */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
-             * @description `shipped` once the prints are on their way, else `ship`
+             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth
              * @enum {string}
              */
-            shippingStatus: "ship" | "shipped";
+            shippingStatus: "ship" | "shipped" | "pickup";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
             /**
@@ -4379,8 +4457,11 @@ export interface components {
             total: string;
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
-            /** @enum {string} */
-            shippingStatus: "ship" | "shipped";
+            /**
+             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped
+             * @enum {string}
+             */
+            shippingStatus: "ship" | "shipped" | "pickup";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
             /** @description Customer feedback, entries `[<ISO time>] <text>` separated by a blank line */
@@ -4398,6 +4479,71 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
+        };
+        OrderHistoryEntry: {
+            /** @description ISO 8601 */
+            at: string;
+            /** @enum {string} */
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry";
+            /** @description `edit`: the field changed */
+            field?: string;
+            /** @description The status, shipping status or field value before */
+            from?: string;
+            /** @description ...and after */
+            to?: string;
+            /** @description `customer`, `system` (hold expiry), `sheet` (a hand edit in the spreadsheet), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept) */
+            by: string;
+        };
+        AdminOrder: {
+            /** @description Opaque unique id (UUID) */
+            id: string;
+            /** @description `<eventPrefix>-<sequence>`, e.g. `AX25-0001` */
+            orderNumber: string;
+            eventSlug: string;
+            customerName: string;
+            customerEmail: string;
+            customerPhone: string;
+            /** @enum {string} */
+            fulfillmentType: "ship" | "pickup";
+            /** @description Street address; empty for pickup */
+            shippingAddress: string;
+            city: string;
+            state: string;
+            zipCode: string;
+            /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
+            items: string;
+            /** @description Currency text, e.g. "$12.50" */
+            subtotal: string;
+            /** @description Currency text, e.g. "$12.50" */
+            shippingFee: string;
+            /** @description Currency text, e.g. "$12.50" */
+            total: string;
+            /** @enum {string} */
+            status: "pending" | "paid" | "void" | "cancelled";
+            /**
+             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped
+             * @enum {string}
+             */
+            shippingStatus: "ship" | "shipped" | "pickup";
+            /** @description Empty until shipped with a tracking number */
+            trackingNumber: string;
+            /** @description Customer feedback, entries `[<ISO time>] <text>` separated by a blank line */
+            feedback: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601 */
+            updatedAt: string;
+            /** @description True while a high-value order waits for email confirmation */
+            verificationRequired: boolean;
+            /** @description Postal check result; null when not checked (pickup, verifier off) */
+            addressVerified: boolean | null;
+            /**
+             * @description web: public checkout; booth: entered with admin credentials
+             * @enum {string}
+             */
+            channel: "web" | "booth";
+            /** @description Every change to the order, oldest first */
+            history: components["schemas"]["OrderHistoryEntry"][];
         };
         SalesSummary: {
             /** @description All orders (held high-value orders excluded) */
@@ -4459,9 +4605,9 @@ export interface components {
             message: string;
             /** @description false when the order already was in the state asked for */
             changed: boolean;
-            order: components["schemas"]["Order"];
+            order: components["schemas"]["AdminOrder"];
         };
-        OrderList: components["schemas"]["Order"][];
+        OrderList: components["schemas"]["AdminOrder"][];
         IntakeStatus: {
             /** @description Files seen but not settled yet (being copied, or just written) */
             pending: number;
@@ -4937,10 +5083,10 @@ export interface components {
              */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
-             * @description `shipped` once the prints are on their way, else `ship`
+             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth
              * @enum {string}
              */
-            shippingStatus: "ship" | "shipped";
+            shippingStatus: "ship" | "shipped" | "pickup";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
             /**
@@ -5004,6 +5150,8 @@ export interface components {
 }
 export type ErrorInput = components['schemas']['ErrorInput'];
 export type OrderInput = components['schemas']['OrderInput'];
+export type OrderHistoryEntryInput = components['schemas']['OrderHistoryEntryInput'];
+export type AdminOrderInput = components['schemas']['AdminOrderInput'];
 export type SalesSummaryInput = components['schemas']['SalesSummaryInput'];
 export type OrderUpdateInput = components['schemas']['OrderUpdateInput'];
 export type OrderStatusUpdateInput = components['schemas']['OrderStatusUpdateInput'];
@@ -5039,6 +5187,8 @@ export type PushSubscribeResponseInput = components['schemas']['PushSubscribeRes
 export type PushPublicKeyInput = components['schemas']['PushPublicKeyInput'];
 export type Error = components['schemas']['Error'];
 export type Order = components['schemas']['Order'];
+export type OrderHistoryEntry = components['schemas']['OrderHistoryEntry'];
+export type AdminOrder = components['schemas']['AdminOrder'];
 export type SalesSummary = components['schemas']['SalesSummary'];
 export type OrderUpdate = components['schemas']['OrderUpdate'];
 export type OrderStatusUpdate = components['schemas']['OrderStatusUpdate'];
