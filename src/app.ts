@@ -44,6 +44,7 @@ import captcha from './services/captcha/plugin.js';
 import events from './services/events/plugin.js';
 import images from './services/images/plugin.js';
 import labels from './services/labels/plugin.js';
+import mirror from './services/mirror/plugin.js';
 import notifier from './services/notifier/plugin.js';
 import orderIntake from './services/orders/plugin.js';
 import photos from './services/photos/plugin.js';
@@ -138,6 +139,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // 2. services
   await fastify.register(store); // first, so it is closed last (Fastify closes in reverse order)
+  await fastify.register(mirror); // needs store; the spreadsheet mirror's worker
   await fastify.register(adminAuth);
   await fastify.register(rateLimits); // needs adminAuth (admins are not limited)
   await fastify.register(captcha);

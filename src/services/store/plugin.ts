@@ -52,11 +52,6 @@ export function storeOptions(config: Config, log: StoreLogger): StoreOptions {
 async function storePlugin(fastify: FastifyInstance): Promise<void> {
   const { config } = fastify;
   const log = fastify.log.child({ component: 'store' });
-  if (config.ORDER_STORE === 'sheets') {
-    log.warn(
-      'ORDER_STORE=sheets: orders are kept in SQLite (DATA_DIR/orders.db); the spreadsheet mirror is not available yet in this version',
-    );
-  }
   const store = await openStore(storeOptions(config, log));
   fastify.decorate('store', {
     engine: store.engine,
@@ -66,6 +61,7 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     idempotencyKeys: store.idempotencyKeys,
     captchaTokens: store.captchaTokens,
     outbox: store.outbox,
+    mirror: store.mirror,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {
