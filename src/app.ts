@@ -26,6 +26,7 @@ import openapi from './plugins/openapi.js';
 import readiness from './plugins/readiness.js';
 import web from './plugins/web.js';
 import adminRoutes from './routes/admin/index.js';
+import mirrorRoutes from './routes/admin/mirror.js';
 import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
 import eventRoutes from './routes/events/index.js';
@@ -162,6 +163,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(eventRoutes);
   await fastify.register(adminRoutes);
   await fastify.register(salesRoutes); // GET /api/orders/summary/breakdown
+  await fastify.register(mirrorRoutes); // GET /api/admin/mirror
   await fastify.register(feedbackRoutes);
   await fastify.register(labelRoutes);
   await fastify.register(orderRoutes);

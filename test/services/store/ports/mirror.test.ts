@@ -104,7 +104,11 @@ describeOnEngines('mirror port', (open) => {
     const o = await orders.create(newOrder(), { by: 'customer' });
     await mirror.recordWritten([written(o, 2)]);
     const base = { ...toCells(o), status: 'paid' };
-    const applied = await mirror.applyEdit(o.id, (cur) => applyOrderPatch(cur, { status: 'paid' }, new Date(), 'sheet'), base);
+    const applied = await mirror.applyEdit(
+      o.id,
+      (cur) => applyOrderPatch(cur, { status: 'paid' }, new Date(), 'sheet'),
+      base,
+    );
     expect(applied.changed).toBe(true);
     const now = await orders.get(o.id);
     expect(now).toMatchObject({ status: 'paid', version: 2 });
@@ -113,11 +117,10 @@ describeOnEngines('mirror port', (open) => {
     expect(row).toMatchObject({ version: 1, cells: base });
     expect(await mirror.pendingCount()).toBe(1);
 
-    const refused = mirror.applyEdit(
-      o.id,
-      (cur) => applyOrderPatch(cur, { status: 'pending' }, new Date(), 'sheet'),
-      { ...base, status: 'pending' },
-    );
+    const refused = mirror.applyEdit(o.id, (cur) => applyOrderPatch(cur, { status: 'pending' }, new Date(), 'sheet'), {
+      ...base,
+      status: 'pending',
+    });
     await expect(refused).rejects.toMatchObject({ code: 'INVALID_TRANSITION' });
     expect((await orders.get(o.id))?.status).toBe('paid');
     expect((await mirror.rows()).get(o.id)?.cells.status).toBe('paid');
