@@ -106,6 +106,8 @@ export type FaultOptions = {
    * know that they landed.
    */
   applyThenFail?: { count: number; methods?: readonly SheetsMethod[]; mode?: 'status' | 'reset' };
+  /** Calls of `methods` are applied at once and answered only after `ms` (a kill test's window). */
+  applyThenHold?: { ms: number; methods: readonly SheetsMethod[] };
 };
 
 export type SheetsEmulatorOptions = {
@@ -772,6 +774,8 @@ export async function startSheetsEmulator(opts: SheetsEmulatorOptions = {}): Pro
         return sendError(res, status, FAULT_MESSAGES[status] ?? 'Injected fault');
       }
       const answer = handle(counted, url, body);
+      const hold = faults.applyThenHold;
+      if (hold?.methods.includes(counted.method)) await new Promise((r) => setTimeout(r, hold.ms));
       if (applyThenFail) {
         applyThenFailLeft -= 1;
         faulted += 1;
