@@ -161,3 +161,29 @@ export type CaptchaChallenge =
   | { provider: 'altcha'; parameters: Record<string, unknown>; signature: string }
   | { provider: 'turnstile' | 'hcaptcha' | 'recaptcha'; siteKey: string | null }
   | { provider: 'off' };
+
+/** One row or change the spreadsheet mirror reports (`GET /api/admin/mirror`). */
+export type MirrorProblem = {
+  orderId: string | null;
+  orderNumber: string | null;
+  sheetRow: number | null;
+  message: string;
+  at: string;
+};
+
+/** `GET /api/admin/mirror`: the spreadsheet mirror's status. */
+export type MirrorStatus = {
+  enabled: boolean;
+  leader: boolean;
+  tab: string | null;
+  pending: number;
+  lastSyncAt: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  importedAt: string | null;
+  conflicts: MirrorProblem[];
+  rejected: MirrorProblem[];
+  unreadable: MirrorProblem[];
+  removed: MirrorProblem[];
+  duplicates: MirrorProblem[];
+};
