@@ -20,7 +20,11 @@ async function take(server: ServerProcess, n: number): Promise<string[]> {
   const out: string[] = [];
   await Promise.all(
     Array.from({ length: n }, async () => {
-      const res = await fetch(`${server.url}/api/orders/create`, { method: 'POST', headers, body: JSON.stringify(bodyA()) });
+      const res = await fetch(`${server.url}/api/orders/create`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(bodyA()),
+      });
       expect(res.status).toBe(201);
       out.push(((await res.json()) as { orderNumber: string }).orderNumber);
     }),

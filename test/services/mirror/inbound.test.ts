@@ -35,7 +35,11 @@ test('a hand edit and an API change to the same order in one interval: the hand 
   });
   expect(put.statusCode).toBe(200);
   await until(() => m.rows()[0]?.customerName === 'Api Name', 5000, 'service value written back');
-  await until(async () => (await app.store.orders.get(number))?.customerEmail === 'hand@example.com', 5000, 'hand edit');
+  await until(
+    async () => (await app.store.orders.get(number))?.customerEmail === 'hand@example.com',
+    5000,
+    'hand edit',
+  );
   const order = await app.store.orders.get(number);
   expect(order).toMatchObject({ customerName: 'Api Name', customerEmail: 'hand@example.com' });
   expect(order?.history.at(-1)).toMatchObject({ action: 'edit', field: 'customerEmail', by: 'sheet' });
