@@ -1,7 +1,10 @@
 /** A Sheets failure in words an operator can act on (the admin dashboard shows it as it is). */
+import { isAppError } from '../../errors/catalogue.js';
 import { statusOf } from './sheets/retry.js';
 
 export function describeSheetsError(err: unknown, ctx: { spreadsheetId: string; email?: string }): string {
+  // The record's own errors (it is unreachable, or refused a write) are not the sheet's.
+  if (isAppError(err)) return `The order record could not be read or written (${err.message}); the mirror retries`;
   const status = statusOf(err);
   const detail = String((err as Error)?.message ?? err).slice(0, 200);
   if (status === undefined) {
