@@ -47,11 +47,7 @@ test('50 concurrent creates land in the sheet once each, in number order, with a
   expect(writes / 50).toBeLessThanOrEqual(0.2);
   expect(m.emu.writeLog.every((w) => w.valueInputOption === 'RAW')).toBe(true);
   // The rows land before the mirror records them as written: pending reaches 0 just after.
-  await until(
-    async () => (await app.inject({ url: '/readyz' })).json().mirror.pending === 0,
-    5000,
-    'nothing pending',
-  );
+  await until(async () => (await app.inject({ url: '/readyz' })).json().mirror.pending === 0, 5000, 'nothing pending');
 });
 
 test('a change made through the API reaches the sheet as a cell update of its row', async (t) => {
