@@ -704,3 +704,48 @@ describe('my photos', () => {
     await p.close();
   }, 90_000);
 });
+
+describe('the photographer at intake', () => {
+  test('a card copied in as a new event folder: the intake panel names the cut-off file; "Publish with these prices" opens it', async () => {
+    const root = path.join(server.dataDir, 'photos');
+    const event = 'Walk-in Con'; // no event.json: listed, not on sale
+    const photo = await makeImage({ width: 300, height: 200, color: '#446688' });
+    await writePhoto(root, [event, 'Sat', 'Hall', 'IMG_300.jpg'], photo);
+    await writePhoto(root, [event, 'Sat', 'Hall', 'IMG_301.jpg'], photo);
+    // The card pulled out mid-copy: the file ends before its end-of-image marker.
+    await writePhoto(root, [event, 'Sat', 'Hall', 'IMG_302.jpg'], photo.subarray(0, photo.length - 40));
+    await expect.poll(() => server.app.photos.getEvent(event)?.photoCount, { timeout: 15_000 }).toBe(2);
+
+    const admin = await openPage(browser, DESKTOP, { init: adminInit() });
+    const a = admin.page;
+    await a.goto(`${server.url}/admin/events`);
+    const panel = a.locator('[data-intake]');
+    await expect.poll(() => panel.textContent(), { timeout: 15_000 }).toContain('1 file could not be read');
+    expect(await panel.locator('.intake-broken li').allTextContents()).toEqual([
+      expect.stringContaining(`${event}/Sat/Hall/IMG_302.jpg`),
+    ]);
+
+    const card = a.locator(`details[data-event="${event}"]`);
+    expect(await card.locator('.badge').textContent()).toBe('closed');
+    await card.locator('summary').click();
+    await expect.poll(() => card.locator('.notice').first().textContent()).toContain('Not on sale');
+    await a.screenshot({ path: path.join(ARTIFACTS, 'dashboard-intake-publish-desktop.png'), fullPage: true });
+    const before = (await api(`/api/event-config?eventSlug=${encodeURIComponent(event)}`)).json();
+    expect(before).toMatchObject({ orderingEnabled: false, active: false, closedReason: 'disabled' });
+
+    await card.getByRole('button', { name: 'Publish with these prices' }).click();
+    await expect.poll(() => a.locator('.toast').textContent()).toContain('open for orders');
+    await expect.poll(() => card.locator('.badge').textContent()).toBe('open');
+    expect(await card.getByRole('button', { name: 'Publish with these prices' }).count()).toBe(0);
+    const after = (await api(`/api/event-config?eventSlug=${encodeURIComponent(event)}`)).json();
+    expect(after).toMatchObject({ orderingEnabled: true, active: true, prices: before.prices });
+    // The gallery sells it now.
+    const listed = (await server.app.inject({ url: '/event' })).json() as {
+      code: string;
+      status: { active: boolean };
+    }[];
+    expect(listed.find((e) => e.code === event)?.status.active).toBe(true);
+    expectClean(admin);
+    await admin.close();
+  }, 60_000);
+});

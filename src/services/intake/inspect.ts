@@ -10,7 +10,7 @@
 import sharp from 'sharp';
 import { photoCodeFromQr } from '../../domain/photo-code.js';
 import type { ImageService } from '../images/types.js';
-import type { Inspector, InspectTarget } from '../photos/library.js';
+import type { Inspector, InspectTarget } from '../photos/inspection.js';
 import { readQrTexts } from './qr.js';
 
 /**

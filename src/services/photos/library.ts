@@ -10,8 +10,8 @@
  *   periodic full rescan and `rescan()` are the safety net for lost events (network mounts);
  * - photo-index.ts keeps each event's records and numbers and persists them;
  * - views.ts builds the published, immutable view of each event (order, code groups);
- * - an inspector (set by the intake plugin) looks at each new photo once, beside the
- *   scans: whether it shows a photo code, and its thumbnails. A photo that arrives while
+ * - inspection.ts hands each new photo once to the inspector (set by the intake plugin),
+ *   beside the scans: whether it shows a photo code, and its thumbnails. A photo that arrives while
  *   the server runs is listed only after that (a code frame must never be listed); photos
  *   found by the first scan after a start are listed at once and inspected in the
  *   background (docs/contract.md, "Finding one's photos, and intake").
@@ -25,17 +25,13 @@ import pLimit from 'p-limit';
 import { type ReaderContext, SCAN_SLICE_MS, type SessionJob } from './file-reader.js';
 import { HEADER_CHUNK_BYTES } from './header.js';
 import { headerThreadsFor } from './header-reader.js';
+import { Inspection, type Inspector } from './inspection.js';
 import { IntakeGate } from './intake-gate.js';
-import { compareNames, photoId, photoVersion, relativeKey } from './naming.js';
-import { commit, type Entry, type EventState, newEventState } from './photo-index.js';
+import { compareNames } from './naming.js';
+import { commit, type EventState, newEventState } from './photo-index.js';
 import { createScanner, type SessionSelection } from './scanner.js';
 import type { LibraryEvent, Photo, PhotoLibrary } from './types.js';
 import { createWatcher, type DirtySet } from './watcher.js';
-
-/** What an inspector is given: the original, and the identity its renders are cached under. */
-export type InspectTarget = { file: string; eventCode: string; id: string; version: string };
-/** Looks at one new photo: the photo code it shows (null for none). Rejects when it cannot be decoded. */
-export type Inspector = (target: InspectTarget) => Promise<{ code: string | null }>;
 
 export type LibraryOptions = {
   photosDir: string;
@@ -87,8 +83,6 @@ export interface ManagedPhotoLibrary extends PhotoLibrary {
  */
 const THREAD_MIN_FILES = 2000;
 const DEFAULT_FINDER_GAP_MS = 10 * 60 * 1000;
-/** Inspected photos are published in batches, at most this often. */
-const INSPECTED_COMMIT_MS = 150;
 
 export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   const { photosDir, dataDir, log } = opts;
@@ -141,87 +135,18 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
 
   // ------------------------------------------------------------------ inspection of new photos
 
-  let inspector: Inspector | undefined;
-  let inspecting = 0;
-  const touched = new Set<EventState>();
-  let commitTimer: NodeJS.Timeout | undefined;
-  let idleWaiters: (() => void)[] = [];
-
-  /** Photos of these sessions without an inspection yet go to the inspector. */
-  function inspectNew(st: EventState, jobs: Iterable<SessionJob>, hold: boolean): void {
-    if (!inspector) return;
-    for (const job of jobs) {
-      for (const [name, rec] of job.files) {
-        if (rec.code !== undefined || rec.inspecting) continue;
-        rec.inspecting = true;
-        rec.held = hold;
-        inspect(st, job.day, job.session, name, rec);
-      }
-    }
-  }
-
-  function inspect(st: EventState, day: string, session: string, name: string, rec: Entry): void {
-    const run = inspector;
-    if (!run) return;
-    const rel = relativeKey(day, session, name);
-    const file = path.join(photosDir, st.code, day, session, name);
-    inspecting++;
-    run({ file, eventCode: st.code, id: photoId(st.code, rel), version: photoVersion(rec.size, rec.mtimeMs) })
-      .then(
-        ({ code }) => {
-          rec.code = code;
-          rec.held = false;
-        },
-        (err: unknown) => {
-          if (closed) return;
-          // Decodes no further than its header: broken, held back, reported.
-          rec.held = true;
-          const entry = {
-            event: st.code,
-            path: rel,
-            reason: (err as Error).message,
-            size: rec.size,
-            mtimeMs: rec.mtimeMs,
-            since: new Date().toISOString(),
-          };
-          if (gate.broken(file, entry))
-            log.warn({ file, reason: entry.reason }, 'skipping an image that cannot be decoded');
-        },
-      )
-      .finally(() => {
-        rec.inspecting = false;
-        inspecting--;
-        st.unsaved = true;
-        touched.add(st);
-        if (!commitTimer) {
-          commitTimer = setTimeout(flushInspected, inspecting === 0 ? 0 : INSPECTED_COMMIT_MS);
-          commitTimer.unref();
-        }
-      });
-  }
-
-  function flushInspected(): void {
-    commitTimer = undefined;
-    void enqueue(async () => {
-      if (closed || touched.size === 0) return;
-      const list = [...touched];
-      touched.clear();
-      for (const st of list) if (states.get(st.code) === st) await commit(dataDir, st, { log, gapMs });
-      publish();
-    }).then(() => {
-      if (inspecting === 0 && touched.size === 0 && !commitTimer) {
-        const waiting = idleWaiters;
-        idleWaiters = [];
-        for (const resolve of waiting) resolve();
-      }
-    });
-  }
-
-  /** Resolves once every inspection under way has finished and its photos are published. */
-  function inspectionsIdle(): Promise<void> {
-    if (inspecting === 0 && touched.size === 0 && !commitTimer) return Promise.resolve();
-    return new Promise((resolve) => idleWaiters.push(resolve));
-  }
+  const inspection = new Inspection({
+    photosDir,
+    log,
+    gate,
+    isClosed: () => closed,
+    commitInspected: (list) =>
+      enqueue(async () => {
+        if (closed) return;
+        for (const st of list) if (states.get(st.code) === st) await commit(dataDir, st, { log, gapMs });
+        publish();
+      }),
+  });
 
   // ------------------------------------------------------------------ scanning
 
@@ -283,7 +208,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
         }
         continue;
       }
-      inspectNew(st, result.jobs, hold);
+      inspection.inspectNew(st, result.jobs, hold);
       if (result.changed || isNew || !st.view) {
         await commit(dataDir, st, { log, gapMs });
         states.set(code, st);
@@ -357,7 +282,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       return view.byNumber.get(idOrNumber) ?? view.byId.get(idOrNumber);
     },
     photosForCode: (code) => codeIndex().get(code),
-    intake: () => ({ pending: gate.pending, inspecting, broken: gate.brokenList() }),
+    intake: () => ({ pending: gate.pending, inspecting: inspection.inspecting, broken: gate.brokenList() }),
     originalPath: (photo) => path.join(photosDir, photo.eventCode, photo.day, photo.session, photo.fileName),
     get generation() {
       return generation;
@@ -366,14 +291,14 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    rescan: () => fullRescan().then(inspectionsIdle),
+    rescan: () => fullRescan().then(() => inspection.idle()),
     get isReady() {
       return isReady;
     },
     ready: () => readyPromise,
 
     setInspector(fn) {
-      inspector = fn;
+      inspection.setInspector(fn);
       // What is indexed already and not inspected: in the background, listed meanwhile.
       void enqueue(async () => {
         for (const st of states.values()) {
@@ -381,7 +306,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
           for (const [day, sessions] of st.tree) {
             for (const [session, files] of sessions) jobs.push({ day, session, prev: files, files, changed: false });
           }
-          inspectNew(st, jobs, false);
+          inspection.inspectNew(st, jobs, false);
         }
       });
     },
@@ -406,14 +331,12 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     async close() {
       closed = true;
       clearInterval(interval);
-      clearTimeout(commitTimer);
       for (const t of retryTimers.values()) clearTimeout(t);
       retryTimers.clear();
       watcher.close();
       listeners.clear();
       await chain;
-      for (const resolve of idleWaiters) resolve();
-      idleWaiters = [];
+      inspection.close();
     },
   };
   return library;

@@ -10,7 +10,8 @@
  */
 import fp from 'fastify-plugin';
 import { ensureDemoLibrary } from './demo.js';
-import { createPhotoLibrary, type Inspector } from './library.js';
+import type { Inspector } from './inspection.js';
+import { createPhotoLibrary } from './library.js';
 import type { PhotoLibrary } from './types.js';
 
 declare module 'fastify' {
