@@ -38,6 +38,8 @@ export class Inspection {
   private running = 0;
   private readonly touched = new Set<EventState>();
   private commitTimer: NodeJS.Timeout | undefined;
+  /** Batches handed to `commitInspected` and not committed yet. */
+  private committing = 0;
   private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly opts: InspectionOptions) {}
@@ -77,7 +79,7 @@ export class Inspection {
   }
 
   private isIdle(): boolean {
-    return this.running === 0 && this.touched.size === 0 && !this.commitTimer;
+    return this.running === 0 && this.touched.size === 0 && !this.commitTimer && this.committing === 0;
   }
 
   private releaseIdle(): void {
@@ -132,7 +134,9 @@ export class Inspection {
     const list = [...this.touched];
     this.touched.clear();
     const done = list.length === 0 || this.opts.isClosed() ? Promise.resolve() : this.opts.commitInspected(list);
+    this.committing++;
     void done.then(() => {
+      this.committing--;
       if (this.isIdle()) this.releaseIdle();
     });
   }
