@@ -30,6 +30,7 @@ import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
+import fulfilmentRoutes from './routes/fulfilment/index.js';
 import galleryRoutes from './routes/gallery/index.js';
 import imageRoutes from './routes/images/index.js';
 import labelRoutes from './routes/labels/index.js';
@@ -47,6 +48,7 @@ import labels from './services/labels/plugin.js';
 import notifier from './services/notifier/plugin.js';
 import orderIntake from './services/orders/plugin.js';
 import photos from './services/photos/plugin.js';
+import prints from './services/prints/plugin.js';
 import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
 import store from './services/store/plugin.js';
@@ -145,6 +147,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(images); // needs photos
   await fastify.register(events); // needs photos and store
   await fastify.register(labels);
+  await fastify.register(prints); // needs photos and events
   await fastify.register(address);
   await fastify.register(notifier); // needs store; mail outbox worker
   await fastify.register(push); // needs store
@@ -162,6 +165,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(salesRoutes); // GET /api/orders/summary/breakdown
   await fastify.register(feedbackRoutes);
   await fastify.register(labelRoutes);
+  await fastify.register(fulfilmentRoutes); // print files, batch labels, CSV export
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
 }

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { Crop } from './prints.js';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'void', 'cancelled'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
@@ -29,6 +30,8 @@ export const OrderLine = z.object({
   quantity: z.number().int().min(1).max(99),
   unitCents: cents,
   lineCents: cents,
+  /** Where the print's crop window is centred (docs/contract.md, "Fulfilment"); absent: the middle. */
+  crop: Crop.optional(),
 });
 export type OrderLine = z.infer<typeof OrderLine>;
 

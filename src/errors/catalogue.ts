@@ -26,6 +26,7 @@ export const errorCatalogue = {
   ORDER_NOT_SHIPPABLE: { status: 409, message: 'The order cannot be shipped' },
   ORDER_FULFILLED: { status: 409, message: 'The order has been fulfilled and can no longer be edited' },
   ORDER_HELD: { status: 409, message: 'The order is waiting for the customer to confirm it by email' },
+  NOTHING_TO_PRINT: { status: 409, message: 'Nothing to print: no order or order line matches' },
   IDEMPOTENCY_CONFLICT: { status: 409, message: 'The Idempotency-Key was used with a different request' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'A request with this Idempotency-Key is still being processed' },
   VERIFICATION_EXPIRED: { status: 410, message: 'The confirmation link has expired' },

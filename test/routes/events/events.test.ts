@@ -246,6 +246,7 @@ describe('GET /api/proxy-events', () => {
       isArchived: false,
       orderingEnabled: true,
       deadline,
+      printSizes: {},
       photoCount: 1,
       open: deadline === null || Date.parse(deadline) > now,
     });

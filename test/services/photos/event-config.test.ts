@@ -31,6 +31,7 @@ describe('event.json', () => {
       isArchived: false,
       orderingEnabled: true,
       deadline: null,
+      printSizes: {},
     });
     expect(d.prices).toEqual({ '4x6': 500, '5x7': 1000, '8x10': 2000 });
   });

@@ -1,0 +1,18 @@
+/**
+ * The photographer's fulfilment day (docs/contract.md, "Fulfilment"), admin only:
+ * - `GET /api/orders/{id}/print-files`: one order's print files as a streamed ZIP;
+ * - `GET /api/labels/batch`: every paid order waiting to ship, one label per page (PDF or DOCX);
+ * - `GET /api/orders/export.csv`: orders for the books.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import labelsBatchRoutes from './labels-batch.js';
+import ordersExportRoutes from './orders-export.js';
+import printFilesRoutes from './print-files.js';
+
+const fulfilmentRoutes: FastifyPluginAsync = async (fastify) => {
+  await fastify.register(printFilesRoutes);
+  await fastify.register(labelsBatchRoutes);
+  await fastify.register(ordersExportRoutes);
+};
+
+export default fulfilmentRoutes;
