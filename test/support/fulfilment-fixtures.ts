@@ -5,7 +5,7 @@
  * back up (pdfjs-dist, fflate).
  */
 import { strFromU8, unzipSync } from 'fflate';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 
 /** Six bands, each a colour no other band has, in order. */
@@ -57,7 +57,7 @@ export async function storedPixel(image: Buffer, x: number, y: number): Promise<
 export function bandOf(rgb: readonly number[]): BandName {
   let best: { name: BandName; d: number } = { name: 'red', d: Number.POSITIVE_INFINITY };
   for (const b of BANDS) {
-    const d = b.rgb.reduce((s, v, i) => s + (v - (rgb[i] ?? 0)) ** 2, 0);
+    const d = b.rgb.reduce((s: number, v, i) => s + (v - (rgb[i] ?? 0)) ** 2, 0);
     if (d < best.d) best = { name: b.name, d };
   }
   return best.name;
@@ -109,9 +109,16 @@ export function iccName(icc: Buffer): string {
   throw new Error('no desc tag');
 }
 
-export type PdfPage = { width: number; height: number; text: string; items: { str: string; x: number; y: number }[] };
+export type PdfPage = {
+  width: number;
+  height: number;
+  text: string;
+  items: { str: string; x: number; y: number }[];
+  /** Images drawn on the page. */
+  images: number;
+};
 
-/** Every page of a PDF: its size in points and its text (items joined with spaces). */
+/** Every page of a PDF: its size in points, its text (items joined with spaces) and its images. */
 export async function readPdf(pdf: Buffer): Promise<PdfPage[]> {
   const doc = await getDocument({ data: new Uint8Array(pdf), disableFontFace: true, verbosity: 0 }).promise;
   const pages: PdfPage[] = [];
@@ -123,7 +130,11 @@ export async function readPdf(pdf: Buffer): Promise<PdfPage[]> {
         ? [{ str: i.str, x: i.transform[4] as number, y: i.transform[5] as number }]
         : [],
     );
-    pages.push({ width, height, items, text: items.map((i) => i.str).join(' ') });
+    const ops = await page.getOperatorList();
+    const images = ops.fnArray.filter(
+      (op) => op === OPS.paintImageXObject || op === OPS.paintInlineImageXObject,
+    ).length;
+    pages.push({ width, height, items, images, text: items.map((i) => i.str).join(' ') });
   }
   await doc.destroy();
   return pages;

@@ -94,8 +94,8 @@ function draw(doc: Doc, paras: readonly Paragraph[], size: number, box: Region, 
   doc.restore();
 }
 
-function block(doc: Doc, paras: readonly Paragraph[], sizes: { preferred: number; min: number }, region: Region) {
-  const box = pt(region);
+/** A block fitted into `box` (points), ready to draw at a given top. */
+function block(doc: Doc, paras: readonly Paragraph[], sizes: { preferred: number; min: number }, box: Region) {
   const f = fitBlock(doc, paras, sizes, box);
   return { ...f, box, draw: (top: number) => draw(doc, paras, f.size, box, top, f.scale) };
 }
@@ -114,7 +114,7 @@ function labelPage(
   doc.addPage({ size: [LABEL_PAGE.width, LABEL_PAGE.height], margin: 0 });
   // The top line: the order number in bold, then the items, wrapping only between items.
   const items = content.items.map(keepTogether).join(', ');
-  const top = block(doc, [{ text: `${content.orderNumber} · ${items}` }], SIZES.topLine, REGIONS.topLine);
+  const top = block(doc, [{ text: `${content.orderNumber} · ${items}` }], SIZES.topLine, pt(REGIONS.topLine));
   doc.save();
   if (top.scale < 1) doc.scale(top.scale, top.scale, { origin: [top.box.left, top.box.top] });
   setFont(doc, true, top.size).text(content.orderNumber, top.box.left, top.box.top, {
@@ -136,7 +136,7 @@ function labelPage(
     .lineWidth(6 * PX)
     .stroke('#000000');
   // The recipient sits in the middle of the box's height.
-  const rec = block(doc, recipientParagraphs(content), SIZES.recipient, REGIONS.recipient);
+  const rec = block(doc, recipientParagraphs(content), SIZES.recipient, pt(REGIONS.recipient));
   rec.draw(rec.box.top + Math.max(0, (rec.box.height - rec.height * rec.scale) / 2));
 }
 
@@ -178,9 +178,14 @@ function slip(doc: Doc, order: OrderRecord, eventName: string, lines: readonly S
       const placed = order.createdAt.slice(0, 10);
       setFont(doc, false, 8).text(`${eventName} · placed ${placed}`, m, y, { width, height: 11, ellipsis: true });
       y += 14;
-      setFont(doc, true, 11).text(content.name, m, y, { width, height: 14, ellipsis: true });
-      y += 16;
-      setFont(doc, false, 8).text(content.addressLines.join(', '), m, y, { width, height: 22, ellipsis: true });
+      // The customer: the name larger and bold, then where it goes, shrunk to fit as on the label.
+      const who = block(
+        doc,
+        [{ text: content.name, bold: true }, { text: content.addressLines.join(', ') }],
+        { preferred: 10, min: 5 },
+        { left: m, top: y, width, height: m + SLIP.headerFirst - 12 - y },
+      );
+      who.draw(y);
       y = m + SLIP.headerFirst - 8;
     } else {
       y = m + SLIP.headerNext - 8;
