@@ -13,7 +13,7 @@ import { showToast } from '../lib/toast.js';
 import type { Order, OrderChange, OrderStatus } from '../lib/types.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { onAdminError } from './session.js';
-import { downloadLabel, itemLines, StatusBadges } from './shared.js';
+import { downloadFile, downloadLabel, itemLines, StatusBadges } from './shared.js';
 
 const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
 
@@ -268,6 +268,22 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
             }
           >
             Label (DOCX)
+          </button>
+          <button
+            type="button"
+            class="btn btn-secondary"
+            title="The print-ready files of this order (300 dpi, cropped as the customer chose)"
+            onClick={() =>
+              run(async () => {
+                await downloadFile(
+                  `/api/orders/${encodeURIComponent(order.id)}/print-files`,
+                  `prints-${order.orderNumber}.zip`,
+                );
+                return order;
+              })
+            }
+          >
+            Print files (ZIP)
           </button>
         </div>
         {canShip && <Shipping order={order} busy={busy} run={run} />}

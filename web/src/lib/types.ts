@@ -80,6 +80,8 @@ export type EventConfig = {
   shippingFee: number;
   active: boolean;
   closedReason: ClosedReason | null;
+  /** size → [short side, long side] in inches, for the sizes whose print shape is known. */
+  printSizes?: Record<string, [number, number]>;
 };
 
 export type ActiveEvent = {

@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
 import { BellIcon } from '../components/icons.js';
+import { OrderQr } from '../components/OrderQr.js';
 import { type ApiError, sendJson } from '../lib/api.js';
 import { formatDate } from '../lib/format.js';
 import { pushSupported, subscribePush } from '../lib/push.js';
@@ -60,6 +61,9 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
                 : 'We will email you when your prints ship.'}
             </Notice>
           )}
+          {!order.verificationRequired && (
+            <OrderQr orderNumber={order.orderNumber} pickup={order.fulfillmentType === 'pickup'} />
+          )}
           <OrderStatus orderNumber={order.orderNumber} knownEmail={order.email} />
           <PushOptIn orderNumber={order.orderNumber} email={order.email} />
         </>
@@ -69,6 +73,7 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
             Order {orderNumber}
           </h1>
           <OrderStatus orderNumber={orderNumber} />
+          <OrderQr orderNumber={orderNumber} pickup={false} />
         </>
       )}
       <Feedback orderNumber={orderNumber} autoFocus={feedbackFirst} />
