@@ -37,7 +37,9 @@ describe('streamZip', () => {
     const zip = await buffer(streamZip(src, { window: 3 }));
     const { names, files } = readZip(zip);
     expect(names).toEqual(src.bodies.map((_, i) => src.name(i)));
-    src.bodies.forEach((b, i) => expect(Buffer.from(files[src.name(i)] as Uint8Array).equals(b)).toBe(true));
+    src.bodies.forEach((b, i) => {
+      expect(Buffer.from(files[src.name(i)] as Uint8Array).equals(b)).toBe(true);
+    });
     // Stored: the archive is the data plus headers, not less.
     expect(zip.length).toBeGreaterThan(7 * 300_000);
     expect(zip.length).toBeLessThan(7 * 300_000 + 4096);
