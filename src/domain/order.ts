@@ -11,11 +11,74 @@ export const ORDER_STATUSES = ['pending', 'paid', 'void', 'cancelled'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatus>;
 
-export const ShippingStatus = z.enum(['ship', 'shipped']);
+/**
+ * `ship` (to be shipped) and `shipped` for orders that ship; `pickup` for orders collected at
+ * the booth, which are never shipped (docs/contract.md, "Status and shipping").
+ */
+export const ShippingStatus = z.enum(['ship', 'shipped', 'pickup']);
 export type ShippingStatus = z.infer<typeof ShippingStatus>;
 
 export const FulfillmentType = z.enum(['ship', 'pickup']);
 export type FulfillmentType = z.infer<typeof FulfillmentType>;
+
+/** The shipping status an order starts with, and takes when its fulfilment changes. */
+export function initialShippingStatus(fulfillmentType: FulfillmentType): ShippingStatus {
+  return fulfillmentType === 'pickup' ? 'pickup' : 'ship';
+}
+
+/**
+ * Where a pickup order is at the booth (docs/contract.md, "Fulfilment"): `waiting` (new),
+ * `ready` (prints packed, customer told), `collected` (handed over). Null for orders that ship.
+ */
+export const PICKUP_STATUSES = ['waiting', 'ready', 'collected'] as const;
+export const PickupStatus = z.enum(PICKUP_STATUSES);
+export type PickupStatus = z.infer<typeof PickupStatus>;
+
+/** The pickup status an order starts with, and takes when its fulfilment changes. */
+export function initialPickupStatus(fulfillmentType: FulfillmentType): PickupStatus | null {
+  return fulfillmentType === 'pickup' ? 'waiting' : null;
+}
+
+/**
+ * Who changed an order, as its history records it (docs/contract.md, "Fulfilment"):
+ * the customer, the server itself (`system`: hold expiry), a hand edit in the spreadsheet
+ * (`sheet`), or an admin named by the first 8 hex digits of the SHA-256 of their token.
+ * A bare `admin` marks changes made before history was kept, by an admin not known.
+ */
+export const Actor = z.string().regex(/^(customer|system|sheet|admin(:[0-9a-f]{8})?)$/);
+export type Actor = 'customer' | 'system' | 'sheet' | 'admin' | `admin:${string}`;
+
+/** The actor for an admin token: `admin:` and the first 8 hex digits of its SHA-256. */
+export function adminActor(token: string): Actor {
+  return `admin:${createHash('sha256').update(token, 'utf8').digest('hex').slice(0, 8)}`;
+}
+
+export const HISTORY_ACTIONS = [
+  'create',
+  'status',
+  'edit',
+  'shipping',
+  'feedback',
+  'hold-release',
+  'hold-expiry',
+  'pickup',
+  'printed',
+] as const;
+
+/**
+ * One change to an order. `from`/`to` are the status (status, hold-expiry), the shipping
+ * status (shipping), the pickup status (pickup) or the field's values (edit, with `field`
+ * naming it); `printed` names the printed line's item id in `field` and what it was in `to`.
+ */
+export const HistoryEntry = z.object({
+  at: z.iso.datetime({ offset: true }),
+  action: z.enum(HISTORY_ACTIONS),
+  field: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  by: Actor,
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 /** Where the order was taken: the public checkout, or the booth (admin credentials). */
 export const OrderChannel = z.enum(['web', 'booth']);
@@ -34,6 +97,29 @@ export const OrderLine = z.object({
   crop: Crop.optional(),
 });
 export type OrderLine = z.infer<typeof OrderLine>;
+
+/** A line marked printed: which line (0-based index into `items`), when and by whom. */
+export const PrintedMark = z.object({
+  line: z.number().int().min(0),
+  at: isoTimestamp,
+  by: Actor,
+});
+export type PrintedMark = z.infer<typeof PrintedMark>;
+
+/**
+ * An order line's id in the print queue: `<orderNumber>.<line number from 1>`, e.g.
+ * `AX25-0001.2` (lines are never added or removed once the order exists).
+ */
+export function itemId(orderNumber: string, lineIndex: number): string {
+  return `${orderNumber}.${lineIndex + 1}`;
+}
+
+/** The order number and 0-based line index of an item id; null for any other text. */
+export function parseItemId(text: string): { orderNumber: string; line: number } | null {
+  const m = /^([A-Za-z0-9]{1,8}-\d{4,15})\.(\d{1,3})$/.exec(text.trim());
+  if (!m || Number(m[2]) < 1) return null;
+  return { orderNumber: (m[1] as string).toUpperCase(), line: Number(m[2]) - 1 };
+}
 
 /** The fields an admin may edit before fulfilment (SPEC §5). */
 export const EditableFields = z.object({
@@ -74,6 +160,14 @@ export const OrderRecord = EditableFields.extend({
   /** Result of the address check: true/false, or null when not checked (pickup, verifier off). */
   addressVerified: z.boolean().nullable(),
   channel: OrderChannel,
+  /** Bumped by every write: what a reader compares to know whether its copy is current. */
+  version: z.number().int().min(1),
+  /** Every change, oldest first (docs/contract.md, "Fulfilment"). */
+  history: z.array(HistoryEntry),
+  /** Pickup orders: waiting → ready → collected; null for orders that ship. */
+  pickupStatus: PickupStatus.nullable(),
+  /** The lines marked printed, in the order they were marked (docs/contract.md, "Fulfilment"). */
+  printed: z.array(PrintedMark),
 });
 export type OrderRecord = z.infer<typeof OrderRecord>;
 
@@ -87,6 +181,10 @@ export const NewOrder = OrderRecord.omit({
   shippingStatus: true,
   trackingNumber: true,
   feedback: true,
+  version: true,
+  history: true,
+  pickupStatus: true,
+  printed: true,
 }).extend({
   /** The event's order-number prefix (SPEC §2: letters and digits, upper-case, ≤ 8). */
   prefix: z.string().regex(/^[A-Z0-9]{1,8}$/),
@@ -121,6 +219,19 @@ export function parseOrderNumber(text: string): { prefix: string; sequence: numb
   if (!m) return null;
   const sequence = Number(m[2]);
   return formatOrderNumber(m[1] as string, sequence) === text ? { prefix: m[1] as string, sequence } : null;
+}
+
+/** Feedback entries an order takes at most (docs/contract.md, "Hardening"). */
+export const MAX_FEEDBACK_ENTRIES = 10;
+
+const FEEDBACK_ENTRY_START = /(?:^|\n\n)\[\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\] /g;
+
+/**
+ * Entries in stored feedback text, as `appendFeedbackText` writes them. Text that imitates an
+ * entry's start is counted as one too, which only brings its own sender nearer the cap.
+ */
+export function countFeedbackEntries(feedback: string): number {
+  return feedback.match(FEEDBACK_ENTRY_START)?.length ?? 0;
 }
 
 /** Appends one feedback entry to the stored feedback text. */

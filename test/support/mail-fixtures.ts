@@ -37,6 +37,10 @@ export function orderRecord(over: Partial<OrderRecord> = {}): OrderRecord {
     holdExpiresAt: null,
     addressVerified: true,
     channel: 'web',
+    version: 1,
+    history: [{ at: now, action: 'create', to: 'pending', by: 'customer' }],
+    pickupStatus: over.fulfillmentType === 'pickup' ? 'waiting' : null,
+    printed: [],
     ...over,
   };
 }

@@ -137,7 +137,7 @@ describe('fulfilment in the browser', () => {
     expect(orderNumber).toMatch(/^HCC-\d{4}$/);
 
     // The server kept the crop: the frame's centre at the left edge of a 3:2 photo printed 5:4.
-    const stored = await server.app.store.getOrder(orderNumber);
+    const stored = await server.app.store.orders.get(orderNumber);
     expect(stored?.items[0]?.crop?.y).toBe(0.5);
     expect(stored?.items[0]?.crop?.x).toBeCloseTo(1.25 / 1.5 / 2, 2);
 
@@ -167,7 +167,7 @@ describe('fulfilment in the browser', () => {
     expect(wasm).toEqual(['200 application/wasm']);
 
     await a.getByRole('button', { name: 'Mark paid' }).click();
-    await expect.poll(async () => (await server.app.store.getOrder(orderNumber))?.status).toBe('paid');
+    await expect.poll(async () => (await server.app.store.orders.get(orderNumber))?.status).toBe('paid');
     const [zip] = await Promise.all([
       a.waitForEvent('download'),
       a.getByRole('button', { name: 'Print files (ZIP)' }).click(),

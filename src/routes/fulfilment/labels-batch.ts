@@ -86,7 +86,7 @@ const labelsBatchRoutes: FastifyPluginAsyncZod = async (fastify) => {
     async (request, reply) => {
       const { eventSlug, format, slips } = request.query;
       const [listed, event] = await Promise.all([
-        store.listOrders({ eventSlug, statuses: ['paid'] }),
+        store.orders.list({ eventSlug, statuses: ['paid'] }),
         events.get(eventSlug),
       ]);
       const orders = listed.filter(waitingToShip).sort(oldestFirst);

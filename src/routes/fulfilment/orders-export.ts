@@ -11,7 +11,7 @@ import { ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../../domain
 import { appError } from '../../errors/catalogue.js';
 import { csvRow, UTF8_BOM } from '../../lib/csv.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { ORDER_COLUMNS, toCells } from '../../services/store/sheets/layout.js';
+import { ORDER_COLUMNS, toCells } from '../../services/mirror/sheets/layout.js';
 import { attachment, BINARY, oldestFirst } from './files.js';
 
 /** The spreadsheet's columns A–U (docs/contract.md, "System of record and the spreadsheet mirror"). */
@@ -114,7 +114,7 @@ const ordersExportRoutes: FastifyPluginAsyncZod = async (fastify) => {
     async (request, reply) => {
       const q = request.query;
       const { from, to } = range(q);
-      const listed = await store.listOrders({
+      const listed = await store.orders.list({
         ...(q.eventSlug === undefined ? {} : { eventSlug: q.eventSlug }),
         ...(q.status === undefined ? {} : { statuses: q.status }),
       });

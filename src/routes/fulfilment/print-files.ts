@@ -61,7 +61,7 @@ const printFilesRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const order = await loadOrder(store, request.params.id);
+      const order = await loadOrder(store.orders, request.params.id);
       const size = request.query.size;
       const lines: PrintLine[] = order.items
         .filter((l) => size === undefined || sizeKey(l.size) === sizeKey(size))

@@ -76,7 +76,9 @@ describe('GET /api/orders/export.csv', () => {
     const app = await appWithEvents(t);
     const a = await orderIn(app, 'paid', { customerName: 'Ada, Countess of Lovelace' });
     const b = await orderIn(app, 'pending', { eventSlug: BX, prefix: 'BX24' });
-    await app.store.appendFeedback(a.id, 'Lovely "glossy" prints\nThank you', new Date('2026-07-04T10:00:00Z'));
+    await app.store.orders.appendFeedback(a.id, 'Lovely "glossy" prints\nThank you', new Date('2026-07-04T10:00:00Z'), {
+      by: 'customer',
+    });
     const { res, rows } = await exported(app);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="orders-all.csv"');

@@ -56,7 +56,7 @@ function line(photoNumber: string, size: string, quantity = 1, crop?: { x: numbe
 }
 
 async function order(app: TestApp, items: OrderLine[]) {
-  return app.store.createOrder(newOrder({ prefix: 'PX26', eventSlug: EVENT, items }));
+  return app.store.orders.create(newOrder({ prefix: 'PX26', eventSlug: EVENT, items }), { by: 'admin' });
 }
 
 describe('GET /api/orders/{id}/print-files', () => {

@@ -19,7 +19,7 @@ describe('crop centres on order lines', () => {
       }),
     });
     expect(res.statusCode).toBe(201);
-    const order = await app.store.getOrder(`${PREFIX}-0001`);
+    const order = await app.store.orders.get(`${PREFIX}-0001`);
     expect(order?.items.map((l) => l.crop)).toEqual([undefined, { x: 0.1, y: 0.9 }, undefined]);
     // The items text and the amounts are untouched by it.
     expect(order?.totalCents).toBe(500 + 2000 + 1000);
@@ -39,7 +39,7 @@ describe('crop centres on order lines', () => {
       }),
     });
     expect(res.statusCode).toBe(201);
-    const order = await app.store.getOrder(res.json().orderNumber);
+    const order = await app.store.orders.get(res.json().orderNumber);
     expect(order?.items).toEqual([
       expect.objectContaining({ photoNumber: '1', size: '4x6', crop: { x: 1, y: 1 } }),
       expect.objectContaining({ photoNumber: '2', size: '5x7', crop: { x: 0, y: 0.25 } }),
@@ -56,7 +56,7 @@ describe('crop centres on order lines', () => {
     });
     await app.close();
     const again = await build(t, { dataDir: app.dataDir });
-    expect((await again.store.getOrder(`${PREFIX}-0001`))?.items[0]?.crop).toEqual({ x: 0.3, y: 0.7 });
+    expect((await again.store.orders.get(`${PREFIX}-0001`))?.items[0]?.crop).toEqual({ x: 0.3, y: 0.7 });
   });
 
   test('a crop entry that names no line, or a centre outside the photo, is 400 VALIDATION_FAILED', async (t) => {
@@ -85,6 +85,6 @@ describe('crop centres on order lines', () => {
       });
       expectError(res, 'POST', '/api/orders/create', 400, 'VALIDATION_FAILED');
     }
-    expect(await app.store.listOrders({ includeHeld: true })).toEqual([]);
+    expect(await app.store.orders.list({ includeHeld: true })).toEqual([]);
   });
 });

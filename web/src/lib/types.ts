@@ -120,7 +120,7 @@ export type Order = {
   shippingFee: string;
   total: string;
   status: OrderStatus;
-  shippingStatus: 'ship' | 'shipped';
+  shippingStatus: 'ship' | 'shipped' | 'pickup';
   trackingNumber: string;
   feedback: string;
   createdAt: string;
@@ -136,7 +136,7 @@ export type CustomerOrder = {
   eventSlug: string;
   eventName: string | null;
   status: OrderStatus;
-  shippingStatus: 'ship' | 'shipped';
+  shippingStatus: 'ship' | 'shipped' | 'pickup';
   trackingNumber: string;
   fulfillmentType: 'ship' | 'pickup';
   items: string;
