@@ -193,7 +193,8 @@ export function applyPickup(order: OrderRecord, to: PickupStatus, now: Date, by:
 /**
  * Marks lines printed (0-based indexes into `items`): one history entry per line newly marked,
  * naming its item id and what it was. Lines marked before stay as they were (their first
- * mark is kept); an order with nothing new is unchanged. Only paid orders are printed.
+ * mark is kept); an order with nothing new is unchanged. Only paid orders are printed
+ * (else 409 INVALID_TRANSITION); a line the order does not have is 400 VALIDATION_FAILED.
  */
 export function applyPrinted(order: OrderRecord, lines: readonly number[], now: Date, by: Actor): Applied {
   if (order.status !== 'paid') {
@@ -202,11 +203,20 @@ export function applyPrinted(order: OrderRecord, lines: readonly number[], now: 
       details: { orderNumber: order.orderNumber, status: order.status },
     });
   }
+  const missing = lines.filter((l) => !(Number.isInteger(l) && l >= 0 && l < order.items.length));
+  if (missing.length > 0) {
+    throw appError('VALIDATION_FAILED', {
+      message: `Order ${order.orderNumber} has ${order.items.length} lines`,
+      details: missing.map((l) => ({
+        in: 'body',
+        field: 'itemIds',
+        message: `no line ${itemId(order.orderNumber, l)}`,
+      })),
+    });
+  }
   const done = new Set(order.printed.map((p) => p.line));
   const at = now.toISOString();
-  const marks = [...new Set(lines)]
-    .filter((l) => !done.has(l) && l >= 0 && l < order.items.length)
-    .sort((a, b) => a - b);
+  const marks = [...new Set(lines)].filter((l) => !done.has(l)).sort((a, b) => a - b);
   if (marks.length === 0) return { order, changed: false };
   const entries: HistoryEntry[] = marks.map((line) => ({
     at,

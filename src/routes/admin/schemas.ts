@@ -40,7 +40,9 @@ export const EditableFieldsBody = {
 
 export const UpdateOrderBody = z
   .strictObject({
-    status: OrderStatus.optional().describe('Moves along SPEC §5: pending → paid | void | cancelled, paid → void'),
+    status: OrderStatus.optional().describe(
+      'Moves along SPEC §5: pending → paid | void | cancelled, paid → void, paid → pending (undo within 15 minutes)',
+    ),
     customerName: EditableFieldsBody.customerName.optional(),
     customerEmail: EditableFieldsBody.customerEmail.optional(),
     customerPhone: EditableFieldsBody.customerPhone.optional(),

@@ -18,6 +18,7 @@ import { headerText, isSafeAddress } from './sanitize.js';
 import {
   type MessageContent,
   operatorContent,
+  readyContent,
   receiptContent,
   shippedContent,
   verificationContent,
@@ -90,6 +91,11 @@ export function createRenderer(deps: RenderDeps): RenderJob {
         const order = await orderOf(job);
         if (order.shippingStatus !== 'shipped') return { skip: 'order is no longer marked shipped' };
         return envelope(job, order, [customer(order)], [], shippedContent(order, ctx));
+      }
+      case 'ready': {
+        const order = await orderOf(job);
+        if (order.pickupStatus !== 'ready') return { skip: `order is no longer ready (it is ${order.pickupStatus})` };
+        return envelope(job, order, [customer(order)], [], readyContent(order, ctx));
       }
       case 'verification': {
         const order = await orderOf(job);

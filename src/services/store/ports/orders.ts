@@ -36,6 +36,9 @@ export type UpdateResult = { order: OrderRecord; changed: boolean };
 /** Lines to mark printed: per order (id or number), 0-based indexes into its items. */
 export type PrintedLines = ReadonlyMap<string, readonly number[]>;
 
+/** An order after `markPrinted`, with the lines this call marked (not those marked before). */
+export type PrintedResult = UpdateResult & { marked: number[] };
+
 /** Who made a change, and the mail it causes (enqueued in the same transaction, only if something changed). */
 export type ChangeOptions = { by: Actor; mail?: readonly MailJobInput[] };
 
@@ -79,9 +82,9 @@ export interface OrdersPort {
    * Marks lines printed, across orders, in one transaction: all or nothing. An unknown order
    * is AppError ORDER_NOT_FOUND, an order that is not paid INVALID_TRANSITION (nothing is
    * written then). Lines marked before are left as they were. Returns every order named,
-   * with `changed` telling whether it gained a mark.
+   * with the lines this call marked.
    */
-  markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<UpdateResult[]>;
+  markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<PrintedResult[]>;
   /** Confirms a held order (no-op if not held). */
   releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult>;
   /** Held pending orders whose hold expired by `now` become `cancelled` (by `system`); returns them. */

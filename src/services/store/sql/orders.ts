@@ -42,6 +42,7 @@ import type {
   OrderListQuery,
   OrdersPort,
   PrintedLines,
+  PrintedResult,
   UpdateResult,
 } from '../ports/orders.js';
 import type { Db, Param, Queryable, Row, Tx } from './db.js';
@@ -293,13 +294,13 @@ export class SqlOrders implements OrdersPort {
     return this.modify(ref, opts, (o) => applyPickup(o, status, now, opts.by));
   }
 
-  async markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<UpdateResult[]> {
+  async markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<PrintedResult[]> {
     const now = new Date();
     // Rows locked in one order (by ref) whatever the caller's order, so two batches marking
     // overlapping orders wait for each other instead of deadlocking.
     const refs = [...lines.keys()].sort();
     const results = await this.db.transaction(async (tx) => {
-      const out: Applied[] = [];
+      const out: (Applied & { marked: number[] })[] = [];
       for (const ref of refs) {
         const { where, params } = byRef(ref);
         const row = await tx.get(`SELECT ${SELECT_COLUMNS} FROM orders ${where}${this.db.dialect.forUpdate}`, params);
@@ -307,11 +308,12 @@ export class SqlOrders implements OrdersPort {
         const current = rowToOrder(row);
         const applied = applyPrinted(current, lines.get(ref) ?? [], now, opts.by);
         if (applied.changed) await this.write(tx, applied.order, current.version);
-        out.push(applied);
+        const had = new Set(current.printed.map((p) => p.line));
+        out.push({ ...applied, marked: applied.order.printed.map((p) => p.line).filter((l) => !had.has(l)) });
       }
       return out;
     });
-    return results.map((r) => ({ order: this.copies.keep(r.order), changed: r.changed }));
+    return results.map((r) => ({ order: this.copies.keep(r.order), changed: r.changed, marked: r.marked }));
   }
 
   releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult> {

@@ -1,0 +1,28 @@
+/**
+ * The photo behind each order line in the admin views (docs/contract.md, "Fulfilment"): its
+ * id, number, the original's path under PHOTOS_DIR and its thumbnail URL, looked up in the
+ * photo library by event and number when the view is made.
+ */
+import path from 'node:path';
+import type { AdminPhoto, PhotoRefs } from '../../schemas/order.js';
+import type { PhotoLibrary } from '../../services/photos/types.js';
+import { photoItemBuilder } from '../gallery/photo-item.js';
+
+export function libraryPhotoRefs(library: PhotoLibrary, publicBaseUrl: string): PhotoRefs {
+  const { imageUrl } = photoItemBuilder(publicBaseUrl);
+  return {
+    find(eventSlug, photoNumber): AdminPhoto | null {
+      const photo = library.findPhoto(eventSlug, photoNumber);
+      if (!photo) return null;
+      return {
+        id: photo.id,
+        number: photo.number,
+        file: path.posix.join(photo.eventCode, photo.day, photo.session, photo.fileName),
+        thumbnail: imageUrl('proxy-image', photo),
+      };
+    },
+    get generation() {
+      return library.generation;
+    },
+  };
+}
