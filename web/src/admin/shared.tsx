@@ -32,7 +32,9 @@ export function StatusBadges({ order }: { order: Order }) {
       <span class={`badge ${STATUS_CLASS[order.status]}`}>{order.status}</span>
       {order.verificationRequired && <span class="badge badge-warn">awaiting email confirmation</span>}
       {order.fulfillmentType === 'pickup' ? (
-        <span class="badge badge-muted">pickup</span>
+        <span class={`badge ${order.pickupStatus === 'waiting' || !order.pickupStatus ? 'badge-muted' : 'badge-ok'}`}>
+          pickup{order.pickupStatus && order.status === 'paid' ? `: ${order.pickupStatus}` : ''}
+        </span>
       ) : order.shippingStatus === 'shipped' ? (
         <span class="badge badge-ok">shipped</span>
       ) : (

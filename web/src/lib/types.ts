@@ -128,7 +128,45 @@ export type Order = {
   verificationRequired: boolean;
   addressVerified: boolean | null;
   channel: 'web' | 'booth';
+  pickupStatus: PickupStatus | null;
+  /** Admin views: each line with its photo and print state, the undo window, the history. */
+  lines?: AdminOrderLine[];
+  undoPaidUntil?: string | null;
+  history?: HistoryEntry[];
 };
+
+export type PickupStatus = 'waiting' | 'ready' | 'collected';
+
+export type AdminPhoto = { id: string; number: string; file: string; thumbnail: string };
+
+export type AdminOrderLine = {
+  itemId: string;
+  photoNumber: string;
+  size: string;
+  quantity: number;
+  unitPrice: string;
+  lineTotal: string;
+  crop: { x: number; y: number };
+  printedAt: string | null;
+  photo: AdminPhoto | null;
+};
+
+export type HistoryEntry = { at: string; action: string; field?: string; from?: string; to?: string; by: string };
+
+/** `GET /api/print-queue`. */
+export type PrintQueueItem = {
+  itemId: string;
+  orderId: string;
+  orderNumber: string;
+  eventSlug: string;
+  photoNumber: string;
+  photo: AdminPhoto | null;
+  size: string;
+  quantity: number;
+  crop: { x: number; y: number };
+  fileName: string;
+};
+export type PrintQueue = { items: PrintQueueItem[]; counts: Record<string, number> };
 
 /** `POST /api/orders/lookup`: what a customer may see of their order. */
 export type CustomerOrder = {
@@ -138,6 +176,7 @@ export type CustomerOrder = {
   status: OrderStatus;
   shippingStatus: 'ship' | 'shipped' | 'pickup';
   trackingNumber: string;
+  pickupStatus: PickupStatus | null;
   fulfillmentType: 'ship' | 'pickup';
   items: string;
   subtotal: string;
