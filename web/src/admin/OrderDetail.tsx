@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import { ApiError, sendJson } from '../lib/api.js';
+import { ApiError, localUrl, sendJson } from '../lib/api.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
@@ -144,7 +144,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
                       <td>
                         <div class="print-line-photo">
                           {l.photo ? (
-                            <img src={l.photo.thumbnail} alt="" width={64} loading="lazy" />
+                            <img src={localUrl(l.photo.thumbnail)} alt="" width={64} loading="lazy" />
                           ) : (
                             <span class="muted small">not in the library</span>
                           )}

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import { sendJson } from '../lib/api.js';
+import { localUrl, sendJson } from '../lib/api.js';
 import { useFetch } from '../lib/hooks.js';
 import { showToast } from '../lib/toast.js';
 import type { PrintQueueItem, PrintQueue as Queue } from '../lib/types.js';
@@ -122,7 +122,7 @@ export default function PrintQueue() {
                   <tr key={i.itemId}>
                     <td>
                       <div class="print-line-photo">
-                        {i.photo && <img src={i.photo.thumbnail} alt="" width={48} loading="lazy" />}
+                        {i.photo && <img src={localUrl(i.photo.thumbnail)} alt="" width={48} loading="lazy" />}
                         <span>#{i.photoNumber}</span>
                       </div>
                     </td>
