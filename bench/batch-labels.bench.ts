@@ -35,7 +35,7 @@ async function timed(fn: () => Promise<Buffer>): Promise<Sample> {
 export default async function batchLabelsBench(): Promise<void> {
   const [{ createLabelRenderer }, { FONT_FILES }] = await Promise.all([
     importBuilt<typeof import('../src/services/labels/renderer.js')>('services/labels/renderer.js'),
-    importBuilt<typeof import('../src/services/labels/font.js')>('services/labels/font.js'),
+    importBuilt<typeof import('../src/lib/font.js')>('lib/font.js'),
   ]);
   const renderer = createLabelRenderer({ returnAddress: 'Convention Photos\n123 Main St\nSpringfield, IL 62701' });
   const orders = Array.from({ length: ORDERS }, (_, i) => order(i));

@@ -9,9 +9,8 @@ import { PICKUP_STATUSES } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
 import { readyJob } from '../../services/notifier/jobs.js';
-import { loadOrder } from '../admin/changes.js';
-import { libraryPhotoRefs } from '../admin/order-photos.js';
-import { IdParams, OrderChangeResponse } from '../admin/schemas.js';
+import { libraryPhotoRefs } from '../shared/order-photos.js';
+import { IdParams, loadOrder, OrderChangeResponse } from '../shared/order-ref.js';
 
 const PickupBody = z
   .strictObject({

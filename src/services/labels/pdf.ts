@@ -17,9 +17,9 @@ import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import type { OrderLine, OrderRecord } from '../../domain/order.js';
 import { printFileName } from '../../domain/prints.js';
+import { FONT_FILES } from '../../lib/font.js';
 import { type LabelContent, labelContent, returnAddressLines } from './content.js';
 import { SIZES } from './docx.js';
-import { FONT_FILES } from './font.js';
 import { keepTogether } from './markup.js';
 import { type Paragraph, REGIONS, type Region, recipientParagraphs } from './png.js';
 

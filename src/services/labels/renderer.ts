@@ -9,7 +9,7 @@ import { renderLabelsPdf } from './pdf.js';
 import { createPngLabelRenderer } from './png.js';
 import type { LabelRenderer } from './types.js';
 
-export const PNG_CONTENT_TYPE = 'image/png';
+const PNG_CONTENT_TYPE = 'image/png';
 export const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 export const PDF_CONTENT_TYPE = 'application/pdf';
 
@@ -17,7 +17,7 @@ function needOrders(orders: readonly OrderRecord[]): void {
   if (orders.length === 0) throw new Error('batch labels need at least one order');
 }
 
-export function labelFilename(orderNumber: string, ext: 'png' | 'docx'): string {
+function labelFilename(orderNumber: string, ext: 'png' | 'docx'): string {
   return `label-${orderNumber}.${ext}`;
 }
 
@@ -29,6 +29,8 @@ export function createLabelRenderer(opts: { returnAddress: string }): LabelRende
       return { filename: labelFilename(order.orderNumber, 'png'), contentType: PNG_CONTENT_TYPE, content };
     },
     async docx(order: OrderRecord) {
+      // The docx library is loaded on the first DOCX label, not at start-up (about 40 ms).
+      const { renderDocxLabel } = await import('./docx.js');
       const content = await renderDocxLabel(labelContent(order), opts.returnAddress);
       return { filename: labelFilename(order.orderNumber, 'docx'), contentType: DOCX_CONTENT_TYPE, content };
     },

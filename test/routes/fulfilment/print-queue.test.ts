@@ -5,9 +5,10 @@
 import sharp from 'sharp';
 import { expect, test } from 'vitest';
 import { adminActor } from '../../../src/domain/order.js';
+import { ADMIN_TOKEN } from '../../helpers/build.js';
 import { forEachEngine, lineOf, photoNumber } from '../../support/fulfilment-apps.js';
 import { readZip } from '../../support/fulfilment-fixtures.js';
-import { ADMIN_TOKEN, AX, BX, call, expectError, orderIn } from '../admin/fixtures.js';
+import { AX, BX, call, expectError, orderIn } from '../admin/fixtures.js';
 
 const ADMIN = adminActor(ADMIN_TOKEN);
 

@@ -6,14 +6,17 @@ import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { ApiError, localUrl, sendJson } from '../lib/api.js';
+import type { OrderHistoryEntry as HistoryEntry, AdminOrder as Order, OrderChange } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { showToast } from '../lib/toast.js';
-import type { HistoryEntry, Order, OrderChange, OrderStatus, PickupStatus } from '../lib/types.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { onAdminError } from './session.js';
 import { downloadFile, downloadLabel, itemLines, StatusBadges } from './shared.js';
+
+type OrderStatus = Order['status'];
+type PickupStatus = NonNullable<Order['pickupStatus']>;
 
 const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
 
@@ -57,7 +60,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     }
   };
 
-  const setStatus = (status: OrderStatus) =>
+  const setStatus = (status: Order['status']) =>
     run(
       async () =>
         (
@@ -268,9 +271,14 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
         <div class="actions">
           {order.status === 'pending' && !held && (
             <>
-              <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setStatus('paid')}>
+              <ConfirmButton
+                class="btn btn-primary"
+                disabled={busy}
+                confirmLabel={`Confirm: ${order.total} received`}
+                onConfirm={() => setStatus('paid')}
+              >
                 Mark paid
-              </button>
+              </ConfirmButton>
               <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
                 Void
               </ConfirmButton>

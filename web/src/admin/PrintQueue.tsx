@@ -6,9 +6,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { localUrl, sendJson } from '../lib/api.js';
+import type { PrintQueueItem, PrintQueue as Queue } from '../lib/api-schema.js';
 import { useFetch } from '../lib/hooks.js';
 import { showToast } from '../lib/toast.js';
-import type { PrintQueueItem, PrintQueue as Queue } from '../lib/types.js';
 import { onAdminError } from './session.js';
 import { downloadFile } from './shared.js';
 

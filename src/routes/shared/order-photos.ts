@@ -6,10 +6,11 @@
 import path from 'node:path';
 import type { AdminPhoto, PhotoRefs } from '../../schemas/order.js';
 import type { PhotoLibrary } from '../../services/photos/types.js';
-import { photoItemBuilder } from '../gallery/photo-item.js';
 
 export function libraryPhotoRefs(library: PhotoLibrary, publicBaseUrl: string): PhotoRefs {
-  const { imageUrl } = photoItemBuilder(publicBaseUrl);
+  // The gallery's thumbnail URL (src/routes/gallery/photo-item.ts builds the same for its pages).
+  const thumbnailUrl = (p: { eventCode: string; id: string; version: string }) =>
+    `${publicBaseUrl}/api/proxy-image/${encodeURIComponent(p.eventCode)}/${p.id}?v=${p.version}`;
   return {
     find(eventSlug, photoNumber): AdminPhoto | null {
       const photo = library.findPhoto(eventSlug, photoNumber);
@@ -18,7 +19,7 @@ export function libraryPhotoRefs(library: PhotoLibrary, publicBaseUrl: string): 
         id: photo.id,
         number: photo.number,
         file: path.posix.join(photo.eventCode, photo.day, photo.session, photo.fileName),
-        thumbnail: imageUrl('proxy-image', photo),
+        thumbnail: thumbnailUrl(photo),
       };
     },
     get generation() {

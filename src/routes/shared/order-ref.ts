@@ -1,0 +1,42 @@
+/**
+ * How a route names one order: its id or its order number, in a path parameter, and the
+ * lookup that turns it into the order or a 404. Shared by the admin, feedback and label
+ * routes (docs/contract.md, "Orders": `{id}` and `{orderNumber}` both take either).
+ */
+import { z } from 'zod';
+import type { OrderRecord } from '../../domain/order.js';
+import { appError } from '../../errors/catalogue.js';
+import { AdminOrder } from '../../schemas/order.js';
+import type { OrdersPort } from '../../services/store/ports/orders.js';
+
+export const OrderRef = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .describe('The order’s id or its order number (`AX25-0001`, any case)');
+
+export const IdParams = z.object({ id: OrderRef });
+export const OrderNumberParams = z.object({ orderNumber: OrderRef });
+
+/** The order `ref` names, or 404 ORDER_NOT_FOUND. */
+export async function loadOrder(orders: Pick<OrdersPort, 'get'>, ref: string): Promise<OrderRecord> {
+  const order = await orders.get(ref);
+  if (!order) {
+    throw appError('ORDER_NOT_FOUND', {
+      message: `Order ${ref.slice(0, 100)} not found`,
+      details: { ref: ref.slice(0, 100) },
+    });
+  }
+  return order;
+}
+
+/** What the admin's order changes answer (status, shipping, pickup): the order as it is now. */
+export const OrderChangeResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string().describe('What happened, e.g. "Order AX25-0001 is now paid" or "... nothing changed"'),
+    changed: z.boolean().describe('false when the order already was in the state asked for'),
+    order: AdminOrder,
+  })
+  .meta({ id: 'OrderChange' });
