@@ -4,7 +4,6 @@
  */
 import type { OrderRecord } from '../../domain/order.js';
 import { labelContent } from './content.js';
-import { renderDocxLabel, renderDocxLabels } from './docx.js';
 import { renderLabelsPdf } from './pdf.js';
 import { createPngLabelRenderer } from './png.js';
 import type { LabelRenderer } from './types.js';
@@ -40,6 +39,7 @@ export function createLabelRenderer(opts: { returnAddress: string }): LabelRende
     },
     async batchDocx(orders, title) {
       needOrders(orders);
+      const { renderDocxLabels } = await import('./docx.js');
       const content = await renderDocxLabels(orders.map(labelContent), opts.returnAddress, title);
       return { filename: 'labels.docx', contentType: DOCX_CONTENT_TYPE, content };
     },

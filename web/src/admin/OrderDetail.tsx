@@ -15,7 +15,6 @@ import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib
 import { onAdminError } from './session.js';
 import { downloadFile, downloadLabel, itemLines, StatusBadges } from './shared.js';
 
-type OrderStatus = Order['status'];
 type PickupStatus = NonNullable<Order['pickupStatus']>;
 
 const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
@@ -396,7 +395,6 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
           <h2 id="history-title">History</h2>
           <ol class="history">
             {order.history.map((h, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: entries are only ever appended
               <li key={i}>
                 <span class="muted small">{formatDateTime(h.at)}</span> {historyText(h)}{' '}
                 <span class="muted small">by {h.by}</span>
