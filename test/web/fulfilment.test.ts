@@ -180,6 +180,7 @@ describe('fulfilment in the browser', () => {
     // Mark paid: the order page shows each line's thumbnail, original file and print state, the history, and the undo.
     await a.goto(`${server.url}/admin/orders/${orderNumber}`);
     await a.getByRole('button', { name: 'Mark paid' }).click();
+    await a.getByRole('button', { name: 'Confirm: $30.00 received' }).click();
     await expect.poll(async () => (await server.app.store.orders.get(orderNumber))?.status).toBe('paid');
     await a.getByRole('button', { name: 'Undo “Mark paid”' }).waitFor();
     expect(await a.locator('.print-line img').count()).toBe(2);
