@@ -8,7 +8,7 @@
  * `changed: false` means the order is returned as it was: no write, no history, no mail.
  */
 import { appError } from '../errors/catalogue.js';
-import { formatItemLine } from './items.js';
+import { formatItemLine, formatItems } from './items.js';
 import {
   type Actor,
   appendFeedbackText,
@@ -227,4 +227,44 @@ export function applyPrinted(order: OrderRecord, lines: readonly number[], now: 
   }));
   const printed = [...order.printed, ...marks.map((line) => ({ line, at, by }))];
   return { order: next(order, { printed }, entries, now), changed: true };
+}
+
+/**
+ * The feedback text replaced as a whole: a hand edit of the spreadsheet's feedback column
+ * (docs/contract.md, "System of record and the spreadsheet mirror"). The entry cap applies to
+ * what the API appends, not to what the operator types.
+ */
+export function applyFeedbackText(order: OrderRecord, feedback: string, now: Date, by: Actor): Applied {
+  if (feedback === order.feedback) return { order, changed: false };
+  const entry: HistoryEntry = { at: now.toISOString(), action: 'edit', field: 'feedback', by };
+  return { order: next(order, { feedback }, [entry], now), changed: true };
+}
+
+/**
+ * The lines replaced (a hand edit of the spreadsheet's items column): only before fulfilment,
+ * like every field edit, and before any line is printed; the subtotal becomes the lines' sum
+ * and the total follows it.
+ */
+export function applyLines(order: OrderRecord, items: OrderRecord['items'], now: Date, by: Actor): Applied {
+  const text = formatItems;
+  if (text(items) === text(order.items)) return { order, changed: false };
+  checkEditable(order, { customerName: order.customerName });
+  // Printed marks and item ids name lines by their place: once a line is printed, the lines stay.
+  if (order.printed.length > 0) {
+    throw appError('ORDER_FULFILLED', {
+      message: `Order ${order.orderNumber} has printed lines; its lines can no longer be changed`,
+      details: { printed: order.printed.length },
+    });
+  }
+  const subtotalCents = items.reduce((n, l) => n + l.lineCents, 0);
+  const entry: HistoryEntry = {
+    at: now.toISOString(),
+    action: 'edit',
+    field: 'items',
+    from: text(order.items),
+    to: text(items),
+    by,
+  };
+  const changes = { items, subtotalCents, totalCents: subtotalCents + order.shippingFeeCents };
+  return { order: next(order, changes, [entry], now), changed: true };
 }

@@ -13,6 +13,7 @@ import { showToast } from '../lib/toast.js';
 import './admin.css';
 import BoothOrder from './BoothOrder.js';
 import EventSettings from './EventSettings.js';
+import MirrorPanel from './Mirror.js';
 import OrderDetail from './OrderDetail.js';
 import Orders from './Orders.js';
 import PrintQueue from './PrintQueue.js';
@@ -68,6 +69,7 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
         </div>
       </nav>
       <main class="page page-wide" id="main">
+        <MirrorPanel />
         {view}
       </main>
     </div>
