@@ -72,7 +72,9 @@ export function checkStatusChange(
   now: Date,
   by: Actor,
 ): 'same' | 'change' {
-  if (order.status === 'paid' && to === 'pending') {
+  // Only an admin undoes "Mark paid"; to anyone else (the spreadsheet's hand edits) it is a move
+  // the table forbids, refused in its words.
+  if (order.status === 'paid' && to === 'pending' && by.startsWith('admin')) {
     const refusal = undoPaidRefusal(order, now, by);
     if (refusal !== null) {
       throw appError('INVALID_TRANSITION', {
