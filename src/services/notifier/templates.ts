@@ -18,7 +18,10 @@ export type TemplateContext = {
   senderName: string;
 };
 
-/** Where the web app shows an order's status (it asks for the order's email on another device). */
+/**
+ * Where the web app shows an order's status and, for pickup, its QR code for the booth (it asks
+ * for the order's email on another device).
+ */
 function orderStatusUrl(publicBaseUrl: string, orderNumber: string): string {
   return `${publicBaseUrl}/order/${encodeURIComponent(orderNumber)}`;
 }
@@ -75,11 +78,6 @@ function itemsHtml(order: OrderRecord): string {
     )
     .join('');
   return `<ul style="padding-left:20px">${rows}</ul><table style="border-collapse:collapse">${totals}</table>`;
-}
-
-/** Where the customer's order page (with its QR code for the booth) is. */
-export function orderPageUrl(publicBaseUrl: string, orderNumber: string): string {
-  return `${publicBaseUrl}/?order=${encodeURIComponent(orderNumber)}`;
 }
 
 /**
@@ -196,7 +194,7 @@ export function shippedContent(order: OrderRecord, ctx: TemplateContext): Messag
 export function readyContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
   const subject = headerText(`Your order ${order.orderNumber} is ready for pickup`);
   const name = greetingName(order);
-  const pageUrl = orderPageUrl(ctx.publicBaseUrl, order.orderNumber);
+  const pageUrl = orderStatusUrl(ctx.publicBaseUrl, order.orderNumber);
   const text = [
     `Hello ${name},`,
     '',

@@ -53,7 +53,7 @@ forEachEngine((_engine, makeApp) => {
     const eml = await readFile(path.join(app.dataDir, 'outbox', sent[0] as string), 'utf8');
     expect(eml).toMatch(/^To: .*ada@example\.com/m);
     expect(eml).toMatch(/^Subject: .*ready for pickup/m);
-    expect(eml.replace(/=\r?\n/g, '').replaceAll('=3D', '=')).toContain(`/?order=${order.orderNumber}`);
+    expect(eml.replace(/=\r?\n/g, '').replaceAll('=3D', '=')).toContain(`/order/${order.orderNumber}`);
 
     const again = await call(app, pickup(order.id, 'ready'));
     expect(again.json()).toMatchObject({ changed: false });
