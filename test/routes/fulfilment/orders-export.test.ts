@@ -5,31 +5,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import { csvCell } from '../../../src/lib/csv.js';
+import { SHEET_COLUMNS_A_TO_U } from '../../support/mirror-fixtures.js';
 import { AX, appWithEvents, BX, call, expectError, orderIn } from '../admin/fixtures.js';
 
-const HEADER = [
-  'orderNumber',
-  'createdAt',
-  'customerName',
-  'customerEmail',
-  'customerPhone',
-  'fulfillmentType',
-  'shippingAddress',
-  'city',
-  'state',
-  'zipCode',
-  'items',
-  'subtotal',
-  'shippingFee',
-  'total',
-  'status',
-  'shippingStatus',
-  'feedback',
-  'id',
-  'eventSlug',
-  'trackingNumber',
-  'updatedAt',
-];
+const HEADER = SHEET_COLUMNS_A_TO_U;
 
 /** RFC 4180: quoted cells may hold commas, doubled quotes and line breaks. */
 function parseCsv(text: string): string[][] {
