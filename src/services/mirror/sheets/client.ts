@@ -1,5 +1,5 @@
 /**
- * The googleapis Sheets client, set up as SPEC §10 says: a service account's key
+ * The googleapis Sheets client (docs/google-sheets.md): a service account's key
  * (GOOGLE_APPLICATION_CREDENTIALS) signs its own bearer tokens (JWT access with the
  * spreadsheets scope), so no token server is ever called; GOOGLE_SHEETS_ROOT_URL points
  * the client elsewhere (the test emulator). gaxios' own retries are off: `retry.ts` retries
@@ -57,7 +57,7 @@ export function createSheetsApi(
   opts: { rootUrl?: string; timeoutMs: number },
 ): sheets_v4.Sheets {
   const auth = new google.auth.JWT({ email: account.email, key: account.privateKey, scopes: [SHEETS_SCOPE] });
-  // Self-signed JWT carrying the scope: no call to oauth2.googleapis.com (SPEC §10).
+  // Self-signed JWT carrying the scope: no call to oauth2.googleapis.com (docs/google-sheets.md).
   auth.useJWTAccessWithScope = true;
   return google.sheets({
     version: 'v4',

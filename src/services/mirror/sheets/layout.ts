@@ -1,7 +1,7 @@
 /**
  * The Orders tab: which column holds what, and how a row becomes an OrderRecord and back.
  *
- * Columns A–U are SPEC §10's; V–Z hold the rest of the record so a row round-trips
+ * Columns A–U are the operators' (docs/google-sheets.md); V–Z hold the rest of the record so a row round-trips
  * exactly. Columns are found by their header text (case, spaces and punctuation ignored),
  * so an operator may move columns around or add their own; missing ones are added at the
  * end of the header row.
@@ -18,7 +18,7 @@ import { formatCents, parseMoney } from '../../../domain/money.js';
 import { OrderLine, OrderRecord } from '../../../domain/order.js';
 
 export const ORDER_COLUMNS = [
-  // SPEC §10, A–U
+  // A–U, the operators' columns (docs/google-sheets.md)
   'orderNumber',
   'createdAt',
   'customerName',
