@@ -166,14 +166,6 @@ export function toCells(o: OrderRecord): RowCells {
   };
 }
 
-/** Google Sheets refuses a cell longer than this. */
-const MAX_CELL_CHARS = 50_000;
-
-/** The first column whose text a spreadsheet cell cannot hold, if any. */
-function oversizedCell(cells: RowCells): ColumnKey | undefined {
-  return ORDER_COLUMNS.find((k) => cells[k].length > MAX_CELL_CHARS);
-}
-
 /** Keys whose cells differ between two versions of an order: what an update must write. */
 export function changedKeys(before: OrderRecord, after: OrderRecord): ColumnKey[] {
   const a = toCells(before);
