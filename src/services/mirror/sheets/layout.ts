@@ -1,12 +1,13 @@
 /**
  * The Orders tab: which column holds what, and how a row becomes an OrderRecord and back.
  *
- * Columns A–U are SPEC §10's; V–Z hold the rest of the record so a row round-trips
- * exactly; AA–AB show the booth's fulfilment (docs/contract.md, "Fulfilment"): a pickup
- * order's `pickupStatus` and how many of its lines are printed (`printed`, e.g. `2/3`).
- * New columns only ever go after the last one: A–U never move. Columns are found by their
- * header text (case, spaces and punctuation ignored), so an operator may move columns around
- * or add their own; missing ones are added at the end of the header row.
+ * Columns A–U are the operators' (docs/google-sheets.md); V–Z hold the rest of the record so
+ * a row round-trips exactly; AA–AB show the booth's fulfilment (docs/contract.md,
+ * "Fulfilment"): a pickup order's `pickupStatus` and how many of its lines are printed
+ * (`printed`, e.g. `2/3`). New columns only ever go after the last one: A–U never move.
+ * Columns are found by their header text (case, spaces and punctuation ignored), so an
+ * operator may move columns around or add their own; missing ones are added at the end of
+ * the header row.
  *
  * Rows are written as text only (`valueInputOption=RAW`) and read as displayed
  * (FORMATTED_VALUE), so a hand-typed `12.5`, ` PAID ` or `TRUE` reads as meant. The
@@ -20,7 +21,7 @@ import { formatCents, parseMoney } from '../../../domain/money.js';
 import { OrderLine, OrderRecord, PickupStatus } from '../../../domain/order.js';
 
 export const ORDER_COLUMNS = [
-  // SPEC §10, A–U
+  // A–U, the operators' columns (docs/google-sheets.md)
   'orderNumber',
   'createdAt',
   'customerName',
@@ -171,14 +172,6 @@ export function toCells(o: OrderRecord): RowCells {
     pickupStatus: o.pickupStatus ?? '',
     printed: `${new Set(o.printed.map((p) => p.line)).size}/${o.items.length}`,
   };
-}
-
-/** Google Sheets refuses a cell longer than this. */
-const MAX_CELL_CHARS = 50_000;
-
-/** The first column whose text a spreadsheet cell cannot hold, if any. */
-function oversizedCell(cells: RowCells): ColumnKey | undefined {
-  return ORDER_COLUMNS.find((k) => cells[k].length > MAX_CELL_CHARS);
 }
 
 /** Keys whose cells differ between two versions of an order: what an update must write. */
