@@ -28,8 +28,11 @@ export type InspectionOptions = {
   log: FastifyBaseLogger;
   gate: IntakeGate;
   isClosed: () => boolean;
-  /** Commits and publishes the events whose photos were inspected (serialised with the scans). */
-  commitInspected: (events: readonly EventState[]) => Promise<void>;
+  /**
+   * Commits and publishes the events whose photos were inspected, as `take()` gives them
+   * when the commit runs (serialised with the scans).
+   */
+  commitInspected: (take: () => readonly EventState[]) => Promise<void>;
 };
 
 export class Inspection {
@@ -131,11 +134,16 @@ export class Inspection {
 
   private flush(): void {
     this.commitTimer = undefined;
-    const list = [...this.touched];
-    this.touched.clear();
-    const done = list.length === 0 || this.opts.isClosed() ? Promise.resolve() : this.opts.commitInspected(list);
+    if (this.opts.isClosed()) return;
+    // The events are taken when the commit runs (after a scan under way), so that what was
+    // inspected meanwhile is published in the same batch.
+    const take = () => {
+      const list = [...this.touched];
+      this.touched.clear();
+      return list;
+    };
     this.committing++;
-    void done.then(() => {
+    void this.opts.commitInspected(take).then(() => {
       this.committing--;
       if (this.isIdle()) this.releaseIdle();
     });

@@ -140,9 +140,10 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     log,
     gate,
     isClosed: () => closed,
-    commitInspected: (list) =>
+    commitInspected: (take) =>
       enqueue(async () => {
-        if (closed) return;
+        const list = take();
+        if (closed || list.length === 0) return;
         for (const st of list) if (states.get(st.code) === st) await commit(dataDir, st, { log, gapMs });
         publish();
       }),
