@@ -41,6 +41,7 @@ import pushRoutes from './routes/push/index.js';
 import address from './services/address/plugin.js';
 import adminAuth from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
+import coupons from './services/coupons/plugin.js';
 import events from './services/events/plugin.js';
 import images from './services/images/plugin.js';
 import labels from './services/labels/plugin.js';
@@ -144,6 +145,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(photos);
   await fastify.register(images); // needs photos
   await fastify.register(events); // needs photos and store
+  await fastify.register(coupons);
   await fastify.register(labels);
   await fastify.register(address);
   await fastify.register(notifier); // needs store; mail outbox worker

@@ -10,9 +10,12 @@ export const errorCatalogue = {
   PRICE_MISMATCH: { status: 400, message: 'The amounts do not match the price list' },
   ADDRESS_INVALID: { status: 400, message: 'The shipping address is not deliverable' },
   EVENT_REQUIRED: { status: 400, message: 'The event could not be determined' },
+  COUPON_INVALID: { status: 400, message: 'The coupon cannot be used on this order' },
+  WEBHOOK_SIGNATURE_INVALID: { status: 400, message: 'The webhook signature is not valid' },
   UNAUTHORIZED: { status: 401, message: 'Admin credentials are missing or wrong' },
   CAPTCHA_FAILED: { status: 403, message: 'The CAPTCHA could not be verified' },
   VERIFICATION_FAILED: { status: 403, message: 'The confirmation link is not valid' },
+  DOWNLOAD_UNAVAILABLE: { status: 403, message: 'This download link is not valid (any more)' },
   NOT_FOUND: { status: 404, message: 'No such route' },
   EVENT_NOT_FOUND: { status: 404, message: 'Event not found' },
   FOLDER_NOT_FOUND: { status: 404, message: 'Folder not found' },
@@ -38,6 +41,7 @@ export const errorCatalogue = {
   STORE_UNAVAILABLE: { status: 503, message: 'The order store is unreachable' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
   CAPTCHA_UNAVAILABLE: { status: 503, message: 'The CAPTCHA service cannot be reached right now' },
+  PAYMENT_UNAVAILABLE: { status: 503, message: 'The payment provider cannot be reached right now' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { formatItems } from '../domain/items.js';
 import { centsToDollars, formatCents } from '../domain/money.js';
 import type { OrderRecord, SalesSummaryCents } from '../domain/order.js';
+import { orderDiscountCents } from '../domain/pricing.js';
 
 const money = z
   .string()
@@ -27,7 +28,10 @@ export const ApiOrder = z
     state: z.string(),
     zipCode: z.string(),
     items: z.string().describe('`Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; `'),
-    subtotal: money,
+    subtotal: money.describe('The sum of the line amounts'),
+    discount: money.describe(
+      'Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee',
+    ),
     shippingFee: money,
     total: money,
     status: z.enum(['pending', 'paid', 'void', 'cancelled']),
@@ -61,6 +65,7 @@ export function toApiOrder(o: OrderRecord): ApiOrder {
     zipCode: o.zipCode,
     items: formatItems(o.items),
     subtotal: formatCents(o.subtotalCents),
+    discount: formatCents(orderDiscountCents(o)),
     shippingFee: formatCents(o.shippingFeeCents),
     total: formatCents(o.totalCents),
     status: o.status,

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { formatItems } from '../../domain/items.js';
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
+import { orderDiscountCents } from '../../domain/pricing.js';
 import { ApiOrder } from '../../schemas/order.js';
 
 /** `AX25-0001`; `ax25-1`, `#AX25-0001` and ` AX25-00001 ` too (normalised to `AX25-0001`). */
@@ -54,6 +55,7 @@ export const CustomerOrder = z
     fulfillmentType: shape.fulfillmentType.describe('`ship` (mailed) or `pickup` (at the booth)'),
     items: shape.items,
     subtotal: shape.subtotal,
+    discount: shape.discount,
     shippingFee: shape.shippingFee,
     total: shape.total,
     createdAt: shape.createdAt,
@@ -76,6 +78,7 @@ export function toCustomerOrder(o: OrderRecord, eventName: string | null): Custo
     fulfillmentType: o.fulfillmentType,
     items: formatItems(o.items),
     subtotal: formatCents(o.subtotalCents),
+    discount: formatCents(orderDiscountCents(o)),
     shippingFee: formatCents(o.shippingFeeCents),
     total: formatCents(o.totalCents),
     createdAt: o.createdAt,

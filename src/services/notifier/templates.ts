@@ -6,6 +6,7 @@
 import { formatItemLine } from '../../domain/items.js';
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
+import { orderDiscountCents } from '../../domain/pricing.js';
 import { escapeHtml } from '../../lib/escape.js';
 import { headerText } from './sanitize.js';
 
@@ -46,8 +47,10 @@ function addressLines(order: OrderRecord): string[] {
 }
 
 function totalsRows(order: OrderRecord): [string, string][] {
+  const discount = orderDiscountCents(order);
   return [
     ['Subtotal', formatCents(order.subtotalCents)],
+    ...(discount > 0 ? [['Discount', `-${formatCents(discount)}`] as [string, string]] : []),
     [order.fulfillmentType === 'ship' ? 'Shipping' : 'Shipping (pickup)', formatCents(order.shippingFeeCents)],
     ['Total', formatCents(order.totalCents)],
   ];

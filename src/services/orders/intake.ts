@@ -11,7 +11,8 @@
  *   2. Idempotency-Key: replay, conflict or in-progress         201 replay / 409
  *   3. event: body, else Referer                                400 EVENT_REQUIRED / 404
  *   4. open for orders                                          409 ORDERING_CLOSED
- *   5. lines, prices, client figures                            400 UNKNOWN_PHOTO / VALIDATION_FAILED / PRICE_MISMATCH
+ *   5. lines, prices, coupon, client figures                    400 UNKNOWN_PHOTO / VALIDATION_FAILED /
+ *                                                               COUPON_INVALID / PRICE_MISMATCH
  *   6. address check (ship only; ≤ ADDRESS_VERIFY_TIMEOUT_MS)   400 ADDRESS_INVALID
  *   7. CAPTCHA verified (and spent)                             403 CAPTCHA_FAILED / 503
  *   8. the order is stored (durable) with its mail job, in one transaction; then push and
@@ -31,6 +32,7 @@ import { appError } from '../../errors/catalogue.js';
 import { newId } from '../../lib/ids.js';
 import type { AddressVerifier, PostalAddress } from '../address/types.js';
 import type { Captcha } from '../captcha/types.js';
+import type { CouponBook } from '../coupons/types.js';
 import type { EffectiveEvent, EventCatalog } from '../events/catalog.js';
 import { eventCodeFromReferer } from '../events/referer.js';
 import type { Notifier } from '../notifier/types.js';
@@ -65,6 +67,8 @@ export type Submission = {
   /** Variant B: the event is taken from the gallery page the customer came from. */
   referer?: string | undefined;
   lines: RequestedLines;
+  /** The coupon code the customer gave, if any. */
+  couponCode?: string | undefined;
   customer: CustomerInput;
   /** The request's names of the address fields, for ADDRESS_INVALID details. */
   addressFields: Record<keyof PostalAddress, string>;
@@ -86,6 +90,7 @@ export type IntakeDeps = {
   store: Pick<OrderStore, 'createOrder' | 'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
   events: Pick<EventCatalog, 'get'>;
   photos: Pick<PhotoLibrary, 'findPhoto'>;
+  coupons: CouponBook;
   captcha: Pick<Captcha, 'verify' | 'provider'>;
   addressVerifier: Pick<AddressVerifier, 'verify' | 'name'>;
   notifier: Pick<Notifier, 'jobsForNewOrder' | 'kick'>;
@@ -159,12 +164,15 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
 
   async function create(s: Submission): Promise<{ order: OrderRecord; response: StoredResponse }> {
     const event = await resolveEvent(s);
+    const coupon =
+      s.couponCode === undefined ? undefined : { code: s.couponCode, record: await deps.coupons.find(s.couponCode) };
+    // The event's rules as they are now: packages and the early bird come with the event.
     const priced = priceRequest(
-      event.code,
-      { prices: event.prices, defaultSize: event.defaultSize, shippingFeeCents: event.shippingFeeCents },
+      event,
       s.lines,
       s.customer.fulfillmentType,
       (ref) => deps.photos.findPhoto(event.code, ref),
+      { now: now(), eventSlug: event.code, coupon },
     );
     const { address, verified } = await checkAddress(s);
     if (!s.admin) await deps.captcha.verify(s.captchaToken, s.ip);

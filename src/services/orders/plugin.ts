@@ -58,6 +58,7 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
     store,
     events: fastify.events,
     photos: fastify.photos,
+    coupons: fastify.coupons,
     captcha: fastify.captcha,
     addressVerifier: fastify.addressVerifier,
     notifier: fastify.notifier,
@@ -90,5 +91,5 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
 
 export default fp(orderIntakePlugin, {
   name: 'order-intake',
-  dependencies: ['config', 'store', 'events', 'photos', 'captcha', 'address', 'notifier', 'push'],
+  dependencies: ['config', 'store', 'events', 'photos', 'coupons', 'captcha', 'address', 'notifier', 'push'],
 });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { dollarsToCents, parseMoney } from '../../domain/money.js';
+import { MAX_PACKAGE_COUNT, MAX_PACKAGES, type Package, packageProblems } from '../../domain/offers.js';
 import type { EventDefaults } from './types.js';
 
 /** Used when event.json has no price list: common print sizes, in cents. */
@@ -36,6 +37,21 @@ const Dollars = z.union([z.number(), z.string()]).transform((value, ctx) => {
   return cents;
 });
 
+/** `packages` in event.json: `[{ "size": "4x6", "count": 5, "price": 20 }]`. */
+const PackageJson = z
+  .object({
+    size: z.string().trim().min(1).max(40),
+    count: z.number().int().min(2).max(MAX_PACKAGE_COUNT),
+    price: Dollars,
+  })
+  .transform((p): Package => ({ size: p.size, count: p.count, priceCents: p.price }));
+
+/** `earlyBird` in event.json: `{ "percent": 10, "until": "2026-06-01T00:00:00Z" }`. */
+const EarlyBirdJson = z.object({
+  percent: z.number().int().min(1).max(100),
+  until: z.iso.datetime({ offset: true }).transform((d) => new Date(d).toISOString()),
+});
+
 export const EventJson = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
@@ -51,6 +67,8 @@ export const EventJson = z
       .optional(),
     defaultSize: z.string().trim().min(1).max(40).optional(),
     shippingFee: Dollars.optional(),
+    packages: z.array(PackageJson).max(MAX_PACKAGES).optional(),
+    earlyBird: EarlyBirdJson.nullable().optional(),
     isArchived: z.boolean().optional(),
     orderingEnabled: z.boolean().optional(),
     deadline: z.iso
@@ -69,6 +87,9 @@ export const EventJson = z
           message: `must be one of the listed sizes (${sizes.join(', ')})`,
         });
       }
+    }
+    for (const p of packageProblems(v.packages ?? [], v.prices ?? DEFAULT_PRICES_CENTS)) {
+      ctx.addIssue({ code: 'custom', path: ['packages', p.index], message: p.message });
     }
   });
 
@@ -102,6 +123,8 @@ export function resolveEventDefaults(
     prices,
     defaultSize: json?.defaultSize ?? Object.keys(prices)[0] ?? '4x6',
     shippingFeeCents: json?.shippingFee ?? DEFAULT_SHIPPING_FEE_CENTS,
+    packages: json?.packages ?? [],
+    earlyBird: json?.earlyBird ?? null,
     isArchived: json?.isArchived ?? false,
     orderingEnabled: json?.orderingEnabled ?? true,
     deadline: json?.deadline ?? null,

@@ -16,6 +16,7 @@
  * - Orders are looked up by id or by order number (case-insensitive).
  */
 import { z } from 'zod';
+import { EarlyBird, Package } from '../../domain/offers.js';
 import type { EditableFields, NewOrder, OrderRecord, OrderStatus, SalesSummaryCents } from '../../domain/order.js';
 
 export type StoreKind = 'sqlite' | 'sheets' | 'postgres';
@@ -32,6 +33,10 @@ export const EventSettings = z.object({
   /** size → price in cents. Replaces the whole default price list when present. */
   prices: z.record(z.string(), z.number().int().min(0)).optional(),
   shippingFeeCents: z.number().int().min(0).optional(),
+  /** Replaces the whole default package list when present; [] removes every package. */
+  packages: z.array(Package).optional(),
+  /** null removes a default early bird. */
+  earlyBird: EarlyBird.nullable().optional(),
   updatedAt: z.iso.datetime({ offset: true }),
 });
 export type EventSettings = z.infer<typeof EventSettings>;

@@ -243,6 +243,8 @@ describe('GET /api/proxy-events', () => {
       prices: { '4x6': 500 },
       defaultSize: '4x6',
       shippingFeeCents: 500,
+      packages: [],
+      earlyBird: null,
       isArchived: false,
       orderingEnabled: true,
       deadline,
