@@ -38,6 +38,7 @@ import orderRoutes from './routes/orders/index.js';
 import orderLookupRoutes from './routes/orders/lookup.js';
 import photoRoutes from './routes/photos/index.js';
 import pushRoutes from './routes/push/index.js';
+import quoteRoutes from './routes/quote/index.js';
 import address from './services/address/plugin.js';
 import adminAuth from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
@@ -166,6 +167,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(labelRoutes);
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
+  await fastify.register(quoteRoutes); // POST /api/quote
 }
 
 export default fp(app, { name: 'app' });

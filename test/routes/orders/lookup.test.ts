@@ -30,6 +30,7 @@ describe('POST /api/orders/lookup', () => {
       fulfillmentType: 'ship',
       items: expect.stringMatching(/^Photo #\d+ \(\w+\) x\d+ = \$\d+\.\d\d/),
       subtotal: expect.stringMatching(/^\$\d+\.\d\d$/),
+      discount: '$0.00',
       shippingFee: '$5.00',
       total: expect.stringMatching(/^\$\d+\.\d\d$/),
       createdAt: order.createdAt,
