@@ -108,7 +108,7 @@ describe('POST /api/quote', () => {
 
   test('unknown event 404, unknown photo 400 UNKNOWN_PHOTO, size off the list 400', async (t) => {
     const app = await sellingApp(t);
-    const post = (payload: unknown) => app.inject({ method: 'POST', url: URL, payload });
+    const post = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: URL, payload });
     expectError(await post({ eventSlug: 'Nope', lines: [{ photo: '1' }] }), 'POST', URL, 404, 'EVENT_NOT_FOUND');
     expectError(await post({ eventSlug: EVENT, lines: [{ photo: '99' }] }), 'POST', URL, 400, 'UNKNOWN_PHOTO');
     expectError(
