@@ -36,6 +36,7 @@ import labelRoutes from './routes/labels/index.js';
 import operationsRoutes from './routes/operations/index.js';
 import orderRoutes from './routes/orders/index.js';
 import orderLookupRoutes from './routes/orders/lookup.js';
+import paymentRoutes from './routes/payments/index.js';
 import photoRoutes from './routes/photos/index.js';
 import pushRoutes from './routes/push/index.js';
 import quoteRoutes from './routes/quote/index.js';
@@ -48,6 +49,7 @@ import images from './services/images/plugin.js';
 import labels from './services/labels/plugin.js';
 import notifier from './services/notifier/plugin.js';
 import orderIntake from './services/orders/plugin.js';
+import payments from './services/payments/plugin.js';
 import photos from './services/photos/plugin.js';
 import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
@@ -152,6 +154,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(notifier); // needs store; mail outbox worker
   await fastify.register(push); // needs store
   await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push
+  await fastify.register(payments); // PAYMENT_PROVIDER; null without one
 
   // 3. routes
   await fastify.register(operationsRoutes);
@@ -168,6 +171,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
   await fastify.register(quoteRoutes); // POST /api/quote
+  await fastify.register(paymentRoutes); // POST /api/payments/stripe/webhook (raw body, own JSON parser)
 }
 
 export default fp(app, { name: 'app' });

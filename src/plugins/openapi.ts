@@ -31,6 +31,8 @@ export const openapiTags = [
   { name: 'labels', description: 'Shipping labels as PNG and DOCX (admin token required)' },
   { name: 'captcha', description: 'CAPTCHA challenges' },
   { name: 'push', description: 'Web push subscriptions' },
+  { name: 'payments', description: 'Online payment (optional, PAYMENT_PROVIDER=stripe): the provider webhook' },
+  { name: 'downloads', description: 'Digital files of paid orders, through signed links' },
   { name: 'operations', description: 'Health, readiness and this document' },
 ];
 
