@@ -28,6 +28,7 @@ import web from './plugins/web.js';
 import adminRoutes from './routes/admin/index.js';
 import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
+import downloadRoutes from './routes/downloads/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
 import galleryRoutes from './routes/gallery/index.js';
@@ -44,6 +45,7 @@ import address from './services/address/plugin.js';
 import adminAuth from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
 import coupons from './services/coupons/plugin.js';
+import downloads from './services/downloads/plugin.js';
 import events from './services/events/plugin.js';
 import images from './services/images/plugin.js';
 import labels from './services/labels/plugin.js';
@@ -155,6 +157,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(push); // needs store
   await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push
   await fastify.register(payments); // PAYMENT_PROVIDER; null without one
+  await fastify.register(downloads); // needs store and photos
 
   // 3. routes
   await fastify.register(operationsRoutes);
@@ -171,6 +174,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
   await fastify.register(quoteRoutes); // POST /api/quote
+  await fastify.register(downloadRoutes); // GET /api/downloads/{token}
   await fastify.register(paymentRoutes); // POST /api/payments/stripe/webhook (raw body, own JSON parser)
 }
 
