@@ -144,6 +144,14 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
                 </th>
                 <td class="num">{order.subtotal}</td>
               </tr>
+              {order.discount !== '$0.00' && (
+                <tr>
+                  <th scope="row" colSpan={3}>
+                    Discount (packages, early bird or coupon)
+                  </th>
+                  <td class="num">−{order.discount}</td>
+                </tr>
+              )}
               <tr>
                 <th scope="row" colSpan={3}>
                   Shipping

@@ -78,8 +78,35 @@ export type EventConfig = {
   prices: Record<string, number>;
   defaultSize: string;
   shippingFee: number;
+  /** Per size, every full `count` copies cost `price` (dollars) together. */
+  packages: { size: string; count: number; price: number }[];
+  /** `percent` off orders placed before `until`; null: none. */
+  earlyBird: { percent: number; until: string } | null;
   active: boolean;
   closedReason: ClosedReason | null;
+};
+
+/** `POST /api/quote`: the server's figures for a cart (money as "$12.50" text). */
+export type Quote = {
+  eventSlug: string;
+  fulfillmentType: 'ship' | 'pickup';
+  items: string;
+  lines: { line: number; photoNumber: string; size: string; quantity: number; unitPrice: string; amount: string }[];
+  subtotal: string;
+  packages: { size: string; count: number; price: string; sets: number; saving: string }[];
+  packageSavings: string;
+  earlyBird: { percent: number; until: string; discount: string; applied: boolean } | null;
+  coupon: {
+    code: string;
+    kind: 'percent' | 'amount' | 'freeShipping';
+    percent: number | null;
+    amount: string | null;
+    discount: string;
+    applied: boolean;
+  } | null;
+  discount: string;
+  shippingFee: string;
+  total: string;
 };
 
 export type ActiveEvent = {
@@ -106,6 +133,7 @@ export type Order = {
   zipCode: string;
   items: string;
   subtotal: string;
+  discount: string;
   shippingFee: string;
   total: string;
   status: OrderStatus;
@@ -130,6 +158,7 @@ export type CustomerOrder = {
   fulfillmentType: 'ship' | 'pickup';
   items: string;
   subtotal: string;
+  discount: string;
   shippingFee: string;
   total: string;
   createdAt: string;

@@ -228,6 +228,7 @@ function StatusCard({ order }: { order: CustomerOrder }) {
       </ul>
       <p>
         Total <strong>{order.total}</strong>
+        {order.discount !== '$0.00' ? ` (you saved ${order.discount})` : ''}
         {order.fulfillmentType === 'ship' ? ` (shipping ${order.shippingFee})` : ''}
       </p>
     </div>
