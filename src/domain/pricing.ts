@@ -1,7 +1,7 @@
 /**
- * The pricing rules, in one place and in integer cents (docs/contract.md, "Orders" and
- * "Selling"). The order intake and the quote endpoint both price through `priceOrder`, so
- * the figures the browser shows are the figures the server charges.
+ * The pricing rules, in one place and in integer cents (docs/contract.md, "Selling"). The
+ * order intake and the quote endpoint both price through `priceOrder`, so the figures the
+ * browser shows are the figures the server charges.
  *
  *   subtotal  = Σ lines, each quantity × unit price of its size
  *   packages  = per size, every full `count` copies cost the package price instead
