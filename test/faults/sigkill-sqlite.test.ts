@@ -74,8 +74,9 @@ test('SIGKILL during order load on SQLite: every acknowledged order present afte
     sent = await receiptsFor();
   }
   await new Promise((r) => setTimeout(r, 1000));
-  sent = await receiptsFor();
   await second.kill('SIGTERM');
+  // Read after the stop: a batch in flight at SIGTERM is finished during the graceful close.
+  sent = await receiptsFor();
   // What has not gone out yet is queued: each one's job is in the outbox, due within the lease.
   const store = createSqliteStore({ file: path.join(dataDir, 'orders.db') });
   await store.init();

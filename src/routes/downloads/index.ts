@@ -9,9 +9,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
+import { DOWNLOAD_TOKEN } from '../../services/downloads/tokens.js';
 
 const DownloadParams = z.object({
-  token: z.string().min(1).max(200).describe('The token of the link: `<orderId>.<line>.<expires>.<signature>`'),
+  token: z
+    .string()
+    .regex(DOWNLOAD_TOKEN, 'not a download link')
+    .describe('The token of the link: `<orderId>.<line>.<expires>.<signature>`'),
 });
 
 const downloadRoutes: FastifyPluginAsyncZod = async (fastify) => {
@@ -28,9 +32,9 @@ const downloadRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '10) downloads. Answers `image/jpeg` as an attachment (`Content-Disposition`), with',
           '`X-Downloads-Remaining`: the full-resolution photo without watermark, its EXIF reduced to',
           'orientation, copyright and format tags (no position, camera, time or author; no XMP, IPTC or',
-          'ICC profile). A forged or expired link, an order not paid, a line that is not digital, or no',
-          'downloads left: 403 `DOWNLOAD_UNAVAILABLE` with `details.reason`. A photo removed from the',
-          'library: 404 `PHOTO_NOT_FOUND`.',
+          'ICC profile). Something that is not a link token at all: 400 `VALIDATION_FAILED`. A forged or',
+          'expired link, an order not paid, a line that is not digital, or no downloads left: 403',
+          '`DOWNLOAD_UNAVAILABLE` with `details.reason`. A photo removed from the library: 404 `PHOTO_NOT_FOUND`.',
         ].join('\n'),
         params: DownloadParams,
         response: {

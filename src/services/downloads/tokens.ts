@@ -14,7 +14,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const VERSION = 'dl1';
-const TOKEN = /^([0-9a-f-]{36})\.(\d{1,3})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+/** The shape of a token; the route refuses anything else as 400 before any check. */
+export const DOWNLOAD_TOKEN = /^([0-9a-f-]{36})\.(\d{1,3})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 
 export const DOWNLOAD_PATH = '/api/downloads';
 
@@ -44,7 +45,7 @@ export function createDownloadLinkSigner(secret: string, publicBaseUrl: string):
     token,
     url: (orderId, line, expiresAt) => `${publicBaseUrl}${DOWNLOAD_PATH}/${token(orderId, line, expiresAt)}`,
     check(raw, now = new Date()) {
-      const m = TOKEN.exec(raw);
+      const m = DOWNLOAD_TOKEN.exec(raw);
       if (!m) return { ok: false, reason: 'malformed' };
       const [, orderId = '', line = '', expires = '', given = ''] = m;
       // Compared as text: two spellings of one MAC (the spare bits of the last character) differ.

@@ -116,8 +116,11 @@ describe('GET /api/downloads/{token}', () => {
     await markPaid(app, order.id);
     const future = new Date(Date.now() + 3_600_000);
     const good = app.downloads.links.token(order.id, 1, future);
+    // Not a token at all: refused as input before any check.
+    for (const bad of ['not-a-token', `${good}x`, good.replace(/\./g, '-')]) {
+      expectError(await get(app, `/api/downloads/${bad}`), 'GET', ROUTE, 400, 'VALIDATION_FAILED');
+    }
     const cases: [string, string][] = [
-      ['not-a-token', 'malformed'],
       [good.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), 'signature'],
       [app.downloads.links.token(order.id, 1, new Date(Date.now() - 1000)), 'expired'],
       [app.downloads.links.token(order.id, 2, future), 'notDigital'],
