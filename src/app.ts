@@ -17,20 +17,26 @@ import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
 import errorHandler, { clientErrorHandler, sendError, toAppError } from './errors/handler.js';
+import { holdPrivateUmask } from './lib/data-dir.js';
+import { connectionCap, descriptorLimit } from './lib/descriptors.js';
 import { createFrontDoor, type FrontDoor } from './lib/front-door.js';
 import { requestIdGenerator } from './lib/request-id.js';
 import { requestLoggerFactory } from './lib/request-logger.js';
+import { securityHeaders } from './lib/security-headers.js';
 import configPlugin from './plugins/config.js';
+import dataDir from './plugins/data-dir.js';
 import httpConventions from './plugins/http-conventions.js';
 import openapi from './plugins/openapi.js';
 import readiness from './plugins/readiness.js';
 import web from './plugins/web.js';
 import adminRoutes from './routes/admin/index.js';
+import intakeRoutes from './routes/admin/intake.js';
 import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
 import downloadRoutes from './routes/downloads/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
+import finderRoutes from './routes/finder/index.js';
 import galleryRoutes from './routes/gallery/index.js';
 import imageRoutes from './routes/images/index.js';
 import labelRoutes from './routes/labels/index.js';
@@ -42,12 +48,14 @@ import photoRoutes from './routes/photos/index.js';
 import pushRoutes from './routes/push/index.js';
 import quoteRoutes from './routes/quote/index.js';
 import address from './services/address/plugin.js';
-import adminAuth from './services/admin-auth/plugin.js';
+import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
 import coupons from './services/coupons/plugin.js';
 import downloads from './services/downloads/plugin.js';
 import events from './services/events/plugin.js';
+import finder from './services/finder/plugin.js';
 import images from './services/images/plugin.js';
+import intake from './services/intake/plugin.js';
 import labels from './services/labels/plugin.js';
 import notifier from './services/notifier/plugin.js';
 import orderIntake from './services/orders/plugin.js';
@@ -57,7 +65,11 @@ import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
 import store from './services/store/plugin.js';
 
-export type AppOptions = { config: Config };
+export type AppOptions = {
+  config: Config;
+  /** The operator's terminal, when stdout is one: a generated admin token is shown there, never logged. */
+  terminal?: Terminal | undefined;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -76,6 +88,7 @@ export function serverOptions(
   frontDoor: FrontDoor,
   genReqId: () => string,
 ): FastifyHttpOptions<Server> {
+  const security = securityHeaders(config);
   return {
     logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -114,9 +127,11 @@ export function serverOptions(
       }
     },
     // Malformed percent-encoding (`/event/%E0%A4%A`) is refused by the router before any hook
-    // or error handler runs; answer it with the SPEC §1 body and CORS, not Fastify's own body.
+    // or error handler runs; answer it with the SPEC §1 body, CORS and the security headers,
+    // not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
+      for (const [name, value] of security) reply.header(name, value);
       request.log.info({ code: error.code }, error.message);
       sendError(reply, toAppError(error));
     },
@@ -136,6 +151,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // 1. infrastructure
   await fastify.register(configPlugin, { config: opts.config });
+  await fastify.register(dataDir); // private before anything is written to it
   await fastify.register(errorHandler);
   await fastify.register(httpConventions);
   await fastify.register(openapi);
@@ -144,13 +160,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // 2. services
   await fastify.register(store); // first, so it is closed last (Fastify closes in reverse order)
-  await fastify.register(adminAuth);
+  await fastify.register(adminAuth, { terminal: opts.terminal });
   await fastify.register(rateLimits); // needs adminAuth (admins are not limited)
   await fastify.register(captcha);
   await fastify.register(photos);
   await fastify.register(images); // needs photos
+  await fastify.register(intake); // needs photos and images: new photos' codes and thumbnails
   await fastify.register(events); // needs photos and store
   await fastify.register(coupons);
+  await fastify.register(finder); // needs photos
   await fastify.register(labels);
   await fastify.register(address);
   await fastify.register(notifier); // needs store; mail outbox worker
@@ -165,10 +183,12 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(galleryRoutes);
   await fastify.register(imageRoutes);
   await fastify.register(photoRoutes); // GET /api/photos/{event}/{photo}
+  await fastify.register(finderRoutes); // GET /api/finder/{code}
   await fastify.register(pushRoutes);
   await fastify.register(eventRoutes);
   await fastify.register(adminRoutes);
   await fastify.register(salesRoutes); // GET /api/orders/summary/breakdown
+  await fastify.register(intakeRoutes); // GET /api/admin/intake
   await fastify.register(feedbackRoutes);
   await fastify.register(labelRoutes);
   await fastify.register(orderRoutes);
@@ -184,10 +204,19 @@ export default fp(app, { name: 'app' });
 export async function buildApp(
   config: Config,
   logger: FastifyServerOptions['logger'] = false,
+  options: Omit<AppOptions, 'config'> = {},
 ): Promise<FastifyInstance> {
+  // Everything created under DATA_DIR is private from the first file on (lib/data-dir.ts). The
+  // umask is the process's: given back once the app has closed (this hook, added first, runs
+  // last, after the services' own closing writes), or failed to start.
+  const releaseUmask = holdPrivateUmask();
   const genReqId = requestIdGenerator();
   const frontDoor = createFrontDoor({ requestIdHeader: REQUEST_ID_HEADER, genReqId });
   const fastify = Fastify(serverOptions(config, logger, frontDoor, genReqId)).withTypeProvider<ZodTypeProvider>();
+  fastify.addHook('onClose', (_instance, done) => {
+    releaseUmask();
+    done();
+  });
   fastify.decorate('frontDoor', frontDoor);
   fastify.addHook('preClose', (done) => {
     frontDoor.shut();
@@ -197,6 +226,25 @@ export async function buildApp(
   // within REQUEST_TIMEOUT_MS (set through Fastify's requestTimeout above). Node wants the
   // headers timeout no longer than the request timeout (else it applies it to the body too).
   fastify.server.headersTimeout = Math.min(10_000, config.REQUEST_TIMEOUT_MS);
-  await fastify.register(fp(app, { name: 'app' }), { config });
+  // Connections over the cap are closed at once, so that idle ones can't use up the file
+  // descriptors everything else needs (lib/descriptors.ts).
+  const cap = connectionCap(config, descriptorLimit());
+  if (cap.max !== undefined) fastify.server.maxConnections = cap.max;
+  fastify.log.info(
+    { maxConnections: cap.max ?? null, descriptorLimit: cap.limit ?? null, from: cap.source },
+    'connection cap',
+  );
+  if (cap.aboveSafe) {
+    fastify.log.warn(
+      { maxConnections: cap.max, descriptorLimit: cap.limit },
+      'MAX_CONNECTIONS leaves too few file descriptors for photos, the image cache and the store; lower it or raise the limit (ulimit -n)',
+    );
+  }
+  try {
+    await fastify.register(fp(app, { name: 'app' }), { config, terminal: options.terminal });
+  } catch (err) {
+    releaseUmask();
+    throw err;
+  }
   return fastify;
 }

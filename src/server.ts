@@ -7,6 +7,7 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
+import { PRIVATE_UMASK } from './lib/data-dir.js';
 
 function loggerOptions(level: string): FastifyServerOptions['logger'] {
   const base = {
@@ -31,6 +32,8 @@ function exitOnConfigError(err: unknown): void {
 }
 
 async function main(): Promise<void> {
+  // Files this process creates are its user's only, from the first one (lib/data-dir.ts).
+  process.umask(process.umask() | PRIVATE_UMASK);
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -41,7 +44,10 @@ async function main(): Promise<void> {
 
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
-    app = await buildApp(config, loggerOptions(config.LOG_LEVEL));
+    // A generated admin token is shown on the terminal, and only there (never in a log).
+    app = await buildApp(config, loggerOptions(config.LOG_LEVEL), {
+      terminal: process.stdout.isTTY ? process.stdout : undefined,
+    });
   } catch (err) {
     // Services start while they are registered: a store that can't be opened ends up here.
     exitOnConfigError(err);

@@ -17,9 +17,22 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config/env.js';
+import { PRIVATE_UMASK } from '../lib/data-dir.js';
 import { imageCacheDir } from '../services/images/plugin.js';
 import { createImageService } from '../services/images/service.js';
-import { type ImageKind, imageKinds } from '../services/images/types.js';
+import type { ImageFormat, ImageKind } from '../services/images/types.js';
+
+/**
+ * What a full rebuild makes for each photo: what a gallery visit asks for first. The
+ * thumbnail in JPEG and in WebP (what browsers take), and the JPEG preview (WebP previews,
+ * and 2x thumbnails, are rendered when first asked for).
+ */
+const REBUILT: Readonly<Record<'thumbnail' | 'preview', readonly ImageFormat[]>> = {
+  thumbnail: ['jpeg', 'webp'],
+  preview: ['jpeg'],
+};
+const REBUILT_KINDS = Object.keys(REBUILT) as (keyof typeof REBUILT)[];
+
 import { ensureDemoLibrary } from '../services/photos/demo.js';
 import { createPhotoLibrary, type LibraryLogger } from '../services/photos/library.js';
 import type { Photo } from '../services/photos/types.js';
@@ -29,7 +42,7 @@ export type PregenerateOptions = {
   /** Only this event (its code). */
   event?: string;
   /** Only this kind (default both). */
-  kinds?: readonly ImageKind[];
+  kinds?: readonly (keyof typeof REBUILT)[];
   /** Images worked on at once (default: the number of cores). */
   concurrency?: number;
   log: LibraryLogger;
@@ -89,13 +102,13 @@ export async function pregenerate(opts: PregenerateOptions): Promise<Pregenerate
         .join(', ');
       throw new UsageError(`no event "${opts.event}" in ${config.photosDir} (events: ${known || 'none'})`);
     }
-    const kinds = opts.kinds ?? imageKinds;
-    const jobs: { photo: Photo; kind: ImageKind }[] = [];
+    const kinds = opts.kinds ?? REBUILT_KINDS;
+    const jobs: { photo: Photo; kind: ImageKind; format: ImageFormat }[] = [];
     let photoCount = 0;
     for (const event of events) {
       for (const photo of (event && library.photosOf(event.code)) ?? []) {
         photoCount++;
-        for (const kind of kinds) jobs.push({ photo, kind });
+        for (const kind of kinds) for (const format of REBUILT[kind]) jobs.push({ photo, kind, format });
       }
     }
 
@@ -114,7 +127,7 @@ export async function pregenerate(opts: PregenerateOptions): Promise<Pregenerate
     const worker = async () => {
       for (let job = jobs[next++]; job; job = jobs[next++]) {
         try {
-          const outcome = await images.ensure(job.kind, job.photo);
+          const outcome = await images.ensure(job.kind, job.photo, job.format);
           if (outcome === 'skipped') summary.skipped++;
           else summary.done++;
         } catch (err) {
@@ -168,17 +181,19 @@ function parseCli(argv: string[]): Pick<PregenerateOptions, 'event' | 'kinds' | 
     process.exit(0);
   }
   const kind = values.kind;
-  if (kind !== undefined && !imageKinds.includes(kind as ImageKind)) {
+  if (kind !== undefined && !REBUILT_KINDS.includes(kind as keyof typeof REBUILT)) {
     throw new UsageError(`--kind must be thumbnail or preview, not "${kind}"`);
   }
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) {
     throw new UsageError('--concurrency must be an integer from 1 to 64');
   }
-  return { event: values.event, kinds: kind ? [kind as ImageKind] : undefined, concurrency };
+  return { event: values.event, kinds: kind ? [kind as keyof typeof REBUILT] : undefined, concurrency };
 }
 
 async function main(): Promise<number> {
+  // The disk cache is under DATA_DIR, which is private (lib/data-dir.ts).
+  process.umask(process.umask() | PRIVATE_UMASK);
   let config: Config;
   let args: ReturnType<typeof parseCli>;
   try {

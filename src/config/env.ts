@@ -39,6 +39,8 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: optional(z.string()),
   REQUEST_TIMEOUT_MS: ms(1000).default(30_000),
+  /** Open connections at most; unset: derived from the descriptor limit (lib/descriptors.ts). */
+  MAX_CONNECTIONS: optional(int(1)),
   SHUTDOWN_GRACE_MS: ms(0).default(10_000),
 
   // --- folders -----------------------------------------------------------------
@@ -54,6 +56,14 @@ export const envSchema = z.object({
   IMAGE_DISK_CACHE_MB: int(0).default(0),
   IMAGE_CACHE_SWEEP_INTERVAL_MS: ms(0).default(3_600_000),
   LIBRARY_RESCAN_INTERVAL_MS: ms(0).default(60_000),
+  /** A new file is indexed once its size and mtime have not changed for this long. */
+  INTAKE_SETTLE_MS: ms(0).default(2_000),
+  /** A pause longer than this between consecutive frames ends a photo code's group. */
+  FINDER_GAP_MS: ms(0).default(600_000),
+  /** A visitor's image render that cannot start within this long gets 503 BUSY (0: waits). */
+  IMAGE_QUEUE_TIMEOUT_MS: ms(0).default(10_000),
+  /** Thumbnails of new photos rendered as they arrive, and photo codes read from them. */
+  INTAKE_INSPECT: z.enum(['on', 'off']).default('on'),
   /** The built browser app (default: dist/web of the package, written by `npm run build`). */
   WEB_DIR: optional(z.string().min(1)),
 
@@ -112,6 +122,8 @@ export const envSchema = z.object({
     .string()
     .regex(/^(mailto:|https:\/\/)/)
     .default('mailto:photos@localhost'),
+  /** Push service hosts exempt from the public-address check (services/push/egress.ts). */
+  PUSH_ALLOW_HOSTS: optional(z.string()),
 
   // --- address check -----------------------------------------------------------
   ADDRESS_VERIFIER: z.enum(['local', 'usps', 'smarty', 'off']).default('local'),

@@ -21,6 +21,7 @@ export const errorCatalogue = {
   FOLDER_NOT_FOUND: { status: 404, message: 'Folder not found' },
   PHOTO_NOT_FOUND: { status: 404, message: 'Photo not found' },
   ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
+  CODE_NOT_FOUND: { status: 404, message: 'No photos are known for this photo code' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   NOT_ACCEPTABLE: { status: 406, message: 'Not acceptable' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
@@ -40,6 +41,7 @@ export const errorCatalogue = {
   IMAGE_UNAVAILABLE: { status: 503, message: 'The image cannot be rendered right now' },
   STORE_UNAVAILABLE: { status: 503, message: 'The order store is unreachable' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+  BUSY: { status: 503, message: 'The server is busy; try again shortly' },
   CAPTCHA_UNAVAILABLE: { status: 503, message: 'The CAPTCHA service cannot be reached right now' },
   PAYMENT_UNAVAILABLE: { status: 503, message: 'The payment provider cannot be reached right now' },
 } as const satisfies Record<string, { status: number; message: string }>;

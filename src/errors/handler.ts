@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { securityHeaders } from '../lib/security-headers.js';
 import { AppError, type ErrorCode, isAppError } from './catalogue.js';
 
 /** Fastify's own error codes that are the client's fault, mapped to ours. */
@@ -105,6 +106,9 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Access-Control-Allow-Origin: *\r\n' +
         'Cache-Control: no-store\r\n' +
+        securityHeaders(this.config)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
         'Connection: close\r\n\r\n' +
         body,
     );

@@ -1,11 +1,13 @@
 /**
  * The cross-cutting HTTP rules of SPEC §1: CORS on every response (errors and 404s
  * included), `Cache-Control: no-cache` on JSON data unless a route chose otherwise,
- * the request id echoed back, and JSON as the only accepted request body type.
+ * the request id echoed back, and JSON as the only accepted request body type. Every
+ * response also carries the security headers (docs/contract.md, "Hardening").
  */
 import cors from '@fastify/cors';
 import type { onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { securityHeaders } from '../lib/security-headers.js';
 
 export const corsOptions = {
   origin: '*',
@@ -29,9 +31,12 @@ export default fp(
     // Bodies are JSON only; text/plain would otherwise reach the validators as a string.
     fastify.removeContentTypeParser('text/plain');
 
+    const security = securityHeaders(fastify.config);
+
     // One synchronous hook (no promise per request: this runs on the gallery's hot path).
     fastify.addHook('onSend', (request, reply, payload, done) => {
       reply.header('X-Request-Id', request.id);
+      for (const [name, value] of security) reply.header(name, value);
       if (!reply.hasHeader('cache-control')) {
         const type = reply.getHeader('content-type');
         if (typeof type === 'string' && type.startsWith('application/json')) {
@@ -68,5 +73,5 @@ export default fp(
       route.onResponse = [...existing, logCompleted];
     });
   },
-  { name: 'http-conventions' },
+  { name: 'http-conventions', dependencies: ['config'] },
 );

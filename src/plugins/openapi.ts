@@ -73,6 +73,9 @@ export default fp(
       routePrefix: '/docs',
       uiConfig: { docExpansion: 'list', deepLinking: true },
       staticCSP: true,
+      // Like the app's own pages, /docs may not be framed by another site (clickjacking an
+      // admin who has pasted a token into "Authorize"): docs/contract.md, "Hardening".
+      transformStaticCSP: (header) => header.replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'"),
     });
   },
   { name: 'openapi' },

@@ -81,7 +81,7 @@ For development, <code>npm run dev:web</code> serves it with hot reload.</p>
 `;
 
 /** Paths of the app's own pages (the gallery's are negotiated on the gallery routes). */
-const APP_PAGES = ['/', '/favorites', '/checkout', '/order/:orderNumber', '/admin', '/admin/*'];
+const APP_PAGES = ['/', '/favorites', '/checkout', '/order/:orderNumber', '/me/:code', '/admin', '/admin/*'];
 
 export default fp(
   async function web(fastify) {

@@ -19,7 +19,8 @@ test('push service answering 500: retried, then given up, requests unaffected', 
   const dataDir = await tempDir(t);
   await writeLibrary(path.join(dataDir, 'photos'));
   // An admin's browser subscribed earlier. (Its endpoint is on loopback, which the subscribe
-  // route refuses, as it should; so it goes into the store directly.)
+  // route refuses, as it should; so it goes into the store directly, and PUSH_ALLOW_HOSTS
+  // lets the server send to it, as it would to an on-premises relay.)
   const browser = push.subscriber();
   push.respond(browser.endpoint, [500]);
   const store = createSqliteStore({ file: path.join(dataDir, 'orders.db') });
@@ -37,7 +38,7 @@ test('push service answering 500: retried, then given up, requests unaffected', 
   await writeFile(ca, push.ca);
 
   const server = await startServer(t, {
-    env: serverEnv(dataDir, { LOG_LEVEL: 'info' }),
+    env: serverEnv(dataDir, { LOG_LEVEL: 'info', PUSH_ALLOW_HOSTS: '127.0.0.1' }),
     // web-push uses Node's TLS defaults: trust the local push service's certificate.
     extraEnv: { NODE_EXTRA_CA_CERTS: ca },
   });

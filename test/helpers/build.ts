@@ -38,6 +38,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): C
     DEMO_LIBRARY: 'off',
     ADMIN_TOKENS: ADMIN_TOKEN,
     LIBRARY_RESCAN_INTERVAL_MS: '0',
+    // New files are indexed at once (tests of the intake's settling set their own value).
+    INTAKE_SETTLE_MS: '0',
     PUBLIC_BASE_URL: 'http://photos.test',
     // A stand-in build, so no test depends on whether `npm run build` has run here.
     WEB_DIR: TEST_WEB_DIR,

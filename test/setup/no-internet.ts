@@ -23,7 +23,8 @@ function hostOf(args: unknown[]): string | undefined {
 
 const original = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
-  const host = hostOf(args);
+  // A trailing dot names the same host (`localhost.` is loopback).
+  const host = hostOf(args)?.replace(/\.+$/, '');
   if (host !== undefined && !loopback.has(host) && !host.startsWith('127.')) {
     const err = Object.assign(new Error(`tests may not reach the internet (tried ${host})`), { code: 'ENETUNREACH' });
     process.nextTick(() => this.destroy(err));

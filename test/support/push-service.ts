@@ -1,6 +1,8 @@
 /**
  * A local Web Push service for tests: HTTPS on loopback with a certificate made at test time
- * (`selfsigned`, nothing outside npm), trusted through `agent` (an https.Agent with the CA).
+ * (`selfsigned`, nothing outside npm). `egress` lets the notifier reach it: its host is
+ * exempt from the public-address check (as PUSH_ALLOW_HOSTS would make it) and its
+ * certificate trusted.
  * It does what FCM or Mozilla's autopush do with a push: checks the VAPID `Authorization`
  * header (ES256 JWT signed by the `k=` key, audience = this origin, not expired), decrypts the
  * aes128gcm body with the subscriber's keys (`http_ece`), records it, and answers with the
@@ -9,7 +11,7 @@
  *   const push = await startPushService(t);
  *   const sub = push.subscriber();          // { endpoint, keys: { p256dh, auth } }
  *   push.respond(sub.endpoint, [500, 500, 201]);
- *   ... createPushNotifier({ agent: push.agent, ... })
+ *   ... createPushNotifier({ egress: push.egress, ... })
  *   push.received  // [{ endpoint, status, payload, vapid, ttl, ... }]
  */
 import { createECDH, createPublicKey, type ECDH, randomBytes, randomUUID, verify } from 'node:crypto';
@@ -46,8 +48,8 @@ export type TestSubscriber = {
 
 export type PushService = {
   origin: string;
-  /** Trusts this service's certificate: pass as web-push's `agent`. */
-  agent: https.Agent;
+  /** The notifier's `egress`: this service's host allowed (it is on loopback), its certificate trusted. */
+  egress: { allow: ReadonlySet<string>; ca: string };
   ca: string;
   received: ReceivedPush[];
   /** A new browser: its own ECDH key pair and auth secret, an endpoint on this service. */
@@ -167,10 +169,7 @@ export async function startPushService(t: TestContext): Promise<PushService> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const agent = new https.Agent({ ca: pems.cert, keepAlive: false });
-
   const close = async () => {
-    agent.destroy();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
@@ -178,7 +177,7 @@ export async function startPushService(t: TestContext): Promise<PushService> {
 
   return {
     origin,
-    agent,
+    egress: { allow: new Set(['127.0.0.1']), ca: pems.cert },
     ca: pems.cert,
     received,
     subscriber() {

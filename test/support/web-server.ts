@@ -24,6 +24,8 @@ export async function startWebServer(webDir: string, env: Record<string, string>
       PHOTOS_DIR: path.join(dataDir, 'photos'),
       DEMO_LIBRARY: 'auto',
       LIBRARY_RESCAN_INTERVAL_MS: '0',
+      // Tests write whole files and rescan: no settling wait (test/services/photos/intake.test.ts covers it).
+      INTAKE_SETTLE_MS: '0',
       ADMIN_TOKENS: ADMIN_TOKEN,
       // Mails and push carry this host; the app itself must work whatever it says.
       PUBLIC_BASE_URL: 'http://photos.test',

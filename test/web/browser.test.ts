@@ -14,7 +14,8 @@ import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
-import { makeImage, writePhoto } from '../support/photos-fixtures.js';
+import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
+import { makeFrame } from '../support/qr-frames.js';
 import {
   DESKTOP,
   horizontalOverflow,
@@ -723,4 +724,101 @@ describe('selling', () => {
       });
     }
   }, 90_000);
+});
+
+// Last in this file: it adds an event to the demo library the tests above count on.
+describe('live gallery', () => {
+  test('photos copied into the folder while the page is open: "N new photos", loaded on a tap', async () => {
+    const root = path.join(server.dataDir, 'photos');
+    const event = 'Live Con';
+    await writeEventJson(root, event, { name: 'Live Con' });
+    const shot = (minute: number, color: string) =>
+      makeImage({ width: 300, height: 200, color, takenAt: `2026:07:03 10:${String(minute).padStart(2, '0')}:00` });
+    for (let i = 0; i < 3; i++)
+      await writePhoto(root, [event, 'Sat', 'Hall', `IMG_${100 + i}.jpg`], await shot(i * 2, '#335577'));
+    // Listed once inspected (code frames never show).
+    await expect.poll(() => server.app.photos.getEvent(event)?.photoCount, { timeout: 15_000 }).toBe(3);
+
+    const p = await openPage(browser, PHONE);
+    const { page } = p;
+    await page.goto(`${server.url}/event/${encodeURIComponent(event)}`);
+    await expect.poll(() => page.locator('.grid .tile').count()).toBe(3);
+    // 2x screens get the 2x thumbnail through srcset.
+    expect(await page.locator('.grid .tile img').first().getAttribute('srcset')).toMatch(/ 1x, .*size=2x 2x$/);
+    expect(await page.locator('.live-banner').count()).toBe(0);
+
+    // The photographer copies two more in (one shot between the others): the watcher, the
+    // intake's inspection, then the page is told.
+    await writePhoto(root, [event, 'Sat', 'Hall', 'IMG_103.jpg'], await shot(1, '#aa5522'));
+    await writePhoto(root, [event, 'Sat', 'Hall', 'IMG_104.jpg'], await shot(9, '#22aa55'));
+    const banner = page.locator('.live-banner button');
+    await expect.poll(() => banner.textContent(), { timeout: 20_000 }).toContain('2 new photos');
+    expect(await page.locator('.grid .tile').count()).toBe(3); // nothing moved under the visitor's thumb
+    await banner.click();
+    await expect.poll(() => page.locator('.grid .tile').count()).toBe(5);
+    // In shooting order: the 10:01 photo sits second.
+    const numbers = await page
+      .locator('.grid .tile-open')
+      .evaluateAll((list) => list.map((b) => b.getAttribute('data-number')));
+    expect(numbers).toEqual(['1', '4', '2', '3', '5']);
+    await expect.poll(() => page.locator('.live-banner').count()).toBe(0);
+
+    // Jump to time: 10:04 is the third photo.
+    await page.locator('#jump-time').fill('10:04');
+    await page.getByRole('button', { name: 'Go' }).click();
+    await expect.poll(() => page.locator(':focus').getAttribute('data-number')).toBe('3');
+    expectClean(p);
+    await p.close();
+  }, 60_000);
+});
+
+describe('my photos', () => {
+  test("an attendee's page fills in as the photographer's frames of their code arrive", async () => {
+    const code = 'M3W7K2PD';
+    const p = await openPage(browser, PHONE);
+    const { page } = p;
+    // Until the frames arrive the code is unknown: the lookup's 404 (which the browser logs) is expected.
+    let notFound = 0;
+    page.on('response', (r) => {
+      if (r.url().includes(`/api/finder/`) && r.status() === 404) notFound++;
+    });
+    await page.goto(`${server.url}/me/${code.toLowerCase()}`);
+    await expect.poll(() => page.locator('.notice').first().textContent()).toContain('No photos for this code yet');
+
+    // The photographer shoots the attendee's QR (phone screen, a bit turned), then two photos.
+    const root = path.join(server.dataDir, 'photos');
+    const at = (s: string) => `2026:07:03 15:00:${s}`;
+    await writePhoto(
+      root,
+      ['Live Con', 'Sat', 'Studio', 'IMG_200.jpg'],
+      await makeFrame({
+        payload: `http://photos.test/me/${code}`,
+        width: 1200,
+        height: 800,
+        qrFraction: 0.35,
+        rotate: -12,
+        contrast: 0.7,
+        takenAt: at('00'),
+        seed: 11,
+      }),
+    );
+    for (const [i, s] of ['10', '20'].entries()) {
+      await writePhoto(
+        root,
+        ['Live Con', 'Sat', 'Studio', `IMG_20${i + 1}.jpg`],
+        await makeImage({ width: 300, height: 200, takenAt: at(s) }),
+      );
+    }
+    await expect.poll(() => page.locator('.grid .tile').count(), { timeout: 30_000 }).toBe(2);
+    expect(await page.locator('main').textContent()).toContain(code);
+    // The code frame itself is nowhere: not in the event either.
+    const live = (await server.app.inject({ url: `/event/${encodeURIComponent('Live Con')}/Sat/Studio` })).json();
+    expect(live.totalCount).toBe(2);
+    expect(notFound).toBeGreaterThan(0);
+    const expected = p.errors.filter((e) => e.includes('status of 404'));
+    expect(expected.length).toBe(notFound);
+    p.errors.splice(0, p.errors.length, ...p.errors.filter((e) => !e.includes('status of 404')));
+    expectClean(p);
+    await p.close();
+  }, 60_000);
 });

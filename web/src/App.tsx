@@ -16,6 +16,7 @@ import NotFound from './pages/NotFound.js';
 const Checkout = lazy(() => import('./pages/Checkout.js'));
 const OrderPage = lazy(() => import('./pages/Order.js'));
 const Admin = lazy(() => import('./admin/Admin.js'));
+const MyPhotos = lazy(() => import('./pages/MyPhotos.js'));
 
 function Page({ path, query }: { path: string; query: URLSearchParams }) {
   const parts = segments(path);
@@ -42,6 +43,8 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
       );
     case 'admin':
       return <Admin path={rest} query={query} />;
+    case 'me':
+      return rest.length === 1 ? <MyPhotos key={rest[0]} code={rest[0] as string} /> : <NotFound />;
     default:
       return <NotFound />;
   }

@@ -57,11 +57,15 @@ export function galleryFastPath(opts: {
   isReady: () => boolean;
   /** false when the event settings snapshot must be refreshed first (the route does that). */
   isFresh: () => boolean;
+  /** What every response carries (lib/security-headers.ts). */
+  securityHeaders: readonly [string, string][];
 }): FastPath {
   const { pages } = opts;
   // Raw header pairs (name, value, ...): writeHead takes them as they are, without walking
-  // an object's keys. The same headers the route sends (CORS, Cache-Control, Vary: Accept).
+  // an object's keys. The same headers the route sends (CORS, Cache-Control, Vary: Accept,
+  // the security headers).
   const constantHeaders = [
+    ...opts.securityHeaders.flat(),
     'content-type',
     'application/json; charset=utf-8',
     'cache-control',
@@ -105,7 +109,9 @@ export function galleryFastPath(opts: {
   return (req: IncomingMessage, res: ServerResponse, requestId: (req: IncomingMessage) => string): boolean => {
     const url = req.url;
     if (url === undefined || !url.startsWith(PREFIX)) return false;
-    if (prefersHtml(req.headers.accept) || !opts.isReady() || !opts.isFresh()) return false;
+    const accept = req.headers.accept;
+    // An EventSource asks for the live stream (live.ts), never a page.
+    if (accept === 'text/event-stream' || prefersHtml(accept) || !opts.isReady() || !opts.isFresh()) return false;
     const bytes = page(url);
     if (!bytes) return false;
     const headers = constantHeaders.slice();

@@ -16,16 +16,19 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
+import { securityHeaders } from '../../lib/security-headers.js';
 import { readsAreLogged } from '../../plugins/http-conventions.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { type CatalogSettings, catalogSettings } from './event-settings.js';
 import { galleryFastPath } from './fast-path.js';
+import liveRoutes from './live.js';
 import { createGalleryPages } from './pages.js';
 import {
   DayPage,
   DayParams,
   EventList,
   EventPage,
+  EventPageQuery,
   EventParams,
   PageQuery,
   SessionPage,
@@ -59,6 +62,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
   });
 
   const library = fastify.photos;
+  await fastify.register(liveRoutes);
 
   // Plain page requests are answered before the router (fast-path.ts), except at debug, where
   // every read is logged and only the route does that.
@@ -68,6 +72,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
         pages,
         isReady: () => library.isReady,
         isFresh: () => !snapshot?.needsRefresh(),
+        securityHeaders: securityHeaders(fastify.config),
       }),
     );
   }
@@ -109,9 +114,12 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'Pagination: `page` ≥ 1 (default 1), `limit` ≥ 1 (default 50, values above 100 clamped to 100);',
           'a non-integer or smaller value is 400 `VALIDATION_FAILED`; a page past the end is 200 with',
           '`photos: []` and the true totals; `totalPages = ceil(totalCount / limit)`.',
+          '',
+          '`?at=HH:MM` (optionally with `day=<day folder>`) jumps to the page holding the first photo shot at or',
+          'after that camera clock time; `currentPage` tells which page that is.',
         ].join('\n'),
         params: EventParams,
-        querystring: PageQuery,
+        querystring: EventPageQuery,
         response: { 200: EventPage, ...errorResponses('VALIDATION_FAILED', 'EVENT_NOT_FOUND', 'SERVICE_UNAVAILABLE') },
       },
     },

@@ -29,11 +29,13 @@ export const eventJsonSettings: EventSettingsSource = {
 };
 
 export type PageRequest = { page: number; limit: number };
+/** The event page can jump to a time of day instead of a page number. */
+export type EventPageRequest = PageRequest & { at?: string | undefined; day?: string | undefined };
 
 export type GalleryPages = {
   eventList(): EventSummaryT[];
   /** undefined: unknown event. */
-  eventPage(code: string, req: PageRequest): Buffer | undefined;
+  eventPage(code: string, req: EventPageRequest): Buffer | undefined;
   /** 'event': unknown event; 'folder': unknown day. */
   dayPage(code: string, day: string, req: PageRequest): Buffer | 'event' | 'folder';
   sessionPage(code: string, day: string, session: string, req: PageRequest): Buffer | 'event' | 'folder';
@@ -108,13 +110,15 @@ export function createGalleryPages(opts: {
       );
     },
 
-    eventPage(code, req) {
+    eventPage(code, request) {
       const event = library.getEvent(code);
       if (!event) return undefined;
       const status = statusOf(event);
+      const all = library.photosOf(code) ?? [];
+      const req = request.at === undefined ? request : { ...request, page: pageAtTime(all, request) };
       return cached(key('e', status, code, req), () =>
         EventPage.parse({
-          ...paging(library.photosOf(code) ?? [], req),
+          ...paging(all, req),
           event: {
             code: event.code,
             name: event.name,
@@ -184,4 +188,20 @@ export function createGalleryPages(opts: {
       });
     },
   };
+}
+
+/**
+ * The page (at `req.limit`) holding the first photo, in listing order, whose camera clock
+ * time of day is at or after `req.at` (of day folder `req.day` when given); the last page
+ * when there is none. `takenAt` is the camera clock written as if UTC, so its characters
+ * 11-16 are the clock's HH:MM.
+ */
+export function pageAtTime(photos: readonly Photo[], req: EventPageRequest): number {
+  const at = req.at ?? '00:00';
+  for (let i = 0; i < photos.length; i++) {
+    const p = photos[i] as Photo;
+    if (p.takenAt === null || (req.day !== undefined && p.day !== req.day)) continue;
+    if (p.takenAt.slice(11, 16) >= at) return Math.floor(i / req.limit) + 1;
+  }
+  return Math.max(1, Math.ceil(photos.length / req.limit));
 }

@@ -37,10 +37,12 @@ export function photoItemBuilder(publicBaseUrl: string): PhotoItemBuilder {
         height: photo.height,
       };
       if (photo.takenAt !== null) metadata.takenAt = photo.takenAt;
+      const thumbnail = imageUrl('proxy-image', photo);
       return {
         id: photo.id,
         number: photo.number,
-        thumbnail: imageUrl('proxy-image', photo),
+        thumbnail,
+        srcset: `${thumbnail} 1x, ${thumbnail}&size=2x 2x`,
         fullSize: imageUrl('preview', photo),
         metadata,
       };

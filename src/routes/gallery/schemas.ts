@@ -26,6 +26,25 @@ export const PageQuery = z.object({
     ),
 });
 
+/** The event page also jumps to a time of day (docs/contract.md, "Finding one's photos, and intake"). */
+export const EventPageQuery = PageQuery.extend({
+  at: z
+    .string()
+    .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'must be a time of day HH:MM (24-hour)')
+    .optional()
+    .describe(
+      'Jump to a time: the page (at `limit`) holding the first listed photo whose camera clock time of day ' +
+        '(EXIF as written, no time-zone conversion) is at or after `HH:MM`. Overrides `page`; when no photo is ' +
+        'that late, the last page.',
+    ),
+  day: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('With `at`: only photos of this day folder count (the page is still one of the whole event)'),
+});
+
 const name = z.string().min(1).max(500);
 export const EventParams = z.object({
   eventCode: name.describe('Event code: the event folder name, URL-encoded'),
@@ -58,6 +77,12 @@ export const PhotoItem = z
     thumbnail: z
       .string()
       .describe('Absolute URL of the thumbnail (`/api/proxy-image/{event}/{id}`); `v` changes when the file does'),
+    srcset: z
+      .string()
+      .describe(
+        'For `<img srcset>`: the thumbnail at 1x and twice its size (`&size=2x`) at 2x, for 2× screens. ' +
+          'Both are negotiated on `Accept` (WebP where the browser takes it).',
+      ),
     fullSize: z
       .string()
       .describe('Absolute URL of a watermarked preview (`/api/preview/{event}/{id}`), never the original file'),
@@ -70,8 +95,9 @@ export const PhotoItem = z
         .string()
         .optional()
         .describe(
-          'EXIF capture time, ISO 8601. Cameras record local wall-clock time without a zone: unless the ' +
-            'file has an EXIF offset, that time is given as if it were UTC. Absent when the file has none.',
+          'EXIF capture time, ISO 8601: the camera clock as written (its wall-clock time, whatever offset ' +
+            'the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. ' +
+            'Absent when the file has none.',
         ),
     }),
   })

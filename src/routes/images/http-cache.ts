@@ -7,7 +7,7 @@
  * (no `v`, or a stale one) may change when the original is replaced: `public, max-age=300`,
  * after which the browser revalidates with the ETag and gets a 304 while nothing changed.
  */
-import type { ServedImage } from '../../services/images/types.js';
+import { CONTENT_TYPES, type ServedImage } from '../../services/images/types.js';
 
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_REVALIDATE = 'public, max-age=300';
@@ -23,10 +23,11 @@ const cache = new WeakMap<ServedImage, HeaderSets>();
 
 function headerSets(img: ServedImage): HeaderSets {
   const make = (cacheControl: string) => {
-    const notModified = Object.freeze({ etag: img.etag, 'cache-control': cacheControl });
+    // Vary: Accept: the same URL is WebP or JPEG depending on what the client accepts.
+    const notModified = Object.freeze({ etag: img.etag, 'cache-control': cacheControl, vary: 'Accept' });
     const ok = Object.freeze({
       ...notModified,
-      'content-type': 'image/jpeg',
+      'content-type': CONTENT_TYPES[img.format],
       'x-content-type-options': 'nosniff',
     });
     return { ok, notModified };

@@ -3,7 +3,8 @@
  * (watermarked preview, the gallery's `fullSize`). Photos are looked up in the library's
  * index by event code and photo id or number, never through a path built from the URL,
  * so no parameter (`..`, `%2e%2e`, `%2f`, NUL, absolute) can reach a file outside
- * PHOTOS_DIR. Originals are never served: every body is a re-encoded JPEG.
+ * PHOTOS_DIR. Originals are never served: every body is a re-encoded JPEG, or WebP for a
+ * client whose `Accept` takes it (negotiate.ts).
  *
  * The hot path (an image already in memory) does no I/O and no per-request formatting:
  * the body is a shared Buffer, the headers an object made once per image.
@@ -15,6 +16,7 @@ import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import type { ImageKind } from '../../services/images/types.js';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE, etagMatches, imageHeaders } from './http-cache.js';
+import { negotiateFormat } from './negotiate.js';
 
 const Params = z.object({
   event: z.string().min(1).max(200).describe('Event code'),
@@ -29,18 +31,22 @@ const Query = z.object({
     .describe(
       "The photo's current `version`, as in the gallery's URLs. When it matches, the response may be cached for a year.",
     ),
+  size: z
+    .enum(['1x', '2x'])
+    .optional()
+    .describe('Thumbnails only: `2x` is twice `THUMBNAIL_SIZE`, for 2× screens (the photo item’s `srcset`)'),
 });
 
-const Jpeg = z.string().meta({ format: 'binary' });
+const Binary = z.string().meta({ format: 'binary' });
 
 function responses(what: string) {
   return {
     200: {
-      description: `${what} (JPEG). Headers: \`ETag\`, \`Cache-Control\` (\`${CACHE_IMMUTABLE}\` when \`v\` is the current version, else \`${CACHE_REVALIDATE}\`).`,
-      content: { 'image/jpeg': { schema: Jpeg } },
+      description: `${what}: WebP when \`Accept\` names \`image/webp\`, else JPEG. Headers: \`ETag\`, \`Vary: Accept\`, \`Cache-Control\` (\`${CACHE_IMMUTABLE}\` when \`v\` is the current version, else \`${CACHE_REVALIDATE}\`).`,
+      content: { 'image/jpeg': { schema: Binary }, 'image/webp': { schema: Binary } },
     },
     304: z.null().describe('Not modified: `If-None-Match` names the current ETag. Same `ETag` and `Cache-Control`.'),
-    ...errorResponses('VALIDATION_FAILED', 'EVENT_NOT_FOUND', 'PHOTO_NOT_FOUND', 'IMAGE_UNAVAILABLE'),
+    ...errorResponses('VALIDATION_FAILED', 'EVENT_NOT_FOUND', 'PHOTO_NOT_FOUND', 'IMAGE_UNAVAILABLE', 'BUSY'),
   };
 }
 
@@ -50,7 +56,8 @@ const cachingNote = [
   'a replaced original gets a new version, hence a new URL in the gallery.',
   `Without \`v\`, or with an outdated one, the current image is served with \`${CACHE_REVALIDATE}\``,
   'so a replaced original shows within five minutes, revalidated cheaply by ETag.',
-  'Errors are `Cache-Control: no-store`. 503 `IMAGE_UNAVAILABLE` when the original cannot be decoded.',
+  'Errors are `Cache-Control: no-store`. 503 `IMAGE_UNAVAILABLE` when the original cannot be decoded;',
+  '503 `BUSY` with `Retry-After` when the render cannot start within `IMAGE_QUEUE_TIMEOUT_MS` (default 10 s).',
 ].join(' ');
 
 type ImageRequest = FastifyRequest<{ Params: z.infer<typeof Params>; Querystring: z.infer<typeof Query> }>;
@@ -66,7 +73,9 @@ const imageRoutes: FastifyPluginAsyncZod = async (fastify) => {
         if (!photos.getEvent(event)) throw appError('EVENT_NOT_FOUND', { details: event });
         throw appError('PHOTO_NOT_FOUND', { details: `${event}/${ref}` });
       }
-      const img = images.peek(kind, photo) ?? (await images.get(kind, photo));
+      const format = negotiateFormat(request.headers.accept);
+      const which: ImageKind = kind === 'thumbnail' && request.query.size === '2x' ? 'thumbnail2x' : kind;
+      const img = images.peek(which, photo, format) ?? (await images.get(which, photo, format));
       const versioned = request.query.v === img.version;
       if (etagMatches(request.headers['if-none-match'], img.etag)) {
         return reply

@@ -46,8 +46,9 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`Authorization: Bearer <admin token>` (scope `admin`: every new order, status and shipping change) or',
           "`orderNumber` and that order's `email` (scope `order`: that order's status and shipping changes).",
           '',
-          '`endpoint` must be an https URL of a push service (no IP address or local name); `keys.p256dh` must',
-          'be a base64url uncompressed P-256 point (65 bytes), `keys.auth` base64url of 16 bytes.',
+          '`endpoint` must be an https URL of a push service (no IP address or local name such as `localhost`,',
+          'a trailing dot ignored; the server contacts it only at a public address); `keys.p256dh` must be a',
+          'base64url uncompressed point on P-256 (65 bytes), `keys.auth` base64url of 16 bytes.',
           '',
           '201 when new; 200 when the same endpoint is registered already for that scope or order.',
           'Neither credentials nor order: 401 `UNAUTHORIZED`. Only one of `orderNumber`/`email`: 400.',
@@ -73,6 +74,11 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const body = request.body;
+      // Before anything else, like the schema's own checks: where the server would be sent.
+      const refusal = fastify.push.endpointRefusal(body.endpoint);
+      if (refusal !== undefined) {
+        throw appError('VALIDATION_FAILED', { details: [{ in: 'body', field: 'endpoint', message: refusal }] });
+      }
       let scope: 'admin' | 'order';
       let orderId: string | null;
       let label: string;

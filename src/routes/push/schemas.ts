@@ -3,7 +3,7 @@
  * (`endpoint`, `expirationTime`, `keys.p256dh`, `keys.auth`), plus `orderNumber` and `email`
  * for a customer's subscription to one order.
  */
-import net from 'node:net';
+import { ECDH } from 'node:crypto';
 import { z } from 'zod';
 
 /** base64url (padding tolerated) that decodes to exactly `bytes` bytes. */
@@ -15,31 +15,27 @@ function base64urlKey(bytes: number, what: string) {
     .refine((v) => Buffer.from(v, 'base64url').length === bytes, `${what} must decode to ${bytes} bytes`);
 }
 
-function isPushServiceHost(url: string): boolean {
-  let host: string;
+/** Whether `v` (base64url, 65 bytes) is a point on P-256: the key the push is encrypted to. */
+function isP256Point(v: string): boolean {
   try {
-    host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    ECDH.convertKey(Buffer.from(v, 'base64url'), 'prime256v1');
+    return true;
   } catch {
-    return false; // not a URL at all: the url check reports that
+    return false;
   }
-  return net.isIP(host) === 0 && host !== 'localhost' && !host.endsWith('.localhost') && host.includes('.');
 }
 
 /**
- * The push service URL. HTTPS only, and never an IP literal or a localhost name: real push
- * services (FCM, Mozilla, Apple, Windows) are public DNS names, and refusing the rest keeps
- * anyone from making this server POST to an internal address.
+ * The push service URL: https. Which hosts are acceptable (not an IP address or a local name,
+ * unless PUSH_ALLOW_HOSTS names them) is checked by the route against the configuration
+ * (services/push/egress.ts), and the address connected to is checked again at send time.
  */
-export const PushEndpoint = z
-  .url({ protocol: /^https$/, message: 'endpoint must be an https URL' })
-  .max(2048)
-  .refine(isPushServiceHost, 'endpoint must name a push service host, not an address or a local name');
+export const PushEndpoint = z.url({ protocol: /^https$/, message: 'endpoint must be an https URL' }).max(2048);
 
 export const PushKeys = z.object({
-  p256dh: base64urlKey(65, 'keys.p256dh').refine(
-    (v) => Buffer.from(v, 'base64url')[0] === 0x04,
-    'keys.p256dh must be an uncompressed P-256 point',
-  ),
+  p256dh: base64urlKey(65, 'keys.p256dh')
+    .refine((v) => Buffer.from(v, 'base64url')[0] === 0x04, 'keys.p256dh must be an uncompressed P-256 point')
+    .refine(isP256Point, 'keys.p256dh must be a point on the P-256 curve'),
   auth: base64urlKey(16, 'keys.auth'),
 });
 

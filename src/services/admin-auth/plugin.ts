@@ -1,9 +1,11 @@
 /**
  * Admin authentication (SPEC §6), decorated as `fastify.adminAuth`.
  *
- * Tokens come from `ADMIN_TOKENS`. With none configured, the first start generates one,
- * stores it in `DATA_DIR/admin-token` (mode 0600) and prints it once; later starts reuse
- * it and only say where it is.
+ * Tokens come from `ADMIN_TOKENS`. With none configured, the first start generates one and
+ * stores it in `DATA_DIR/admin-token` (mode 0600); later starts reuse it. The token itself is
+ * shown once, on the operator's terminal when there is one (`terminal`, given by server.ts
+ * when stdout is a TTY), and never logged: logs are collected and kept by other systems, so
+ * they only name the file (docs/contract.md, "Hardening").
  *
  * How a route uses it:
  *   admin only:  { onRequest: fastify.adminAuth.requireAdmin,
@@ -49,6 +51,9 @@ type Verdict =
   | { kind: 'admin' }
   | { kind: 'wrong' }
   | { kind: 'locked'; lockedMs: number };
+
+/** Where a generated token may be shown: the operator's terminal, never a log. */
+export type Terminal = { write(text: string): unknown };
 
 export type AdminAuthOptions = {
   tokens: readonly string[];
@@ -116,20 +121,22 @@ export function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: 
 }
 
 /**
- * The tokens to accept: `ADMIN_TOKENS`, or else the one kept in DATA_DIR (generated and
- * printed on the first start).
+ * The tokens to accept: `ADMIN_TOKENS`, or else the one kept in DATA_DIR (generated on the
+ * first start, and shown then on the terminal if there is one).
  */
-async function resolveTokens(fastify: FastifyInstance): Promise<string[]> {
+async function resolveTokens(fastify: FastifyInstance, terminal: Terminal | undefined): Promise<string[]> {
   const { config } = fastify;
   if (config.adminTokens.length > 0) return config.adminTokens;
   const file = path.join(config.dataDir, ADMIN_TOKEN_FILE);
   const secret = await readOrCreateSecret(file, { generate: generateAdminToken, minLength: MIN_TOKEN_LENGTH });
   if (secret.created) {
     fastify.log.warn(
-      `Admin token: ${secret.value} (stored in ${file}). ` +
-        'Send it as "Authorization: Bearer <token>" to the admin API; it is printed only this once. ' +
+      { file },
+      `Admin token generated and stored in ${file} (readable by this user only). ` +
+        `Send it as "Authorization: Bearer <token>" to the admin API${terminal ? '; it is shown on the terminal this once' : ''}. ` +
         'Set ADMIN_TOKENS to choose your own.',
     );
+    terminal?.write(`\n  Admin token (shown only this once; kept in ${file}):\n\n    ${secret.value}\n\n`);
   } else {
     fastify.log.info(`Admin token: none in ADMIN_TOKENS, using the one stored in ${file}`);
     if (secret.exposed) fastify.log.warn(`${file} is readable by other users; chmod 600 it`);
@@ -138,8 +145,8 @@ async function resolveTokens(fastify: FastifyInstance): Promise<string[]> {
 }
 
 export default fp(
-  async function adminAuthPlugin(fastify: FastifyInstance) {
-    const tokens = await resolveTokens(fastify);
+  async function adminAuthPlugin(fastify: FastifyInstance, opts: { terminal?: Terminal }) {
+    const tokens = await resolveTokens(fastify, opts.terminal);
     const auth = createAdminAuth({
       tokens,
       maxFailures: fastify.config.ADMIN_AUTH_MAX_FAILURES,

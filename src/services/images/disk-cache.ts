@@ -1,5 +1,5 @@
 /**
- * Rendered images on disk, one file per key: `<dir>/<kind>/<k0k1>/<key>.jpg`.
+ * Rendered images on disk, one file per key: `<dir>/<kind>/<k0k1>/<key>.<jpg|webp>`.
  *
  * Writes are atomic (a temp file in the same folder, then rename), so a reader never sees
  * half an image, even across processes (the server and `npm run thumbnails` at once).
@@ -10,7 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-const RENDER_SUFFIX = '.jpg';
+/** File name endings of renders, by format. */
+const RENDER_SUFFIXES = ['.jpg', '.webp'] as const;
+export type RenderSuffix = (typeof RENDER_SUFFIXES)[number];
 /** Ends the name of a file being written (renamed to the render when complete). */
 const TEMP_SUFFIX = '.tmp';
 
@@ -30,9 +32,12 @@ export async function* cacheFiles<K extends string>(dir: string, kinds: readonly
       const folder = path.join(dir, kind, shard);
       for (const name of await names(folder)) {
         const file = path.join(folder, name);
-        if (name.endsWith(TEMP_SUFFIX)) yield { type: 'temp', kind, file };
-        else if (name.endsWith(RENDER_SUFFIX))
-          yield { type: 'render', kind, key: name.slice(0, -RENDER_SUFFIX.length), file };
+        if (name.endsWith(TEMP_SUFFIX)) {
+          yield { type: 'temp', kind, file };
+          continue;
+        }
+        const suffix = RENDER_SUFFIXES.find((s) => name.endsWith(s));
+        if (suffix) yield { type: 'render', kind, key: name.slice(0, -suffix.length), file };
       }
     }
   }
@@ -61,14 +66,14 @@ export class DiskCache {
     private readonly log: CacheLogger,
   ) {}
 
-  fileFor(kind: string, key: string): string {
-    return path.join(this.dir, kind, key.slice(0, 2), `${key}${RENDER_SUFFIX}`);
+  fileFor(kind: string, key: string, suffix: RenderSuffix = '.jpg'): string {
+    return path.join(this.dir, kind, key.slice(0, 2), `${key}${suffix}`);
   }
 
   /** The cached bytes, or undefined when absent or unreadable (then it is rendered again). */
-  async read(kind: string, key: string): Promise<Buffer | undefined> {
+  async read(kind: string, key: string, suffix?: RenderSuffix): Promise<Buffer | undefined> {
     try {
-      const body = await readFile(this.fileFor(kind, key));
+      const body = await readFile(this.fileFor(kind, key, suffix));
       return body.length > 0 ? body : undefined;
     } catch {
       return undefined;
@@ -76,17 +81,17 @@ export class DiskCache {
   }
 
   /** Whether a non-empty file is cached under `key` (without reading it). */
-  async has(kind: string, key: string): Promise<boolean> {
+  async has(kind: string, key: string, suffix?: RenderSuffix): Promise<boolean> {
     try {
-      return (await stat(this.fileFor(kind, key))).size > 0;
+      return (await stat(this.fileFor(kind, key, suffix))).size > 0;
     } catch {
       return false;
     }
   }
 
   /** Writes atomically; resolves true when stored. Never rejects. */
-  async write(kind: string, key: string, body: Buffer): Promise<boolean> {
-    const file = this.fileFor(kind, key);
+  async write(kind: string, key: string, body: Buffer, suffix?: RenderSuffix): Promise<boolean> {
+    const file = this.fileFor(kind, key, suffix);
     const folder = path.dirname(file);
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
     try {

@@ -1,22 +1,81 @@
 /**
- * At most `concurrency` tasks at once, the rest queued in arrival order. Decoding a
- * 24 MP original takes a core and tens of MB; more renders at once than cores only adds
- * memory and latency (and would starve the libuv pool that file reads share).
+ * The render queue: at most `concurrency` renders at once (decoding a 24 MP original takes
+ * a core and tens of MB; more renders than cores only adds memory and latency, and would
+ * starve the libuv pool that file reads share), in two lanes:
+ *
+ * - `now`: renders a visitor is waiting for, in arrival order. One that cannot start within
+ *   `timeoutMs` is given up with 503 `BUSY` and `Retry-After`, so an overloaded server
+ *   answers instead of holding connections until they are cut (docs/contract.md,
+ *   "Finding one's photos, and intake": image renders under load).
+ * - `background`: renders nobody waits for (thumbnails of new photos): started only while
+ *   no visitor's render is waiting, so a visitor waits for at most the background renders
+ *   already running.
+ *
+ * Built on p-limit, the codebase's one limiter.
  */
-export type Limit = <T>(task: () => Promise<T>) => Promise<T>;
+import { setTimeout as delay } from 'node:timers/promises';
+import pLimit from 'p-limit';
+import { appError } from '../../errors/catalogue.js';
 
-export function limiter(concurrency: number): Limit {
-  let active = 0;
-  const queue: (() => void)[] = [];
-  return async (task) => {
-    if (active < concurrency) active++;
-    else await new Promise<void>((resolve) => queue.push(resolve)); // a finishing task hands over its slot
-    try {
-      return await task();
-    } finally {
-      const wake = queue.shift();
-      if (wake) wake();
-      else active--;
-    }
+export type RenderQueue = {
+  now<T>(task: () => Promise<T>): Promise<T>;
+  background<T>(task: () => Promise<T>): Promise<T>;
+  /** Renders running, and visitors' renders waiting. */
+  readonly activeCount: number;
+  readonly pendingCount: number;
+};
+
+/** How long a background render waits before it looks again whether visitors' renders are waiting. */
+const BACKGROUND_POLL_MS = 10;
+/** Seconds a client is told to wait after 503 BUSY. */
+export const BUSY_RETRY_AFTER_S = 5;
+
+export function renderQueue(concurrency: number, opts: { timeoutMs?: number } = {}): RenderQueue {
+  const limit = pLimit(concurrency);
+  const backgroundLimit = pLimit(concurrency);
+  const timeoutMs = opts.timeoutMs ?? 0;
+
+  function now<T>(task: () => Promise<T>): Promise<T> {
+    if (timeoutMs <= 0) return limit(task);
+    return new Promise<T>((resolve, reject) => {
+      let gaveUp = false;
+      const timer = setTimeout(() => {
+        gaveUp = true;
+        reject(
+          appError('BUSY', {
+            details: `no render could start within ${timeoutMs} ms`,
+            headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S) },
+          }),
+        );
+      }, timeoutMs);
+      timer.unref();
+      void limit(async () => {
+        if (gaveUp) return; // its slot passes on at once
+        clearTimeout(timer);
+        try {
+          resolve(await task());
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+  }
+
+  function background<T>(task: () => Promise<T>): Promise<T> {
+    return backgroundLimit(async () => {
+      while (limit.pendingCount > 0 || limit.activeCount >= concurrency) await delay(BACKGROUND_POLL_MS);
+      return limit(task);
+    });
+  }
+
+  return {
+    now,
+    background,
+    get activeCount() {
+      return limit.activeCount;
+    },
+    get pendingCount() {
+      return limit.pendingCount;
+    },
   };
 }

@@ -39,6 +39,7 @@ export default fp(
       previewSize: config.PREVIEW_SIZE,
       watermarkText: config.WATERMARK_TEXT,
       memoryBytes: config.IMAGE_MEMORY_CACHE_MB * 1024 * 1024,
+      queueTimeoutMs: config.IMAGE_QUEUE_TIMEOUT_MS,
       log,
     });
     fastify.decorate('images', service);

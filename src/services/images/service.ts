@@ -16,15 +16,25 @@ import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import { appError } from '../../errors/catalogue.js';
 import type { Photo } from '../photos/types.js';
-import { type CacheLogger, DiskCache } from './disk-cache.js';
-import { limiter } from './limiter.js';
+import { type CacheLogger, DiskCache, type RenderSuffix } from './disk-cache.js';
+import { renderQueue } from './limiter.js';
 import { type PruneResult, pruneDiskCache } from './prune.js';
-import { JPEG_QUALITY, type Rendered, renderJpeg } from './render.js';
-import { type ImageKind, type ImageService, type ImageStats, imageKinds, type ServedImage } from './types.js';
+import { QUALITY, type Rendered, renderFromPixels, renderImage } from './render.js';
+import {
+  type ImageFormat,
+  type ImageKind,
+  type ImageService,
+  type ImageStats,
+  imageFormats,
+  imageKinds,
+  type PhotoRef,
+  type ServedImage,
+} from './types.js';
 import { watermarkTiles } from './watermark.js';
 
 /** Bump when the rendering changes in a way the other key parts do not capture. */
 const RENDERER_REVISION = 1;
+const SUFFIX: Readonly<Record<ImageFormat, RenderSuffix>> = { jpeg: '.jpg', webp: '.webp' };
 /** How long a failed render is remembered, so a broken file does not cost a decode per request. */
 const FAILURE_TTL_MS = 10_000;
 /** Per-entry bookkeeping added to the body size in the memory budget. */
@@ -42,6 +52,11 @@ export type ImageServiceOptions = {
   memoryBytes: number;
   /** Renders at once (default: the number of cores). */
   concurrency?: number;
+  /**
+   * How long a visitor's render may wait for a free slot before it is refused with 503
+   * `BUSY` (IMAGE_QUEUE_TIMEOUT_MS); 0 waits as long as it takes (the pre-generation job).
+   */
+  queueTimeoutMs?: number;
   log: CacheLogger & { warn(obj: object, msg: string): void };
 };
 
@@ -68,40 +83,49 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
   const inflight = new Map<string, Promise<ServedImage>>();
   const failed = new LRUCache<string, Error>({ max: 1000, ttl: FAILURE_TTL_MS });
   const pendingWrites = new Set<Promise<unknown>>();
-  const limit = limiter(opts.concurrency ?? Math.max(1, os.availableParallelism()));
+  const queue = renderQueue(opts.concurrency ?? Math.max(1, os.availableParallelism()), {
+    timeoutMs: opts.queueTimeoutMs ?? 0,
+  });
   const tileFor = watermarkTiles();
-  const counters = { renders: 0, memoryHits: 0, diskHits: 0, failures: 0 };
+  const counters = { renders: 0, prerendered: 0, memoryHits: 0, diskHits: 0, failures: 0 };
 
-  const sizeOf = (kind: ImageKind) => (kind === 'thumbnail' ? opts.thumbnailSize : opts.previewSize);
-  const memoryKey = (kind: ImageKind, p: Photo) => `${kind}\u0000${p.eventCode}\u0000${p.id}\u0000${p.version}`;
+  const sizeOf = (kind: ImageKind) =>
+    kind === 'thumbnail' ? opts.thumbnailSize : kind === 'thumbnail2x' ? 2 * opts.thumbnailSize : opts.previewSize;
+  const memoryKey = (kind: ImageKind, p: Photo, format: ImageFormat) =>
+    `${kind}\u0000${format}\u0000${p.eventCode}\u0000${p.id}\u0000${p.version}`;
 
-  function diskKey(kind: ImageKind, p: Photo): string {
+  function diskKey(kind: ImageKind, p: PhotoRef, format: ImageFormat): string {
     const parts = [
       RENDERER_REVISION,
       sharp.versions.vips,
       kind,
       sizeOf(kind),
-      JPEG_QUALITY[kind],
+      QUALITY[kind][format],
       kind === 'preview' ? opts.watermarkText : '',
       p.eventCode,
       p.id,
       p.version,
     ];
+    // JPEG keys as before this format was added, so existing caches stay valid.
+    if (format !== 'jpeg') parts.push(format);
     return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
   }
 
-  const served = (kind: ImageKind, p: Photo, key: string, body: Buffer): ServedImage =>
-    Object.freeze({ kind, body, etag: `"${kind[0]}${key.slice(0, 32)}"`, version: p.version });
+  const served = (kind: ImageKind, format: ImageFormat, p: Photo, key: string, body: Buffer): ServedImage =>
+    Object.freeze({ kind, format, body, etag: `"${kind[0]}${key.slice(0, 32)}"`, version: p.version });
 
   /** Renders from the original; maps a vanished original to PHOTO_NOT_FOUND. */
-  async function render(kind: ImageKind, p: Photo): Promise<Rendered> {
+  async function render(kind: ImageKind, p: Photo, format: ImageFormat): Promise<Rendered> {
     const source = opts.originalPath(p);
     try {
       const watermark = kind === 'preview' ? await tileFor(opts.watermarkText, opts.previewSize) : undefined;
-      const out = await limit(() => renderJpeg(source, { size: sizeOf(kind), quality: JPEG_QUALITY[kind], watermark }));
+      const out = await queue.now(() =>
+        renderImage(source, { size: sizeOf(kind), format, quality: QUALITY[kind][format], watermark }),
+      );
       counters.renders++;
       return out;
     } catch (err) {
+      if ((err as { code?: string }).code === 'BUSY') throw err;
       counters.failures++;
       const missing = await stat(source).then(
         () => false,
@@ -120,27 +144,32 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
     void write.finally(() => pendingWrites.delete(write));
   }
 
-  async function load(kind: ImageKind, p: Photo, key: string): Promise<{ img: ServedImage; rendered: boolean }> {
-    const fromDisk = await disk.read(kind, key);
+  async function load(
+    kind: ImageKind,
+    p: Photo,
+    format: ImageFormat,
+    key: string,
+  ): Promise<{ img: ServedImage; rendered: boolean }> {
+    const fromDisk = await disk.read(kind, key, SUFFIX[format]);
     if (fromDisk) {
       counters.diskHits++;
-      return { img: served(kind, p, key, fromDisk), rendered: false };
+      return { img: served(kind, format, p, key, fromDisk), rendered: false };
     }
-    const { body } = await render(kind, p);
-    return { img: served(kind, p, key, body), rendered: true };
+    const { body } = await render(kind, p, format);
+    return { img: served(kind, format, p, key, body), rendered: true };
   }
 
   const service: ImageServiceHandle = {
     cacheDir: opts.cacheDir,
 
-    peek(kind, photo) {
-      const hit = memory?.get(memoryKey(kind, photo));
+    peek(kind, photo, format = 'jpeg') {
+      const hit = memory?.get(memoryKey(kind, photo, format));
       if (hit) counters.memoryHits++;
       return hit;
     },
 
-    get(kind, photo) {
-      const mKey = memoryKey(kind, photo);
+    get(kind, photo, format = 'jpeg') {
+      const mKey = memoryKey(kind, photo, format);
       const hit = memory?.get(mKey);
       if (hit) {
         counters.memoryHits++;
@@ -151,15 +180,15 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
       const recent = failed.get(mKey);
       if (recent) return Promise.reject(recent);
 
-      const key = diskKey(kind, photo);
-      const loading = load(kind, photo, key);
+      const key = diskKey(kind, photo, format);
+      const loading = load(kind, photo, format, key);
       const result = loading.then((r) => r.img);
       inflight.set(mKey, result);
       loading.then(
         ({ img, rendered }) => {
           memory?.set(mKey, img);
           // Kept in flight until it is on disk, so a cache without memory never renders twice.
-          const stored = rendered ? disk.write(kind, key, img.body) : Promise.resolve(true);
+          const stored = rendered ? disk.write(kind, key, img.body, SUFFIX[format]) : Promise.resolve(true);
           track(stored.finally(() => inflight.delete(mKey)));
         },
         (err: Error) => {
@@ -170,14 +199,34 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
       return result;
     },
 
-    async ensure(kind, photo) {
-      const key = diskKey(kind, photo);
-      if (await disk.has(kind, key)) return 'skipped';
-      const { body } = await render(kind, photo);
-      if (!(await disk.write(kind, key, body))) {
+    async ensure(kind, photo, format = 'jpeg') {
+      const key = diskKey(kind, photo, format);
+      if (await disk.has(kind, key, SUFFIX[format])) return 'skipped';
+      const { body } = await render(kind, photo, format);
+      if (!(await disk.write(kind, key, body, SUFFIX[format]))) {
         throw new Error(`cannot write to the image cache in ${opts.cacheDir}`);
       }
       return 'rendered';
+    },
+
+    background: (task) => queue.background(task),
+
+    async storeThumbnails(photo, pixels) {
+      let ok = true;
+      for (const format of imageFormats) {
+        const body = await renderFromPixels(pixels, {
+          size: opts.thumbnailSize,
+          format,
+          quality: QUALITY.thumbnail[format],
+        }).catch(() => undefined);
+        if (!body) {
+          ok = false;
+          continue;
+        }
+        counters.prerendered++;
+        if (!(await disk.write('thumbnail', diskKey('thumbnail', photo, format), body, SUFFIX[format]))) ok = false;
+      }
+      return ok;
     },
 
     async prune(photos, limits) {
@@ -187,10 +236,12 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
         const keys = new Set<string>();
         let n = 0;
         for (const p of photos) {
-          for (const kind of imageKinds) keys.add(`${kind}/${diskKey(kind, p)}`);
-          // Two hashes a photo, about 6 µs: yield every 200 photos (50,000 take 0.4-0.6 s of
-          // CPU in all), so requests wait a millisecond or two at most.
-          if (++n % 200 === 0) await yieldToEventLoop();
+          for (const kind of imageKinds) {
+            for (const format of imageFormats) keys.add(`${kind}/${diskKey(kind, p, format)}`);
+          }
+          // Six hashes a photo, about 3 µs each: yield every 100 photos, so requests wait a
+          // millisecond or two at most.
+          if (++n % 100 === 0) await yieldToEventLoop();
         }
         return keys;
       };

@@ -7,13 +7,31 @@
  */
 import type { Photo } from '../photos/types.js';
 
-export type ImageKind = 'thumbnail' | 'preview';
+/** Decoded, auto-oriented pixels (sharp's raw output), e.g. the intake's downscaled copy. */
+export type RawPixels = { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 4 };
 
-export const imageKinds: readonly ImageKind[] = ['thumbnail', 'preview'];
+/** `thumbnail2x`: twice the thumbnail's size, for 2× screens (`srcset`). */
+export type ImageKind = 'thumbnail' | 'thumbnail2x' | 'preview';
 
-/** A rendered JPEG, as served. Immutable: cached and shared between requests. */
+export const imageKinds: readonly ImageKind[] = ['thumbnail', 'thumbnail2x', 'preview'];
+
+/**
+ * Encodings served, negotiated on `Accept` (negotiate.ts). AVIF is not among them: measured
+ * here, its encoder takes 15-35× JPEG's time for a thumbnail (bench/phone-bytes.bench.ts).
+ */
+export type ImageFormat = 'jpeg' | 'webp';
+
+export const imageFormats: readonly ImageFormat[] = ['jpeg', 'webp'];
+
+export const CONTENT_TYPES: Readonly<Record<ImageFormat, string>> = { jpeg: 'image/jpeg', webp: 'image/webp' };
+
+/** What a render's cache key depends on: a listed photo, or a new one being inspected. */
+export type PhotoRef = Pick<Photo, 'eventCode' | 'id' | 'version'>;
+
+/** A rendered image, as served. Immutable: cached and shared between requests. */
 export type ServedImage = {
   readonly kind: ImageKind;
+  readonly format: ImageFormat;
   readonly body: Buffer;
   /** Strong, quoted ETag (`"t…"`), derived from everything the bytes depend on. */
   readonly etag: string;
@@ -22,8 +40,10 @@ export type ServedImage = {
 };
 
 export type ImageStats = {
-  /** Images rendered from an original (each costs a decode). */
+  /** Images rendered from an original on demand (each costs a decode). */
   renders: number;
+  /** Thumbnails made ahead of any request by the intake, from its own decode of a new photo. */
+  prerendered: number;
   memoryHits: number;
   diskHits: number;
   /** Renders that failed. */
@@ -41,13 +61,24 @@ export interface ImageService {
    * Throws `IMAGE_UNAVAILABLE` when the original cannot be rendered, and
    * `PHOTO_NOT_FOUND` when the original has disappeared since the index was built.
    */
-  get(kind: ImageKind, photo: Photo): Promise<ServedImage>;
+  get(kind: ImageKind, photo: Photo, format?: ImageFormat): Promise<ServedImage>;
   /** The image when it is already in memory; no I/O (the hot path). */
-  peek(kind: ImageKind, photo: Photo): ServedImage | undefined;
+  peek(kind: ImageKind, photo: Photo, format?: ImageFormat): ServedImage | undefined;
   /**
    * Makes sure the image is in the disk cache (pre-generation): `skipped` when it already
    * was, `rendered` when it was made and written now. Throws when it cannot be written.
    */
-  ensure(kind: ImageKind, photo: Photo): Promise<'skipped' | 'rendered'>;
+  ensure(kind: ImageKind, photo: Photo, format?: ImageFormat): Promise<'skipped' | 'rendered'>;
+  /**
+   * Runs `task` in the render queue's background lane (after every render a visitor waits
+   * for): how the intake's decode of new photos shares the cores with on-demand renders.
+   */
+  background<T>(task: () => Promise<T>): Promise<T>;
+  /**
+   * Stores the thumbnails of a new photo made from pixels it has already decoded (the
+   * intake's one decode of each photo: services/intake). Never rejects; resolves false when
+   * the disk cache cannot be written.
+   */
+  storeThumbnails(photo: PhotoRef, pixels: RawPixels): Promise<boolean>;
   stats(): ImageStats;
 }

@@ -10,9 +10,9 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { escapeHtml } from '../../lib/escape.js';
-import { Limiter } from './concurrency.js';
 import type { LibraryLogger } from './library.js';
 import { compareNames, isHidden } from './naming.js';
 
@@ -299,11 +299,11 @@ export async function generateDemoLibrary(opts: {
       await writeFile(path.join(staging, event.folder, 'event.json'), `${JSON.stringify(json, null, 2)}\n`);
     }
     const fontfile = demoFontFile();
-    const limiter = new Limiter(4);
+    const limit = pLimit(4);
     let done = 0;
     await Promise.all(
       images.map((img) =>
-        limiter.run(async () => {
+        limit(async () => {
           const dir = path.join(staging, img.event, img.day, img.session);
           await mkdir(dir, { recursive: true });
           await writeFile(path.join(dir, img.fileName), await renderDemoImage(img, fontfile));

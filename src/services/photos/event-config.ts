@@ -108,12 +108,18 @@ export function derivePrefix(folderName: string): string {
 /**
  * The event's defaults: event.json's values where given, derived ones elsewhere.
  * `derivedDate` is the first capture date found in the photos (or null).
+ *
+ * Ordering: an event folder without a valid event.json is listed with ordering off, so a
+ * folder copied in is not on sale at default prices before an admin opens it; an
+ * event.json that omits `orderingEnabled` keeps ordering on (docs/contract.md, "Finding
+ * one's photos, and intake"). Settings an admin saved override both (services/events).
  */
 export function resolveEventDefaults(
   code: string,
   json: EventJsonT | undefined,
   derivedDate: string | null,
-): EventDefaults {
+  file: 'absent' | 'valid' | 'invalid' = json ? 'valid' : 'absent',
+): EventDefaults & { eventJson: 'absent' | 'valid' | 'invalid' } {
   const prices = json?.prices ?? { ...DEFAULT_PRICES_CENTS };
   return {
     code,
@@ -126,8 +132,9 @@ export function resolveEventDefaults(
     packages: json?.packages ?? [],
     earlyBird: json?.earlyBird ?? null,
     isArchived: json?.isArchived ?? false,
-    orderingEnabled: json?.orderingEnabled ?? true,
+    orderingEnabled: json?.orderingEnabled ?? file === 'valid',
     deadline: json?.deadline ?? null,
+    eventJson: file,
   };
 }
 

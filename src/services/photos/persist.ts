@@ -12,8 +12,19 @@ import path from 'node:path';
 import { z } from 'zod';
 import { relativeKey } from './naming.js';
 
-/** size, mtimeMs, width, height, takenAtMs: what a header read produced for that file version. */
-export type FileRecord = { size: number; mtimeMs: number; width: number; height: number; takenAtMs: number | null };
+/**
+ * size, mtimeMs, width, height, takenAtMs: what a header read produced for that file version;
+ * `code`: what its inspection found (intake.ts): the photo code it shows, null for none,
+ * undefined while not inspected.
+ */
+export type FileRecord = {
+  size: number;
+  mtimeMs: number;
+  width: number;
+  height: number;
+  takenAtMs: number | null;
+  code?: string | null;
+};
 
 export type PersistedEvent = {
   code: string;
@@ -27,20 +38,24 @@ export type PersistedEvent = {
 /**
  * On disk, arrays rather than objects keyed by path: 50,000 photos serialise and parse in
  * a fraction of the time.
- *   sessions: [{ day, session, files: [[name, size, mtimeMs, width, height, takenAtMs|null, number]] }]
+ *   sessions: [{ day, session, files: [[name, size, mtimeMs, width, height, takenAtMs|null, number, code?]] }]
+ *             code: the photo code the frame shows, "" for none, absent when not inspected yet
  *   retired:  [[relative path, number]]   numbers of files that are gone, kept so they are never reused
  */
 const FORMAT = 2;
 
-const FileTuple = z.tuple([
+const FileTuple = z.tuple(
+  [
+    z.string(),
+    z.number().nonnegative(),
+    z.number(),
+    z.number().int().positive(),
+    z.number().int().positive(),
+    z.number().nullable(),
+    z.number().int().nonnegative(),
+  ],
   z.string(),
-  z.number().nonnegative(),
-  z.number(),
-  z.number().int().positive(),
-  z.number().int().positive(),
-  z.number().nullable(),
-  z.number().int().positive(),
-]);
+);
 
 const PersistedFile = z.object({
   format: z.literal(FORMAT),
@@ -81,10 +96,12 @@ export async function loadEventIndex(
     const files = new Map<string, FileRecord>();
     const numbers = new Map<string, number>(parsed.retired);
     for (const { day, session, files: list } of parsed.sessions) {
-      for (const [name, size, mtimeMs, width, height, takenAtMs, number] of list) {
+      for (const [name, size, mtimeMs, width, height, takenAtMs, number, code] of list) {
         const rel = relativeKey(day, session, name);
-        files.set(rel, { size, mtimeMs, width, height, takenAtMs });
-        numbers.set(rel, number);
+        const record: FileRecord = { size, mtimeMs, width, height, takenAtMs };
+        if (code !== undefined) record.code = code === '' ? null : code;
+        files.set(rel, record);
+        if (number > 0) numbers.set(rel, number);
       }
     }
     let highest = 0;
@@ -113,10 +130,13 @@ export async function saveEventIndex(
     const list: z.input<typeof FileTuple>[] = [];
     for (const [name, r] of files) {
       const rel = relativeKey(day, session, name);
-      const number = state.numbers.get(rel);
+      // A code frame has no number (it is never listed): 0 is stored, and read back as none.
+      const number = state.numbers.get(rel) ?? (typeof r.code === 'string' ? 0 : undefined);
       if (number === undefined) continue;
-      present.add(rel);
-      list.push([name, r.size, r.mtimeMs, r.width, r.height, r.takenAtMs, number]);
+      if (number > 0) present.add(rel);
+      const tuple: z.input<typeof FileTuple> = [name, r.size, r.mtimeMs, r.width, r.height, r.takenAtMs, number];
+      if (r.code !== undefined) tuple.push(r.code ?? '');
+      list.push(tuple);
     }
     sessions.push({ day, session, files: list });
   }

@@ -10,12 +10,14 @@
  */
 import fp from 'fastify-plugin';
 import { ensureDemoLibrary } from './demo.js';
-import { createPhotoLibrary } from './library.js';
+import { createPhotoLibrary, type Inspector } from './library.js';
 import type { PhotoLibrary } from './types.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     photos: PhotoLibrary;
+    /** Where the intake plugin hands the library its inspector of new photos (services/intake). */
+    photoInspection: { use(inspector: Inspector): void };
   }
 }
 
@@ -36,6 +38,8 @@ export default fp(
       dataDir: config.dataDir,
       log,
       rescanIntervalMs: config.LIBRARY_RESCAN_INTERVAL_MS,
+      settleMs: config.INTAKE_SETTLE_MS,
+      finderGapMs: config.FINDER_GAP_MS,
     });
     const initial = (async () => {
       if (config.DEMO_LIBRARY === 'auto') {
@@ -47,6 +51,7 @@ export default fp(
     })();
 
     fastify.decorate('photos', library);
+    fastify.decorate('photoInspection', { use: (inspector: Inspector) => library.setInspector(inspector) });
     fastify.readiness.add('photos', async () => ({
       ok: library.isReady,
       details: library.isReady

@@ -49,6 +49,28 @@ export type EventDefaults = {
 export type LibraryEvent = EventDefaults & {
   photoCount: number;
   days: DayFolder[];
+  /** Whether the event folder has an event.json (`invalid`: one that does not validate). */
+  eventJson: 'absent' | 'valid' | 'invalid';
+};
+
+/** A settled file that cannot be read (docs/contract.md, "Finding one's photos, and intake"). */
+export type BrokenFile = {
+  event: string;
+  /** Inside the event folder: `<day>/<session>/<file>`. */
+  path: string;
+  reason: string;
+  size: number;
+  mtimeMs: number;
+  /** ISO time when it was first reported. */
+  since: string;
+};
+
+export type IntakeStatus = {
+  /** Files seen but not settled yet (still being copied, or just written). */
+  pending: number;
+  /** Settled files waiting for their inspection (photo code, thumbnails): not listed yet. */
+  inspecting: number;
+  broken: BrokenFile[];
 };
 
 export interface PhotoLibrary {
@@ -63,6 +85,14 @@ export interface PhotoLibrary {
   dayPhotos(code: string, day: string): readonly Photo[] | undefined;
   /** By id or by number. */
   findPhoto(code: string, idOrNumber: string): Photo | undefined;
+  /**
+   * The photos that frames showing `code` introduced, across events, in gallery order;
+   * undefined when no frame of the library shows it (docs/contract.md, "Finding one's
+   * photos, and intake").
+   */
+  photosForCode(code: string): readonly Photo[] | undefined;
+  /** Files pending, being inspected, or broken. */
+  intake(): IntakeStatus;
   /** Absolute path of the original, for the image service only (never served). */
   originalPath(photo: Photo): string;
   /** Increments on every change of the index: page caches key on it. */

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { allowedHosts } from './egress.js';
 import { resolveVapidKeys } from './keys.js';
 import { createPushNotifier } from './service.js';
 import type { PushNotifier } from './types.js';
@@ -28,9 +29,11 @@ async function pushPlugin(fastify: FastifyInstance) {
     subject: config.VAPID_SUBJECT,
     publicBaseUrl: config.publicBaseUrl,
     log,
+    egress: { allow: allowedHosts(config.PUSH_ALLOW_HOSTS) },
   });
   fastify.decorate('push', {
     publicKey: notifier.publicKey,
+    endpointRefusal: notifier.endpointRefusal,
     notifyOrder: notifier.notifyOrder,
     drain: notifier.drain,
   } satisfies PushNotifier);

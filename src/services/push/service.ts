@@ -8,15 +8,16 @@
  * - 404/410 from the push service: the subscription is gone, and is deleted.
  * - 429, 5xx and network errors: retried up to `maxAttempts` in all, after `retryBaseMs`
  *   doubling (or the push service's Retry-After, capped), then given up and logged.
- * - Anything else (400, 403, 413...): given up and logged at once.
+ * - Anything else (400, 403, 413...), and an endpoint that is not at a public address
+ *   (egress.ts): given up and logged at once.
  * - Nothing here ever throws into a request; `drain()` waits for all of it (tests, shutdown).
  */
 import { setMaxListeners } from 'node:events';
-import type { Agent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import type { OrderRecord } from '../../domain/order.js';
 import type { OrderStore, PushSubscriptionRecord } from '../store/port.js';
+import { createPushAgent, ENDPOINT_NOT_PUBLIC, endpointRefusal, type PushAgentOptions } from './egress.js';
 import { type PushAudience, pushPayload } from './payload.js';
 import type { OrderEvent, PushNotifier } from './types.js';
 
@@ -31,8 +32,11 @@ export type PushNotifierOptions = {
   subject: string;
   publicBaseUrl: string;
   log: FastifyBaseLogger;
-  /** An https.Agent for the push requests (tests: one that trusts a local CA). */
-  agent?: Agent;
+  /**
+   * Where pushes may connect (egress.ts): hosts exempt from the public-address check
+   * (`PUSH_ALLOW_HOSTS`), and for tests a CA to trust and a resolver.
+   */
+  egress?: PushAgentOptions;
   concurrency?: number;
   maxAttempts?: number;
   retryBaseMs?: number;
@@ -47,7 +51,7 @@ export type PushNotifierOptions = {
 
 export type PushOutcome = {
   endpoint: string;
-  result: 'delivered' | 'removed' | 'gave-up' | 'dropped';
+  result: 'delivered' | 'removed' | 'gave-up' | 'dropped' | 'refused';
   attempts: number;
   statusCode?: number;
 };
@@ -96,6 +100,9 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
   const maxQueued = opts.maxQueued ?? 1_000;
   const log = opts.log;
   const vapidDetails = { subject: opts.subject, publicKey: opts.vapid.publicKey, privateKey: opts.vapid.privateKey };
+  // Every push goes through this agent: it connects only to public addresses.
+  const agent = createPushAgent(opts.egress);
+  const allow = opts.egress?.allow ?? new Set<string>();
 
   const inFlight = new Set<Promise<void>>();
   const listeners = new Set<(o: PushOutcome) => void>();
@@ -146,7 +153,7 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
             TTL: opts.ttlSeconds ?? 24 * 3600,
             urgency: 'normal',
             timeout: opts.timeoutMs ?? 10_000,
-            ...(opts.agent ? { agent: opts.agent } : {}),
+            agent,
           }),
         );
         report({ endpoint: sub.endpoint, result: 'delivered', attempts: attempt });
@@ -164,6 +171,14 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
             );
           }
           report({ endpoint: sub.endpoint, result: 'removed', attempts: attempt, statusCode: status });
+          return;
+        }
+        if ((err as { code?: unknown }).code === ENDPOINT_NOT_PUBLIC) {
+          log.warn(
+            { endpoint: endpointForLog(sub.endpoint), err: (err as Error).message },
+            'push not sent: the endpoint is not at a public address (PUSH_ALLOW_HOSTS can exempt a host)',
+          );
+          report({ endpoint: sub.endpoint, result: 'refused', attempts: attempt });
           return;
         }
         const retryable = status === undefined || status === 429 || status >= 500;
@@ -229,6 +244,7 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
 
   return {
     publicKey: opts.vapid.publicKey,
+    endpointRefusal: (endpoint) => endpointRefusal(endpoint, allow),
     notifyOrder(event, order) {
       if (closing.signal.aborted) {
         log.warn({ event, orderNumber: order.orderNumber }, 'push notifier closed; notification not sent');
@@ -245,6 +261,7 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
     },
     close() {
       closing.abort();
+      agent.destroy();
     },
     onOutcome(listener) {
       listeners.add(listener);

@@ -6,6 +6,11 @@ export type OrderEvent = 'created' | 'status' | 'shipping';
 export interface PushNotifier {
   readonly publicKey: string;
   /**
+   * Why a subscription's endpoint would not be contacted (not https, an IP address or a
+   * local name, unless `PUSH_ALLOW_HOSTS` names it), or undefined when it is acceptable.
+   */
+  endpointRefusal(endpoint: string): string | undefined;
+  /**
    * Fire and forget: `created` goes to admin subscriptions; `status` and `shipping` to admin
    * subscriptions and that order's. 404/410 answers remove the subscription.
    */

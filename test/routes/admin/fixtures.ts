@@ -120,7 +120,7 @@ export async function withPushService(t: TestContext, app: TestApp): Promise<Pus
     subject: 'mailto:photos@example.com',
     publicBaseUrl: 'http://photos.test',
     log: pino({ level: 'silent' }),
-    agent: service.agent,
+    egress: service.egress,
     retryBaseMs: 10,
     maxAttempts: 2,
   });

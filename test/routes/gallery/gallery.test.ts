@@ -23,7 +23,7 @@ const WEIRD = 'Fan Fest #1 & 100%';
 async function galleryApp(t: TestContext): Promise<TestApp> {
   const dataDir = await tempDir(t);
   const root = path.join(dataDir, 'photos');
-  const shot = (hhmm: string) => makeImage({ takenAt: `2026:07:03 ${hhmm}:00` });
+  const shot = (hhmm: string, day = '03') => makeImage({ takenAt: `2026:07:${day} ${hhmm}:00` });
   await writeEventJson(root, 'Anime Expo', {
     name: 'Anime Expo 2026',
     date: '2026-07-03',
@@ -35,8 +35,8 @@ async function galleryApp(t: TestContext): Promise<TestApp> {
   await writePhoto(root, ['Anime Expo', 'Day 1', 'Cosplay', 'b.jpg'], await shot('10:01'));
   await writePhoto(root, ['Anime Expo', 'Day 1', 'Stage', 'd.jpg'], await shot('11:00'));
   await writePhoto(root, ['Anime Expo', 'Day 1', 'Stage', 'e.jpg'], await makeImage({ width: 40, height: 60 }));
-  await writePhoto(root, ['Anime Expo', 'Day 2', 'Cosplay', 'f.jpg'], await shot('09:00'));
-  await writePhoto(root, ['Anime Expo', 'Day 2', 'Cosplay', 'g.jpg'], await shot('09:30'));
+  await writePhoto(root, ['Anime Expo', 'Day 2', 'Cosplay', 'f.jpg'], await shot('09:00', '04'));
+  await writePhoto(root, ['Anime Expo', 'Day 2', 'Cosplay', 'g.jpg'], await shot('09:30', '04'));
 
   await writeEventJson(root, 'Old Con', { date: '2024-01-01', deadline: past });
   await writePhoto(root, ['Old Con', 'D', 'S', 'x.jpg'], await makeImage());
@@ -151,6 +151,7 @@ describe('GET /event/{eventCode}', () => {
       id: photo?.id,
       number: '1',
       thumbnail: `${BASE}/api/proxy-image/Anime%20Expo/${photo?.id}?v=${photo?.version}`,
+      srcset: `${BASE}/api/proxy-image/Anime%20Expo/${photo?.id}?v=${photo?.version} 1x, ${BASE}/api/proxy-image/Anime%20Expo/${photo?.id}?v=${photo?.version}&size=2x 2x`,
       fullSize: `${BASE}/api/preview/Anime%20Expo/${photo?.id}?v=${photo?.version}`,
       metadata: { day: 'Day 1', session: 'Cosplay', width: 48, height: 32, takenAt: '2026-07-03T10:00:00.000Z' },
     });

@@ -16,15 +16,18 @@ test('If-None-Match: exact, weak, listed or * match; others do not', () => {
 });
 
 test('headers are made once per image and differ by versioned URL and 304', () => {
-  const img: ServedImage = { kind: 'thumbnail', body: Buffer.from('x'), etag, version: 'v1' };
+  const img: ServedImage = { kind: 'thumbnail', format: 'jpeg', body: Buffer.from('x'), etag, version: 'v1' };
   const ok = imageHeaders(img, true, false);
   expect(ok).toEqual({
     etag,
     'cache-control': 'public, max-age=31536000, immutable',
+    vary: 'Accept',
     'content-type': 'image/jpeg',
     'x-content-type-options': 'nosniff',
   });
   expect(imageHeaders(img, true, false)).toBe(ok); // the same object: no per-request work
   expect(imageHeaders(img, false, false)['cache-control']).toBe('public, max-age=300');
-  expect(imageHeaders(img, false, true)).toEqual({ etag, 'cache-control': 'public, max-age=300' });
+  expect(imageHeaders(img, false, true)).toEqual({ etag, 'cache-control': 'public, max-age=300', vary: 'Accept' });
+  const webp = imageHeaders({ ...img, format: 'webp' }, true, false);
+  expect(webp['content-type']).toBe('image/webp');
 });

@@ -28,9 +28,12 @@ async function library(t: TestContext) {
   return { dir, photosDir };
 }
 
+/** On-demand rendering: the intake's thumbnails of new photos are off unless a test turns them on. */
+const ON_DEMAND = { PREVIEW_SIZE: '600', INTAKE_INSPECT: 'off' };
+
 async function appWithLibrary(t: TestContext, env: Record<string, string> = {}) {
   const lib = await library(t);
-  const app = await build(t, { dataDir: lib.dir, env: { PREVIEW_SIZE: '600', ...env } });
+  const app = await build(t, { dataDir: lib.dir, env: { ...ON_DEMAND, ...env } });
   const photos = app.photos.photosOf(EVENT) as readonly Photo[];
   expect(photos).toHaveLength(3);
   const byFile = (name: string) => photos.find((p) => p.fileName === name) as Photo;
@@ -133,7 +136,7 @@ describe('GET /api/proxy-image/:event/:photo', () => {
     const { app, a, dir } = await appWithLibrary(t);
     const first = await app.inject({ url: thumbUrl(a) });
     await app.close();
-    const again = await build(t, { dataDir: dir, env: { PREVIEW_SIZE: '600' } });
+    const again = await build(t, { dataDir: dir, env: ON_DEMAND });
     const second = await again.inject({ url: thumbUrl(a) });
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
@@ -279,7 +282,7 @@ describe('an unwritable cache folder', () => {
         done();
       },
     });
-    const app = await buildApp(testConfig(lib.dir, { LOG_LEVEL: 'info', PREVIEW_SIZE: '600' }), {
+    const app = await buildApp(testConfig(lib.dir, { ...ON_DEMAND, LOG_LEVEL: 'info' }), {
       level: 'info',
       stream,
     });
@@ -300,5 +303,52 @@ describe('an unwritable cache folder', () => {
     const complaints = lines.filter((l) => l.includes('image cache directory is not writable'));
     expect(complaints).toHaveLength(1);
     expect(JSON.parse(complaints[0] as string).level).toBe(50); // error
+  });
+});
+
+describe('formats, 2x thumbnails and the intake', () => {
+  test('WebP for a client that accepts it, JPEG otherwise; Vary: Accept; separate cache entries', async (t) => {
+    const { app, a } = await appWithLibrary(t);
+    const webp = await app.inject({ url: thumbUrl(a), headers: { accept: 'image/avif,image/webp,*/*' } });
+    expect(webp.statusCode).toBe(200);
+    expect(webp.headers['content-type']).toBe('image/webp');
+    expect(webp.headers.vary).toBe('Accept');
+    expect((await sharp(webp.rawPayload).metadata()).format).toBe('webp');
+    const jpeg = await app.inject({ url: thumbUrl(a), headers: { accept: 'image/*' } });
+    expect(jpeg.headers['content-type']).toBe('image/jpeg');
+    expect(jpeg.headers.vary).toBe('Accept');
+    expect(jpeg.headers.etag).not.toBe(webp.headers.etag);
+    const refused = await app.inject({ url: thumbUrl(a), headers: { accept: 'image/webp;q=0, image/jpeg' } });
+    expect(refused.headers['content-type']).toBe('image/jpeg');
+    expect(app.images.stats().renders).toBe(2);
+    // A restart reads both encodings from the disk cache.
+    const again = await build(t, { dataDir: app.dataDir, env: ON_DEMAND });
+    const photo = again.photos.findPhoto(a.eventCode, a.id) as Photo;
+    const w2 = await again.inject({ url: thumbUrl(photo), headers: { accept: 'image/webp' } });
+    expect(w2.rawPayload.equals(webp.rawPayload)).toBe(true);
+    expect(again.images.stats()).toMatchObject({ renders: 0, diskHits: 1 });
+  });
+
+  test('size=2x: twice THUMBNAIL_SIZE on the long edge, never upscaled', async (t) => {
+    const { app, a, c } = await appWithLibrary(t, { THUMBNAIL_SIZE: '200' });
+    const big = await app.inject({ url: `${thumbUrl(a)}?size=2x` });
+    expect(await dims(big.rawPayload)).toEqual([400, 267, 'jpeg']);
+    const small = await app.inject({ url: `${thumbUrl(a)}?size=1x` });
+    expect(await dims(small.rawPayload)).toEqual([200, 133, 'jpeg']);
+    const tiny = await app.inject({ url: `${thumbUrl(c)}?size=2x` });
+    expect(await dims(tiny.rawPayload)).toEqual([240, 160, 'jpeg']);
+    expect((await app.inject({ url: `${thumbUrl(a)}?size=3x` })).statusCode).toBe(400);
+  });
+
+  test('with the intake on, photos found at start-up get their thumbnails (JPEG and WebP) without a request', async (t) => {
+    const lib = await library(t);
+    const app = await build(t, { dataDir: lib.dir, env: { PREVIEW_SIZE: '600', INTAKE_INSPECT: 'on' } });
+    await app.photos.rescan(); // resolves once the background inspections are done
+    expect(app.images.stats().prerendered).toBe(6);
+    const photo = app.photos.photosOf(EVENT)?.[0] as Photo;
+    for (const accept of ['image/webp', 'image/jpeg']) {
+      expect((await app.inject({ url: thumbUrl(photo), headers: { accept } })).statusCode).toBe(200);
+    }
+    expect(app.images.stats()).toMatchObject({ renders: 0, diskHits: 2 });
   });
 });

@@ -186,15 +186,17 @@ describe('generated admin token (ADMIN_TOKENS unset)', () => {
     return { lines, logger: { level: 'info', stream } };
   }
 
-  async function start(dataDir: string) {
+  async function start(dataDir: string, withTerminal = true) {
     const sink = logSink();
-    const app = await buildApp(testConfig(dataDir, { ADMIN_TOKENS: '' }), sink.logger);
+    const shown: string[] = [];
+    const terminal = withTerminal ? { write: (text: string) => shown.push(text) } : undefined;
+    const app = await buildApp(testConfig(dataDir, { ADMIN_TOKENS: '' }), sink.logger, { terminal });
     app.get('/test/admin', { onRequest: app.adminAuth.requireAdmin }, async () => ({ ok: true }));
     await app.ready();
-    return { app, lines: sink.lines };
+    return { app, lines: sink.lines, shown };
   }
 
-  test('generated once, stored 0600 under DATA_DIR, printed only when generated, reused after a restart', async (t) => {
+  test('generated once, stored 0600 under DATA_DIR, shown on the terminal only when generated, reused after a restart', async (t) => {
     const dataDir = await tempDir(t);
     const file = path.join(dataDir, ADMIN_TOKEN_FILE);
 
@@ -202,21 +204,37 @@ describe('generated admin token (ADMIN_TOKENS unset)', () => {
     const token = (await readFile(file, 'utf8')).trim();
     expect(token.length).toBeGreaterThanOrEqual(24);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    const printed = first.lines.filter((l) => l.includes(token));
-    expect(printed).toHaveLength(1);
-    expect(JSON.parse(printed[0] as string).msg).toBe(
-      `Admin token: ${token} (stored in ${file}). Send it as "Authorization: Bearer <token>" to the admin API; it is printed only this once. Set ADMIN_TOKENS to choose your own.`,
+    // Shown once on the terminal; the log names the file, never the token.
+    expect(first.shown.join('')).toContain(token);
+    expect(first.shown.join('')).toContain(file);
+    expect(first.lines.some((l) => l.includes(token))).toBe(false);
+    const told = first.lines.map((l) => JSON.parse(l) as { msg: string; file?: string }).find((l) => l.file === file);
+    expect(told?.msg).toBe(
+      `Admin token generated and stored in ${file} (readable by this user only). Send it as "Authorization: Bearer <token>" to the admin API; it is shown on the terminal this once. Set ADMIN_TOKENS to choose your own.`,
     );
     expect((await first.app.inject({ url: '/test/admin', headers: bearer(token) })).statusCode).toBe(200);
     expect((await first.app.inject({ url: '/test/admin' })).statusCode).toBe(401);
     await first.app.close();
 
     const second = await start(dataDir);
+    expect(second.shown).toEqual([]);
     expect(second.lines.some((l) => l.includes(token))).toBe(false);
     expect(second.lines.some((l) => l.includes(file))).toBe(true);
     expect((await second.app.inject({ url: '/test/admin', headers: bearer(token) })).statusCode).toBe(200);
     await second.app.close();
     expect((await readFile(file, 'utf8')).trim()).toBe(token);
+  });
+
+  test('no terminal (a service manager, a container): the token is written nowhere but its file', async (t) => {
+    const dataDir = await tempDir(t);
+    const file = path.join(dataDir, ADMIN_TOKEN_FILE);
+    const started = await start(dataDir, false);
+    const token = (await readFile(file, 'utf8')).trim();
+    expect(started.lines.some((l) => l.includes(token))).toBe(false);
+    const told = started.lines.map((l) => JSON.parse(l) as { msg: string; file?: string }).find((l) => l.file === file);
+    expect(told?.msg).toMatch(/^Admin token generated and stored in .*\. Set ADMIN_TOKENS to choose your own\.$/);
+    expect(told?.msg).not.toMatch(/terminal/);
+    await started.app.close();
   });
 
   test('ADMIN_TOKENS set: no file is written and the configured token is the only one', async (t) => {

@@ -16,7 +16,7 @@ describe('event.json', () => {
     expect(derivePrefix('---')).toBe('EVENT');
   });
 
-  test('absent file: every key derived, default prices and shipping fee', () => {
+  test('absent file: every key derived, default prices and shipping fee, ordering off until an admin opens it', () => {
     const parsed = parseEventJson(undefined);
     expect(parsed).toEqual({ ok: true, value: undefined });
     const d = resolveEventDefaults('Otakon 2026', undefined, '2026-07-03');
@@ -31,10 +31,19 @@ describe('event.json', () => {
       packages: [],
       earlyBird: null,
       isArchived: false,
-      orderingEnabled: true,
+      orderingEnabled: false,
       deadline: null,
+      eventJson: 'absent',
     });
     expect(d.prices).toEqual({ '4x6': 500, '5x7': 1000, '8x10': 2000 });
+  });
+
+  test('orderingEnabled: a file that omits it keeps ordering on; an invalid file keeps it off', () => {
+    const omitted = parseEventJson(JSON.stringify({ name: 'X' }));
+    if (!omitted.ok) throw new Error('expected a valid file');
+    expect(resolveEventDefaults('X', omitted.value, null, 'valid').orderingEnabled).toBe(true);
+    expect(resolveEventDefaults('X', { orderingEnabled: false }, null, 'valid').orderingEnabled).toBe(false);
+    expect(resolveEventDefaults('X', undefined, null, 'invalid').orderingEnabled).toBe(false);
   });
 
   test('full file: amounts in dollars become cents, deadline becomes UTC, listed order kept', () => {

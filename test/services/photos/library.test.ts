@@ -81,7 +81,7 @@ describe('photo library index', () => {
     expect(lib.generation).toBeGreaterThan(0);
   });
 
-  test('order: day, session (natural), capture time, then number; numbers follow that order', async (t) => {
+  test('order: days and sessions by their first capture time, then name; photos by capture time, then file name; numbers follow that order', async (t) => {
     const s = await dirs(t);
     const w = (day: string, session: string, file: string, takenAt?: string) =>
       makeImage(takenAt ? { takenAt } : {}).then((b) => writePhoto(s.root, ['Con', day, session, file], b));
@@ -94,19 +94,21 @@ describe('photo library index', () => {
 
     const lib = await open(t, s);
     const photos = lib.photosOf('Con') ?? [];
+    // Stage 10 was shot first (08:00), so it comes before Stage 9 (10:00), whatever the names.
     expect(photos.map((p) => `${p.day}/${p.session}/${p.fileName}#${p.number}`)).toEqual([
-      'Day 2/Stage 9/early.jpg#1',
-      'Day 2/Stage 9/mid.jpg#2',
-      'Day 2/Stage 9/late.jpg#3',
-      'Day 2/Stage 9/a-no-exif.jpg#4',
-      'Day 2/Stage 10/y.jpg#5',
+      'Day 2/Stage 10/y.jpg#1',
+      'Day 2/Stage 9/early.jpg#2',
+      'Day 2/Stage 9/mid.jpg#3',
+      'Day 2/Stage 9/late.jpg#4',
+      'Day 2/Stage 9/a-no-exif.jpg#5',
       'Day 10/A/x.jpg#6',
     ]);
-    expect(photos[0]?.takenAt).toBe('2026-07-03T10:00:00.000Z');
-    expect(photos[3]?.takenAt).toBeNull();
-    expect(lib.sessionPhotos('Con', 'Day 2', 'Stage 9')?.map((p) => p.number)).toEqual(['1', '2', '3', '4']);
+    expect(photos[1]?.takenAt).toBe('2026-07-03T10:00:00.000Z');
+    expect(photos[4]?.takenAt).toBeNull();
+    expect(lib.sessionPhotos('Con', 'Day 2', 'Stage 9')?.map((p) => p.number)).toEqual(['2', '3', '4', '5']);
     expect(lib.dayPhotos('Con', 'Day 2')?.length).toBe(5);
     expect(lib.getEvent('Con')?.days.map((d) => d.name)).toEqual(['Day 2', 'Day 10']);
+    expect(lib.getEvent('Con')?.days[0]?.sessions.map((s) => s.name)).toEqual(['Stage 10', 'Stage 9']);
   });
 
   test('lookups: by id or number; the original path stays inside PHOTOS_DIR; unknown names miss', async (t) => {

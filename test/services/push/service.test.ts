@@ -19,7 +19,7 @@ async function setup(t: TestContext, opts: { retryBaseMs?: number; maxAttempts?:
     subject: 'mailto:photos@example.com',
     publicBaseUrl: 'https://photos.example.com',
     log: pino({ level: 'silent' }),
-    agent: service.agent,
+    egress: service.egress,
     retryBaseMs: opts.retryBaseMs ?? 10,
     maxAttempts: opts.maxAttempts ?? 3,
   });

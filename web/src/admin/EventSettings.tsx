@@ -12,6 +12,7 @@ import { closedMessage, eventConfigUrl, forget, useFetch } from '../lib/hooks.js
 import { eventPath } from '../lib/router.js';
 import { showToast } from '../lib/toast.js';
 import type { ActiveEvent, EventConfig } from '../lib/types.js';
+import { IntakePanel } from './Intake.js';
 import {
   type EarlyBirdFields,
   earlyBirdFields,
@@ -32,6 +33,7 @@ export default function EventSettings() {
       <p class="muted">
         Open or close ordering, set the deadline, the prices, packages and the early bird. Changes apply at once.
       </p>
+      <IntakePanel />
       {events.error && <ErrorBox error={events.error} onRetry={events.reload} />}
       {!events.data && !events.error && <Spinner />}
       {events.data?.length === 0 && <Notice>No events in the photo library yet.</Notice>}
@@ -86,7 +88,7 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
   if (loaded.error && !config) return <ErrorBox error={loaded.error} onRetry={loaded.reload} />;
   if (!config) return <Spinner />;
 
-  const save = async (e: Event) => {
+  const save = async (e: Event, publish = false) => {
     e.preventDefault();
     setProblem('');
     const prices: Record<string, number> = {};
@@ -103,14 +105,16 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     if (when && Number.isNaN(when.getTime())) return setProblem('The deadline is not a valid date and time.');
 
     const body: Record<string, unknown> = { eventSlug: slug };
-    if (enabled !== config.orderingEnabled) body.orderingEnabled = enabled;
+    const wantEnabled = publish || enabled;
+    if (wantEnabled !== config.orderingEnabled) body.orderingEnabled = wantEnabled;
     if (archived !== config.isArchived) body.isArchived = archived;
     const newDeadline = when ? when.toISOString() : null;
     if (toLocalInput(newDeadline) !== toLocalInput(config.deadline)) body.deadline = newDeadline;
     const samePrices =
       Object.keys(prices).length === Object.keys(config.prices).length &&
       Object.entries(prices).every(([s, p]) => config.prices[s] === p);
-    if (!samePrices) body.prices = prices;
+    // Publishing stores the price list shown, so the event sells at what the admin saw.
+    if (!samePrices || publish) body.prices = prices;
     if (Number(fee) !== config.shippingFee) body.shippingFee = Number(fee);
     const offers = offersChange(config, packages, early);
     if ('problem' in offers) return setProblem(offers.problem);
@@ -139,8 +143,18 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
   };
 
   const id = (name: string) => `ev-${config.eventPrefix}-${name}`;
+  // A folder copied in without event.json is not on sale until an admin publishes it.
+  const unpublished = !config.orderingEnabled && !config.isArchived;
   return (
     <form class="event-form" onSubmit={save} noValidate>
+      {unpublished && (
+        <Notice kind="warn">
+          <strong>Not on sale.</strong> Check the price list and shipping fee below, then publish to open ordering.{' '}
+          <button type="button" class="btn btn-primary btn-small" disabled={busy} onClick={(e) => save(e, true)}>
+            Publish with these prices
+          </button>
+        </Notice>
+      )}
       <p class="muted small">
         {[config.eventPrefix, formatDate(config.date)].filter(Boolean).join(' · ')} ·{' '}
         {config.active ? 'Open for orders' : closedMessage(config)} · <a href={eventPath(slug)}>View gallery</a>

@@ -8,8 +8,22 @@ export type GridPhoto = {
   event: string;
   number: string;
   thumbnail: string;
+  /** 1x and 2x thumbnails (`srcset`), for sharp tiles on 2× screens. */
+  srcset?: string;
   label: string;
 };
+
+/** Each candidate of a srcset made same-origin, like `localUrl` does for one URL. */
+function localSrcset(srcset: string | undefined): string | undefined {
+  if (!srcset) return undefined;
+  return srcset
+    .split(', ')
+    .map((candidate) => {
+      const space = candidate.lastIndexOf(' ');
+      return `${localUrl(candidate.slice(0, space))}${candidate.slice(space)}`;
+    })
+    .join(', ');
+}
 
 export function PhotoGrid({
   photos,
@@ -32,6 +46,7 @@ export function PhotoGrid({
             <button type="button" class="tile-open" onClick={() => onOpen(i)} data-number={p.number}>
               <img
                 src={localUrl(p.thumbnail)}
+                srcset={localSrcset(p.srcset)}
                 alt={`#${p.number}${p.label ? `, ${p.label}` : ''}`}
                 loading={i < eager ? 'eager' : 'lazy'}
                 decoding="async"

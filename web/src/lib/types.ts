@@ -24,8 +24,17 @@ export type PhotoItem = {
   id: string;
   number: string;
   thumbnail: string;
+  /** The thumbnail at 1x and 2x, for `<img srcset>`. */
+  srcset?: string;
   fullSize: string;
   metadata: { day: string; session: string; width: number; height: number; takenAt?: string };
+};
+
+/** `GET /api/admin/intake`. */
+export type IntakeStatus = {
+  pending: number;
+  inspecting: number;
+  broken: { event: string; path: string; reason: string; size: number; since: string }[];
 };
 
 export type FolderRef = { name: string; path: string; photoCount: number };

@@ -124,6 +124,60 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
     if (f) await loadThrough(f.page + 1);
   };
 
+  // Live: the event's photo count from `/event/<code>/live`; photos copied in meanwhile are
+  // announced ("N new photos") and loaded when tapped, never pushed under the visitor's thumb.
+  const [liveCount, setLiveCount] = useState<number | undefined>();
+  const baseCount = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!('EventSource' in window)) return;
+    const source = new EventSource(`${eventPath(code)}/live`);
+    source.addEventListener('photos', (e) => {
+      const { totalCount } = JSON.parse((e as MessageEvent<string>).data) as { totalCount: number };
+      baseCount.current ??= totalCount;
+      setLiveCount(totalCount);
+    });
+    return () => source.close();
+  }, [code]);
+  const newPhotos = liveCount !== undefined && baseCount.current !== undefined ? liveCount - baseCount.current : 0;
+
+  /** Loads the pages shown so far again (new photos take their place in shooting order). */
+  const reload = async () => {
+    const f = feedRef.current;
+    baseCount.current = liveCount;
+    setLiveCount(liveCount);
+    if (!f || fetching.current) return;
+    fetching.current = true;
+    try {
+      const numbers = Array.from({ length: Math.max(1, f.page) }, (_, i) => i + 1);
+      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(`${path}?page=${n}&limit=${PAGE_SIZE}`)));
+      const end = pages[pages.length - 1] as FolderPage;
+      const next: Feed = {
+        photos: pages.flatMap((d) => d.photos),
+        page: numbers.length,
+        totalPages: end.totalPages,
+        totalCount: end.totalCount,
+      };
+      feedRef.current = next;
+      setFeed(next);
+    } catch (err) {
+      setError(err as ApiError);
+    } finally {
+      fetching.current = false;
+    }
+  };
+
+  /** "Jump to time": the page holding the first photo shot at or after HH:MM, then that photo. */
+  const jumpTo = async (hhmm: string): Promise<boolean> => {
+    const query = `at=${enc(hhmm)}&limit=${PAGE_SIZE}${day !== undefined && session === undefined ? `&day=${enc(day)}` : ''}`;
+    const target = await getJson<EventPage>(`${eventPath(code)}?${query}`);
+    const photos = isEventPage ? await loadThrough(target.currentPage) : (feedRef.current?.photos ?? []);
+    const index = photos.findIndex((p) => (p.metadata.takenAt ?? '').slice(11, 16) >= hhmm);
+    const tile = document.querySelectorAll('.grid .tile')[index === -1 ? photos.length - 1 : index];
+    tile?.scrollIntoView({ block: 'center' });
+    (tile?.querySelector('.tile-open') as HTMLElement | null)?.focus({ preventScroll: true });
+    return index !== -1;
+  };
+
   // Infinite scroll: the next page loads when the end of the grid comes near.
   const sentinel = useRef<HTMLDivElement>(null);
   const moreRef = useRef(more);
@@ -194,6 +248,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
         event: code,
         number: p.number,
         thumbnail: p.thumbnail,
+        srcset: p.srcset,
         label: isEventPage ? `${p.metadata.day}, ${p.metadata.session}` : session ? '' : p.metadata.session,
       })),
     [feed, code, isEventPage, session],
@@ -253,6 +308,15 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
           onLookedUp={openFound}
         />
       </div>
+
+      {newPhotos > 0 && (
+        <div class="live-banner" role="status">
+          <button type="button" class="btn btn-primary" onClick={reload}>
+            {plural(newPhotos, 'new photo')} · Show
+          </button>
+        </div>
+      )}
+      {isEventPage && feed && feed.photos.length > 0 && <JumpToTime onJump={jumpTo} />}
 
       {event && !event.status.active && (
         <Notice kind="warn" role="status">
@@ -424,5 +488,46 @@ function FindPhoto({
         )}
       </form>
     </search>
+  );
+}
+
+/** "Jump to time": a time of day (the camera clock), answered by the event page's `?at=`. */
+function JumpToTime({ onJump }: { onJump: (hhmm: string) => Promise<boolean> }) {
+  const [value, setValue] = useState('');
+  const [message, setMessage] = useState('');
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!/^\d{2}:\d{2}$/.test(value)) {
+      setMessage('Pick a time, e.g. 14:30.');
+      return;
+    }
+    setMessage('');
+    try {
+      if (!(await onJump(value))) setMessage(`No photo was taken at ${value} or later: here are the last ones.`);
+    } catch (err) {
+      setMessage((err as ApiError).message);
+    }
+  };
+  return (
+    <form class="jump-time" onSubmit={submit}>
+      <label for="jump-time">Jump to time</label>
+      <div class="find-row">
+        <input
+          id="jump-time"
+          type="time"
+          value={value}
+          onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+          aria-describedby={message ? 'jump-message' : undefined}
+        />
+        <button type="submit" class="btn btn-secondary">
+          Go
+        </button>
+      </div>
+      {message && (
+        <p id="jump-message" class="small" role="status">
+          {message}
+        </p>
+      )}
+    </form>
   );
 }

@@ -1,0 +1,222 @@
+/**
+ * `npm run bench -- intake`
+ *
+ * (a) Intake: N 24-megapixel JPEGs (default 1,000; INTAKE_BENCH_PHOTOS sets N), one in
+ *     twenty of them a frame holding a photo code, appear in a session folder of the running
+ *     app (moved in at once from a folder on the same disk). Measured: the time until every
+ *     photo is listed and every thumbnail (JPEG and WebP) is in the cache, the code frames
+ *     hidden. Baseline in the same run: sharp alone making the same thumbnails (one decode,
+ *     both encodes) from the same files, as many at once as there are cores.
+ *     Target: ≤ 1.15x. It includes INTAKE_SETTLE_MS (2 s), the wait that keeps half-copied
+ *     files out of the gallery.
+ * (b) Gallery page p99 during the intake (a page of 50 every 50 ms). Target: ≤ 50 ms.
+ * (c) QR decoding's share of the intake's CPU per photo: zxing-wasm on the 720 px copy of
+ *     a sample of the photos, against the process CPU per photo during (a). Target ≤ 10 %.
+ */
+import { copyFile, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import sharp from 'sharp';
+import { makeFrame } from '../test/support/qr-frames.js';
+import { builtApp, importBuilt } from './lib/built.js';
+import { type BenchRow, percentile, printReport } from './lib/report.js';
+
+type QrModule = typeof import('../src/services/intake/qr.js');
+type PhotoCodeModule = typeof import('../src/domain/photo-code.js');
+
+const N = Number(process.env.INTAKE_BENCH_PHOTOS ?? 1000);
+const CODE_EVERY = 20;
+const DISTINCT = 10;
+/** Shared with phone-bytes.bench.ts: the same generator and seeds. */
+const SCENES = path.join(os.tmpdir(), 'phone-bytes-bench-originals-v1');
+const FRAMES = path.join(os.tmpdir(), 'intake-bench-code-frames-v1');
+
+async function cached(file: string, make: () => Promise<Buffer>): Promise<string> {
+  const exists = await stat(file).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, await make());
+  }
+  return file;
+}
+
+function get(port: number, url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    http
+      .get({ host: '127.0.0.1', port, path: url, agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(performance.now() - started));
+      })
+      .on('error', reject);
+  });
+}
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+export default async function intakeBench(): Promise<void> {
+  const { readQrTexts } = await importBuilt<QrModule>('services/intake/qr.js');
+  const { photoCodeUrl } = await importBuilt<PhotoCodeModule>('domain/photo-code.js');
+  const scenes: string[] = [];
+  for (let i = 0; i < DISTINCT; i++) {
+    scenes.push(
+      await cached(path.join(SCENES, `scene-${i}.jpg`), () =>
+        makeFrame({ payload: '', qrFraction: 0, seed: 500 + i, quality: 92 }),
+      ),
+    );
+  }
+  const codes = ['K7M2Q9TX', 'P4R8W2ZA'];
+  const frames: string[] = [];
+  for (const [i, code] of codes.entries()) {
+    frames.push(
+      await cached(path.join(FRAMES, `frame-${code}.jpg`), () =>
+        makeFrame({
+          payload: photoCodeUrl('http://photos.test', code),
+          qrFraction: 0.3,
+          rotate: 10,
+          contrast: 0.7,
+          seed: 900 + i,
+          quality: 92,
+        }),
+      ),
+    );
+  }
+
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'intake-bench-'));
+  try {
+    const staging = path.join(dir, 'staging');
+    await mkdir(staging);
+    const sources: string[] = [];
+    let codeFrames = 0;
+    for (let i = 0; i < N; i++) {
+      const isCode = i % CODE_EVERY === 0;
+      if (isCode) codeFrames++;
+      const src = isCode ? (frames[(i / CODE_EVERY) % frames.length] as string) : (scenes[i % DISTINCT] as string);
+      const file = path.join(staging, `IMG_${String(i).padStart(5, '0')}.jpg`);
+      await copyFile(src, file);
+      sources.push(file);
+    }
+    const cores = os.availableParallelism();
+
+    // Baseline: sharp alone, the same thumbnails from the same files.
+    const limit = pLimit(cores);
+    let t0 = performance.now();
+    await Promise.all(
+      sources.map((file) =>
+        limit(async () => {
+          const { data, info } = await sharp(file, { failOn: 'error' })
+            .autoOrient()
+            .resize({ width: 400, height: 400, fit: 'inside', withoutEnlargement: true })
+            .flatten({ background: '#ffffff' })
+            .raw()
+            .toBuffer({ resolveWithObject: true });
+          const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+          await sharp(data, raw).jpeg({ quality: 80, chromaSubsampling: '4:2:0' }).toBuffer();
+          await sharp(data, raw).webp({ quality: 64, effort: 2 }).toBuffer();
+        }),
+      ),
+    );
+    const sharpMs = performance.now() - t0;
+
+    // The app, then the session folder moved in.
+    const photosDir = path.join(dir, 'photos');
+    await mkdir(path.join(photosDir, 'Con', 'Sat'), { recursive: true });
+    await writeFile(path.join(photosDir, 'Con', 'event.json'), '{"name":"Con"}');
+    await mkdir(path.join(photosDir, 'Con', 'Sat', 'Warmup'));
+    await copyFile(scenes[0] as string, path.join(photosDir, 'Con', 'Sat', 'Warmup', 'w.jpg'));
+    const { buildApp, loadConfig } = await builtApp();
+    const app = await buildApp(
+      loadConfig({
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dir,
+        PHOTOS_DIR: photosDir,
+        DEMO_LIBRARY: 'off',
+        LIBRARY_RESCAN_INTERVAL_MS: '0',
+        ADMIN_TOKENS: 'intake-bench-token-0123456789abcdef',
+      }),
+    );
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    await app.photos.ready();
+    await app.photos.rescan();
+    const { port } = app.server.address() as { port: number };
+    const pageLatencies: number[] = [];
+    let loading = true;
+    const client = (async () => {
+      while (loading) {
+        pageLatencies.push(await get(port, '/event/Con?page=1&limit=50'));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+
+    const cpu0 = process.cpuUsage();
+    t0 = performance.now();
+    await rename(staging, path.join(photosDir, 'Con', 'Sat', 'Hall'));
+    const want = N - codeFrames + 1;
+    for (;;) {
+      const listed = app.photos.getEvent('Con')?.photoCount ?? 0;
+      const { pending, inspecting } = app.photos.intake();
+      if (listed === want && pending === 0 && inspecting === 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const intakeMs = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    loading = false;
+    await client;
+    const prerendered = app.images.stats().prerendered;
+    const found = codes.map((c) => app.photos.photosForCode(c)?.length ?? 0);
+    await app.close();
+    agent.destroy();
+
+    // QR decoding alone on the 720 px copies of a sample.
+    const sample = [...scenes, ...frames];
+    let qrMs = 0;
+    for (const file of sample) {
+      const { data, info } = await sharp(file)
+        .autoOrient()
+        .resize({ width: 720, height: 720, fit: 'inside' })
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      await readQrTexts(data, info.width, info.height); // warm
+      const t = performance.now();
+      await readQrTexts(data, info.width, info.height);
+      qrMs += performance.now() - t;
+    }
+    const qrPerPhoto = qrMs / sample.length;
+    const cpuPerPhoto = (cpu.user + cpu.system) / 1000 / N;
+    const p99 = percentile(pageLatencies, 99);
+    const rows: BenchRow[] = [
+      {
+        name: `intake: ${N} photos listed, thumbnails ready (baseline: sharp alone)`,
+        value: intakeMs / 1000,
+        unit: 's',
+        baseline: sharpMs / 1000,
+        target: '<= 1.15x',
+        pass: intakeMs <= 1.15 * sharpMs,
+      },
+      { name: 'thumbnails made by the intake (JPEG + WebP)', value: prerendered, unit: `(of ${2 * (N - codeFrames)})` },
+      {
+        name: `code frames hidden; photos found per code`,
+        value: codeFrames,
+        unit: `frames; ${found.join(', ')} photos`,
+      },
+      { name: 'gallery page p99 during the intake', value: p99, unit: 'ms', target: '<= 50 ms', pass: p99 <= 50 },
+      {
+        name: 'QR decode per photo (baseline: intake CPU per photo)',
+        value: qrPerPhoto,
+        unit: 'ms',
+        baseline: cpuPerPhoto,
+        target: '<= 0.10x',
+        pass: qrPerPhoto <= 0.1 * cpuPerPhoto,
+      },
+    ];
+    printReport(`intake (${N} photos of 24 MP, ${cores} cores)`, rows);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The connection cap (docs/contract.md, "Hardening"). Every open connection holds a file
+ * descriptor, and so does every photo being read, image being cached, database file, log
+ * and outgoing request. Idle connections cost an attacker nothing; past the process's
+ * descriptor limit, nothing that needs a descriptor works any more (images fail, the library
+ * rescan dies with EMFILE). So the server accepts connections only up to a cap below that
+ * limit, keeping a reserve for the rest; a connection over the cap is closed at once
+ * (Node's `server.maxConnections`), and the ones already open keep being served.
+ *
+ * The cap is `MAX_CONNECTIONS` when set, else derived from the soft limit on open files
+ * (Node raises it to the hard limit at start; Linux shows it in /proc/self/limits): the
+ * limit minus a reserve of a quarter of it (at least 128, at most 1,024) plus the database
+ * pool. Where the limit can't be read (not Linux), there is no cap unless MAX_CONNECTIONS
+ * sets one.
+ */
+import { readFileSync } from 'node:fs';
+
+/** The process's soft limit on open files, or undefined when unknown or unlimited. */
+export function descriptorLimit(
+  readLimits: () => string = () => readFileSync('/proc/self/limits', 'utf8'),
+): number | undefined {
+  let text: string;
+  try {
+    text = readLimits();
+  } catch {
+    return undefined;
+  }
+  const soft = /^Max open files\s+(\S+)/m.exec(text)?.[1];
+  const n = Number(soft);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Descriptors kept for everything but connections. */
+export function descriptorReserve(limit: number, databasePoolSize: number): number {
+  return Math.min(1024, Math.max(128, Math.floor(limit / 4))) + databasePoolSize;
+}
+
+export type ConnectionCap = {
+  /** The cap, or undefined for none. */
+  max: number | undefined;
+  /** The descriptor limit it was derived from (when known). */
+  limit: number | undefined;
+  source: 'MAX_CONNECTIONS' | 'descriptor limit' | 'none';
+  /** A MAX_CONNECTIONS that leaves less than the reserve. */
+  aboveSafe: boolean;
+};
+
+export function connectionCap(
+  config: { MAX_CONNECTIONS?: number | undefined; DATABASE_POOL_SIZE: number },
+  limit: number | undefined,
+): ConnectionCap {
+  const safe =
+    limit === undefined
+      ? undefined
+      : Math.max(Math.floor(limit / 2), limit - descriptorReserve(limit, config.DATABASE_POOL_SIZE));
+  if (config.MAX_CONNECTIONS !== undefined) {
+    return {
+      max: config.MAX_CONNECTIONS,
+      limit,
+      source: 'MAX_CONNECTIONS',
+      aboveSafe: safe !== undefined && config.MAX_CONNECTIONS > safe,
+    };
+  }
+  if (safe === undefined) return { max: undefined, limit, source: 'none', aboveSafe: false };
+  return { max: safe, limit, source: 'descriptor limit', aboveSafe: false };
+}

@@ -1,0 +1,74 @@
+/**
+ * The inspection of a new photo (services/photos/library.ts calls it once per new file):
+ * one decode of the original, downscaled to SCAN_SIZE px on load (libvips shrinks a JPEG
+ * while decoding it, 1/8 for a 24 MP original), from which
+ *  - the photo code it may show is read (qr.ts), and
+ *  - unless it is a code frame (never shown), its thumbnails are made and cached, so the
+ *    first visitor does not wait for them.
+ * It runs in the render queue's background lane: after every render a visitor waits for.
+ */
+import sharp from 'sharp';
+import { photoCodeFromQr } from '../../domain/photo-code.js';
+import type { ImageService } from '../images/types.js';
+import type { Inspector, InspectTarget } from '../photos/library.js';
+import { readQrTexts } from './qr.js';
+
+/**
+ * The long edge of the copy that is searched for a code: a phone screen held up to the
+ * camera (15-45% of the frame's short side) reads reliably at this size, and a 6000 px
+ * original still decodes at 1/8 (750 px).
+ */
+export const SCAN_SIZE = 720;
+
+export type InspectorOptions = {
+  images: Pick<ImageService, 'background' | 'storeThumbnails'>;
+  thumbnailSize: number;
+};
+
+export type ClosableInspector = {
+  inspect: Inspector;
+  /** Refuses new inspections and waits for those under way (their cache writes included). */
+  close(): Promise<void>;
+};
+
+export function createInspector(opts: InspectorOptions): ClosableInspector {
+  const size = Math.max(SCAN_SIZE, opts.thumbnailSize);
+  const running = new Set<Promise<unknown>>();
+  let closed = false;
+  const inspect: Inspector = (target: InspectTarget) => {
+    if (closed) return Promise.reject(new Error('the server is shutting down'));
+    const run = opts.images.background(async () => {
+      if (closed) throw new Error('the server is shutting down');
+      const { data, info } = await sharp(target.file, { failOn: 'error' })
+        .autoOrient()
+        .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const code = findCode(await readQrTexts(data, info.width, info.height));
+      if (code === null) {
+        await opts.images.storeThumbnails(target, { data, width: info.width, height: info.height, channels: 4 });
+      }
+      return { code };
+    });
+    running.add(run);
+    void run.catch(() => undefined).finally(() => running.delete(run));
+    return run;
+  };
+  return {
+    inspect,
+    async close() {
+      closed = true;
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+function findCode(texts: string[]): string | null {
+  for (const text of texts) {
+    const code = photoCodeFromQr(text);
+    if (code) return code;
+  }
+  return null;
+}

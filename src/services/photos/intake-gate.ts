@@ -1,0 +1,80 @@
+/**
+ * Safe intake (docs/contract.md, "Finding one's photos, and intake"): which files may be
+ * indexed, and which are reported as broken.
+ *
+ * A file is indexed only once it is settled, its size and modification time unchanged for
+ * `settleMs`, and complete (a JPEG ends with its end-of-image marker: header.ts). Until then
+ * it is pending: not listed, and its session is looked at again when it may have settled.
+ * Files found by the first scan after a start count as settled when their modification time
+ * is `settleMs` old (nothing is copying them: they were there before the server started).
+ *
+ * A settled file that still cannot be read is broken: reported once in the log (a line, no
+ * stack) and on the admin's intake panel until it is replaced or removed, never listed.
+ */
+import type { BrokenFile } from './types.js';
+
+/** A file's size and mtime as first seen, and when. */
+type Sighting = { sig: string; since: number };
+
+export class IntakeGate {
+  private readonly sightings = new Map<string, Sighting>();
+  private readonly brokenFiles = new Map<string, BrokenFile & { sig: string }>();
+  /** The first scan after start-up: old enough files are taken at once. */
+  firstScan = true;
+
+  constructor(
+    private readonly settleMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Whether `file` (size, mtime) may be read now. When not, it is pending, and `retryAt` tells
+   * when it may have settled.
+   */
+  settled(file: string, size: number, mtimeMs: number): { ok: true } | { ok: false; retryAt: number } {
+    if (this.settleMs <= 0) return { ok: true };
+    const now = this.now();
+    const sig = `${size}:${mtimeMs}`;
+    let seen = this.sightings.get(file);
+    if (!seen || seen.sig !== sig) {
+      seen = { sig, since: now };
+      this.sightings.set(file, seen);
+    }
+    // Written within the window: still being written, or just done.
+    if (now - mtimeMs < this.settleMs) return { ok: false, retryAt: Math.max(mtimeMs, seen.since) + this.settleMs };
+    if (this.firstScan || now - seen.since >= this.settleMs) {
+      this.sightings.delete(file);
+      return { ok: true };
+    }
+    return { ok: false, retryAt: seen.since + this.settleMs };
+  }
+
+  /** A settled file that cannot be read. True the first time this version is reported (log it then). */
+  broken(file: string, entry: BrokenFile): boolean {
+    const sig = `${entry.size}:${entry.mtimeMs}`;
+    const known = this.brokenFiles.get(file);
+    if (known?.sig === sig) return false;
+    this.brokenFiles.set(file, { ...entry, sig });
+    return true;
+  }
+
+  /** Read fine, replaced or removed: no longer pending nor broken. */
+  clear(file: string): void {
+    this.sightings.delete(file);
+    this.brokenFiles.delete(file);
+  }
+
+  /** Forgets pending and broken files of folders that are gone (`prefix` ends with a separator). */
+  forgetUnder(prefix: string): void {
+    for (const f of this.sightings.keys()) if (f.startsWith(prefix)) this.sightings.delete(f);
+    for (const f of this.brokenFiles.keys()) if (f.startsWith(prefix)) this.brokenFiles.delete(f);
+  }
+
+  get pending(): number {
+    return this.sightings.size;
+  }
+
+  brokenList(): BrokenFile[] {
+    return [...this.brokenFiles.values()].map(({ sig: _sig, ...entry }) => entry);
+  }
+}

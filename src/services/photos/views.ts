@@ -1,0 +1,195 @@
+/**
+ * The published, immutable view of one event: what the gallery lists and in which order,
+ * and which photos each photo code introduced (docs/contract.md, "Finding one's photos, and
+ * intake").
+ *
+ * Order: day folders and session folders by the capture time of their first photo (a
+ * photographer names folders "Cosplay", "Gathering", "Studio": the shooting order is the
+ * one they expect), those without any capture time after them by name; within a session,
+ * photos by capture time, then natural file-name order, those without a capture time after
+ * the timed ones.
+ *
+ * A frame holding a photo code is never listed. It and the frames after it in the same
+ * session, up to the next code frame or a gap over `gapMs` between consecutive frames,
+ * belong to that code.
+ */
+import { resolveEventDefaults } from './event-config.js';
+import { compareNames, naturalKey, photoId, photoVersion, relativeKey } from './naming.js';
+import type { EventState } from './photo-index.js';
+import type { DayFolder, LibraryEvent, Photo, SessionFolder } from './types.js';
+
+export type EventView = {
+  event: LibraryEvent;
+  photos: readonly Photo[];
+  byId: Map<string, Photo>;
+  byNumber: Map<string, Photo>;
+  /** sessionKey(day, session) → that session's photos in gallery order. */
+  sessions: Map<string, readonly Photo[]>;
+  days: Map<string, readonly Photo[]>;
+  /** Photo code → the photos its frames introduced in this event, in gallery order. */
+  codes: Map<string, Photo[]>;
+};
+
+const EMPTY_DAYS: readonly DayFolder[] = Object.freeze([]);
+const sessionKey = (day: string, session: string) => `${day}\u0000${session}`;
+
+/** Capture times ascending; photos without one after those with one. */
+export function compareTimes(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a - b;
+}
+
+/** Folders: the first capture time ascending, folders without one after, then by name. */
+function compareFolders(a: { name: string; first: number | null }, b: { name: string; first: number | null }) {
+  return compareTimes(a.first, b.first) || compareNames(a.name, b.name);
+}
+
+type SessionFiles = EventState['tree'] extends Map<string, Map<string, infer F>> ? F : never;
+export type OrderedDay = { day: string; sessions: { session: string; files: SessionFiles }[] };
+
+/**
+ * Days and their sessions in display order: by the first capture time among their listable
+ * files (held ones left out), those without any after, then by name. Numbering
+ * (photo-index.ts) and the view both walk this.
+ */
+export function orderedTree(st: EventState): OrderedDay[] {
+  type S = { session: string; files: SessionFiles; name: string; first: number | null };
+  const days: { day: string; name: string; first: number | null; sessions: S[] }[] = [];
+  for (const [day, sessionMap] of st.tree) {
+    const out = { day, name: day, first: null as number | null, sessions: [] as S[] };
+    for (const [session, files] of sessionMap) {
+      let first: number | null = null;
+      for (const rec of files.values()) {
+        if (rec.held || rec.takenAtMs === null) continue;
+        if (first === null || rec.takenAtMs < first) first = rec.takenAtMs;
+      }
+      out.sessions.push({ session, files, name: session, first });
+      if (first !== null && (out.first === null || first < out.first)) out.first = first;
+    }
+    out.sessions.sort(compareFolders);
+    days.push(out);
+  }
+  days.sort(compareFolders);
+  return days;
+}
+
+type Frame = { name: string; key: string; takenAtMs: number | null; code: string | null; photo: Photo | undefined };
+
+type Logger = { error(obj: object, msg: string): void };
+
+export function buildView(st: EventState, opts: { log: Logger; gapMs: number }): EventView {
+  const photos: Photo[] = [];
+  const byId = new Map<string, Photo>();
+  const byNumber = new Map<string, Photo>();
+  const sessions = new Map<string, readonly Photo[]>();
+  const dayPhotos = new Map<string, readonly Photo[]>();
+  const codes = new Map<string, Photo[]>();
+  let firstTaken = Number.POSITIVE_INFINITY;
+
+  const dayFolders: DayFolder[] = [];
+  for (const { day, sessions: sessionList } of orderedTree(st)) {
+    const dayStart = photos.length;
+    const folders: SessionFolder[] = [];
+    for (const { session, files } of sessionList) {
+      const frames: Frame[] = [];
+      for (const [fileName, rec] of files) {
+        if (rec.held) continue; // still being inspected (library.ts): not listed yet
+        const code = typeof rec.code === 'string' ? rec.code : null;
+        let photo: Photo | undefined;
+        if (code === null) {
+          const rel = relativeKey(day, session, fileName);
+          const n = st.numbers.get(rel);
+          if (n === undefined) continue;
+          const number = String(n);
+          const version = photoVersion(rec.size, rec.mtimeMs);
+          photo = rec.photo;
+          if (!photo || photo.number !== number || photo.version !== version) {
+            photo = {
+              id: photoId(st.code, rel),
+              number,
+              eventCode: st.code,
+              day,
+              session,
+              fileName,
+              width: rec.width,
+              height: rec.height,
+              takenAt: rec.takenAtMs === null ? null : new Date(rec.takenAtMs).toISOString(),
+              version,
+            };
+            rec.photo = photo;
+          }
+        }
+        if (rec.takenAtMs !== null && rec.takenAtMs < firstTaken) firstTaken = rec.takenAtMs;
+        frames.push({ name: fileName, key: naturalKey(fileName), takenAtMs: rec.takenAtMs, code, photo });
+      }
+      frames.sort(compareFrames);
+      groupByCode(frames, opts.gapMs, codes);
+      const list: Photo[] = [];
+      for (const f of frames) if (f.photo) list.push(f.photo);
+      Object.freeze(list);
+      sessions.set(sessionKey(day, session), list);
+      for (const p of list) photos.push(p);
+      folders.push({ name: session, photoCount: list.length });
+    }
+    dayPhotos.set(day, Object.freeze(photos.slice(dayStart)));
+    dayFolders.push({ name: day, photoCount: photos.length - dayStart, sessions: folders });
+  }
+  for (const p of photos) {
+    if (byId.has(p.id)) {
+      // 66-bit ids: practically never; a longer hash keeps both photos reachable.
+      opts.log.error({ event: st.code, id: p.id }, 'photo id collision; using a longer id');
+      (p as { id: string }).id = photoId(st.code, relativeKey(p.day, p.session, p.fileName), 22);
+    }
+    byId.set(p.id, p);
+    byNumber.set(p.number, p);
+  }
+  const derivedDate = Number.isFinite(firstTaken) ? new Date(firstTaken).toISOString().slice(0, 10) : null;
+  const event: LibraryEvent = Object.freeze({
+    ...resolveEventDefaults(st.code, st.eventJson, derivedDate, st.eventJsonState),
+    photoCount: photos.length,
+    days: dayFolders.length ? Object.freeze(dayFolders) : EMPTY_DAYS,
+  }) as LibraryEvent;
+  return { event, photos: Object.freeze(photos), byId, byNumber, sessions, days: dayPhotos, codes };
+}
+
+/**
+ * The code groups of one session's frames (in gallery order, code frames included): each
+ * code frame opens a group that takes the following photos until the next code frame, a
+ * gap over `gapMs` between consecutive frames, or the first frame without a capture time
+ * after timed ones (its place in the shooting order is unknown).
+ */
+/** Capture time, then natural file-name order, then the exact name (no two frames tie). */
+export function compareFrames(
+  a: { takenAtMs: number | null; key: string; name: string },
+  b: { takenAtMs: number | null; key: string; name: string },
+): number {
+  return (
+    compareTimes(a.takenAtMs, b.takenAtMs) ||
+    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
+    compareNames(a.name, b.name)
+  );
+}
+
+export function groupByCode(frames: readonly Frame[], gapMs: number, into: Map<string, Photo[]>): void {
+  let current: Photo[] | undefined;
+  let last: number | null = null;
+  for (const f of frames) {
+    if (f.code !== null) {
+      current = into.get(f.code);
+      if (!current) {
+        current = [];
+        into.set(f.code, current);
+      }
+      last = f.takenAtMs;
+      continue;
+    }
+    if (current) {
+      const t = f.takenAtMs;
+      if ((last !== null && t === null) || (last !== null && t !== null && t - last > gapMs)) current = undefined;
+    }
+    if (current && f.photo) current.push(f.photo);
+    last = f.takenAtMs;
+  }
+}
