@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { limiter } from '../images/limiter.js';
+import pLimit from 'p-limit';
 import { renderDownload } from './render.js';
 
 export const DOWNLOADS_DIR = 'downloads';
@@ -27,7 +27,7 @@ const hash = (text: string, length: number) => createHash('sha256').update(text)
 
 export function createDownloadFiles(dataDir: string): DownloadFiles {
   const dir = path.join(dataDir, DOWNLOADS_DIR);
-  const limit = limiter(1);
+  const limit = pLimit(1);
   const inflight = new Map<string, Promise<{ file: string; size: number }>>();
   let renders = 0;
 

@@ -154,7 +154,7 @@ async function downloadsPlugin(fastify: FastifyInstance) {
     'downloads',
     createDownloads({
       links: createDownloadLinkSigner(await linkSecret(fastify), config.publicBaseUrl),
-      grants: createMemoryGrants({ getOrder: (id) => store.getOrder(id), max: config.DOWNLOAD_MAX }),
+      grants: createMemoryGrants({ getOrder: (id) => store.orders.get(id), max: config.DOWNLOAD_MAX }),
       files: createDownloadFiles(config.dataDir),
       photos,
       ttlDays: config.DOWNLOAD_TTL_DAYS,

@@ -41,7 +41,7 @@ async function orderWithDigital(app: TestApp): Promise<{ id: string; orderNumber
     },
   });
   expect(res.statusCode).toBe(201);
-  const order = await app.store.getOrder(res.json().orderNumber);
+  const order = await app.store.orders.get(res.json().orderNumber);
   if (!order) throw new Error('order not stored');
   return { id: order.id, orderNumber: order.orderNumber };
 }
@@ -63,7 +63,7 @@ describe('GET /api/downloads/{token}', () => {
     const app = await appWithOriginal(t);
     const order = await orderWithDigital(app);
     const links = app.downloads.linksFor(
-      { id: order.id, items: (await app.store.getOrder(order.id))?.items ?? [] },
+      { id: order.id, items: (await app.store.orders.get(order.id))?.items ?? [] },
       new Date(),
     );
     // One link, for the digital line only.

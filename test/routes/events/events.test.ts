@@ -110,7 +110,7 @@ describe('PUT /api/event-config', () => {
       active: true,
     });
     // Stored in cents in the store.
-    expect(await app.store.getEventSettings(AX)).toMatchObject({
+    expect(await app.store.eventSettings.get(AX)).toMatchObject({
       prices: { '4x6': 650, Digital: 0, '11x14': 3599 },
       shippingFeeCents: 725,
     });
@@ -168,7 +168,7 @@ describe('PUT /api/event-config', () => {
       ],
       earlyBird: { percent: 15, until: '2099-05-31T22:00:00.000Z' },
     });
-    expect(await app.store.getEventSettings(AX)).toMatchObject({
+    expect(await app.store.eventSettings.get(AX)).toMatchObject({
       packages: [
         { size: '4X6', count: 5, priceCents: 2000 },
         { size: '8x10', count: 3, priceCents: 5050 },
@@ -201,7 +201,7 @@ describe('PUT /api/event-config', () => {
       expectError(res, 400, 'VALIDATION_FAILED');
       expect(JSON.parse(res.json().details)[0].field).toMatch(/^packages\.\d$/);
     }
-    expect(await app.store.getEventSettings(AX)).toBeNull();
+    expect(await app.store.eventSettings.get(AX)).toBeNull();
     // A price change that would leave a package saving nothing is refused, naming prices.
     await call(app, put({ eventSlug: AX, packages: [{ size: '4x6', count: 5, price: 20 }] }));
     const cheaper = await call(app, put({ eventSlug: AX, prices: { '4x6': 3, '5x7': 10 } }));
@@ -264,9 +264,9 @@ describe('PUT /api/event-config', () => {
       const res = await call(app, put(payload));
       expectError(res, 400, 'VALIDATION_FAILED');
     }
-    expect(await app.store.getEventSettings(AX)).toBeNull();
+    expect(await app.store.eventSettings.get(AX)).toBeNull();
     expectError(await call(app, put({ eventSlug: 'Nope', isArchived: true })), 404, 'EVENT_NOT_FOUND');
-    expect(await app.store.getEventSettings('Nope')).toBeNull();
+    expect(await app.store.eventSettings.get('Nope')).toBeNull();
   });
 
   test('any body: never a 5xx, every 4xx has the SPEC §1 body', async (t) => {

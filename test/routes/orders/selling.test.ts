@@ -46,7 +46,7 @@ describe('orders priced with packages, early bird and coupons', () => {
       shippingFee: '$5.00',
       total: '$30.20',
     });
-    const stored = await app.store.getOrder(res.json().id);
+    const stored = await app.store.orders.get(res.json().id);
     expect([stored?.subtotalCents, stored?.shippingFeeCents, stored?.totalCents]).toEqual([3300, 500, 3020]);
   });
 
@@ -106,7 +106,7 @@ describe('orders priced with packages, early bird and coupons', () => {
       const { parsed } = expectError(res, 'POST', '/api/orders/create', 400, 'COUPON_INVALID');
       expect(parsed).toMatchObject({ reason });
     }
-    expect(await app.store.listOrders({ includeHeld: true })).toEqual([]);
+    expect(await app.store.orders.list({ includeHeld: true })).toEqual([]);
   });
 
   test('free shipping: the fee is shown and taken off', async (t) => {

@@ -146,7 +146,7 @@ export type Order = {
   shippingFee: string;
   total: string;
   status: OrderStatus;
-  shippingStatus: 'ship' | 'shipped';
+  shippingStatus: 'ship' | 'shipped' | 'pickup';
   trackingNumber: string;
   feedback: string;
   createdAt: string;
@@ -162,7 +162,7 @@ export type CustomerOrder = {
   eventSlug: string;
   eventName: string | null;
   status: OrderStatus;
-  shippingStatus: 'ship' | 'shipped';
+  shippingStatus: 'ship' | 'shipped' | 'pickup';
   trackingNumber: string;
   fulfillmentType: 'ship' | 'pickup';
   items: string;
