@@ -19,6 +19,7 @@ import {
   initialShippingStatus,
   MAX_FEEDBACK_ENTRIES,
   type NewOrder,
+  type OrderPayment,
   OrderRecord,
   type OrderStatus,
 } from './order.js';
@@ -59,6 +60,8 @@ export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: 
     items: input.items.map((l) => ({ ...l })),
     subtotalCents: input.subtotalCents,
     shippingFeeCents: input.shippingFeeCents,
+    discountCents: input.discountCents ?? 0,
+    couponCode: input.couponCode ?? null,
     totalCents: input.totalCents,
     status: 'pending',
     shippingStatus: initialShippingStatus(input.fulfillmentType),
@@ -70,6 +73,7 @@ export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: 
     channel: input.channel,
     version: 1,
     history: [{ at, action: 'create', to: 'pending', by }],
+    payment: null,
   };
 }
 
@@ -169,4 +173,19 @@ export function applyHoldExpiry(order: OrderRecord, now: Date): Applied {
     by: 'system',
   };
   return { order: next(order, { status: 'cancelled', held: false, holdExpiresAt: null }, [entry], now), changed: true };
+}
+
+/** The online checkout opened for the order (its payment page); the same session again changes nothing. */
+export function applyPayment(order: OrderRecord, payment: OrderPayment, now: Date, by: Actor): Applied {
+  if (order.payment?.sessionId === payment.sessionId && order.payment.url === payment.url) {
+    return { order, changed: false };
+  }
+  const entry: HistoryEntry = { at: now.toISOString(), action: 'payment', to: payment.sessionId, by };
+  return { order: next(order, { payment }, [entry], now), changed: true };
+}
+
+/** Whether a change gives the order's coupon use back: it moved into `void` or `cancelled`. */
+export function releasesCoupon(before: OrderRecord, after: OrderRecord): boolean {
+  const ended = (s: OrderRecord['status']) => s === 'void' || s === 'cancelled';
+  return after.couponCode !== null && !ended(before.status) && ended(after.status);
 }

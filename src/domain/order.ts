@@ -28,11 +28,12 @@ export function initialShippingStatus(fulfillmentType: FulfillmentType): Shippin
 /**
  * Who changed an order, as its history records it (docs/contract.md, "Fulfilment"):
  * the customer, the server itself (`system`: hold expiry), a hand edit in the spreadsheet
- * (`sheet`), or an admin named by the first 8 hex digits of the SHA-256 of their token.
- * A bare `admin` marks changes made before history was kept, by an admin not known.
+ * (`sheet`), the payment provider (`stripe`: a payment or refund it reported), or an admin
+ * named by the first 8 hex digits of the SHA-256 of their token. A bare `admin` marks changes
+ * made before history was kept, by an admin not known.
  */
-export const Actor = z.string().regex(/^(customer|system|sheet|admin(:[0-9a-f]{8})?)$/);
-export type Actor = 'customer' | 'system' | 'sheet' | 'admin' | `admin:${string}`;
+export const Actor = z.string().regex(/^(customer|system|sheet|stripe|admin(:[0-9a-f]{8})?)$/);
+export type Actor = 'customer' | 'system' | 'sheet' | 'stripe' | 'admin' | `admin:${string}`;
 
 /** The actor for an admin token: `admin:` and the first 8 hex digits of its SHA-256. */
 export function adminActor(token: string): Actor {
@@ -47,11 +48,13 @@ export const HISTORY_ACTIONS = [
   'feedback',
   'hold-release',
   'hold-expiry',
+  'payment',
 ] as const;
 
 /**
  * One change to an order. `from`/`to` are the status (status, hold-expiry), the shipping
- * status (shipping) or the field's values (edit, with `field` naming it).
+ * status (shipping) or the field's values (edit, with `field` naming it); `payment` records
+ * an online checkout opened for the order (`to`: the provider's session id).
  */
 export const HistoryEntry = z.object({
   at: z.iso.datetime({ offset: true }),
@@ -79,6 +82,15 @@ export const OrderLine = z.object({
 });
 export type OrderLine = z.infer<typeof OrderLine>;
 
+/** The online checkout opened for an order (docs/contract.md, "Selling"): null when paid at the booth. */
+export const OrderPayment = z.object({
+  provider: z.literal('stripe'),
+  sessionId: z.string().min(1),
+  /** The hosted payment page: the order's `paymentUrl`. */
+  url: z.url(),
+});
+export type OrderPayment = z.infer<typeof OrderPayment>;
+
 /** The fields an admin may edit before fulfilment (SPEC §5). */
 export const EditableFields = z.object({
   customerName: z.string(),
@@ -104,6 +116,10 @@ export const OrderRecord = EditableFields.extend({
   items: z.array(OrderLine).min(1),
   subtotalCents: cents,
   shippingFeeCents: cents,
+  /** Packages plus the early bird or the coupon: total = subtotal − discount + shipping. */
+  discountCents: cents,
+  /** The coupon the order used (its use is counted while the order is not void or cancelled); null: none. */
+  couponCode: z.string().min(1).nullable(),
   totalCents: cents,
   status: OrderStatus,
   shippingStatus: ShippingStatus,
@@ -122,6 +138,8 @@ export const OrderRecord = EditableFields.extend({
   version: z.number().int().min(1),
   /** Every change, oldest first (docs/contract.md, "Fulfilment"). */
   history: z.array(HistoryEntry),
+  /** The online checkout, once opened (PAYMENT_PROVIDER=stripe). */
+  payment: OrderPayment.nullable(),
 });
 export type OrderRecord = z.infer<typeof OrderRecord>;
 
@@ -137,7 +155,17 @@ export const NewOrder = OrderRecord.omit({
   feedback: true,
   version: true,
   history: true,
+  payment: true,
+  discountCents: true,
+  couponCode: true,
 }).extend({
+  /** Absent: 0. */
+  discountCents: cents.optional(),
+  /**
+   * The coupon applied: one use of it is taken in the order's transaction, and the create
+   * fails with 400 COUPON_INVALID (`exhausted` or `unknown`) when none is left. Absent: none.
+   */
+  couponCode: z.string().min(1).nullable().optional(),
   /** The event's order-number prefix (SPEC §2: letters and digits, upper-case, ≤ 8). */
   prefix: z.string().regex(/^[A-Z0-9]{1,8}$/),
   /**
@@ -158,6 +186,8 @@ export type SalesSummaryCents = {
   totalRevenueCents: number;
   pendingRevenueCents: number;
   averageOrderValueCents: number;
+  /** What paid orders were given off (packages, early bird, coupons). */
+  totalDiscountsCents: number;
 };
 
 /** Formats the order number for a prefix and a sequence. */

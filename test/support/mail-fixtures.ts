@@ -39,6 +39,9 @@ export function orderRecord(over: Partial<OrderRecord> = {}): OrderRecord {
     channel: 'web',
     version: 1,
     history: [{ at: now, action: 'create', to: 'pending', by: 'customer' }],
+    discountCents: 0,
+    couponCode: null,
+    payment: null,
     ...over,
   };
 }

@@ -66,6 +66,9 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     idempotencyKeys: store.idempotencyKeys,
     captchaTokens: store.captchaTokens,
     outbox: store.outbox,
+    coupons: store.coupons,
+    downloadGrants: store.downloadGrants,
+    paymentEvents: store.paymentEvents,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {

@@ -179,6 +179,9 @@ describe('order list bytes', () => {
         feedback: '',
         version: 1,
         history: [],
+        discountCents: 0,
+        couponCode: null,
+        payment: null,
       });
     const a = record(1);
     const b = record(2);

@@ -9,7 +9,14 @@
  * - Orders are looked up by id or by order number (any case).
  * - Every write bumps the order's `version` and appends to its `history` who did what.
  */
-import type { Actor, NewOrder, OrderRecord, OrderStatus, SalesSummaryCents } from '../../../domain/order.js';
+import type {
+  Actor,
+  NewOrder,
+  OrderPayment,
+  OrderRecord,
+  OrderStatus,
+  SalesSummaryCents,
+} from '../../../domain/order.js';
 import type { OrderPatch, ShippingPatch } from '../../../domain/order-changes.js';
 import type { StoredResponse } from './idempotency-keys.js';
 import type { MailJobInput } from './mail-outbox.js';
@@ -24,10 +31,20 @@ export type OrderListQuery = {
   includeHeld?: boolean;
 };
 
-export type UpdateResult = { order: OrderRecord; changed: boolean };
+/** `duplicate`: the change's payment event was handled before (nothing was changed). */
+export type UpdateResult = { order: OrderRecord; changed: boolean; duplicate?: boolean };
 
-/** Who made a change, and the mail it causes (enqueued in the same transaction, only if something changed). */
-export type ChangeOptions = { by: Actor; mail?: readonly MailJobInput[] };
+/**
+ * Who made a change, and the mail it causes (enqueued in the same transaction, only if
+ * something changed). `paymentEvent`: the payment provider's webhook event the change comes
+ * from, recorded in the same transaction (ports/payment-events.ts); one recorded already
+ * makes the change a no-op with `duplicate: true`.
+ */
+export type ChangeOptions = {
+  by: Actor;
+  mail?: readonly MailJobInput[];
+  paymentEvent?: { id: string; kind: string };
+};
 
 export type CreateOptions = ChangeOptions & {
   /**
@@ -41,7 +58,9 @@ export type CreateOptions = ChangeOptions & {
 export interface OrdersPort {
   /**
    * Assigns the id (unless `input.id`), the next number of `input.prefix`, timestamps,
-   * `pending` and the first history entry. Resolves once the order, its mail and its key are
+   * `pending` and the first history entry. With `input.couponCode`, takes one use of that
+   * coupon in the order's transaction; none left (or no such coupon): AppError COUPON_INVALID,
+   * and nothing of that create is written. Resolves once the order, its mail and its key are
    * durable. Creates arriving together are committed together (one fsync). A taken id is
    * AppError INTERNAL, and nothing of that create is written, nor a number used.
    */
@@ -54,8 +73,13 @@ export interface OrdersPort {
    * be reused. An order changed during the read is listed as it was before or after, once.
    */
   list(query?: OrderListQuery): Promise<OrderRecord[]>;
-  /** A status move and/or field edits. */
+  /**
+   * A status move and/or field edits. A move into `void` or `cancelled` gives the order's
+   * coupon use back, in the same transaction.
+   */
   update(ref: string, patch: OrderPatch, opts: ChangeOptions): Promise<UpdateResult>;
+  /** Records the online checkout opened for the order (its `paymentUrl`). */
+  attachPayment(ref: string, payment: OrderPayment, opts: ChangeOptions): Promise<UpdateResult>;
   /** `shipped: true` needs paid + ship; sets tracking. `shipped: false` undoes it. */
   setShipping(ref: string, patch: ShippingPatch, opts: ChangeOptions): Promise<UpdateResult>;
   /** Appends `[at] text` to the feedback; the 11th entry is AppError FEEDBACK_LIMIT. */

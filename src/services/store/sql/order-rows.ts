@@ -41,6 +41,9 @@ export const INSERT_COLUMNS = [
   'channel',
   'version',
   'history',
+  'discount_cents',
+  'coupon_code',
+  'payment',
 ] as const;
 
 /** What a SELECT reads: every column of the record, and pk. */
@@ -77,6 +80,9 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
     o.channel,
     o.version,
     JSON.stringify(o.history),
+    o.discountCents,
+    o.couponCode,
+    o.payment === null ? null : JSON.stringify(o.payment),
   ];
 }
 
@@ -86,7 +92,8 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
  */
 export const UPDATE_SQL = `UPDATE orders SET updated_at = ?, customer_name = ?, customer_email = ?, customer_phone = ?,
   fulfillment_type = ?, shipping_address = ?, city = ?, state = ?, zip_code = ?, status = ?, shipping_status = ?,
-  tracking_number = ?, feedback = ?, held = ?, hold_expires_at = ?, address_verified = ?, version = ?, history = ?
+  tracking_number = ?, feedback = ?, held = ?, hold_expires_at = ?, address_verified = ?, version = ?, history = ?,
+  payment = ?
   WHERE id = ? AND version = ?`;
 
 export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
@@ -109,6 +116,7 @@ export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
     o.addressVerified,
     o.version,
     JSON.stringify(o.history),
+    o.payment === null ? null : JSON.stringify(o.payment),
     o.id,
     fromVersion,
   ];
@@ -143,5 +151,8 @@ export function rowToOrder(r: Row): OrderRecord {
     channel: r.channel,
     version: r.version,
     history: json(r.history),
+    discountCents: r.discount_cents,
+    couponCode: r.coupon_code,
+    payment: r.payment === null ? null : json(r.payment),
   });
 }
