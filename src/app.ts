@@ -33,6 +33,7 @@ import adminRoutes from './routes/admin/index.js';
 import intakeRoutes from './routes/admin/intake.js';
 import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
+import couponRoutes from './routes/coupons/index.js';
 import downloadRoutes from './routes/downloads/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
@@ -50,7 +51,6 @@ import quoteRoutes from './routes/quote/index.js';
 import address from './services/address/plugin.js';
 import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
-import coupons from './services/coupons/plugin.js';
 import downloads from './services/downloads/plugin.js';
 import events from './services/events/plugin.js';
 import finder from './services/finder/plugin.js';
@@ -167,14 +167,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(images); // needs photos
   await fastify.register(intake); // needs photos and images: new photos' codes and thumbnails
   await fastify.register(events); // needs photos and store
-  await fastify.register(coupons);
   await fastify.register(finder); // needs photos
   await fastify.register(labels);
   await fastify.register(address);
   await fastify.register(notifier); // needs store; mail outbox worker
   await fastify.register(push); // needs store
-  await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push
-  await fastify.register(payments); // PAYMENT_PROVIDER; null without one
+  await fastify.register(payments); // needs store; PAYMENT_PROVIDER, null without one
+  await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push, payments
   await fastify.register(downloads); // needs store and photos
 
   // 3. routes
@@ -194,6 +193,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
   await fastify.register(quoteRoutes); // POST /api/quote
+  await fastify.register(couponRoutes); // /api/coupons (admin)
   await fastify.register(downloadRoutes); // GET /api/downloads/{token}
   await fastify.register(paymentRoutes); // POST /api/payments/stripe/webhook (raw body, own JSON parser)
 }

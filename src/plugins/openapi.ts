@@ -33,6 +33,7 @@ export const openapiTags = [
   { name: 'push', description: 'Web push subscriptions' },
   { name: 'payments', description: 'Online payment (optional, PAYMENT_PROVIDER=stripe): the provider webhook' },
   { name: 'downloads', description: 'Digital files of paid orders, through signed links' },
+  { name: 'coupons', description: 'Coupons customers give with an order (admin token required)' },
   { name: 'operations', description: 'Health, readiness and this document' },
 ];
 

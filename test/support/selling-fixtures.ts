@@ -1,6 +1,6 @@
 /**
  * Selling fixtures: the orders app (test/support/orders-fixtures.ts) with offers set through
- * the admin API, and coupons put into the app's coupon book.
+ * the admin API, and coupons put into the app's store (`addCoupon`).
  *
  * `sellingApp`: event `Anime Expo` with a `digital` size ($8.00), a package of 5 × 4x6 for
  * $20.00, and an early bird of 10 % running until tomorrow.
@@ -11,6 +11,7 @@ import type { TestContext } from 'vitest';
 import type { CouponRecord } from '../../src/domain/coupons.js';
 import { adminHeaders, type TestApp } from '../helpers/build.js';
 import { EVENT, type OrdersAppOptions, ordersApp, PRICES } from './orders-fixtures.js';
+import { newOrder } from './store-fixtures.js';
 
 export const DIGITAL_PRICE = 8;
 
@@ -51,6 +52,21 @@ export function coupon(over: Partial<CouponRecord> = {}): CouponRecord {
     createdAt: new Date().toISOString(),
     ...over,
   };
+}
+
+/**
+ * Stores the coupon; its `uses` are taken by that many orders placed with it through the
+ * store (as the count is only ever moved by orders).
+ */
+export async function addCoupon(app: TestApp, over: Partial<CouponRecord> = {}): Promise<CouponRecord> {
+  const { uses, ...record } = coupon(over);
+  await app.store.coupons.create(record);
+  for (let i = 0; i < uses; i++) {
+    await app.store.orders.create(newOrder({ eventSlug: record.eventSlug ?? EVENT, couponCode: record.code }), {
+      by: 'customer',
+    });
+  }
+  return { ...record, uses };
 }
 
 /**

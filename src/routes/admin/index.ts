@@ -73,6 +73,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     get addressVerifier() {
       return fastify.addressVerifier;
     },
+    payments: fastify.payments,
   };
   const admin = { onRequest: fastify.adminAuth.requireAdmin } as const;
   const actor = fastify.adminAuth.actor;

@@ -7,19 +7,12 @@ import { z } from 'zod';
 import { centsToDollars, dollarsToCents } from '../../domain/money.js';
 import { MAX_PACKAGE_COUNT, MAX_PACKAGES, packageProblems, sizeKey } from '../../domain/offers.js';
 import { closedReason } from '../../domain/pricing.js';
+import { Dollars } from '../../schemas/dollars.js';
 import type { EffectiveEvent } from '../../services/events/catalog.js';
 
-export const MAX_DOLLARS = 100_000;
 export const MAX_SIZES = 20;
 
 export const EventSlug = z.string().min(1).max(200).describe('Event code (the event folder name), case-sensitive');
-
-/** A dollar amount with at most two decimals, 0 to MAX_DOLLARS. */
-const Dollars = z
-  .number()
-  .min(0)
-  .max(MAX_DOLLARS)
-  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'at most 2 decimals (whole cents)');
 
 /**
  * A print size as it appears in the items text `Photo #12 (4x6) x1`: letters, digits, spaces

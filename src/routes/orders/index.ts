@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { formatCents } from '../../domain/money.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { ApiOrder, toApiOrder } from '../../schemas/order.js';
+import { ApiOrder, paymentUrl, toApiOrder } from '../../schemas/order.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import type { Submission, SubmissionResult } from '../../services/orders/intake.js';
 import {
@@ -173,6 +173,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
               message: order.held
                 ? `Order ${order.orderNumber} is waiting for your confirmation: please follow the link we sent to ${order.customerEmail}.`
                 : `Thank you! Order ${order.orderNumber} is placed; a receipt is on its way to ${order.customerEmail}.`,
+              paymentUrl: paymentUrl(order),
             }) satisfies z.infer<typeof CreateOrderResponse>,
         }),
       );

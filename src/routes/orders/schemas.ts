@@ -110,6 +110,10 @@ export const CreateOrderResponse = z
       .boolean()
       .describe('True for a high-value order: it waits until the customer follows the link mailed to them'),
     message: z.string().describe('What happens next, for the customer'),
+    paymentUrl: z
+      .string()
+      .nullable()
+      .describe('With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page; null otherwise'),
   })
   .meta({ id: 'CreateOrderResponse' });
 

@@ -12,7 +12,8 @@ import { priceRequest } from '../../services/orders/lines.js';
 import { Quote, QuoteBody } from './schemas.js';
 
 const quoteRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { events, photos, coupons } = fastify;
+  const { events, photos } = fastify;
+  const { coupons } = fastify.store;
 
   fastify.post(
     '/api/quote',
@@ -55,7 +56,7 @@ const quoteRoutes: FastifyPluginAsyncZod = async (fastify) => {
       const coupon =
         body.couponCode === undefined
           ? undefined
-          : { code: body.couponCode, record: await coupons.find(body.couponCode) };
+          : { code: body.couponCode, record: (await coupons.get(body.couponCode)) ?? undefined };
       const priced = priceRequest(
         event,
         {

@@ -1,19 +1,17 @@
 /**
  * Whether a signed download link may be used now (docs/contract.md, "Selling"): the order
  * is paid, the line is a digital file, and fewer than DOWNLOAD_MAX downloads of that line
- * have been made. `check` looks; `take` looks again and counts one download, in one step.
- *
- * The interim implementation reads the order through the order store's `getOrder` and
- * counts in memory: a restart resets the counts and several instances count apart. The
- * counts move into the order store (one counter per order line, taken atomically) with the
- * store's download fields; that implementation replaces this behind the same interface.
+ * have been made before its expiry. `check` looks; `take` counts one download, atomically in
+ * the store (ports/download-grants.ts), so the limit holds across processes and restarts.
  */
 import { isDigitalSize } from '../../domain/offers.js';
 import type { OrderRecord } from '../../domain/order.js';
+import type { DownloadGrantsPort } from '../store/ports/download-grants.js';
+import type { OrdersPort } from '../store/ports/orders.js';
 
 export type DownloadGrant = { orderId: string; line: number };
 
-export type GrantRefusal = 'unknownOrder' | 'notPaid' | 'notDigital' | 'usedUp';
+export type GrantRefusal = 'unknownOrder' | 'notPaid' | 'notDigital' | 'usedUp' | 'expired';
 
 export type GrantCheck =
   | { ok: true; eventSlug: string; photoNumber: string; used: number; max: number }
@@ -25,34 +23,57 @@ export interface DownloadGrants {
   take(grant: DownloadGrant): Promise<GrantCheck>;
 }
 
-export function createMemoryGrants(deps: {
-  getOrder: (id: string) => Promise<OrderRecord | null>;
-  max: number;
-}): DownloadGrants {
-  const used = new Map<string, number>();
-  const keyOf = (g: DownloadGrant) => `${g.orderId}#${g.line}`;
+/** When the order became paid (its last move to `paid`), or null when it is not paid. */
+export function paidAt(order: Pick<OrderRecord, 'status' | 'history' | 'updatedAt'>): Date | null {
+  if (order.status !== 'paid') return null;
+  const entry = order.history.findLast((h) => h.action === 'status' && h.to === 'paid');
+  return new Date(entry?.at ?? order.updatedAt);
+}
 
-  async function check(grant: DownloadGrant): Promise<GrantCheck> {
-    const order = await deps.getOrder(grant.orderId);
-    if (!order) return { ok: false, reason: 'unknownOrder' };
-    if (order.status !== 'paid') return { ok: false, reason: 'notPaid' };
+export function createStoreGrants(deps: {
+  orders: Pick<OrdersPort, 'get'>;
+  grants: DownloadGrantsPort;
+  max: number;
+  ttlDays: number;
+  now?: () => Date;
+}): DownloadGrants {
+  const now = deps.now ?? (() => new Date());
+
+  async function look(grant: DownloadGrant) {
+    const order = await deps.orders.get(grant.orderId);
+    if (!order) return { ok: false, reason: 'unknownOrder' } as const;
+    const paid = paidAt(order);
+    if (!paid) return { ok: false, reason: 'notPaid' } as const;
     const line = order.items[grant.line - 1];
-    if (!line || !isDigitalSize(line.size)) return { ok: false, reason: 'notDigital' };
-    const count = used.get(keyOf(grant)) ?? 0;
-    if (count >= deps.max) return { ok: false, reason: 'usedUp' };
-    return { ok: true, eventSlug: order.eventSlug, photoNumber: line.photoNumber, used: count, max: deps.max };
+    if (!line || !isDigitalSize(line.size)) return { ok: false, reason: 'notDigital' } as const;
+    return { ok: true, order, line, expiresAt: new Date(paid.getTime() + deps.ttlDays * 86_400_000) } as const;
   }
 
   return {
-    check,
+    async check(grant) {
+      const found = await look(grant);
+      if (!found.ok) return found;
+      const used = await deps.grants.used(grant.orderId, grant.line);
+      if (used >= deps.max) return { ok: false, reason: 'usedUp' };
+      if (found.expiresAt <= now()) return { ok: false, reason: 'expired' };
+      return { ok: true, eventSlug: found.order.eventSlug, photoNumber: found.line.photoNumber, used, max: deps.max };
+    },
     async take(grant) {
-      const result = await check(grant);
-      if (!result.ok) return result;
-      // No await between the check of the count above and this write: one step for the event loop.
-      const count = used.get(keyOf(grant)) ?? 0;
-      if (count >= deps.max) return { ok: false, reason: 'usedUp' };
-      used.set(keyOf(grant), count + 1);
-      return { ...result, used: count + 1 };
+      const found = await look(grant);
+      if (!found.ok) return found;
+      const taken = await deps.grants.take(grant.orderId, grant.line, {
+        max: deps.max,
+        expiresAt: found.expiresAt,
+        now: now(),
+      });
+      if (!taken.ok) return { ok: false, reason: taken.reason };
+      return {
+        ok: true,
+        eventSlug: found.order.eventSlug,
+        photoNumber: found.line.photoNumber,
+        used: taken.used,
+        max: deps.max,
+      };
     },
   };
 }

@@ -20,7 +20,7 @@ import { appError } from '../../errors/catalogue.js';
 import { readOrCreateSecret } from '../../lib/secret-file.js';
 import type { PhotoLibrary } from '../photos/types.js';
 import { createDownloadFiles, type DownloadFiles } from './files.js';
-import { createMemoryGrants, type DownloadGrants, type GrantRefusal } from './grants.js';
+import { createStoreGrants, type DownloadGrants, type GrantRefusal, paidAt } from './grants.js';
 import { createDownloadLinkSigner, type DownloadLinkSigner } from './tokens.js';
 
 export type DownloadLink = { line: number; photoNumber: string; url: string; expiresAt: string };
@@ -32,6 +32,8 @@ export interface Downloads {
   readonly files: DownloadFiles;
   /** One link per digital line of the order, valid DOWNLOAD_TTL_DAYS from `paidAt`. */
   linksFor(order: Pick<OrderRecord, 'id' | 'items'>, paidAt: Date): DownloadLink[];
+  /** The links of a paid order (paid when it last became paid); none before payment. */
+  linksOf(order: OrderRecord): DownloadLink[];
   /**
    * Follows a link. 403 DOWNLOAD_UNAVAILABLE (bad or expired link, order not paid, line not
    * digital, no downloads left), 404 PHOTO_NOT_FOUND (gone from the library), 503
@@ -77,23 +79,28 @@ export function createDownloads(deps: {
   now?: () => Date;
 }): Downloads {
   const now = deps.now ?? (() => new Date());
+  function linksFor(order: Pick<OrderRecord, 'id' | 'items'>, paid: Date): DownloadLink[] {
+    const expiresAt = new Date(paid.getTime() + deps.ttlDays * 86_400_000);
+    return order.items.flatMap((l, i) =>
+      isDigitalSize(l.size)
+        ? [
+            {
+              line: i + 1,
+              photoNumber: l.photoNumber,
+              url: deps.links.url(order.id, i + 1, expiresAt),
+              expiresAt: new Date(Math.floor(expiresAt.getTime() / 1000) * 1000).toISOString(),
+            },
+          ]
+        : [],
+    );
+  }
   return {
     links: deps.links,
     files: deps.files,
-    linksFor(order, paidAt) {
-      const expiresAt = new Date(paidAt.getTime() + deps.ttlDays * 86_400_000);
-      return order.items.flatMap((l, i) =>
-        isDigitalSize(l.size)
-          ? [
-              {
-                line: i + 1,
-                photoNumber: l.photoNumber,
-                url: deps.links.url(order.id, i + 1, expiresAt),
-                expiresAt: new Date(Math.floor(expiresAt.getTime() / 1000) * 1000).toISOString(),
-              },
-            ]
-          : [],
-      );
+    linksFor,
+    linksOf(order) {
+      const paid = paidAt(order);
+      return paid ? linksFor(order, paid) : [];
     },
     async open(token) {
       const link = deps.links.check(token, now());
@@ -154,7 +161,12 @@ async function downloadsPlugin(fastify: FastifyInstance) {
     'downloads',
     createDownloads({
       links: createDownloadLinkSigner(await linkSecret(fastify), config.publicBaseUrl),
-      grants: createMemoryGrants({ getOrder: (id) => store.orders.get(id), max: config.DOWNLOAD_MAX }),
+      grants: createStoreGrants({
+        orders: store.orders,
+        grants: store.downloadGrants,
+        max: config.DOWNLOAD_MAX,
+        ttlDays: config.DOWNLOAD_TTL_DAYS,
+      }),
       files: createDownloadFiles(config.dataDir),
       photos,
       ttlDays: config.DOWNLOAD_TTL_DAYS,

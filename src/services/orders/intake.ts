@@ -32,12 +32,12 @@ import { appError } from '../../errors/catalogue.js';
 import { newId } from '../../lib/ids.js';
 import type { AddressVerifier, PostalAddress } from '../address/types.js';
 import type { Captcha } from '../captcha/types.js';
-import type { CouponBook } from '../coupons/types.js';
 import type { EffectiveEvent, EventCatalog } from '../events/catalog.js';
 import { eventCodeFromReferer } from '../events/referer.js';
 import type { Notifier } from '../notifier/types.js';
 import type { PhotoLibrary } from '../photos/types.js';
 import type { PushNotifier } from '../push/types.js';
+import type { CouponsPort } from '../store/ports/coupons.js';
 import type { IdempotencyKeysPort } from '../store/ports/idempotency-keys.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import { idempotent, type KeyReservation, requestFingerprint, type StoredResponse } from './idempotency.js';
@@ -94,7 +94,14 @@ export type IntakeDeps = {
   idempotencyKeys: Pick<IdempotencyKeysPort, 'reserve' | 'release'>;
   events: Pick<EventCatalog, 'get'>;
   photos: Pick<PhotoLibrary, 'findPhoto'>;
-  coupons: CouponBook;
+  /** Where a code given with the order is looked up; its use is taken with the order (ports/orders.ts). */
+  coupons: Pick<CouponsPort, 'get'>;
+  /**
+   * Opens the online checkout of a new order (fastify.payments; the order as it was when there
+   * is no provider or it can't be reached). The answer then carries its `paymentUrl`; a replay
+   * under an Idempotency-Key answers the first response, and the order page shows the link.
+   */
+  checkout?: (order: OrderRecord) => Promise<OrderRecord>;
   captcha: Pick<Captcha, 'verify' | 'provider'>;
   addressVerifier: Pick<AddressVerifier, 'verify' | 'name'>;
   notifier: Pick<Notifier, 'jobsForNewOrder' | 'kick'>;
@@ -172,7 +179,9 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
   ): Promise<{ order: OrderRecord; response: StoredResponse }> {
     const event = await resolveEvent(s);
     const coupon =
-      s.couponCode === undefined ? undefined : { code: s.couponCode, record: await deps.coupons.find(s.couponCode) };
+      s.couponCode === undefined
+        ? undefined
+        : { code: s.couponCode, record: (await deps.coupons.get(s.couponCode)) ?? undefined };
     // The event's rules as they are now: packages and the early bird come with the event.
     const priced = priceRequest(
       event,
@@ -204,6 +213,9 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
       items: priced.lines,
       subtotalCents: priced.subtotalCents,
       shippingFeeCents: priced.shippingFeeCents,
+      discountCents: priced.discountCents,
+      // Only a coupon that beat the early bird is used (and counted); one it beat is not.
+      couponCode: priced.coupon?.applied ? priced.coupon.code : null,
       totalCents: priced.totalCents,
       held,
       holdExpiresAt: holdExpiresAt?.toISOString() ?? null,
@@ -260,6 +272,15 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
         result = outcome.value;
       } else {
         result = await create(s);
+      }
+      if (deps.checkout && !result.order.held) {
+        const order = await deps.checkout(result.order);
+        if (order !== result.order) {
+          result = {
+            order,
+            response: { statusCode: result.response.statusCode, body: JSON.stringify(s.respond(order)) },
+          };
+        }
       }
       announce(result.order);
       // Field by field: a spread followed by more properties is slow on Node 20 (routes/orders).

@@ -4,7 +4,6 @@
  * Stripe emulator over real HTTP (the app listens on loopback), signed as Stripe signs them.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createEventLedger } from '../../../src/services/payments/event-ledger.js';
 import { build, type TestApp } from '../../helpers/build.js';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
 import { ErrorBody } from '../../support/orders-fixtures.js';
@@ -137,31 +136,5 @@ describe('POST /api/payments/stripe/webhook', () => {
       payload: { eventSlug: 'none', lines: [{ photo: 1 }] },
     });
     expect(res.json()).toMatchObject({ code: 'EVENT_NOT_FOUND' });
-  });
-});
-
-describe('event ledger', () => {
-  test('once per id; a concurrent repeat waits for the first; a failure lets a retry run', async () => {
-    const ledger = createEventLedger(2);
-    let runs = 0;
-    let release: () => void = () => {};
-    const slow = () =>
-      new Promise<void>((resolve) => {
-        runs++;
-        release = resolve;
-      });
-    const a = ledger.once('e1', slow);
-    const b = ledger.once('e1', slow);
-    release();
-    expect(await a).toEqual({ duplicate: false });
-    expect(await b).toEqual({ duplicate: true });
-    expect(runs).toBe(1);
-
-    await expect(ledger.once('e2', () => Promise.reject(new Error('store down')))).rejects.toThrow('store down');
-    expect(await ledger.once('e2', async () => {})).toEqual({ duplicate: false });
-
-    // Bounded: the oldest id is forgotten past the limit.
-    await ledger.once('e3', async () => {});
-    expect(await ledger.once('e1', async () => {})).toEqual({ duplicate: false });
   });
 });

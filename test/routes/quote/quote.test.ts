@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
 import { EVENT, expectError, OTHER_EVENT } from '../../support/orders-fixtures.js';
-import { coupon, sellingApp } from '../../support/selling-fixtures.js';
+import { addCoupon, sellingApp } from '../../support/selling-fixtures.js';
 
 const URL = '/api/quote';
 
@@ -63,8 +63,8 @@ describe('POST /api/quote', () => {
 
   test('a coupon larger than the early bird applies instead; a smaller one is shown unapplied', async (t) => {
     const app = await sellingApp(t);
-    app.coupons.put(coupon());
-    app.coupons.put(coupon({ code: 'FIVE', kind: 'percent', value: 5 }));
+    await addCoupon(app);
+    await addCoupon(app, { code: 'FIVE', kind: 'percent', value: 5 });
     const lines = [{ photo: '1', size: '8x10', quantity: 2 }]; // $40
     const big = (
       await app.inject({ method: 'POST', url: URL, payload: { eventSlug: EVENT, lines, couponCode: ' save20 ' } })
@@ -83,10 +83,10 @@ describe('POST /api/quote', () => {
 
   test('refused coupons: 400 COUPON_INVALID with the reason', async (t) => {
     const app = await sellingApp(t);
-    app.coupons.put(coupon({ code: 'OLD', expiresAt: '2020-01-01T00:00:00.000Z' }));
-    app.coupons.put(coupon({ code: 'GONE', maxUses: 3, uses: 3 }));
-    app.coupons.put(coupon({ code: 'ELSEWHERE', eventSlug: OTHER_EVENT }));
-    app.coupons.put(coupon({ code: 'BIGSPEND', minSubtotalCents: 10_000 }));
+    await addCoupon(app, { code: 'OLD', expiresAt: '2020-01-01T00:00:00.000Z' });
+    await addCoupon(app, { code: 'GONE', maxUses: 3, uses: 3 });
+    await addCoupon(app, { code: 'ELSEWHERE', eventSlug: OTHER_EVENT });
+    await addCoupon(app, { code: 'BIGSPEND', minSubtotalCents: 10_000 });
     const cases = [
       ['NOSUCH', 'unknown'],
       ['old', 'expired'],
