@@ -199,6 +199,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
             'INVALID_TRANSITION',
             'ORDER_FULFILLED',
             'ORDER_HELD',
+            'PAYMENT_UNAVAILABLE',
           ),
         },
       },
@@ -235,7 +236,13 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: UpdateStatusBody,
         response: {
           200: OrderChangeResponse,
-          ...errorResponses(...BODY_ERRORS, 'ORDER_NOT_FOUND', 'INVALID_TRANSITION', 'ORDER_HELD'),
+          ...errorResponses(
+            ...BODY_ERRORS,
+            'ORDER_NOT_FOUND',
+            'INVALID_TRANSITION',
+            'ORDER_HELD',
+            'PAYMENT_UNAVAILABLE',
+          ),
         },
       },
     },
