@@ -42,9 +42,28 @@ describe('Sheets layout', () => {
   test('a row round-trips to the same record, through the column map as an array', () => {
     const map = ColumnMap.standard();
     const array = map.toArray(toCells(order));
-    expect(array).toHaveLength(26);
+    expect(array).toHaveLength(29);
     expect(array[0]).toBe('AX25-0007');
     expect(parseRow(map.fromArray(array))).toEqual({ ok: true, order });
+  });
+
+  test("selling's block after Z: coupon, discount and checkout round-trip; A–Z stay where they were", () => {
+    const map = ColumnMap.standard();
+    expect([map.index.updatedAt, map.index.itemsJson]).toEqual([20, 25]);
+    expect([map.index.couponCode, map.index.discount, map.index.payment]).toEqual([26, 27, 28]);
+    const sold = {
+      ...order,
+      discountCents: 250,
+      totalCents: order.totalCents - 250,
+      couponCode: 'SUMMER',
+      payment: { provider: 'stripe' as const, sessionId: 'cs_1', url: 'https://pay.example/cs_1' },
+    };
+    const array = map.toArray(toCells(sold));
+    expect(array.slice(26)).toEqual(['SUMMER', '$2.50', JSON.stringify(sold.payment)]);
+    expect(parseRow(map.fromArray(array))).toEqual({ ok: true, order: sold });
+    // A row from before the block: the discount its figures imply, no coupon, no checkout.
+    const old = parseRow(map.fromArray(array.slice(0, 26)));
+    expect(old).toMatchObject({ ok: true, order: { discountCents: 250, couponCode: null, payment: null } });
   });
 
   test('missing trailing cells (V–Z) take defaults; items come from column K', () => {

@@ -2,7 +2,9 @@
  * The Orders tab: which column holds what, and how a row becomes an OrderRecord and back.
  *
  * Columns A–U are SPEC §10's; V–Z hold the rest of the record so a row round-trips
- * exactly. Columns are found by their header text (case, spaces and punctuation ignored),
+ * exactly; AA–AC are selling's (docs/contract.md, "Selling"): the coupon used, the discount
+ * (money text, as L–N) and the online checkout (JSON, empty when paid at the booth). Later
+ * blocks go after AC, each in its own commented run of this list. Columns are found by their header text (case, spaces and punctuation ignored),
  * so an operator may move columns around or add their own; missing ones are added at the
  * end of the header row.
  *
@@ -15,7 +17,7 @@
 import { z } from 'zod';
 import { formatItems, parseItems } from '../../../domain/items.js';
 import { formatCents, parseMoney } from '../../../domain/money.js';
-import { OrderLine, OrderRecord } from '../../../domain/order.js';
+import { OrderLine, OrderPayment, OrderRecord } from '../../../domain/order.js';
 
 export const ORDER_COLUMNS = [
   // SPEC §10, A–U
@@ -46,6 +48,10 @@ export const ORDER_COLUMNS = [
   'addressVerified',
   'channel',
   'itemsJson',
+  // selling, AA–AC
+  'couponCode',
+  'discount',
+  'payment',
 ] as const;
 export type ColumnKey = (typeof ORDER_COLUMNS)[number];
 export type RowCells = Record<ColumnKey, string>;
@@ -163,6 +169,9 @@ export function toCells(o: OrderRecord): RowCells {
     addressVerified: o.addressVerified === null ? '' : bool(o.addressVerified),
     channel: o.channel,
     itemsJson: JSON.stringify(o.items),
+    couponCode: o.couponCode ?? '',
+    discount: formatCents(o.discountCents),
+    payment: o.payment === null ? '' : JSON.stringify(o.payment),
   };
 }
 
@@ -236,6 +245,17 @@ function money(text: string, key: string): number | null {
 
 const Lines = z.array(OrderLine).min(1);
 
+function payment(text: string): OrderPayment | null {
+  if (text.trim() === '') return null;
+  try {
+    const parsed = OrderPayment.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // reported below
+  }
+  return fail(`payment "${text.slice(0, 40)}" is not a checkout record`);
+}
+
 /** The lines: the JSON copy while column K still says the same, else K as a person wrote it. */
 function lines(cells: RowCells): OrderLine[] {
   const text = cells.items.trim();
@@ -281,6 +301,7 @@ function build(cells: RowCells): OrderRecord {
   const shippingFeeCents =
     money(cells.shippingFee, 'shippingFee') ?? (totalText !== null ? totalText - subtotalCents : 0);
   const fulfillment = word(cells.fulfillmentType);
+  const totalCents = totalText ?? subtotalCents + shippingFeeCents;
   const held = flag(cells.held, 'held') ?? false;
   const candidate = {
     id,
@@ -299,7 +320,11 @@ function build(cells: RowCells): OrderRecord {
     items,
     subtotalCents,
     shippingFeeCents,
-    totalCents: totalText ?? subtotalCents + shippingFeeCents,
+    totalCents,
+    // Absent in a row written before the column: what the figures imply (exact under the pricing rules).
+    discountCents: money(cells.discount, 'discount') ?? Math.max(0, subtotalCents + shippingFeeCents - totalCents),
+    couponCode: cells.couponCode.trim().toUpperCase() || null,
+    payment: payment(cells.payment),
     status,
     shippingStatus: word(cells.shippingStatus) || 'ship',
     trackingNumber: cells.trackingNumber,
