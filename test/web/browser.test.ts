@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
 import { makeFrame } from '../support/qr-frames.js';
+import { startStripeEmulator } from '../support/stripe-emulator.js';
 import {
   DESKTOP,
   horizontalOverflow,
@@ -637,14 +638,13 @@ describe('selling', () => {
     });
     expectClean(admin);
     await admin.close();
-    (server.app as unknown as { coupons: { put(c: unknown): void } }).coupons.put({
+    await server.app.store.coupons.create({
       code: 'HALFOFF',
       eventSlug: HARBOR,
       kind: 'percent',
       value: 50,
       expiresAt: null,
       maxUses: null,
-      uses: 0,
       minSubtotalCents: 0,
       createdAt: new Date().toISOString(),
     });
@@ -724,6 +724,111 @@ describe('selling', () => {
       });
     }
   }, 90_000);
+  test('a digital file and a print with a coupon made in the dashboard, paid through the emulated Stripe Checkout, then downloaded', async () => {
+    // A server with online payment on (the other tests' server takes payment at the booth).
+    const emu = await startStripeEmulator();
+    const shop = await startWebServer(webDir, {
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: emu.secretKey,
+      STRIPE_WEBHOOK_SECRET: emu.webhookSecret,
+      STRIPE_API_URL: emu.url,
+    });
+    emu.webhookUrl = `${shop.url}/api/payments/stripe/webhook`;
+    try {
+      await shop.app.inject({
+        method: 'PUT',
+        url: '/api/event-config',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { eventSlug: HARBOR, prices: { '4x6': 5, '5x7': 10, '8x10': 20, digital: 8 } },
+      });
+
+      // The photographer makes a coupon on the dashboard's Coupons page.
+      const admin = await openPage(browser, DESKTOP, { init: adminInit() });
+      const a = admin.page;
+      await a.goto(`${shop.url}/admin/coupons`);
+      await a.getByLabel('Code').fill('thanks20');
+      await a.getByLabel('Percent').fill('20');
+      await a.getByLabel('Uses (empty: no limit)').fill('3');
+      await a.getByRole('button', { name: 'Create coupon' }).click();
+      await expect.poll(() => a.locator('tr[data-coupon="THANKS20"]').count()).toBe(1);
+      const uses = a.locator('tr[data-coupon="THANKS20"] [data-testid="coupon-uses"]');
+      expect(await uses.textContent()).toBe('0 of 3');
+      expect(await a.locator('tr[data-coupon="THANKS20"]').textContent()).toContain('20% off');
+      await expectGoodLayout(a, 'coupons page');
+      await a.screenshot({ path: path.join(ARTIFACTS, 'coupons-desktop.png') });
+
+      // The customer buys one 4x6 print and one digital file with the code.
+      const customer = await openPage(browser, PHONE);
+      const { page } = customer;
+      // Stripe sends the customer back to PUBLIC_BASE_URL (http://photos.test): that is this server.
+      await page.route('http://photos.test/**', (route) =>
+        route.fulfill({
+          status: 302,
+          headers: { location: route.request().url().replace('http://photos.test', shop.url) },
+        }),
+      );
+      await page.goto(`${shop.url}/event/${encodeURIComponent(HARBOR)}`);
+      await page.locator('.tile-open').first().click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: /Add to cart · \$5\.00/ }).click();
+      await dialog.getByRole('button', { name: 'Next photo' }).click();
+      await dialog.getByRole('radio', { name: /Digital file/ }).check();
+      await dialog.getByRole('button', { name: /Add to cart · \$8\.00/ }).click();
+      await expect.poll(() => dialog.getByRole('status').last().textContent()).toContain('(Digital file)');
+      await page.keyboard.press('Escape');
+      await page.goto(`${shop.url}/checkout`);
+      await page.locator('.cart-line').nth(1).waitFor();
+      await page.fill('#coupon-code', 'thanks20');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      const totals = page.locator('.totals dl');
+      // $13.00 − 20 % ($2.60) + $5.00 shipping for the print.
+      await expect.poll(() => totals.textContent()).toContain('Coupon THANKS20−$2.60');
+      await page.fill('#c-name', 'Grace Hopper');
+      await page.fill('#c-email', 'grace@example.com');
+      await page.fill('#c-street', '12 Main St');
+      await page.fill('#c-city', 'Springfield');
+      await page.fill('#c-state', 'IL');
+      await page.fill('#c-zip', '62701');
+      await page.getByRole('button', { name: 'Place order · $15.40' }).click();
+
+      // Straight to the (emulated) Stripe Checkout page, then back to the order page, paid.
+      await page.waitForURL((u) => u.href.startsWith(`${emu.url}/pay/`), { timeout: 30_000 });
+      await page.getByRole('button', { name: 'Pay $15.40' }).click();
+      await page.waitForURL(/\/order\/.*paid=1/, { timeout: 30_000 });
+      const status = page.getByTestId('order-status');
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toContain('Paid');
+      expect(await status.textContent()).toContain('you saved $2.60 with THANKS20');
+      const link = page.getByTestId('downloads').getByRole('link', { name: /Download photo #/ });
+      await expectGoodLayout(page, 'paid order with a download');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'order-paid-download-phone.png') });
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      const file = await readFile((await download.path()) as string);
+      expect(file.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
+      expect(download.suggestedFilename()).toMatch(/\.jpg$/);
+
+      const orderNumber = (await page.getByTestId('order-number').textContent())?.trim() ?? '';
+      const stored = (
+        await shop.app.inject({
+          url: `/api/orders/${orderNumber}`,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        })
+      ).json();
+      expect(stored).toMatchObject({ status: 'paid', couponCode: 'THANKS20', discount: '$2.60', total: '$15.40' });
+      expect(stored.history.at(-1)).toMatchObject({ action: 'status', to: 'paid', by: 'stripe' });
+      expectClean(customer);
+      await customer.close();
+
+      await a.reload();
+      await expect
+        .poll(() => a.locator('tr[data-coupon="THANKS20"] [data-testid="coupon-uses"]').textContent())
+        .toBe('1 of 3');
+      expectClean(admin);
+      await admin.close();
+    } finally {
+      await shop.close();
+      await emu.close();
+    }
+  }, 120_000);
 });
 
 // Last in this file: it adds an event to the demo library the tests above count on.

@@ -147,7 +147,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               {order.discount !== '$0.00' && (
                 <tr>
                   <th scope="row" colSpan={3}>
-                    Discount (packages, early bird or coupon)
+                    {order.couponCode ? `Discount (coupon ${order.couponCode})` : 'Discount (packages or early bird)'}
                   </th>
                   <td class="num">−{order.discount}</td>
                 </tr>

@@ -154,6 +154,9 @@ export type Order = {
   verificationRequired: boolean;
   addressVerified: boolean | null;
   channel: 'web' | 'booth';
+  couponCode: string | null;
+  /** Online payment: the payment page while the order is pending; null otherwise. */
+  paymentUrl: string | null;
 };
 
 /** `POST /api/orders/lookup`: what a customer may see of their order. */
@@ -173,6 +176,26 @@ export type CustomerOrder = {
   createdAt: string;
   updatedAt: string;
   verificationRequired: boolean;
+  couponCode: string | null;
+  /** Online payment: the payment page while the order is pending; null otherwise. */
+  paymentUrl: string | null;
+  /** Once paid: one signed link per digital file. */
+  downloads: { line: number; photoNumber: string; url: string; expiresAt: string }[];
+};
+
+export type CouponKind = 'percent' | 'amount' | 'freeShipping';
+
+export type Coupon = {
+  code: string;
+  eventSlug: string | null;
+  kind: CouponKind;
+  value: number | null;
+  expiresAt: string | null;
+  maxUses: number | null;
+  uses: number;
+  remaining: number | null;
+  minSubtotal: number;
+  createdAt: string;
 };
 
 export type OrderChange = { success: true; message: string; changed: boolean; order: Order };
@@ -185,6 +208,8 @@ export type SalesSummary = {
   totalRevenue: number;
   pendingRevenue: number;
   averageOrderValue: number;
+  /** What paid orders were given off (packages, early bird, coupons). */
+  totalDiscounts: number;
 };
 
 /** `GET /api/orders/summary/breakdown`: paid orders by day and by event, dollars. */

@@ -349,7 +349,9 @@ function CheckoutForm({
       }));
       cart.update((all) => all.filter((l) => l.event !== config.eventSlug));
       attempt.current = null;
-      navigate(`/order/${encodeURIComponent(order.orderNumber)}`);
+      // Online payment: straight to the payment page, which comes back to the order page.
+      if (order.paymentUrl) window.location.assign(order.paymentUrl);
+      else navigate(`/order/${encodeURIComponent(order.orderNumber)}`);
     } catch (err) {
       handleError(err);
     } finally {
