@@ -2,7 +2,8 @@
  * `npm run bench:load`: the last evening of a convention. A mixed workload at 100
  * connections for 60 s against the whole server (its own process, production defaults,
  * SQLite store, mail to files, JSON logs at `info` to a discarded stdout), on loopback:
- * 85 % gallery pages, 10 % thumbnails, 4 % watermarked previews, 1 % order submissions
+ * 85 % gallery pages, 10 % thumbnails, 4 % watermarked previews, 1 % order submissions and 1 %
+ * order submissions with a package and a coupon (their p99 against the plain orders')
  * (booth orders with admin credentials: each one is stored durably and its receipt, with
  * both labels rendered, is queued for the mail thread).
  *

@@ -2,7 +2,9 @@
  * The load benches' world: a convention's photo library (1,000 photos of 1200 × 800 in
  * 2 days × 5 sessions, written once into a temp folder), the server in a child process on
  * it with its production defaults, and the request mix of the issue (85 % gallery pages,
- * 10 % thumbnails, 4 % watermarked previews, 1 % order submissions at the booth).
+ * 10 % thumbnails, 4 % watermarked previews, 1 % order submissions at the booth), plus 1 %
+ * orders that use a package and a coupon (docs/selling.md), whose p99 is read against the
+ * plain orders' of the same run.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
@@ -39,6 +41,8 @@ export async function makeWorld(perSession = 100): Promise<World> {
       date: '2026-07-03',
       prefix: 'LX26',
       prices: { '4x6': 5, '5x7': 10, '8x10': 20 },
+      // Three 4x6 for $12: the plain orders (two 4x6) never reach it; the selling orders do.
+      packages: [{ size: '4x6', count: 3, price: 12 }],
       defaultSize: '4x6',
       shippingFee: 5,
       deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
@@ -189,9 +193,32 @@ export async function requestMix(
       { Authorization: `Bearer ${ADMIN_TOKEN}` },
     );
   });
-  // LOAD_WEIGHTS="85,10,4,1" changes the mix (pages, thumbnails, previews, orders), to find
-  // which part of the work a figure comes from.
-  const weights = (process.env.LOAD_WEIGHTS ?? '85,10,4,1').split(',').map(Number);
+  // A coupon without a use limit, so every selling order takes a use in its transaction.
+  const coupon = await fetch(`${base}/api/coupons`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ code: 'LOAD10', kind: 'percent', value: 10 }),
+  });
+  if (coupon.status !== 201 && coupon.status !== 409) throw new Error(`POST /api/coupons: ${coupon.status}`);
+  const selling = Array.from({ length: 200 }, (_, i) => {
+    const pick = () => numbers[Math.floor(Math.random() * numbers.length)] as string;
+    const ship = i % 2 === 0;
+    return rawPostJson(
+      host,
+      '/api/orders/create',
+      {
+        eventSlug: EVENT,
+        photos: [pick(), pick(), pick(), { number: pick(), size: '5x7', quantity: 2 }],
+        couponCode: 'load10',
+        customerInfo: { name: `Load Customer ${i}`, email: `customer${i}@example.com` },
+        ...(ship ? { shippingAddress: { line1: '123 Main St', city: 'Springfield', state: 'IL', zip: '62701' } } : {}),
+      },
+      { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
+  });
+  // LOAD_WEIGHTS="85,10,4,1,1" changes the mix (pages, thumbnails, previews, orders, orders with
+  // a package and a coupon), to find which part of the work a figure comes from.
+  const weights = (process.env.LOAD_WEIGHTS ?? '85,10,4,1,1').split(',').map(Number);
   const routes: RouteSpec[] = [
     { name: 'gallery page (GET /event/...)', weight: 85, requests: pages.map((p) => rawGet(host, p)), expect: 200 },
     {
@@ -202,6 +229,12 @@ export async function requestMix(
     },
     { name: 'preview (GET /api/preview/...)', weight: 4, requests: previews.map((p) => rawGet(host, p)), expect: 200 },
     { name: 'order (POST /api/orders/create, booth)', weight: 1, requests: orders, expect: 201 },
+    {
+      name: 'order with a package and a coupon (same route)',
+      weight: 1,
+      requests: selling,
+      expect: 201,
+    },
   ];
   routes.forEach((r, i) => {
     r.weight = weights[i] ?? r.weight;
