@@ -37,15 +37,16 @@ import couponRoutes from './routes/coupons/index.js';
 import downloadRoutes from './routes/downloads/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
-import finderRoutes from './routes/finder/index.js';
+import finderRoutes from './routes/gallery/finder.js';
 import galleryRoutes from './routes/gallery/index.js';
+import photoLookupRoutes from './routes/gallery/photo-lookup.js';
 import imageRoutes from './routes/images/index.js';
 import labelRoutes from './routes/labels/index.js';
 import operationsRoutes from './routes/operations/index.js';
 import orderRoutes from './routes/orders/index.js';
 import orderLookupRoutes from './routes/orders/lookup.js';
+import verifyRoutes from './routes/orders/verify.js';
 import paymentRoutes from './routes/payments/index.js';
-import photoRoutes from './routes/photos/index.js';
 import pushRoutes from './routes/push/index.js';
 import quoteRoutes from './routes/quote/index.js';
 import address from './services/address/plugin.js';
@@ -65,7 +66,7 @@ import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
 import store from './services/store/plugin.js';
 
-export type AppOptions = {
+type AppOptions = {
   config: Config;
   /** The operator's terminal, when stdout is one: a generated admin token is shown there, never logged. */
   terminal?: Terminal | undefined;
@@ -78,11 +79,11 @@ declare module 'fastify' {
   }
 }
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
 const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Fastify's constructor options: what must be fixed before any plugin runs. */
-export function serverOptions(
+function serverOptions(
   config: Config,
   logger: FastifyServerOptions['logger'],
   frontDoor: FrontDoor,
@@ -113,7 +114,7 @@ export function serverOptions(
     // timeouts say; checking every second makes them mean what they say.
     http: { connectionsCheckingInterval: 1_000 },
     // Requests the HTTP parser refuses (malformed, headers too large, too slow) get the
-    // SPEC §1 body too.
+    // error body (docs/contract.md, "Hosts and formats") too.
     clientErrorHandler,
     // Fastify's default builds an Error with a stack for every refused body; the handler only
     // reads `validation` from it, so the stack is skipped (see AppError).
@@ -127,8 +128,8 @@ export function serverOptions(
       }
     },
     // Malformed percent-encoding (`/event/%E0%A4%A`) is refused by the router before any hook
-    // or error handler runs; answer it with the SPEC §1 body, CORS and the security headers,
-    // not Fastify's own body.
+    // or error handler runs; answer it with the error body (docs/contract.md, "Hosts and formats"),
+    // CORS and the security headers, not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
       for (const [name, value] of security) reply.header(name, value);
@@ -181,7 +182,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(captchaRoutes);
   await fastify.register(galleryRoutes);
   await fastify.register(imageRoutes);
-  await fastify.register(photoRoutes); // GET /api/photos/{event}/{photo}
+  await fastify.register(photoLookupRoutes); // GET /api/photos/{event}/{photo}
   await fastify.register(finderRoutes); // GET /api/finder/{code}
   await fastify.register(pushRoutes);
   await fastify.register(eventRoutes);
@@ -196,9 +197,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(couponRoutes); // /api/coupons (admin)
   await fastify.register(downloadRoutes); // GET /api/downloads/{token}
   await fastify.register(paymentRoutes); // POST /api/payments/stripe/webhook (raw body, own JSON parser)
+  await fastify.register(verifyRoutes); // /api/orders/verify (the confirmation link)
 }
-
-export default fp(app, { name: 'app' });
 
 /** A ready-to-use instance with the app registered (not listening). */
 export async function buildApp(

@@ -8,7 +8,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { OUTBOX_DIR } from '../../src/services/notifier/transports/index.js';
+import { OUTBOX_DIR } from '../../src/services/notifier/transports/specs.js';
 import { openStore } from '../../src/services/store/store.js';
 import { adminHeaders, tempDir } from '../helpers/build.js';
 import { listAllOrders, orderLoad, sequenceOf } from '../support/fault-orders.js';
@@ -75,7 +75,7 @@ test('SIGKILL during order load on SQLite: every acknowledged order present afte
   }
   await new Promise((r) => setTimeout(r, 1000));
   await second.kill('SIGTERM');
-  // Read after the stop: a batch in flight at SIGTERM is finished during the graceful close.
+  // Read after the stop: mail under way goes out while the server shuts down.
   sent = await receiptsFor();
   // What has not gone out yet is queued: each one's job is in the outbox, due within the lease.
   const store = await openStore({ engine: 'sqlite', file: path.join(dataDir, 'orders.db') });

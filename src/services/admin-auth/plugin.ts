@@ -1,5 +1,5 @@
 /**
- * Admin authentication (SPEC §6), decorated as `fastify.adminAuth`.
+ * Admin authentication (docs/contract.md, "Admin authentication"), decorated as `fastify.adminAuth`.
  *
  * Tokens come from `ADMIN_TOKENS`. With none configured, the first start generates one and
  * stores it in `DATA_DIR/admin-token` (mode 0600); later starts reuse it. The token itself is
@@ -56,7 +56,7 @@ type Verdict =
 /** Where a generated token may be shown: the operator's terminal, never a log. */
 export type Terminal = { write(text: string): unknown };
 
-export type AdminAuthOptions = {
+type AdminAuthOptions = {
   tokens: readonly string[];
   maxFailures: number;
   windowMs: number;
@@ -64,7 +64,7 @@ export type AdminAuthOptions = {
 };
 
 /** The AdminAuth interface over a fixed token list; no I/O. */
-export function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: FailureTracker } {
+function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: FailureTracker } {
   const matches = tokenMatcher(opts.tokens);
   const tracker = new FailureTracker({ maxFailures: opts.maxFailures, windowMs: opts.windowMs, now: opts.now });
   const verdicts = new WeakMap<FastifyRequest, Verdict>();

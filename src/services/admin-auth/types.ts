@@ -1,5 +1,5 @@
 /**
- * Admin authentication (SPEC §6), decorated as `fastify.adminAuth`.
+ * Admin authentication (docs/contract.md, "Admin authentication"), decorated as `fastify.adminAuth`.
  * `Authorization: Bearer <token>`; tokens compared in constant time; repeated failures
  * from one address lock it out (429) for the window.
  */

@@ -1,6 +1,6 @@
 /**
  * The outbox jobs the rest of the service enqueues, atomically with the change that causes
- * them (`store.createOrder(order, { mail })`, `setShipping(..., { mail })`, ...). A job names
+ * them (`orders.create(order, { mail })`, `orders.setShipping(..., { mail })`, ...). A job names
  * the order; the message itself is rendered from the order as it is when it is sent.
  */
 import { isDigitalSize } from '../../domain/offers.js';
@@ -25,13 +25,8 @@ export function shippedJob(orderId: string): MailJobInput {
 }
 
 /** The high-value confirmation carrying the signed link. */
-export function verificationJob(orderId: string, verifyUrl: string): MailJobInput {
+function verificationJob(orderId: string, verifyUrl: string): MailJobInput {
   return { kind: 'verification', orderId, payload: { verifyUrl } };
-}
-
-/** A notice to OPERATOR_EMAIL (skipped when it is not set). */
-export function operatorJob(subject: string, text: string, orderId: string | null = null): MailJobInput {
-  return { kind: 'operator', orderId, payload: { subject, text } };
 }
 
 /** `Notifier.jobsForNewOrder`: the confirmation link for a held order, else the receipt. */

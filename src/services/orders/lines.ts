@@ -1,5 +1,5 @@
 /**
- * Order lines, from either body variant to a priced order (SPEC §4), in this order:
+ * Order lines, from either body variant to a priced order (docs/contract.md, "Orders"), in this order:
  * 1. variant B's `items` text is parsed (syntax and quantity errors: 400 VALIDATION_FAILED);
  * 2. at most MAX_ORDER_LINES lines (400 VALIDATION_FAILED);
  * 3. every line names a photo of the event (else 400 UNKNOWN_PHOTO listing all unknown ones);
@@ -23,13 +23,13 @@ import { appError } from '../../errors/catalogue.js';
 import { toPriceBreakdown } from '../../schemas/pricing.js';
 
 /** Variant A: photo numbers, or `{ number, size, quantity }`. */
-export type ListedLine = { photo: string; size?: string | undefined; quantity: number };
+type ListedLine = { photo: string; size?: string | undefined; quantity: number };
 
 /**
  * Variant B: the items text and the figures the client computed. `discount` is optional
  * (clients written before discounts existed); when absent, only the total shows a discount.
  */
-export type ClaimedFigures = { subtotal: string; shippingFee: string; total: string; discount?: string | undefined };
+type ClaimedFigures = { subtotal: string; shippingFee: string; total: string; discount?: string | undefined };
 
 export type RequestedLines =
   | { kind: 'list'; items: readonly ListedLine[] }
@@ -55,7 +55,7 @@ function lookUp(find: PhotoFinder, ref: string) {
 }
 
 /** Steps 1–3: the lines as priceOrder takes them, photo numbers in the library's spelling. */
-export function requestedLines(
+function requestedLines(
   eventSlug: string,
   input: RequestedLines,
   find: PhotoFinder,
@@ -109,7 +109,7 @@ const FIGURES: readonly Figure[] = ['subtotal', 'shippingFee', 'total'];
 const FIGURES_WITH_DISCOUNT: readonly Figure[] = ['subtotal', 'discount', 'shippingFee', 'total'];
 
 /** Step 5: every client figure against the server's; throws PRICE_MISMATCH listing each difference. */
-export function checkClaimedFigures(priced: PricedOrder, claimed: ClaimedFigures, claimedLineCents: (number | null)[]) {
+function checkClaimedFigures(priced: PricedOrder, claimed: ClaimedFigures, claimedLineCents: (number | null)[]) {
   const unreadable: { in: string; field: string; message: string }[] = [];
   const fields = claimed.discount === undefined ? FIGURES : FIGURES_WITH_DISCOUNT;
   const amounts: Record<Figure, number | null> = {

@@ -5,10 +5,14 @@
 import { useState } from 'preact/hooks';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { ApiError, request, sendJson } from '../lib/api.js';
+import type { ActiveEventList, Coupon } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { showToast } from '../lib/toast.js';
-import type { ActiveEvent, Coupon, CouponKind } from '../lib/types.js';
+
+type ActiveEvent = ActiveEventList[number];
+type CouponKind = Coupon['kind'];
+
 import { onAdminError } from './session.js';
 
 const CODE = /^[A-Za-z0-9_-]{3,32}$/;

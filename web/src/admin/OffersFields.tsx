@@ -5,7 +5,7 @@
  * changed, or a problem to show.
  */
 import { TrashIcon } from '../components/icons.js';
-import type { EventConfig } from '../lib/types.js';
+import type { EventConfig } from '../lib/api-schema.js';
 
 export type PackageRow = { id: number; size: string; count: string; price: string };
 export type EarlyBirdFields = { percent: string; until: string };

@@ -3,8 +3,9 @@
  * runs, and the packages with what each saves. The cart shows the server's figures for the
  * actual order (POST /api/quote); these are the standing offers.
  */
+
+import type { EventConfig } from '../lib/api-schema.js';
 import { dollarsToCents, formatDateTime, money } from '../lib/format.js';
-import type { EventConfig } from '../lib/types.js';
 
 const DIGITAL = 'digital';
 

@@ -30,6 +30,21 @@ export function formatDate(iso: string | null | undefined, opts: Intl.DateTimeFo
   return d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric', ...opts });
 }
 
+/**
+ * An ordering deadline, for people. A deadline at midnight closes ordering as that day
+ * begins, so it reads as the end of the day before ("the end of Jul 31, 2026"), never as
+ * the date on which nothing can be ordered any more; any other time shows date and time.
+ */
+export function formatDeadline(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  if (d.getHours() === 0 && d.getMinutes() === 0 && d.getSeconds() === 0) {
+    const lastDay = new Date(d.getTime() - 1);
+    return `the end of ${lastDay.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })}`;
+  }
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, sendJson } from './api.js';
-import type { Quote } from './types.js';
+import type { Quote } from './api-schema.js';
 
 export type QuoteInput = {
   eventSlug: string;

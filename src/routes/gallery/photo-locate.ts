@@ -5,13 +5,13 @@
  * at most the event's photo list.
  */
 import type { Photo, PhotoLibrary } from '../../services/photos/types.js';
-import { galleryPath, type PhotoItemBuilder } from '../gallery/photo-item.js';
-import type { PhotoLookupT } from './schemas.js';
+import { galleryPath, type PhotoItemBuilder } from './photo-item.js';
+import type { PhotoLookupT } from './photo-lookup-schemas.js';
 
 type Library = Pick<PhotoLibrary, 'getEvent' | 'findPhoto' | 'photosOf' | 'dayPhotos' | 'sessionPhotos'>;
 
 /** What a customer types: `12`, `#12`, `012` all name photo 12; anything else is tried as given (an id). */
-export function findByRef(library: Pick<PhotoLibrary, 'findPhoto'>, code: string, ref: string): Photo | undefined {
+function findByRef(library: Pick<PhotoLibrary, 'findPhoto'>, code: string, ref: string): Photo | undefined {
   const exact = library.findPhoto(code, ref);
   if (exact) return exact;
   const m = /^#?\s*0*(\d+)$/.exec(ref.trim());
