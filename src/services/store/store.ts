@@ -14,6 +14,7 @@ import type { DownloadGrantsPort } from './ports/download-grants.js';
 import type { EventSettingsPort } from './ports/event-settings.js';
 import type { IdempotencyKeysPort } from './ports/idempotency-keys.js';
 import type { MailOutboxPort } from './ports/mail-outbox.js';
+import type { MirrorPort } from './ports/mirror.js';
 import type { OrdersPort } from './ports/orders.js';
 import type { PaymentEventsPort } from './ports/payment-events.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
@@ -24,6 +25,7 @@ import { SqlDownloadGrants } from './sql/download-grants.js';
 import { SqlEventSettings } from './sql/event-settings.js';
 import { SqlIdempotencyKeys } from './sql/idempotency-keys.js';
 import { SqlMailOutbox } from './sql/mail-outbox.js';
+import { SqlMirror } from './sql/mirror.js';
 import { SqlOrders } from './sql/orders.js';
 import { SqlPaymentEvents } from './sql/payment-events.js';
 import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
@@ -40,6 +42,8 @@ export interface Store {
   readonly coupons: CouponsPort;
   readonly downloadGrants: DownloadGrantsPort;
   readonly paymentEvents: PaymentEventsPort;
+  /** The spreadsheet mirror's records (src/services/mirror is its one user). */
+  readonly mirror: MirrorPort;
 }
 
 export type StoreOptions = (
@@ -66,6 +70,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly coupons: CouponsPort;
   readonly downloadGrants: DownloadGrantsPort;
   readonly paymentEvents: PaymentEventsPort;
+  readonly mirror: MirrorPort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -78,6 +83,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.coupons = new SqlCoupons(db);
     this.downloadGrants = new SqlDownloadGrants(db);
     this.paymentEvents = new SqlPaymentEvents(db);
+    this.mirror = new SqlMirror(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

@@ -14,6 +14,7 @@ import './admin.css';
 import BoothOrder from './BoothOrder.js';
 import Coupons from './Coupons.js';
 import EventSettings from './EventSettings.js';
+import MirrorPanel from './Mirror.js';
 import OrderDetail from './OrderDetail.js';
 import Orders from './Orders.js';
 import Sales from './Sales.js';
@@ -65,6 +66,7 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
         </div>
       </nav>
       <main class="page page-wide" id="main">
+        <MirrorPanel />
         {view}
       </main>
     </div>

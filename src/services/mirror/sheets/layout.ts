@@ -360,3 +360,17 @@ export function orderNumberParts(text: string): { prefix: string; sequence: numb
   const m = /^\s*([A-Za-z0-9]{1,8})-(\d{1,9})\s*$/.exec(text);
   return m ? { prefix: (m[1] as string).toUpperCase(), sequence: Number(m[2]) } : null;
 }
+
+/** A hand-typed status ("Paid", "refunded", ...) as a status, or null when it names none. */
+export function readStatus(text: string): OrderRecord['status'] | null {
+  return STATUS_WORDS[word(text)] ?? null;
+}
+
+/** A row's lines (column K as a person wrote it, or its JSON copy while K is unchanged). */
+export function readLines(cells: RowCells): { ok: true; lines: OrderLine[] } | { ok: false; reason: string } {
+  try {
+    return { ok: true, lines: lines(cells) };
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+}
