@@ -39,7 +39,7 @@ export async function mirrorSetup(t: TestContext, opts: SheetsEmulatorOptions = 
   };
 }
 
-export function sheetRows(emu: SheetsEmulator, sheetId: string): RowCells[] {
+function sheetRows(emu: SheetsEmulator, sheetId: string): RowCells[] {
   const lines = emu.getValues(sheetId, "'Orders'!A:Z", 'FORMATTED_VALUE');
   return lines.slice(1).map((line) => {
     const cells = {} as RowCells;

@@ -19,7 +19,7 @@ const Problem = z
   })
   .meta({ id: 'MirrorProblem' });
 
-export const MirrorStatusBody = z
+const MirrorStatusBody = z
   .object({
     enabled: z.boolean().describe('false: GOOGLE_SHEETS_ID is not set; every other field is empty'),
     leader: z.boolean().describe('This server process is the one writing to the sheet'),

@@ -15,7 +15,7 @@ export interface Leader {
 }
 
 /** Any constant unique to this app: the mirror's advisory lock key. */
-export const MIRROR_LOCK_KEY = 7_424_218_012;
+const MIRROR_LOCK_KEY = 7_424_218_012;
 
 export function soleLeader(): Leader {
   return {

@@ -23,7 +23,7 @@ import { type ColumnKey, parseRow, type RowCells, toCells } from './sheets/layou
 import type { TabRow } from './sheets/order-tab.js';
 
 /** The columns a hand edit reaches the record from (C–K, O, P, Q, T). */
-export const EDITABLE_COLUMNS: readonly ColumnKey[] = [
+const EDITABLE_COLUMNS: readonly ColumnKey[] = [
   'customerName',
   'customerEmail',
   'customerPhone',

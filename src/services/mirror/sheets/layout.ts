@@ -176,10 +176,10 @@ export function toCells(o: OrderRecord): RowCells {
 }
 
 /** Google Sheets refuses a cell longer than this. */
-export const MAX_CELL_CHARS = 50_000;
+const MAX_CELL_CHARS = 50_000;
 
 /** The first column whose text a spreadsheet cell cannot hold, if any. */
-export function oversizedCell(cells: RowCells): ColumnKey | undefined {
+function oversizedCell(cells: RowCells): ColumnKey | undefined {
   return ORDER_COLUMNS.find((k) => cells[k].length > MAX_CELL_CHARS);
 }
 
