@@ -206,9 +206,9 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 4,
+    version: 5,
     name: 'selling: order discount, coupon and payment; coupons; download counts; handled payment events',
-    // The same schema as SQLite's version 5 (engines/sqlite/migrations.ts); docs/contract.md, "Selling".
+    // The same schema as SQLite's version 6 (engines/sqlite/migrations.ts); docs/contract.md, "Selling".
     sql: `
       ALTER TABLE orders ADD COLUMN discount_cents bigint NOT NULL DEFAULT 0 CHECK (discount_cents >= 0),
         ADD COLUMN coupon_code text, ADD COLUMN payment jsonb;

@@ -274,7 +274,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 5,
+    version: 6,
     name: 'selling: order discount, coupon and payment; coupons; download counts; handled payment events',
     // docs/contract.md, "Selling". Orders taken before keep the discount their figures imply
     // (subtotal + shipping − total, exact under the pricing rules) and no coupon.
