@@ -150,7 +150,7 @@ type PagePhoto = { number: string; thumbnail: string; fullSize: string };
 export async function requestMix(
   port: number,
   opts: { previewPool?: number } = {},
-): Promise<{ routes: RouteSpec[]; thumbnails: string[]; previews: string[] }> {
+): Promise<{ routes: RouteSpec[]; thumbnails: string[]; previews: string[]; numbers: string[] }> {
   const host = `127.0.0.1:${port}`;
   const base = `http://${host}`;
   const enc = encodeURIComponent;
@@ -239,7 +239,54 @@ export async function requestMix(
   routes.forEach((r, i) => {
     r.weight = weights[i] ?? r.weight;
   });
-  return { thumbnails, previews, routes: routes.filter((r) => r.weight > 0) };
+  return { thumbnails, previews, numbers, routes: routes.filter((r) => r.weight > 0) };
+}
+
+/**
+ * The coupon race of docs/selling.md ("Coupons"): a coupon limited to 8 uses, 3 of them taken
+ * one after another, then 50 orders at once for the last 5. Exactly 5 may be placed (201);
+ * the others are refused (400 COUPON_INVALID), and the coupon's count stops at 8.
+ */
+export async function couponRace(
+  port: number,
+  numbers: string[],
+): Promise<{ placed: number; refused: number; other: number; uses: number }> {
+  const base = `http://127.0.0.1:${port}`;
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const created = await fetch(`${base}/api/coupons`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ code: 'RACE5', kind: 'amount', value: 1, maxUses: 8 }),
+  });
+  if (created.status !== 201) throw new Error(`POST /api/coupons: ${created.status}`);
+  const order = (i: number) =>
+    fetch(`${base}/api/orders/create`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        eventSlug: EVENT,
+        photos: [numbers[i % numbers.length]],
+        couponCode: 'RACE5',
+        customerInfo: { name: `Racer ${i}`, email: `racer${i}@example.com` },
+      }),
+    }).then(async (res) => {
+      await res.arrayBuffer();
+      return res.status;
+    });
+  for (let i = 0; i < 3; i++) {
+    const status = await order(i);
+    if (status !== 201) throw new Error(`coupon race: early order ${status}`);
+  }
+  const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) => order(100 + i)));
+  const list = (await (await fetch(`${base}/api/coupons`, { headers: admin })).json()) as {
+    coupons: { code: string; uses: number }[];
+  };
+  return {
+    placed: statuses.filter((s) => s === 201).length,
+    refused: statuses.filter((s) => s === 400).length,
+    other: statuses.filter((s) => s !== 201 && s !== 400).length,
+    uses: list.coupons.find((c) => c.code === 'RACE5')?.uses ?? -1,
+  };
 }
 
 /** Fetches every image once, a few at a time, so the measured run sees warm caches. */

@@ -8,8 +8,9 @@
  * written, so a lost mark never writes a row twice.
  */
 import type { OrderRecord } from '../../../domain/order.js';
-import type { Applied } from '../../../domain/order-changes.js';
+import { type Applied, releasesCoupon } from '../../../domain/order-changes.js';
 import { orderNotFound } from '../errors.js';
+import { SqlCoupons } from './coupons.js';
 import {
   type ImportRow,
   MAX_EVENT_PROBLEMS,
@@ -141,6 +142,8 @@ export class SqlMirror implements MirrorPort {
         if (o.subtotalCents !== current.subtotalCents || JSON.stringify(o.items) !== JSON.stringify(current.items)) {
           await tx.run(UPDATE_LINES, [JSON.stringify(o.items), o.subtotalCents, o.totalCents, o.id]);
         }
+        // A hand cancel or void gives the coupon's use back, as the API's does (docs/contract.md, "Selling").
+        if (releasesCoupon(current, o)) await SqlCoupons.giveBack(tx, o.couponCode as string);
       }
       await this.rebase(tx, orderId, cells, at);
       return applied;
