@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { formatCents } from './money.js';
+import { sizeKey } from './prints.js';
 
 /** The price-list size that is a digital file rather than a print (no shipping). */
 export const DIGITAL_SIZE = 'digital';
@@ -32,11 +33,6 @@ export const EarlyBird = z.object({
   until: z.iso.datetime({ offset: true }),
 });
 export type EarlyBird = z.infer<typeof EarlyBird>;
-
-/** How sizes are compared everywhere: case, spaces and × ignored ("4 X 6" is "4x6"). */
-export function sizeKey(size: string): string {
-  return size.toLowerCase().replace(/\s+/g, '').replaceAll('×', 'x');
-}
 
 export function isDigitalSize(size: string): boolean {
   return sizeKey(size) === DIGITAL_SIZE;

@@ -17,8 +17,9 @@
  */
 import { appError } from '../errors/catalogue.js';
 import { type CouponKind, type CouponRecord, couponInvalid, validateCoupon } from './coupons.js';
-import { type EarlyBird, isDigitalSize, type Package, sizeKey } from './offers.js';
+import { type EarlyBird, isDigitalSize, type Package } from './offers.js';
 import type { FulfillmentType, OrderLine } from './order.js';
+import { type Crop, sizeKey } from './prints.js';
 
 export type PriceRules = {
   /** size → unit price in cents. */
@@ -29,7 +30,12 @@ export type PriceRules = {
   earlyBird: EarlyBird | null;
 };
 
-export type RequestedLine = { photoNumber: string; size?: string | undefined; quantity: number };
+export type RequestedLine = {
+  photoNumber: string;
+  size?: string | undefined;
+  quantity: number;
+  crop?: Crop | undefined;
+};
 
 /** A package as it applied to this order. */
 export type PackageUse = {
@@ -173,13 +179,16 @@ function priceLines(rules: PriceRules, requested: readonly RequestedLine[]): Ord
       return;
     }
     const unitCents = rules.prices[size] as number;
-    lines.push({
+    const line: OrderLine = {
       photoNumber: r.photoNumber,
       size,
       quantity: r.quantity,
       unitCents,
       lineCents: unitCents * r.quantity,
-    });
+    };
+    // The crop choice rides along with the line (stored in the items JSON); it costs nothing.
+    if (r.crop) line.crop = { x: r.crop.x, y: r.crop.y };
+    lines.push(line);
   });
   if (problems.length > 0) {
     throw appError('VALIDATION_FAILED', { message: 'Some order lines are not valid', details: problems });

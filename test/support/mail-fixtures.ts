@@ -42,6 +42,8 @@ export function orderRecord(over: Partial<OrderRecord> = {}): OrderRecord {
     discountCents: 0,
     couponCode: null,
     payment: null,
+    pickupStatus: over.fulfillmentType === 'pickup' ? 'waiting' : null,
+    printed: [],
     ...over,
   };
 }

@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { centsToDollars, dollarsToCents } from '../../domain/money.js';
-import { MAX_PACKAGE_COUNT, MAX_PACKAGES, packageProblems, sizeKey } from '../../domain/offers.js';
+import { MAX_PACKAGE_COUNT, MAX_PACKAGES, packageProblems } from '../../domain/offers.js';
 import { closedReason } from '../../domain/pricing.js';
 import { Dollars } from '../../schemas/dollars.js';
+import { printInches, sizeKey } from '../../domain/prints.js';
 import type { EffectiveEvent } from '../../services/events/catalog.js';
 
 const MAX_SIZES = 20;
@@ -114,6 +115,13 @@ export const EventConfig = z
       .enum(['archived', 'disabled', 'deadline'])
       .nullable()
       .describe('Why the event is not open for orders; null when it is'),
+    printSizes: z
+      .record(z.string(), z.tuple([z.number(), z.number()]))
+      .describe(
+        'size → `[short side, long side]` in inches, for every size on the price list whose print size is known ' +
+          '(4x6, 5x7, 8x10, the event\'s `printSizes` setting, or a name such as "11x14"): the aspect of the print, ' +
+          'for the crop chooser',
+      ),
   })
   .meta({ id: 'EventConfig' });
 export type EventConfig = z.infer<typeof EventConfig>;
@@ -136,7 +144,18 @@ export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): Event
     earlyBird: ev.earlyBird && { percent: ev.earlyBird.percent, until: ev.earlyBird.until },
     active: ev.open,
     closedReason: closedReason(ev, now),
+    printSizes: pricedPrintSizes(ev),
   };
+}
+
+/** The inches of every priced size that has known print dimensions. */
+function pricedPrintSizes(ev: EffectiveEvent): Record<string, [number, number]> {
+  const out: Record<string, [number, number]> = {};
+  for (const size of Object.keys(ev.prices)) {
+    const inches = printInches(size, ev.printSizes);
+    if (inches) out[size] = [inches[0], inches[1]];
+  }
+  return out;
 }
 
 /** The store patch for a validated update: dollars → cents, deadline → UTC. */

@@ -182,6 +182,8 @@ describe('order list bytes', () => {
         discountCents: 0,
         couponCode: null,
         payment: null,
+        pickupStatus: null,
+        printed: [],
       });
     const a = record(1);
     const b = record(2);

@@ -42,15 +42,63 @@ describe('Sheets layout', () => {
   test('a row round-trips to the same record, through the column map as an array', () => {
     const map = ColumnMap.standard();
     const array = map.toArray(toCells(order));
-    expect(array).toHaveLength(29);
+    expect(array).toHaveLength(31);
     expect(array[0]).toBe('AX25-0007');
     expect(parseRow(map.fromArray(array))).toEqual({ ok: true, order });
   });
 
-  test("selling's block after Z: coupon, discount and checkout round-trip; A–Z stay where they were", () => {
+  test('fulfilment columns come after the rest (AA pickupStatus, AB printed lines); A–U never move', () => {
+    expect(ORDER_COLUMNS.slice(0, 21)).toEqual([
+      'orderNumber',
+      'createdAt',
+      'customerName',
+      'customerEmail',
+      'customerPhone',
+      'fulfillmentType',
+      'shippingAddress',
+      'city',
+      'state',
+      'zipCode',
+      'items',
+      'subtotal',
+      'shippingFee',
+      'total',
+      'status',
+      'shippingStatus',
+      'feedback',
+      'id',
+      'eventSlug',
+      'trackingNumber',
+      'updatedAt',
+    ]);
+    expect(columnLetter(ORDER_COLUMNS.indexOf('pickupStatus'))).toBe('AA');
+    expect(columnLetter(ORDER_COLUMNS.indexOf('printed'))).toBe('AB');
+    const pickup = buildNewOrder(
+      newOrder({
+        fulfillmentType: 'pickup',
+        items: [
+          { photoNumber: '1', size: '4x6', quantity: 1, unitCents: 500, lineCents: 500 },
+          { photoNumber: '2', size: '4x6', quantity: 2, unitCents: 500, lineCents: 1000 },
+        ],
+      }),
+      8,
+      new Date(),
+      '00000000-0000-4000-8000-000000000008',
+      'customer',
+    );
+    const at = new Date().toISOString();
+    const marked = { ...pickup, pickupStatus: 'ready' as const, printed: [{ line: 1, at, by: 'admin' as const }] };
+    expect(toCells(marked)).toMatchObject({ pickupStatus: 'ready', printed: '1/2' });
+    expect(toCells(order)).toMatchObject({ pickupStatus: '', printed: `0/${order.items.length}` });
+    const back = parseRow({ ...toCells(marked), pickupStatus: ' Collected ' });
+    expect(back.ok && back.order.pickupStatus).toBe('collected');
+    expect(parseRow({ ...toCells(marked), pickupStatus: 'lost' })).toMatchObject({ ok: false });
+  });
+
+  test("selling's block after fulfilment's (AC–AE): coupon, discount and checkout round-trip; A–AB stay where they were", () => {
     const map = ColumnMap.standard();
     expect([map.index.updatedAt, map.index.itemsJson]).toEqual([20, 25]);
-    expect([map.index.couponCode, map.index.discount, map.index.payment]).toEqual([26, 27, 28]);
+    expect([map.index.couponCode, map.index.discount, map.index.payment]).toEqual([28, 29, 30]);
     const sold = {
       ...order,
       discountCents: 250,
@@ -59,10 +107,10 @@ describe('Sheets layout', () => {
       payment: { provider: 'stripe' as const, sessionId: 'cs_1', url: 'https://pay.example/cs_1' },
     };
     const array = map.toArray(toCells(sold));
-    expect(array.slice(26)).toEqual(['SUMMER', '$2.50', JSON.stringify(sold.payment)]);
+    expect(array.slice(28)).toEqual(['SUMMER', '$2.50', JSON.stringify(sold.payment)]);
     expect(parseRow(map.fromArray(array))).toEqual({ ok: true, order: sold });
     // A row from before the block: the discount its figures imply, no coupon, no checkout.
-    const old = parseRow(map.fromArray(array.slice(0, 26)));
+    const old = parseRow(map.fromArray(array.slice(0, 28)));
     expect(old).toMatchObject({ ok: true, order: { discountCents: 250, couponCode: null, payment: null } });
   });
 

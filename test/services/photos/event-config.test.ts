@@ -33,6 +33,7 @@ describe('event.json', () => {
       isArchived: false,
       orderingEnabled: false,
       deadline: null,
+      printSizes: {},
       eventJson: 'absent',
     });
     expect(d.prices).toEqual({ '4x6': 500, '5x7': 1000, '8x10': 2000 });
@@ -103,6 +104,13 @@ describe('event.json', () => {
     expect(d.earlyBird).toEqual({ percent: 20, until: '2026-06-01T07:00:00.000Z' });
   });
 
+  test('printSizes: inches of other print sizes, kept as given', () => {
+    const parsed = parseEventJson('{"printSizes":{"Wallet":[2.5,3.5],"Panorama":[12,4]}}');
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(resolveEventDefaults('c', parsed.value, null).printSizes).toEqual({ Wallet: [2.5, 3.5], Panorama: [12, 4] });
+  });
+
   test.each([
     ['package for a size off the list', '{"prices":{"4x6":5},"packages":[{"size":"5x7","count":2,"price":1}]}'],
     ['package that saves nothing', '{"packages":[{"size":"4x6","count":2,"price":10}]}'],
@@ -118,6 +126,8 @@ describe('event.json', () => {
     ['bad deadline', '{"deadline":"tomorrow"}'],
     ['prefix too long', '{"prefix":"ABCDEFGHI"}'],
     ['wrong type', '{"isArchived":"yes"}'],
+    ['print size of zero inches', '{"printSizes":{"Wallet":[0,3.5]}}'],
+    ['print size with one side', '{"printSizes":{"Wallet":[2.5]}}'],
   ])('invalid: %s', (_name, text) => {
     const parsed = parseEventJson(text);
     expect(parsed.ok).toBe(false);

@@ -17,12 +17,16 @@ import EventSettings from './EventSettings.js';
 import MirrorPanel from './Mirror.js';
 import OrderDetail from './OrderDetail.js';
 import Orders from './Orders.js';
+import PrintQueue from './PrintQueue.js';
 import Sales from './Sales.js';
+import Scan from './Scan.js';
 import { adminToken, signOut, signOutReason } from './session.js';
 
 const TABS = [
   { href: '/admin', label: 'Orders', match: (p: string[]) => p.length === 0 || p[0] === 'orders' },
+  { href: '/admin/print', label: 'Print queue', match: (p: string[]) => p[0] === 'print' },
   { href: '/admin/booth', label: 'Booth', match: (p: string[]) => p[0] === 'booth' },
+  { href: '/admin/scan', label: 'Scan', match: (p: string[]) => p[0] === 'scan' },
   { href: '/admin/events', label: 'Events', match: (p: string[]) => p[0] === 'events' },
   { href: '/admin/coupons', label: 'Coupons', match: (p: string[]) => p[0] === 'coupons' },
   { href: '/admin/sales', label: 'Sales', match: (p: string[]) => p[0] === 'sales' },
@@ -40,7 +44,9 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
   const [first, second] = path;
   let view = <Orders query={query} />;
   if (first === 'orders' && second) view = <OrderDetail key={second} orderRef={second} />;
+  else if (first === 'print') view = <PrintQueue />;
   else if (first === 'booth') view = <BoothOrder />;
+  else if (first === 'scan') view = <Scan />;
   else if (first === 'events') view = <EventSettings />;
   else if (first === 'sales') view = <Sales />;
   else if (first === 'coupons') view = <Coupons />;

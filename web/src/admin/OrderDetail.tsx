@@ -5,15 +5,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import { ApiError, sendJson } from '../lib/api.js';
-import type { Order, OrderChange } from '../lib/api-schema.js';
+import { ApiError, localUrl, sendJson } from '../lib/api.js';
+import type { OrderHistoryEntry as HistoryEntry, AdminOrder as Order, OrderChange } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { showToast } from '../lib/toast.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { onAdminError } from './session.js';
-import { downloadLabel, itemLines, StatusBadges } from './shared.js';
+import { downloadFile, downloadLabel, itemLines, StatusBadges } from './shared.js';
+
+type PickupStatus = NonNullable<Order['pickupStatus']>;
 
 const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
 
@@ -71,7 +73,23 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
       (o) => `Order ${o.orderNumber} is now ${o.status}`,
     );
 
+  const setPickup = (status: PickupStatus) =>
+    run(
+      async () =>
+        (
+          await sendJson<OrderChange>(
+            'POST',
+            `/api/orders/${encodeURIComponent(order.id)}/pickup`,
+            { status },
+            { admin: true },
+          )
+        ).order,
+      (o) => `Order ${o.orderNumber} is ${o.pickupStatus}`,
+    );
+
   const lines = itemLines(order.items);
+  const canUndoPaid = !!order.undoPaidUntil && Date.parse(order.undoPaidUntil) > Date.now();
+  const pickupPaid = order.fulfillmentType === 'pickup' && order.status === 'paid' && order.pickupStatus !== null;
   const held = order.verificationRequired;
   const editable =
     !held && (order.status === 'pending' || order.status === 'paid') && order.shippingStatus !== 'shipped';
@@ -122,20 +140,48 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               </tr>
             </thead>
             <tbody>
-              {lines.map((l) =>
-                l.number ? (
-                  <tr key={l.text}>
-                    <td>#{l.number}</td>
-                    <td>{l.size}</td>
-                    <td class="num">{l.quantity}</td>
-                    <td class="num">{l.amount}</td>
-                  </tr>
-                ) : (
-                  <tr key={l.text}>
-                    <td colSpan={4}>{l.text}</td>
-                  </tr>
-                ),
-              )}
+              {order.lines
+                ? order.lines.map((l) => (
+                    <tr key={l.itemId} class="print-line">
+                      <td>
+                        <div class="print-line-photo">
+                          {l.photo ? (
+                            <img src={localUrl(l.photo.thumbnail)} alt="" width={64} loading="lazy" />
+                          ) : (
+                            <span class="muted small">not in the library</span>
+                          )}
+                          <div>
+                            <strong>#{l.photoNumber}</strong>
+                            {l.photo && <div class="mono small file-path">{l.photo.file}</div>}
+                            <div class="small">
+                              {l.printedAt ? (
+                                `Printed ${formatDateTime(l.printedAt)}`
+                              ) : (
+                                <span class="muted">Not printed</span>
+                              )}
+                            </div>
+                          </div>
+                        </div>
+                      </td>
+                      <td>{l.size}</td>
+                      <td class="num">{l.quantity}</td>
+                      <td class="num">{l.lineTotal}</td>
+                    </tr>
+                  ))
+                : lines.map((l) =>
+                    l.number ? (
+                      <tr key={l.text}>
+                        <td>#{l.number}</td>
+                        <td>{l.size}</td>
+                        <td class="num">{l.quantity}</td>
+                        <td class="num">{l.amount}</td>
+                      </tr>
+                    ) : (
+                      <tr key={l.text}>
+                        <td colSpan={4}>{l.text}</td>
+                      </tr>
+                    ),
+                  )}
             </tbody>
             <tfoot>
               <tr>
@@ -253,6 +299,32 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               </ConfirmButton>
             </>
           )}
+          {order.status === 'paid' && canUndoPaid && (
+            <button
+              type="button"
+              class="btn btn-secondary"
+              disabled={busy}
+              title="Back to pending: possible for 15 minutes after marking it paid, while nothing is printed or handed over"
+              onClick={() => setStatus('pending')}
+            >
+              Undo “Mark paid”
+            </button>
+          )}
+          {pickupPaid && order.pickupStatus === 'waiting' && (
+            <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setPickup('ready')}>
+              Ready for pickup
+            </button>
+          )}
+          {pickupPaid && order.pickupStatus !== 'collected' && (
+            <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setPickup('collected')}>
+              Collected
+            </button>
+          )}
+          {pickupPaid && order.pickupStatus === 'collected' && (
+            <button type="button" class="btn btn-secondary" disabled={busy} onClick={() => setPickup('ready')}>
+              Not collected after all
+            </button>
+          )}
           {order.status === 'paid' && (
             <ConfirmButton disabled={busy} confirmLabel="Confirm: void (refund)" onConfirm={() => setStatus('void')}>
               Void (refund)
@@ -282,6 +354,22 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
           >
             Label (DOCX)
           </button>
+          <button
+            type="button"
+            class="btn btn-secondary"
+            title="The print-ready files of this order (300 dpi, cropped as the customer chose)"
+            onClick={() =>
+              run(async () => {
+                await downloadFile(
+                  `/api/orders/${encodeURIComponent(order.id)}/print-files`,
+                  `prints-${order.orderNumber}.zip`,
+                );
+                return order;
+              })
+            }
+          >
+            Print files (ZIP)
+          </button>
         </div>
         {canShip && <Shipping order={order} busy={busy} run={run} />}
         {order.fulfillmentType === 'ship' && order.status === 'pending' && !held && (
@@ -309,8 +397,48 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
           })}
         </section>
       )}
+
+      {order.history && order.history.length > 0 && (
+        <section class="card" aria-labelledby="history-title">
+          <h2 id="history-title">History</h2>
+          <ol class="history">
+            {order.history.map((h, i) => (
+              <li key={i}>
+                <span class="muted small">{formatDateTime(h.at)}</span> {historyText(h)}{' '}
+                <span class="muted small">by {h.by}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
     </>
   );
+}
+
+/** One history entry in words. */
+function historyText(h: HistoryEntry): string {
+  switch (h.action) {
+    case 'create':
+      return 'Order placed';
+    case 'status':
+      return h.from === 'paid' && h.to === 'pending' ? 'Undid “Mark paid”' : `Status ${h.from} → ${h.to}`;
+    case 'shipping':
+      return `Shipping ${h.from} → ${h.to}`;
+    case 'pickup':
+      return `Pickup ${h.from} → ${h.to}`;
+    case 'printed':
+      return `Printed ${h.to ?? h.field ?? ''}`;
+    case 'edit':
+      return `${h.field} changed from “${h.from ?? ''}” to “${h.to ?? ''}”`;
+    case 'feedback':
+      return 'Customer feedback';
+    case 'hold-release':
+      return 'Confirmed by the customer';
+    case 'hold-expiry':
+      return 'Not confirmed in time: cancelled';
+    default:
+      return h.action;
+  }
 }
 
 function Shipping({

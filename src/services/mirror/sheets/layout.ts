@@ -2,9 +2,11 @@
  * The Orders tab: which column holds what, and how a row becomes an OrderRecord and back.
  *
  * Columns A–U are SPEC §10's; V–Z hold the rest of the record so a row round-trips
- * exactly; AA–AC are selling's (docs/contract.md, "Selling"): the coupon used, the discount
- * (money text, as L–N) and the online checkout (JSON, empty when paid at the booth). Later
- * blocks go after AC, each in its own commented run of this list. Columns are found by their header text (case, spaces and punctuation ignored),
+ * exactly; AA–AB show the booth's fulfilment (docs/contract.md, "Fulfilment"): a pickup
+ * order's `pickupStatus` and how many of its lines are printed (`printed`, e.g. `2/3`);
+ * AC–AE are selling's (docs/contract.md, "Selling"): the coupon used, the discount (money
+ * text, as L–N) and the online checkout (JSON, empty when paid at the booth). New columns
+ * only ever go after the last one: A–U never move. Columns are found by their header text (case, spaces and punctuation ignored),
  * so an operator may move columns around or add their own; missing ones are added at the
  * end of the header row.
  *
@@ -17,7 +19,7 @@
 import { z } from 'zod';
 import { formatItems, parseItems } from '../../../domain/items.js';
 import { formatCents, parseMoney } from '../../../domain/money.js';
-import { OrderLine, OrderPayment, OrderRecord } from '../../../domain/order.js';
+import { OrderLine, OrderPayment, OrderRecord, PickupStatus } from '../../../domain/order.js';
 
 export const ORDER_COLUMNS = [
   // SPEC §10, A–U
@@ -48,7 +50,10 @@ export const ORDER_COLUMNS = [
   'addressVerified',
   'channel',
   'itemsJson',
-  // selling, AA–AC
+  // fulfilment, AA–AB
+  'pickupStatus',
+  'printed',
+  // selling, AC–AE
   'couponCode',
   'discount',
   'payment',
@@ -169,6 +174,8 @@ export function toCells(o: OrderRecord): RowCells {
     addressVerified: o.addressVerified === null ? '' : bool(o.addressVerified),
     channel: o.channel,
     itemsJson: JSON.stringify(o.items),
+    pickupStatus: o.pickupStatus ?? '',
+    printed: `${new Set(o.printed.map((p) => p.line)).size}/${o.items.length}`,
     couponCode: o.couponCode ?? '',
     discount: formatCents(o.discountCents),
     payment: o.payment === null ? '' : JSON.stringify(o.payment),
@@ -285,6 +292,15 @@ function lines(cells: RowCells): OrderLine[] {
   });
 }
 
+/** A pickup order's status as typed (any case), `waiting` when empty; none for orders that ship. */
+function pickupStatus(cells: RowCells, fulfillment: string): PickupStatus | null {
+  if (fulfillment !== 'pickup') return null;
+  const w = word(cells.pickupStatus);
+  if (w === '') return 'waiting';
+  const parsed = PickupStatus.safeParse(w);
+  return parsed.success ? parsed.data : fail(`pickupStatus "${cells.pickupStatus.trim().slice(0, 40)}" is not known`);
+}
+
 function build(cells: RowCells): OrderRecord {
   const id = cells.id.trim();
   if (!id) fail('id is empty');
@@ -336,6 +352,12 @@ function build(cells: RowCells): OrderRecord {
     // A sheet row carries neither: the record keeps them (the mirror compares rows, not these).
     version: 1,
     history: [],
+    pickupStatus: pickupStatus(
+      cells,
+      fulfillment === '' ? (cells.shippingAddress.trim() ? 'ship' : 'pickup') : fulfillment,
+    ),
+    // Which lines are printed is the record's (the sheet shows only how many).
+    printed: [],
   };
   const parsed = OrderRecord.safeParse(candidate);
   if (!parsed.success) {

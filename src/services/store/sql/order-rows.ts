@@ -41,6 +41,8 @@ export const INSERT_COLUMNS = [
   'channel',
   'version',
   'history',
+  'pickup_status',
+  'printed',
   'discount_cents',
   'coupon_code',
   'payment',
@@ -80,6 +82,8 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
     o.channel,
     o.version,
     JSON.stringify(o.history),
+    o.pickupStatus,
+    JSON.stringify(o.printed),
     o.discountCents,
     o.couponCode,
     o.payment === null ? null : JSON.stringify(o.payment),
@@ -93,7 +97,7 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
 export const UPDATE_SQL = `UPDATE orders SET updated_at = ?, customer_name = ?, customer_email = ?, customer_phone = ?,
   fulfillment_type = ?, shipping_address = ?, city = ?, state = ?, zip_code = ?, status = ?, shipping_status = ?,
   tracking_number = ?, feedback = ?, held = ?, hold_expires_at = ?, address_verified = ?, version = ?, history = ?,
-  payment = ?
+  pickup_status = ?, printed = ?, payment = ?
   WHERE id = ? AND version = ?`;
 
 export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
@@ -116,6 +120,8 @@ export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
     o.addressVerified,
     o.version,
     JSON.stringify(o.history),
+    o.pickupStatus,
+    JSON.stringify(o.printed),
     o.payment === null ? null : JSON.stringify(o.payment),
     o.id,
     fromVersion,
@@ -151,6 +157,8 @@ export function rowToOrder(r: Row): OrderRecord {
     channel: r.channel,
     version: r.version,
     history: json(r.history),
+    pickupStatus: r.pickup_status,
+    printed: json(r.printed),
     discountCents: r.discount_cents,
     couponCode: r.coupon_code,
     payment: r.payment === null ? null : json(r.payment),

@@ -206,6 +206,17 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 4,
+    name: 'pickup status and printed lines',
+    // The same columns as SQLite's version 5 (engines/sqlite/migrations.ts).
+    sql: `
+      ALTER TABLE orders ADD COLUMN pickup_status text
+          CHECK (pickup_status IN ('waiting', 'ready', 'collected')),
+        ADD COLUMN printed jsonb NOT NULL DEFAULT '[]';
+      UPDATE orders SET pickup_status = 'waiting' WHERE fulfillment_type = 'pickup';
+    `,
+  },
+  {
     version: 5,
     name: 'selling: order discount, coupon and payment; coupons; download counts; handled payment events',
     // The same schema as SQLite's version 6 (engines/sqlite/migrations.ts); docs/contract.md, "Selling".
