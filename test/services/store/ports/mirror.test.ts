@@ -39,6 +39,9 @@ function imported(number: string, over: Partial<OrderRecord> = {}): OrderRecord 
     feedback: '',
     version: 1,
     history: [{ at, action: 'create', to: 'paid', by: 'sheet' }],
+    discountCents: 0,
+    couponCode: null,
+    payment: null,
     ...over,
   } as OrderRecord;
 }
