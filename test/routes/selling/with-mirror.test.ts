@@ -18,7 +18,9 @@ const cell = (key: (typeof ORDER_COLUMNS)[number], row: number) =>
   `'Orders'!${columnLetters(ORDER_COLUMNS.indexOf(key))}${row}`;
 
 describeOnAppEngines('selling with the spreadsheet mirror', (storeEnv) => {
-  test('coupon, package and discount reach the sheet; a hand edit keeps the discount; a hand cancel gives the use back', async (t) => {
+  test('coupon, package and discount reach the sheet; a hand edit keeps the discount; a hand cancel gives the use back', {
+    timeout: 90_000,
+  }, async (t) => {
     const m = await mirrorSetup(t);
     // The sheet is read for hand edits when the orders cache runs out (200 ms here).
     const app = await sellingApp(t, {
@@ -51,7 +53,7 @@ describeOnAppEngines('selling with the spreadsheet mirror', (storeEnv) => {
     const placed = await app.inject({ url: `/api/orders/${orderNumber}`, headers: adminHeaders });
     expect(placed.json()).toMatchObject({ subtotal: '$25.00', discount: '$10.00', couponCode: 'MIRROR5' });
 
-    await until(() => m.rows()[0]?.orderNumber === orderNumber, 10_000, 'the order in the sheet');
+    await until(() => m.rows()[0]?.orderNumber === orderNumber, 20_000, 'the order in the sheet');
     expect(m.rows()[0]).toMatchObject({
       subtotal: '$25.00',
       total: '$15.00',
@@ -64,7 +66,7 @@ describeOnAppEngines('selling with the spreadsheet mirror', (storeEnv) => {
     m.emu.setValues(m.sheetId, cell('customerName', 2), [['Ada King']]);
     await until(
       async () => (await app.store.orders.get(orderNumber))?.customerName === 'Ada King',
-      10_000,
+      20_000,
       'the name edited by hand',
     );
     const edited = await app.inject({ url: `/api/orders/${orderNumber}`, headers: adminHeaders });
@@ -78,7 +80,7 @@ describeOnAppEngines('selling with the spreadsheet mirror', (storeEnv) => {
     m.emu.setValues(m.sheetId, cell('status', 2), [['Cancelled']]);
     await until(
       async () => (await app.store.orders.get(orderNumber))?.status === 'cancelled',
-      10_000,
+      20_000,
       'the cancel made by hand',
     );
     expect(await uses()).toBe(0);
@@ -95,7 +97,7 @@ describeOnAppEngines('selling with the spreadsheet mirror', (storeEnv) => {
     });
     expect(again.statusCode).toBe(201);
     expect(await uses()).toBe(1);
-    await until(() => m.rows()[1]?.couponCode === 'MIRROR5', 10_000, 'the second order in the sheet');
+    await until(() => m.rows()[1]?.couponCode === 'MIRROR5', 20_000, 'the second order in the sheet');
     expect(m.rows()[0]).toMatchObject({ status: 'cancelled', discount: '$10.00' });
   });
 });

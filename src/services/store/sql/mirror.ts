@@ -10,7 +10,6 @@
 import type { OrderRecord } from '../../../domain/order.js';
 import { type Applied, releasesCoupon } from '../../../domain/order-changes.js';
 import { orderNotFound } from '../errors.js';
-import { SqlCoupons } from './coupons.js';
 import {
   type ImportRow,
   MAX_EVENT_PROBLEMS,
@@ -22,6 +21,7 @@ import {
   type PendingOrder,
   SNAPSHOT_KINDS,
 } from '../ports/mirror.js';
+import { SqlCoupons } from './coupons.js';
 import type { Db, Param, Queryable, Row } from './db.js';
 import { INSERT_COLUMNS, insertValues, rowToOrder, SELECT_COLUMNS, UPDATE_SQL, updateValues } from './order-rows.js';
 import { bool, json, placeholders } from './values.js';
