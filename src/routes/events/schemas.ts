@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { centsToDollars, dollarsToCents } from '../../domain/money.js';
 import { MAX_PACKAGE_COUNT, MAX_PACKAGES, packageProblems } from '../../domain/offers.js';
 import { closedReason } from '../../domain/pricing.js';
-import { Dollars } from '../../schemas/dollars.js';
 import { printInches, sizeKey } from '../../domain/prints.js';
+import { Dollars } from '../../schemas/dollars.js';
 import type { EffectiveEvent } from '../../services/events/catalog.js';
 
 const MAX_SIZES = 20;
