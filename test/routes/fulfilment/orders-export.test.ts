@@ -112,7 +112,6 @@ describe('GET /api/orders/export.csv', () => {
       value: 500,
       expiresAt: null,
       maxUses: null,
-      uses: 0,
       minSubtotalCents: 0,
       createdAt: new Date().toISOString(),
     });
