@@ -1,7 +1,7 @@
 /**
  * The Orders tab: which column holds what, and how a row becomes an OrderRecord and back.
  *
- * Columns A–U are SPEC §10's; V–Z hold the rest of the record so a row round-trips
+ * Columns A–U are the operators' (docs/google-sheets.md); V–Z hold the rest of the record so a row round-trips
  * exactly; AA–AB show the booth's fulfilment (docs/contract.md, "Fulfilment"): a pickup
  * order's `pickupStatus` and how many of its lines are printed (`printed`, e.g. `2/3`);
  * AC–AE are selling's (docs/contract.md, "Selling"): the coupon used, the discount (money
@@ -22,7 +22,7 @@ import { formatCents, parseMoney } from '../../../domain/money.js';
 import { OrderLine, OrderPayment, OrderRecord, PickupStatus } from '../../../domain/order.js';
 
 export const ORDER_COLUMNS = [
-  // SPEC §10, A–U
+  // A–U, the operators' columns (docs/google-sheets.md)
   'orderNumber',
   'createdAt',
   'customerName',
@@ -180,14 +180,6 @@ export function toCells(o: OrderRecord): RowCells {
     discount: formatCents(o.discountCents),
     payment: o.payment === null ? '' : JSON.stringify(o.payment),
   };
-}
-
-/** Google Sheets refuses a cell longer than this. */
-const MAX_CELL_CHARS = 50_000;
-
-/** The first column whose text a spreadsheet cell cannot hold, if any. */
-function oversizedCell(cells: RowCells): ColumnKey | undefined {
-  return ORDER_COLUMNS.find((k) => cells[k].length > MAX_CELL_CHARS);
 }
 
 /** Keys whose cells differ between two versions of an order: what an update must write. */
