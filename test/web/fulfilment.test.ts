@@ -9,8 +9,8 @@
  *   BarcodeDetector) reads what a phone camera would see;
  * - the photographer's day: mark paid (the order page shows each line's thumbnail, file and
  *   history, and offers the undo), download the 4x6 batch from the print queue and mark it
- *   printed, scan the pickup QR code, one click "Collected", the labels of the orders that
- *   ship, and the CSV.
+ *   printed, "Ready for pickup", scan the pickup QR code, one click "Collected", the labels
+ *   of the orders that ship, and the CSV.
  * Its own server and browser (the camera switches are the browser's).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readZip } from '../support/fulfilment-fixtures.js';
+import { readPdf, readZip } from '../support/fulfilment-fixtures.js';
 import { newOrder } from '../support/store-fixtures.js';
 import {
   DESKTOP,
@@ -218,7 +218,12 @@ describe('fulfilment in the browser', () => {
     await expect.poll(() => batch.count()).toBe(0);
     expect((await server.app.store.orders.get(orderNumber))?.printed.map((p) => p.line)).toEqual([1]);
     expect((await server.app.store.orders.get(shipOrder))?.printed.map((p) => p.line)).toEqual([0]);
-    // Printed: "Mark paid" can no longer be undone.
+    // Printed: "Mark paid" can no longer be undone. The prints are packed: ready for pickup.
+    await a.goto(`${server.url}/admin/orders/${orderNumber}`);
+    expect(await a.getByRole('button', { name: 'Undo “Mark paid”' }).count()).toBe(0);
+    await a.getByRole('button', { name: 'Ready for pickup' }).click();
+    await expect.poll(async () => (await server.app.store.orders.get(orderNumber))?.pickupStatus).toBe('ready');
+    await expect.poll(() => a.locator('.history li').last().textContent()).toContain('Pickup waiting → ready');
 
     // The customer comes to the booth: the camera sees their phone; the scanner opens the order.
     await writeFile(cameraFile, await filmOf(qrImage));
@@ -241,8 +246,11 @@ describe('fulfilment in the browser', () => {
       a.getByRole('button', { name: 'Labels to ship (PDF)' }).click(),
     ]);
     expect(labels.suggestedFilename()).toMatch(/^labels-.*\.pdf$/);
-    const pdf = await readFile((await labels.path()) as string);
-    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    // One 6 × 4 in page: the order that ships (the pickup order waits at the booth).
+    const pdf = await readPdf(await readFile((await labels.path()) as string));
+    expect(pdf.map((p) => [p.width, p.height])).toEqual([[432, 288]]);
+    expect(pdf[0]?.text).toContain('Ship Person');
+    expect(pdf[0]?.text).not.toContain('Grace Hopper');
     const [csv] = await Promise.all([
       a.waitForEvent('download'),
       a.getByRole('button', { name: 'Export CSV' }).click(),

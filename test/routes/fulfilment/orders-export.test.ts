@@ -5,34 +5,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { csvCell } from '../../../src/lib/csv.js';
+import { SHEET_COLUMNS_A_TO_U } from '../../support/mirror-fixtures.js';
 import { AX, appWithEvents, BX, call, expectError, orderIn } from '../admin/fixtures.js';
 
-const HEADER = [
-  'orderNumber',
-  'createdAt',
-  'customerName',
-  'customerEmail',
-  'customerPhone',
-  'fulfillmentType',
-  'shippingAddress',
-  'city',
-  'state',
-  'zipCode',
-  'items',
-  'subtotal',
-  'shippingFee',
-  'total',
-  'status',
-  'shippingStatus',
-  'feedback',
-  'id',
-  'eventSlug',
-  'trackingNumber',
-  'updatedAt',
-  // selling's (docs/contract.md, "Selling"): what each order was given off
-  'couponCode',
-  'discount',
-];
+// The sheet's A–U, then selling's (docs/contract.md, "Selling"): what each order was given off.
+const HEADER = [...SHEET_COLUMNS_A_TO_U, 'couponCode', 'discount'];
 
 /** RFC 4180: quoted cells may hold commas, doubled quotes and line breaks. */
 function parseCsv(text: string): string[][] {

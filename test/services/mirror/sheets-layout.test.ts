@@ -20,6 +20,7 @@ import {
   type RowCells,
   toCells,
 } from '../../../src/services/mirror/sheets/layout.js';
+import { SHEET_COLUMNS_A_TO_U } from '../../support/mirror-fixtures.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
 // A row carries no history (the record keeps it).
@@ -48,29 +49,7 @@ describe('Sheets layout', () => {
   });
 
   test('fulfilment columns come after the rest (AA pickupStatus, AB printed lines); A–U never move', () => {
-    expect(ORDER_COLUMNS.slice(0, 21)).toEqual([
-      'orderNumber',
-      'createdAt',
-      'customerName',
-      'customerEmail',
-      'customerPhone',
-      'fulfillmentType',
-      'shippingAddress',
-      'city',
-      'state',
-      'zipCode',
-      'items',
-      'subtotal',
-      'shippingFee',
-      'total',
-      'status',
-      'shippingStatus',
-      'feedback',
-      'id',
-      'eventSlug',
-      'trackingNumber',
-      'updatedAt',
-    ]);
+    expect(ORDER_COLUMNS.slice(0, 21)).toEqual(SHEET_COLUMNS_A_TO_U);
     expect(columnLetter(ORDER_COLUMNS.indexOf('pickupStatus'))).toBe('AA');
     expect(columnLetter(ORDER_COLUMNS.indexOf('printed'))).toBe('AB');
     const pickup = buildNewOrder(

@@ -5,13 +5,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import { ApiError, localUrl, sendJson } from '../lib/api.js';
-import type { OrderHistoryEntry as HistoryEntry, AdminOrder as Order, OrderChange } from '../lib/api-schema.js';
+import { ApiError, sendJson } from '../lib/api.js';
+import type { AdminOrder as Order, OrderChange } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { showToast } from '../lib/toast.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
+import { OrderHistory, PrintLineRow } from './OrderFulfilment.js';
 import { onAdminError } from './session.js';
 import { downloadFile, downloadLabel, itemLines, StatusBadges } from './shared.js';
 
@@ -141,33 +142,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
             </thead>
             <tbody>
               {order.lines
-                ? order.lines.map((l) => (
-                    <tr key={l.itemId} class="print-line">
-                      <td>
-                        <div class="print-line-photo">
-                          {l.photo ? (
-                            <img src={localUrl(l.photo.thumbnail)} alt="" width={64} loading="lazy" />
-                          ) : (
-                            <span class="muted small">not in the library</span>
-                          )}
-                          <div>
-                            <strong>#{l.photoNumber}</strong>
-                            {l.photo && <div class="mono small file-path">{l.photo.file}</div>}
-                            <div class="small">
-                              {l.printedAt ? (
-                                `Printed ${formatDateTime(l.printedAt)}`
-                              ) : (
-                                <span class="muted">Not printed</span>
-                              )}
-                            </div>
-                          </div>
-                        </div>
-                      </td>
-                      <td>{l.size}</td>
-                      <td class="num">{l.quantity}</td>
-                      <td class="num">{l.lineTotal}</td>
-                    </tr>
-                  ))
+                ? order.lines.map((l) => <PrintLineRow key={l.itemId} line={l} />)
                 : lines.map((l) =>
                     l.number ? (
                       <tr key={l.text}>
@@ -398,47 +373,9 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
         </section>
       )}
 
-      {order.history && order.history.length > 0 && (
-        <section class="card" aria-labelledby="history-title">
-          <h2 id="history-title">History</h2>
-          <ol class="history">
-            {order.history.map((h, i) => (
-              <li key={i}>
-                <span class="muted small">{formatDateTime(h.at)}</span> {historyText(h)}{' '}
-                <span class="muted small">by {h.by}</span>
-              </li>
-            ))}
-          </ol>
-        </section>
-      )}
+      <OrderHistory history={order.history} />
     </>
   );
-}
-
-/** One history entry in words. */
-function historyText(h: HistoryEntry): string {
-  switch (h.action) {
-    case 'create':
-      return 'Order placed';
-    case 'status':
-      return h.from === 'paid' && h.to === 'pending' ? 'Undid “Mark paid”' : `Status ${h.from} → ${h.to}`;
-    case 'shipping':
-      return `Shipping ${h.from} → ${h.to}`;
-    case 'pickup':
-      return `Pickup ${h.from} → ${h.to}`;
-    case 'printed':
-      return `Printed ${h.to ?? h.field ?? ''}`;
-    case 'edit':
-      return `${h.field} changed from “${h.from ?? ''}” to “${h.to ?? ''}”`;
-    case 'feedback':
-      return 'Customer feedback';
-    case 'hold-release':
-      return 'Confirmed by the customer';
-    case 'hold-expiry':
-      return 'Not confirmed in time: cancelled';
-    default:
-      return h.action;
-  }
 }
 
 function Shipping({

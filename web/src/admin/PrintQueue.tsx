@@ -1,6 +1,6 @@
 /**
- * The print queue: every line of the paid orders not yet printed, grouped by size with the
- * copies to print; per size "Download this batch" (the print files as one ZIP) and "Mark
+ * The print queue: every line of the paid orders not yet printed, grouped by event and size
+ * with the copies to print; per batch "Download this batch" (the print files as one ZIP) and "Mark
  * printed" for exactly the lines shown (docs/contract.md, "Fulfilment").
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -24,8 +24,14 @@ export default function PrintQueue() {
   if (queue.error && !queue.data) return <ErrorBox error={queue.error} onRetry={queue.reload} />;
   if (!queue.data) return <Spinner label="Loading the print queue…" />;
 
-  const bySize = new Map<string, PrintQueueItem[]>();
-  for (const item of queue.data.items) bySize.set(item.size, [...(bySize.get(item.size) ?? []), item]);
+  // One batch per event and size (a printer is loaded with one paper size; events are kept
+  // apart), in the order their oldest line came in.
+  const batches = new Map<string, PrintQueueItem[]>();
+  for (const item of queue.data.items) {
+    const key = `${item.eventSlug}\u0000${item.size}`;
+    batches.set(key, [...(batches.get(key) ?? []), item]);
+  }
+  const events = new Set(queue.data.items.map((i) => i.eventSlug)).size;
 
   const act = async (key: string, what: () => Promise<string>) => {
     setBusy(key);
@@ -48,25 +54,27 @@ export default function PrintQueue() {
         </button>
       </div>
       <p class="muted">
-        Lines of paid orders not yet printed, oldest order first. Download a size’s batch, print it, then mark it
-        printed.
+        Lines of paid orders not yet printed, oldest order first, one batch per event and size. Download a batch, print
+        it, then mark it printed.
       </p>
       {error && (
         <Notice kind="error" role="alert">
           {error}
         </Notice>
       )}
-      {bySize.size === 0 && <Notice>Nothing waits to be printed.</Notice>}
-      {[...bySize.entries()].map(([size, items]) => {
+      {batches.size === 0 && <Notice>Nothing waits to be printed.</Notice>}
+      {[...batches.entries()].map(([key, items]) => {
+        const { eventSlug, size } = items[0] as PrintQueueItem;
         const ids = items.map((i) => i.itemId);
-        const copies = queue.data?.counts[size] ?? 0;
-        const slug = size.replace(/[^A-Za-z0-9-]+/g, '-');
+        const copies = items.reduce((n, i) => n + i.quantity, 0);
+        const slug = `${eventSlug}-${size}`.replace(/[^A-Za-z0-9-]+/g, '-');
         return (
-          <section key={size} class="card print-batch" aria-labelledby={`size-${slug}`}>
+          <section key={key} class="card print-batch" aria-labelledby={`batch-${slug}`}>
             <div class="admin-head">
-              <h2 id={`size-${slug}`}>
+              <h2 id={`batch-${slug}`}>
                 {size} · {copies} {copies === 1 ? 'copy' : 'copies'} · {items.length}{' '}
                 {items.length === 1 ? 'file' : 'files'}
+                {events > 1 && <span class="muted small"> · {eventSlug}</span>}
               </h2>
               <div class="actions">
                 <button
@@ -74,23 +82,23 @@ export default function PrintQueue() {
                   class="btn btn-primary"
                   disabled={busy !== ''}
                   onClick={() =>
-                    act(`dl-${size}`, async () => {
+                    act(`dl-${key}`, async () => {
                       await downloadFile(
-                        `/api/print-files?size=${encodeURIComponent(size)}&itemIds=${ids.map(encodeURIComponent).join(',')}`,
+                        `/api/print-files?eventSlug=${encodeURIComponent(eventSlug)}&size=${encodeURIComponent(size)}&itemIds=${ids.map(encodeURIComponent).join(',')}`,
                         `prints-${slug}.zip`,
                       );
                       return `${items.length} ${size} print files downloaded`;
                     })
                   }
                 >
-                  {busy === `dl-${size}` ? 'Preparing…' : 'Download this batch'}
+                  {busy === `dl-${key}` ? 'Preparing…' : 'Download this batch'}
                 </button>
                 <button
                   type="button"
                   class="btn btn-secondary"
                   disabled={busy !== ''}
                   onClick={() =>
-                    act(`mark-${size}`, async () => {
+                    act(`mark-${key}`, async () => {
                       const res = await sendJson<{ message: string }>(
                         'POST',
                         '/api/print-queue/printed',
