@@ -170,6 +170,18 @@ describe('fulfilment in the browser', () => {
       )
     ).orderNumber;
     await server.app.store.orders.update(shipOrder, { status: 'paid' }, { by: 'admin' });
+    // And a paid 4x6 of another event: its own batch.
+    const otherEvent = (
+      await server.app.store.orders.create(
+        newOrder({
+          prefix: 'SPM',
+          eventSlug: 'Spring Matsuri',
+          items: [{ photoNumber: '1', size: '4x6', quantity: 1, unitCents: 600, lineCents: 600 }],
+        }),
+        { by: 'customer' },
+      )
+    ).orderNumber;
+    await server.app.store.orders.update(otherEvent, { status: 'paid' }, { by: 'admin' });
 
     const admin = await openPage(browser, DESKTOP, { init: adminInit() });
     const a = admin.page;
@@ -201,8 +213,13 @@ describe('fulfilment in the browser', () => {
 
     // The print queue: download the 4x6 batch, mark it printed.
     await a.getByRole('link', { name: 'Print queue' }).click();
+    // One batch per event and size: Harbor's 4x6 (3 copies) apart from Spring Matsuri's.
     const batch = a.locator('section.print-batch', { has: a.getByRole('heading', { name: /^4x6 · 3 copies/ }) });
     await batch.waitFor();
+    const other = a.locator('section.print-batch', {
+      has: a.getByRole('heading', { name: '4x6 · 1 copy · 1 file · Spring Matsuri' }),
+    });
+    expect(await other.count()).toBe(1);
     await expectGoodLayout(a, 'print queue');
     await a.screenshot({ path: path.join(ARTIFACTS, 'desktop-print-queue.png'), fullPage: true });
     const [batchZip] = await Promise.all([
@@ -216,6 +233,7 @@ describe('fulfilment in the browser', () => {
     expect([small4x6.width, small4x6.height, small4x6.density]).toEqual([1800, 1200, 300]);
     await batch.getByRole('button', { name: 'Mark printed' }).click();
     await expect.poll(() => batch.count()).toBe(0);
+    expect(await other.count()).toBe(1);
     expect((await server.app.store.orders.get(orderNumber))?.printed.map((p) => p.line)).toEqual([1]);
     expect((await server.app.store.orders.get(shipOrder))?.printed.map((p) => p.line)).toEqual([0]);
     // Printed: "Mark paid" can no longer be undone. The prints are packed: ready for pickup.

@@ -1,14 +1,15 @@
 /**
  * The Orders tab: which column holds what, and how a row becomes an OrderRecord and back.
  *
- * Columns A–U are the operators' (docs/google-sheets.md); V–Z hold the rest of the record so a row round-trips
- * exactly; AA–AB show the booth's fulfilment (docs/contract.md, "Fulfilment"): a pickup
- * order's `pickupStatus` and how many of its lines are printed (`printed`, e.g. `2/3`);
- * AC–AE are selling's (docs/contract.md, "Selling"): the coupon used, the discount (money
- * text, as L–N) and the online checkout (JSON, empty when paid at the booth). New columns
- * only ever go after the last one: A–U never move. Columns are found by their header text (case, spaces and punctuation ignored),
- * so an operator may move columns around or add their own; missing ones are added at the
- * end of the header row.
+ * Columns A–U are the operators' (docs/google-sheets.md); V–Z hold the rest of the record so
+ * a row round-trips exactly; AA–AB show the booth's fulfilment (docs/contract.md,
+ * "Fulfilment"): a pickup order's `pickupStatus` and how many of its lines are printed
+ * (`printed`, e.g. `2/3`); AC–AE are selling's (docs/contract.md, "Selling"): the coupon
+ * used, the discount (money text, as L–N) and the online checkout (JSON, empty when paid at
+ * the booth). New columns only ever go after the last one: A–U never move.
+ * Columns are found by their header text (case, spaces and punctuation ignored), so an
+ * operator may move columns around or add their own; missing ones are added at the end of
+ * the header row.
  *
  * Rows are written as text only (`valueInputOption=RAW`) and read as displayed
  * (FORMATTED_VALUE), so a hand-typed `12.5`, ` PAID ` or `TRUE` reads as meant. The
