@@ -71,6 +71,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     get addressVerifier() {
       return fastify.addressVerifier;
     },
+    payments: fastify.payments,
   };
   const admin = { onRequest: fastify.adminAuth.requireAdmin } as const;
   const actor = fastify.adminAuth.actor;
@@ -196,6 +197,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
             'INVALID_TRANSITION',
             'ORDER_FULFILLED',
             'ORDER_HELD',
+            'PAYMENT_UNAVAILABLE',
           ),
         },
       },
@@ -232,7 +234,13 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: UpdateStatusBody,
         response: {
           200: OrderChangeResponse,
-          ...errorResponses(...BODY_ERRORS, 'ORDER_NOT_FOUND', 'INVALID_TRANSITION', 'ORDER_HELD'),
+          ...errorResponses(
+            ...BODY_ERRORS,
+            'ORDER_NOT_FOUND',
+            'INVALID_TRANSITION',
+            'ORDER_HELD',
+            'PAYMENT_UNAVAILABLE',
+          ),
         },
       },
     },

@@ -11,6 +11,7 @@
  * - captcha:  RATE_LIMIT_CAPTCHA_PER_MIN  (GET /api/captcha/challenge)
  * - lookup:   RATE_LIMIT_LOOKUP_PER_MIN   (POST /api/orders/lookup, a customer's order status)
  * - codes:    RATE_LIMIT_CODES_PER_MIN    (POST /api/finder, a new photo code)
+ * - quote:    RATE_LIMIT_QUOTE_PER_MIN    (POST /api/quote: cheap, but it tells whether a coupon code exists)
  * Routes that use the same configuration share one counter per client (its `groupId`).
  *
  * The client is its address (see client-key.ts: IPv6 grouped by /64). Requests carrying
@@ -34,6 +35,7 @@ export interface RateLimits {
   captcha: RateLimitOptions;
   lookup: RateLimitOptions;
   codes: RateLimitOptions;
+  quote: RateLimitOptions;
 }
 
 declare module 'fastify' {
@@ -50,6 +52,7 @@ export function rateLimitConfigs(limits: {
   captcha: number;
   lookup: number;
   codes: number;
+  quote: number;
 }): RateLimits {
   const perMinute = (max: number, groupId: string): RateLimitOptions => ({ max, timeWindow: MINUTE_MS, groupId });
   return {
@@ -58,6 +61,7 @@ export function rateLimitConfigs(limits: {
     captcha: perMinute(limits.captcha, 'captcha'),
     lookup: perMinute(limits.lookup, 'lookup'),
     codes: perMinute(limits.codes, 'codes'),
+    quote: perMinute(limits.quote, 'quote'),
   };
 }
 
@@ -97,6 +101,7 @@ export default fp(
         captcha: config.RATE_LIMIT_CAPTCHA_PER_MIN,
         lookup: config.RATE_LIMIT_LOOKUP_PER_MIN,
         codes: config.RATE_LIMIT_CODES_PER_MIN,
+        quote: config.RATE_LIMIT_QUOTE_PER_MIN,
       }),
     );
   },

@@ -61,6 +61,9 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     idempotencyKeys: store.idempotencyKeys,
     captchaTokens: store.captchaTokens,
     outbox: store.outbox,
+    coupons: store.coupons,
+    downloadGrants: store.downloadGrants,
+    paymentEvents: store.paymentEvents,
     mirror: store.mirror,
     photoCodes: store.photoCodes,
   } satisfies Store);

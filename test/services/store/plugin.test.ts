@@ -20,6 +20,8 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
   expect(app.store.engine).toBe('sqlite');
   expect(Object.keys(app.store).sort()).toEqual([
     'captchaTokens',
+    'coupons',
+    'downloadGrants',
     'engine',
     'eventSettings',
     'idempotencyKeys',
@@ -27,6 +29,7 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
     'orders',
     'outbox',
     'photoCodes',
+    'paymentEvents',
     'pushSubscriptions',
   ]);
   expect(existsSync(path.join(app.dataDir, 'orders.db'))).toBe(true);
