@@ -28,8 +28,8 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
     'mirror',
     'orders',
     'outbox',
-    'photoCodes',
     'paymentEvents',
+    'photoCodes',
     'pushSubscriptions',
   ]);
   expect(existsSync(path.join(app.dataDir, 'orders.db'))).toBe(true);
