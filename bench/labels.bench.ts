@@ -79,13 +79,15 @@ function order(i: number): OrderRecord {
     shippingFeeCents: pickup ? 0 : 500,
     totalCents: subtotal + (pickup ? 0 : 500),
     status: 'pending',
-    shippingStatus: 'ship',
+    shippingStatus: pickup ? 'pickup' : 'ship',
     trackingNumber: '',
     feedback: '',
     held: false,
     holdExpiresAt: null,
     addressVerified: !pickup,
     channel: 'web',
+    version: 1,
+    history: [],
   };
 }
 

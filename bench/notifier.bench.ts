@@ -1,6 +1,6 @@
 /**
  * What the notifier adds to order submission. Order submission's route is not built yet, so
- * this measures what the notifier changes in it: `store.createOrder` on the SQLite store
+ * this measures what the notifier changes in it: `store.orders.create` on the SQLite store
  * (WAL, synchronous=FULL: every commit is fsynced) with the receipt job enqueued in the same
  * transaction plus `kick()`, while the outbox worker renders both labels and writes each
  * receipt (.eml transport) in the same process — against `createOrder` alone with no worker
@@ -29,7 +29,7 @@ import { parseMailbox } from '../src/services/notifier/message.js';
 import { createRenderer } from '../src/services/notifier/render.js';
 import { fileTransport } from '../src/services/notifier/transports/file.js';
 import { OutboxWorker } from '../src/services/notifier/worker.js';
-import { createSqliteStore } from '../src/services/store/sqlite/index.js';
+import { openStore } from '../src/services/store/store.js';
 import { median, percentile, printReport } from './lib/report.js';
 
 /** Orders per second: 600 a minute, far above any convention rush, within what the mail thread renders. */
@@ -88,10 +88,9 @@ async function openLoop(total: number, rate: number, fn: (i: number) => Promise<
 
 export default async function (): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'notifier-bench-'));
-  const store = createSqliteStore({ file: path.join(dir, 'orders.db') });
-  await store.init();
+  const store = await openStore({ engine: 'sqlite', file: path.join(dir, 'orders.db') });
   const render = createRenderer({
-    getOrder: (ref) => store.getOrder(ref),
+    getOrder: (ref) => store.orders.get(ref),
     from: parseMailbox('Convention Photos <photos@example.com>'),
     operatorEmail: 'booth@example.com',
     publicBaseUrl: 'http://localhost:3000',
@@ -113,9 +112,9 @@ export default async function (): Promise<void> {
       }
     };
   const outboxStore = {
-    claimDueMail: timedCall(store.claimDueMail.bind(store)),
-    markMailSent: timedCall(store.markMailSent.bind(store)),
-    markMailFailed: timedCall(store.markMailFailed.bind(store)),
+    claimDue: timedCall(store.outbox.claimDue.bind(store.outbox)),
+    markSent: timedCall(store.outbox.markSent.bind(store.outbox)),
+    markFailed: timedCall(store.outbox.markFailed.bind(store.outbox)),
   };
   const makeWorker = (deliver: Deliver) => {
     const w = new OutboxWorker({
@@ -138,8 +137,8 @@ export default async function (): Promise<void> {
 
   try {
     // Warm-up: SQLite statements, the mail thread (sharp, fonts, docx).
-    for (let i = 0; i < 20; i++) await store.createOrder(order(i));
-    await store.createOrder(order(0), { mail: [receiptJob('')] });
+    for (let i = 0; i < 20; i++) await store.orders.create(order(i), { by: 'customer' });
+    await store.orders.create(order(0), { by: 'customer', mail: [receiptJob('')] });
     await worker.flush();
 
     const off: number[] = [];
@@ -148,11 +147,11 @@ export default async function (): Promise<void> {
     let drainMs = 0;
     let sendingMs = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      off.push(...(await openLoop(PER_ROUND, RATE_PER_S, () => store.createOrder(order(n++)))));
+      off.push(...(await openLoop(PER_ROUND, RATE_PER_S, () => store.orders.create(order(n++), { by: 'customer' }))));
       const onStarted = performance.now();
       on.push(
         ...(await openLoop(PER_ROUND, RATE_PER_S, async () => {
-          await store.createOrder(order(n++), { mail: [receiptJob('')] });
+          await store.orders.create(order(n++), { by: 'customer', mail: [receiptJob('')] });
           worker.kick();
         })),
       );
@@ -168,11 +167,11 @@ export default async function (): Promise<void> {
     // One round with delivery on the main thread, to show what the mail thread is for.
     await inline.flush();
     const inlineOn = await openLoop(PER_ROUND, RATE_PER_S, async () => {
-      await store.createOrder(order(n++), { mail: [receiptJob('')] });
+      await store.orders.create(order(n++), { by: 'customer', mail: [receiptJob('')] });
       inline.kick();
     });
     await inline.flush();
-    if ((await store.pendingMailCount()) !== 0) throw new Error('mail left unsent');
+    if ((await store.outbox.pendingCount()) !== 0) throw new Error('mail left unsent');
 
     const p99Off = percentile(off, 99);
     const p99On = percentile(on, 99);

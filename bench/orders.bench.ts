@@ -46,10 +46,10 @@ import autocannon from 'autocannon';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import type * as IdsModule from '../src/lib/ids.js';
-import type * as CachedModule from '../src/services/store/cached-store.js';
-import type * as SqliteModule from '../src/services/store/sqlite/index.js';
-import type * as MigrationsModule from '../src/services/store/sqlite/migrations.js';
-import type * as SyncThreadModule from '../src/services/store/sqlite/wal-sync-thread.js';
+import type * as MigrationsModule from '../src/services/store/engines/sqlite/migrations.js';
+import type * as SyncThreadModule from '../src/services/store/engines/sqlite/wal-sync-thread.js';
+import type * as OrdersSqlModule from '../src/services/store/sql/orders.js';
+import type * as StoreModule from '../src/services/store/store.js';
 import { builtApp, importBuilt } from './lib/built.js';
 import { load } from './lib/http-load.js';
 import { canBoost, canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
@@ -147,37 +147,36 @@ const FLOOR_LINES = [
   { photoNumber: '3', size: '8x10', quantity: 1, unitCents: 2000, lineCents: 2000 },
 ];
 
-/** floor: store. The store as the app builds it (SQLite, the 30-second cache in front). */
+/** floor: store. The store as the app builds it (SQLite). */
 async function shippedStore() {
-  const { createSqliteStore } = await importBuilt<typeof SqliteModule>('services/store/sqlite/index.js');
-  const { createCachedStore } = await importBuilt<typeof CachedModule>('services/store/cached-store.js');
+  const { openStore } = await importBuilt<typeof StoreModule>('services/store/store.js');
   const { newId } = await importBuilt<typeof IdsModule>('lib/ids.js');
-  const store = createCachedStore(createSqliteStore({ file: path.join(need('BENCH_DATA_DIR'), 'orders.db') }), {
-    ttlMs: 30_000,
-  });
-  await store.init();
+  const store = await openStore({ engine: 'sqlite', file: path.join(need('BENCH_DATA_DIR'), 'orders.db') });
   return (b: Record<string, string>) =>
-    store.createOrder({
-      id: newId(),
-      prefix: 'BC',
-      eventSlug: EVENT,
-      customerName: b.customerName ?? '',
-      customerEmail: b.customerEmail ?? '',
-      customerPhone: b.customerPhone ?? '',
-      fulfillmentType: 'ship',
-      shippingAddress: b.shippingAddress ?? '',
-      city: b.city ?? '',
-      state: b.state ?? '',
-      zipCode: b.zipCode ?? '',
-      items: FLOOR_LINES,
-      subtotalCents: 4000,
-      shippingFeeCents: 500,
-      totalCents: 4500,
-      held: false,
-      holdExpiresAt: null,
-      addressVerified: true,
-      channel: 'booth',
-    });
+    store.orders.create(
+      {
+        id: newId(),
+        prefix: 'BC',
+        eventSlug: EVENT,
+        customerName: b.customerName ?? '',
+        customerEmail: b.customerEmail ?? '',
+        customerPhone: b.customerPhone ?? '',
+        fulfillmentType: 'ship',
+        shippingAddress: b.shippingAddress ?? '',
+        city: b.city ?? '',
+        state: b.state ?? '',
+        zipCode: b.zipCode ?? '',
+        items: FLOOR_LINES,
+        subtotalCents: 4000,
+        shippingFeeCents: 500,
+        totalCents: 4500,
+        held: false,
+        holdExpiresAt: null,
+        addressVerified: true,
+        channel: 'booth',
+      },
+      { by: 'customer' },
+    );
 }
 
 /**
@@ -188,11 +187,14 @@ async function shippedStore() {
 async function engineStore() {
   const { default: Database } = await import('better-sqlite3');
   const { openSync } = await import('node:fs');
-  const { WalSyncThread } = await importBuilt<typeof SyncThreadModule>('services/store/sqlite/wal-sync-thread.js');
-  const { SQLITE_MIGRATIONS } = await importBuilt<typeof MigrationsModule>('services/store/sqlite/migrations.js');
-  const { INSERT_ORDER_SQL, NEXT_SEQUENCE_SQL } = await importBuilt<typeof SqliteModule>(
-    'services/store/sqlite/index.js',
+  const { WalSyncThread } = await importBuilt<typeof SyncThreadModule>(
+    'services/store/engines/sqlite/wal-sync-thread.js',
   );
+  const { SQLITE_MIGRATIONS } = await importBuilt<typeof MigrationsModule>(
+    'services/store/engines/sqlite/migrations.js',
+  );
+  const { INSERT_ORDER_SQL, NEXT_SEQUENCE_SQL } =
+    await importBuilt<typeof OrdersSqlModule>('services/store/sql/orders.js');
   const { newId } = await importBuilt<typeof IdsModule>('lib/ids.js');
   const file = path.join(need('BENCH_DATA_DIR'), 'engine.db');
   const db = new Database(file);
@@ -210,10 +212,12 @@ async function engineStore() {
     let seq = next.get('BC') as number;
     for (const b of bodies) {
       const at = new Date().toISOString();
-      // the values in ORDER_COLUMNS order, then prefix and seq
+      // the values in INSERT_COLUMNS order (sql/order-rows.ts)
       insert.run(
         newId(),
         `BC-${String(seq).padStart(4, '0')}`,
+        'BC',
+        seq,
         EVENT,
         at,
         at,
@@ -237,8 +241,8 @@ async function engineStore() {
         null,
         1,
         'booth',
-        'BC',
-        seq,
+        1,
+        `[{"at":"${at}","action":"create","to":"pending","by":"customer"}]`,
       );
       seq++;
     }

@@ -58,7 +58,7 @@ process.on('message', async (m) => {
       heapAfterGc,
       fds: openFds(),
       cpuUs: user + system,
-      pendingMail: await app.store.pendingMailCount(),
+      pendingMail: await app.store.outbox.pendingCount(),
     },
   } satisfies ChildMessage);
 });

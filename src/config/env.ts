@@ -71,6 +71,8 @@ export const envSchema = z.object({
   ORDER_STORE: z.enum(['sqlite', 'sheets', 'postgres']).default('sqlite'),
   ORDER_CACHE_TTL_MS: ms(0).default(30_000),
   SQLITE_CHECKPOINT_INTERVAL_MS: ms(0, 60_000).default(200),
+  /** Unset: REQUEST_TIMEOUT_MS + 60 s (services/orders/plugin.ts). */
+  IDEMPOTENCY_STALE_MS: optional(ms(1000)),
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')),
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   GOOGLE_SHEETS_ID: optional(z.string().min(1)),

@@ -10,11 +10,58 @@ export const ORDER_STATUSES = ['pending', 'paid', 'void', 'cancelled'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatus>;
 
-export const ShippingStatus = z.enum(['ship', 'shipped']);
+/**
+ * `ship` (to be shipped) and `shipped` for orders that ship; `pickup` for orders collected at
+ * the booth, which are never shipped (docs/contract.md, "Status and shipping").
+ */
+export const ShippingStatus = z.enum(['ship', 'shipped', 'pickup']);
 export type ShippingStatus = z.infer<typeof ShippingStatus>;
 
 export const FulfillmentType = z.enum(['ship', 'pickup']);
 export type FulfillmentType = z.infer<typeof FulfillmentType>;
+
+/** The shipping status an order starts with, and takes when its fulfilment changes. */
+export function initialShippingStatus(fulfillmentType: FulfillmentType): ShippingStatus {
+  return fulfillmentType === 'pickup' ? 'pickup' : 'ship';
+}
+
+/**
+ * Who changed an order, as its history records it (docs/contract.md, "Fulfilment"):
+ * the customer, the server itself (`system`: hold expiry), a hand edit in the spreadsheet
+ * (`sheet`), or an admin named by the first 8 hex digits of the SHA-256 of their token.
+ * A bare `admin` marks changes made before history was kept, by an admin not known.
+ */
+export const Actor = z.string().regex(/^(customer|system|sheet|admin(:[0-9a-f]{8})?)$/);
+export type Actor = 'customer' | 'system' | 'sheet' | 'admin' | `admin:${string}`;
+
+/** The actor for an admin token: `admin:` and the first 8 hex digits of its SHA-256. */
+export function adminActor(token: string): Actor {
+  return `admin:${createHash('sha256').update(token, 'utf8').digest('hex').slice(0, 8)}`;
+}
+
+export const HISTORY_ACTIONS = [
+  'create',
+  'status',
+  'edit',
+  'shipping',
+  'feedback',
+  'hold-release',
+  'hold-expiry',
+] as const;
+
+/**
+ * One change to an order. `from`/`to` are the status (status, hold-expiry), the shipping
+ * status (shipping) or the field's values (edit, with `field` naming it).
+ */
+export const HistoryEntry = z.object({
+  at: z.iso.datetime({ offset: true }),
+  action: z.enum(HISTORY_ACTIONS),
+  field: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  by: Actor,
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 /** Where the order was taken: the public checkout, or the booth (admin credentials). */
 export const OrderChannel = z.enum(['web', 'booth']);
@@ -71,6 +118,10 @@ export const OrderRecord = EditableFields.extend({
   /** Result of the address check: true/false, or null when not checked (pickup, verifier off). */
   addressVerified: z.boolean().nullable(),
   channel: OrderChannel,
+  /** Bumped by every write: what a reader compares to know whether its copy is current. */
+  version: z.number().int().min(1),
+  /** Every change, oldest first (docs/contract.md, "Fulfilment"). */
+  history: z.array(HistoryEntry),
 });
 export type OrderRecord = z.infer<typeof OrderRecord>;
 
@@ -84,6 +135,8 @@ export const NewOrder = OrderRecord.omit({
   shippingStatus: true,
   trackingNumber: true,
   feedback: true,
+  version: true,
+  history: true,
 }).extend({
   /** The event's order-number prefix (SPEC §2: letters and digits, upper-case, ≤ 8). */
   prefix: z.string().regex(/^[A-Z0-9]{1,8}$/),
@@ -118,6 +171,19 @@ export function parseOrderNumber(text: string): { prefix: string; sequence: numb
   if (!m) return null;
   const sequence = Number(m[2]);
   return formatOrderNumber(m[1] as string, sequence) === text ? { prefix: m[1] as string, sequence } : null;
+}
+
+/** Feedback entries an order takes at most (docs/contract.md, "Hardening"). */
+export const MAX_FEEDBACK_ENTRIES = 10;
+
+const FEEDBACK_ENTRY_START = /(?:^|\n\n)\[\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\] /g;
+
+/**
+ * Entries in stored feedback text, as `appendFeedbackText` writes them. Text that imitates an
+ * entry's start is counted as one too, which only brings its own sender nearer the cap.
+ */
+export function countFeedbackEntries(feedback: string): number {
+  return feedback.match(FEEDBACK_ENTRY_START)?.length ?? 0;
 }
 
 /** Appends one feedback entry to the stored feedback text. */

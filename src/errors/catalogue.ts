@@ -29,6 +29,7 @@ export const errorCatalogue = {
   ORDER_HELD: { status: 409, message: 'The order is waiting for the customer to confirm it by email' },
   IDEMPOTENCY_CONFLICT: { status: 409, message: 'The Idempotency-Key was used with a different request' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'A request with this Idempotency-Key is still being processed' },
+  FEEDBACK_LIMIT: { status: 409, message: 'The order has all the feedback it can take' },
   VERIFICATION_EXPIRED: { status: 410, message: 'The confirmation link has expired' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },

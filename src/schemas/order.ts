@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { formatItems } from '../domain/items.js';
 import { centsToDollars, formatCents } from '../domain/money.js';
-import type { OrderRecord, SalesSummaryCents } from '../domain/order.js';
+import { HISTORY_ACTIONS, type OrderRecord, type SalesSummaryCents } from '../domain/order.js';
 
 const money = z
   .string()
@@ -31,7 +31,11 @@ export const ApiOrder = z
     shippingFee: money,
     total: money,
     status: z.enum(['pending', 'paid', 'void', 'cancelled']),
-    shippingStatus: z.enum(['ship', 'shipped']),
+    shippingStatus: z
+      .enum(['ship', 'shipped', 'pickup'])
+      .describe(
+        '`ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped',
+      ),
     trackingNumber: z.string().describe('Empty until shipped with a tracking number'),
     feedback: z.string().describe('Customer feedback, entries `[<ISO time>] <text>` separated by a blank line'),
     createdAt: z.string().describe('ISO 8601'),
@@ -73,6 +77,41 @@ export function toApiOrder(o: OrderRecord): ApiOrder {
     addressVerified: o.addressVerified,
     channel: o.channel,
   };
+}
+
+export const HistoryEntry = z
+  .object({
+    at: z.string().describe('ISO 8601'),
+    action: z.enum(HISTORY_ACTIONS),
+    field: z.string().optional().describe('`edit`: the field changed'),
+    from: z.string().optional().describe('The status, shipping status or field value before'),
+    to: z.string().optional().describe('...and after'),
+    by: z
+      .string()
+      .describe(
+        '`customer`, `system` (hold expiry), `sheet` (a hand edit in the spreadsheet), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept)',
+      ),
+  })
+  .meta({ id: 'OrderHistoryEntry' });
+
+/** The Order as admins see it: with its history. */
+export const AdminOrder = ApiOrder.extend({
+  history: z.array(HistoryEntry).describe('Every change to the order, oldest first'),
+}).meta({ id: 'AdminOrder' });
+export type AdminOrder = z.infer<typeof AdminOrder>;
+
+export function toAdminOrder(o: OrderRecord): AdminOrder {
+  const view = toApiOrder(o) as AdminOrder;
+  // Field by field: the stored entries are the allow-list's fields already, but a record
+  // could carry more in future and the response must not leak it.
+  view.history = o.history.map((h) => {
+    const entry: AdminOrder['history'][number] = { at: h.at, action: h.action, by: h.by };
+    if (h.field !== undefined) entry.field = h.field;
+    if (h.from !== undefined) entry.from = h.from;
+    if (h.to !== undefined) entry.to = h.to;
+    return entry;
+  });
+  return view;
 }
 
 export const SalesSummary = z

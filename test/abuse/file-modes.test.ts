@@ -9,7 +9,7 @@
 import { chmod, lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createSqliteStore } from '../../src/services/store/sqlite/index.js';
+import { openStore } from '../../src/services/store/store.js';
 import { build, tempDir } from '../helpers/build.js';
 import { serverEnv, startServer } from '../support/fault-server.js';
 import { bodyA, ORDER_TEST_ENV, outbox, writeLibrary } from '../support/orders-fixtures.js';
@@ -99,8 +99,7 @@ describe('file modes under DATA_DIR', () => {
     // What an earlier version left behind: a readable folder, database and outbox.
     await mkdir(path.join(dataDir, 'outbox'), { recursive: true, mode: 0o755 });
     await mkdir(path.join(dataDir, 'cache', 'images', 'ab'), { recursive: true, mode: 0o755 });
-    const store = createSqliteStore({ file: path.join(dataDir, 'orders.db') });
-    await store.init();
+    const store = await openStore({ engine: 'sqlite', file: path.join(dataDir, 'orders.db') });
     await store.close();
     await writeFile(path.join(dataDir, 'outbox', 'old.eml'), 'Subject: hi\r\n\r\nhello\r\n', { mode: 0o644 });
     await writeFile(path.join(dataDir, 'cache', 'images', 'ab', 'thumb.jpg'), 'x', { mode: 0o644 });

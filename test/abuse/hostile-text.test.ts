@@ -256,7 +256,7 @@ describe('hostile text in every text field', () => {
         GOOGLE_SHEETS_ROOT_URL: emu.rootUrl,
       },
     });
-    expect(app.store.kind).toBe('sheets');
+    expect(app.store.engine).toBe('sheets');
     const orderRef = async () => {
       const res = await app.inject({
         method: 'POST',

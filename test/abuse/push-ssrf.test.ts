@@ -26,7 +26,7 @@ function keys() {
 
 /** An admin subscription put straight into the store (the route would refuse these). */
 function storeSubscription(app: TestApp, endpoint: string) {
-  return app.store.savePushSubscription({
+  return app.store.pushSubscriptions.save({
     endpoint,
     ...keys(),
     scope: 'admin',
@@ -75,7 +75,7 @@ describe('push subscriptions: SSRF', () => {
     expect(bad.json().details).toMatch(/p256dh/);
     // A public name with a trailing dot is the same name: accepted.
     expect((await subscribe('https://fcm.googleapis.com./fcm/send/abc')).statusCode).toBe(201);
-    expect(await app.store.listPushSubscriptions({ scope: 'admin' })).toHaveLength(1);
+    expect(await app.store.pushSubscriptions.list({ scope: 'admin' })).toHaveLength(1);
   });
 
   test('stored endpoints on loopback, however written, are never connected to', async (t) => {

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { createSqliteStore } from '../../src/services/store/sqlite/index.js';
+import { openStore } from '../../src/services/store/store.js';
 import { adminHeaders, tempDir } from '../helpers/build.js';
 import { orderLoad } from '../support/fault-orders.js';
 import { serverEnv, startServer } from '../support/fault-server.js';
@@ -23,9 +23,8 @@ test('push service answering 500: retried, then given up, requests unaffected', 
   // lets the server send to it, as it would to an on-premises relay.)
   const browser = push.subscriber();
   push.respond(browser.endpoint, [500]);
-  const store = createSqliteStore({ file: path.join(dataDir, 'orders.db') });
-  await store.init();
-  await store.savePushSubscription({
+  const store = await openStore({ engine: 'sqlite', file: path.join(dataDir, 'orders.db') });
+  await store.pushSubscriptions.save({
     endpoint: browser.endpoint,
     p256dh: browser.keys.p256dh,
     auth: browser.keys.auth,
@@ -68,8 +67,7 @@ test('push service answering 500: retried, then given up, requests unaffected', 
   // The subscription is kept (a 500 says nothing about it), and the server still answers.
   expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   await server.kill('SIGTERM');
-  const reopened = createSqliteStore({ file: path.join(dataDir, 'orders.db') });
-  await reopened.init();
+  const reopened = await openStore({ engine: 'sqlite', file: path.join(dataDir, 'orders.db') });
   t.onTestFinished(() => reopened.close());
-  expect(await reopened.listPushSubscriptions({ scope: 'admin' })).toHaveLength(1);
+  expect(await reopened.pushSubscriptions.list({ scope: 'admin' })).toHaveLength(1);
 });

@@ -9,7 +9,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { OUTBOX_DIR } from '../../src/services/notifier/transports/index.js';
-import { createSqliteStore } from '../../src/services/store/sqlite/index.js';
+import { openStore } from '../../src/services/store/store.js';
 import { adminHeaders, tempDir } from '../helpers/build.js';
 import { listAllOrders, orderLoad, sequenceOf } from '../support/fault-orders.js';
 import { serverEnv, startServer } from '../support/fault-server.js';
@@ -77,10 +77,9 @@ test('SIGKILL during order load on SQLite: every acknowledged order present afte
   sent = await receiptsFor();
   await second.kill('SIGTERM');
   // What has not gone out yet is queued: each one's job is in the outbox, due within the lease.
-  const store = createSqliteStore({ file: path.join(dataDir, 'orders.db') });
-  await store.init();
+  const store = await openStore({ engine: 'sqlite', file: path.join(dataDir, 'orders.db') });
   t.onTestFinished(() => store.close());
-  const queued = await store.claimDueMail(new Date(Date.now() + 125_000), 1000, 1);
+  const queued = await store.outbox.claimDue(new Date(Date.now() + 125_000), 1000, 1);
   const queuedOrders = new Set(queued.filter((j) => j.kind === 'receipt').map((j) => j.orderId));
   expect(unsent().filter((a) => !queuedOrders.has(a.id))).toEqual([]);
   expect(unsent().length).toBeLessThanOrEqual(8); // at most one batch was in flight

@@ -118,7 +118,7 @@ test('a submission and an admin edit accept, clean and refuse the same text alik
       headers: adminHeaders,
       payload: bodyB({ [field]: value }),
     });
-    const existing = await app.store.createOrder(newOrder());
+    const existing = await app.store.orders.create(newOrder(), { by: 'customer' });
     const edited = await app.inject({
       method: 'PUT',
       url: `/api/orders/${existing.id}`,

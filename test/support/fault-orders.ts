@@ -12,7 +12,7 @@
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { bodyB } from './orders-fixtures.js';
 
-export type Ack = { orderNumber: string; id: string; customerName: string; url: string; ms: number };
+export type Ack = { orderNumber: string; id: string; customerName: string; url: string; ms: number; key?: string };
 export type Refusal = { status: number; code: string; customerName: string; url: string; ms: number };
 
 export type LoadState = {
@@ -23,6 +23,8 @@ export type LoadState = {
   connectionErrors: number;
   /** Answers that were not JSON, or not the expected shape. */
   oddities: string[];
+  /** With `idempotent`: every Idempotency-Key sent, with the order's customer name (unique per key). */
+  keys: Map<string, string>;
 };
 
 export type OrderLoad = {
@@ -45,7 +47,7 @@ export function orderLoad(opts: {
   /** Per-request timeout (a request into a killed server may hang until reset). */
   timeoutMs?: number;
 }): OrderLoad {
-  const state: LoadState = { acks: [], refusals: [], connectionErrors: 0, oddities: [] };
+  const state: LoadState = { acks: [], refusals: [], connectionErrors: 0, oddities: [], keys: new Map() };
   let stopping = false;
 
   async function client(c: number): Promise<void> {
@@ -55,6 +57,7 @@ export function orderLoad(opts: {
       const customerName = retryKey?.name ?? `Client ${c} order ${i}`;
       const key = retryKey?.key ?? `load-${c}-${i}-${Math.random().toString(36).slice(2)}`;
       retryKey = undefined;
+      if (opts.idempotent) state.keys.set(key, customerName);
       const started = performance.now();
       let res: Response;
       try {
@@ -87,7 +90,7 @@ export function orderLoad(opts: {
       if (res.status === 201 && body.orderNumber && body.id) {
         if (body.customerName !== customerName)
           state.oddities.push(`201 for ${customerName} names ${body.customerName}`);
-        state.acks.push({ orderNumber: body.orderNumber, id: body.id, customerName, url, ms });
+        state.acks.push({ orderNumber: body.orderNumber, id: body.id, customerName, url, ms, key });
       } else {
         state.refusals.push({ status: res.status, code: body.code ?? '', customerName, url, ms });
         if (opts.idempotent) retryKey = { key, name: customerName };

@@ -5,15 +5,11 @@
 import path from 'node:path';
 import type { TestContext } from 'vitest';
 import { createLabelRenderer } from '../../src/services/labels/renderer.js';
-import { createSqliteStore } from '../../src/services/store/sqlite/index.js';
 import { tempDir } from '../helpers/build.js';
+import { sqliteStore as openSqliteStore } from './store-engines.js';
 
 export async function sqliteStore(t: TestContext, dir?: string) {
-  const folder = dir ?? (await tempDir(t));
-  const store = createSqliteStore({ file: path.join(folder, 'orders.db') });
-  await store.init();
-  t.onTestFinished(() => store.close());
-  return store;
+  return openSqliteStore(t, path.join(dir ?? (await tempDir(t)), 'orders.db'));
 }
 
 export function realLabels() {

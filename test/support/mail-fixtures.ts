@@ -37,6 +37,8 @@ export function orderRecord(over: Partial<OrderRecord> = {}): OrderRecord {
     holdExpiresAt: null,
     addressVerified: true,
     channel: 'web',
+    version: 1,
+    history: [{ at: now, action: 'create', to: 'pending', by: 'customer' }],
     ...over,
   };
 }

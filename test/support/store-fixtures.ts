@@ -1,10 +1,13 @@
 /**
  * Orders for store tests: `newOrder()` is a valid NewOrder with the totals computed from its
- * lines (override any field), `orderIn(store, status)` creates one and moves it along the
- * SPEC §5 path to the status asked for.
+ * lines (override any field), `orderIn(orders, status)` creates one and moves it along the
+ * status path to the status asked for.
  */
 import type { NewOrder, OrderLine, OrderRecord, OrderStatus } from '../../src/domain/order.js';
-import type { OrderStore } from '../../src/services/store/port.js';
+import type { OrdersPort } from '../../src/services/store/ports/orders.js';
+
+/** An admin as the history names one (`admin:` and 8 hex digits). */
+export const ADMIN = 'admin:0123abcd' as const;
 
 export const DEFAULT_LINES: OrderLine[] = [
   { photoNumber: '12', size: '4x6', quantity: 2, unitCents: 500, lineCents: 1000 },
@@ -41,11 +44,11 @@ export function newOrder(over: Partial<NewOrder> = {}): NewOrder {
 
 /** Creates an order and moves it to `status` by allowed transitions (pending → paid / void / cancelled). */
 export async function orderIn(
-  store: OrderStore,
+  orders: OrdersPort,
   status: OrderStatus,
   over: Partial<NewOrder> = {},
 ): Promise<OrderRecord> {
-  const created = await store.createOrder(newOrder(over));
+  const created = await orders.create(newOrder(over), { by: 'customer' });
   if (status === 'pending') return created;
-  return (await store.updateOrder(created.id, { status })).order;
+  return (await orders.update(created.id, { status }, { by: ADMIN })).order;
 }

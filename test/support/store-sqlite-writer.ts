@@ -5,16 +5,16 @@
  *
  *   tsx test/support/store-sqlite-writer.ts <path/to/orders.db>
  */
-import { createSqliteStore } from '../../src/services/store/sqlite/index.js';
+import { openStore } from '../../src/services/store/store.js';
 import { newOrder } from './store-fixtures.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: store-sqlite-writer.ts <orders.db>');
-const store = createSqliteStore({ file });
-await store.init();
+const store = await openStore({ engine: 'sqlite', file });
 process.stdout.write('ready\n');
 for (let i = 0; ; i++) {
-  const order = await store.createOrder(newOrder({ customerName: `Customer ${i}` }), {
+  const order = await store.orders.create(newOrder({ customerName: `Customer ${i}` }), {
+    by: 'customer',
     mail: [{ kind: 'receipt', orderId: null, payload: { i } }],
   });
   process.stdout.write(`${order.orderNumber} ${order.id}\n`);

@@ -1,7 +1,8 @@
 /**
- * What the admin routes do to an order, on top of the store's atomic checks (SPEC §5):
+ * What the admin routes do to an order, on top of the store's atomic checks
+ * (docs/contract.md, "Status and shipping"):
  *
- * - Status moves and field edits go through `store.updateOrder`, which checks the transition
+ * - Status moves and field edits go through `orders.update`, which checks the transition
  *   and the edit rule in the same transaction as the write. Before that the same rules are
  *   checked here on the order as read, so that a refused change is refused before the
  *   address check (which may call a remote verifier) runs.
@@ -16,17 +17,17 @@
  *   shipping); marking shipped queues the customer's "shipped" mail in the same store
  *   transaction, then wakes the mail worker. A request that changes nothing notifies nobody.
  */
-import type { EditableFields, OrderRecord, OrderStatus } from '../../domain/order.js';
+import type { Actor, EditableFields, OrderRecord, OrderStatus } from '../../domain/order.js';
 import { checkEditable, checkTransition } from '../../domain/transitions.js';
 import { appError } from '../../errors/catalogue.js';
 import type { AddressVerifier } from '../../services/address/types.js';
 import { shippedJob } from '../../services/notifier/jobs.js';
 import type { Notifier } from '../../services/notifier/types.js';
 import type { PushNotifier } from '../../services/push/types.js';
-import type { OrderPatch, OrderStore, ShippingPatch } from '../../services/store/port.js';
+import type { OrderPatch, OrdersPort, ShippingPatch } from '../../services/store/ports/orders.js';
 
 export type ChangeDeps = {
-  store: Pick<OrderStore, 'getOrder' | 'updateOrder' | 'setShipping'>;
+  orders: Pick<OrdersPort, 'get' | 'update' | 'setShipping'>;
   push: Pick<PushNotifier, 'notifyOrder'>;
   notifier: Pick<Notifier, 'kick'>;
   addressVerifier: AddressVerifier;
@@ -36,8 +37,8 @@ export type ChangeResult = { order: OrderRecord; changed: boolean; message: stri
 
 const ADDRESS_FIELDS = ['fulfillmentType', 'shippingAddress', 'city', 'state', 'zipCode'] as const;
 
-export async function loadOrder(store: Pick<OrderStore, 'getOrder'>, ref: string): Promise<OrderRecord> {
-  const order = await store.getOrder(ref);
+export async function loadOrder(orders: Pick<OrdersPort, 'get'>, ref: string): Promise<OrderRecord> {
+  const order = await orders.get(ref);
   if (!order) {
     throw appError('ORDER_NOT_FOUND', {
       message: `Order ${ref.slice(0, 100)} not found`,
@@ -99,8 +100,9 @@ export async function changeOrder(
   deps: ChangeDeps,
   ref: string,
   change: { status?: OrderStatus | undefined; fields: Partial<EditableFields> },
+  by: Actor,
 ): Promise<ChangeResult> {
-  const current = await loadOrder(deps.store, ref);
+  const current = await loadOrder(deps.orders, ref);
   refuseHeld(current);
   // The store's rules, in its order, before anything slow: transition first, then the edit rule.
   if (change.status !== undefined) checkTransition(current.status, change.status);
@@ -109,7 +111,7 @@ export async function changeOrder(
   const patch: OrderPatch = {};
   if (change.status !== undefined) patch.status = change.status;
   if (fields && Object.keys(fields).length > 0) patch.fields = fields;
-  const result = await deps.store.updateOrder(current.id, patch);
+  const result = await deps.orders.update(current.id, patch, { by });
   const order = result.order;
   const statusMoved = result.changed && change.status !== undefined && order.status !== current.status;
   if (statusMoved) deps.push.notifyOrder('status', order);
@@ -127,14 +129,15 @@ export async function changeShipping(
   deps: ChangeDeps,
   ref: string,
   body: { shipped?: boolean | undefined; trackingNumber?: string | undefined },
+  by: Actor,
 ): Promise<ChangeResult> {
-  const current = await loadOrder(deps.store, ref);
+  const current = await loadOrder(deps.orders, ref);
   const shipped = body.shipped ?? true;
   const patch: ShippingPatch = { shipped };
   if (body.trackingNumber !== undefined) patch.trackingNumber = body.trackingNumber;
   // The store enqueues the mail only if the order really changed, in the same transaction.
   const mail = shipped ? [shippedJob(current.id)] : [];
-  const result = await deps.store.setShipping(current.id, patch, { mail });
+  const result = await deps.orders.setShipping(current.id, patch, { by, mail });
   const order = result.order;
   if (result.changed) {
     deps.push.notifyOrder('shipping', order);

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { OrderStatus } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { ApiOrder, SalesSummary, toApiOrder, toApiSummary } from '../../schemas/order.js';
+import { AdminOrder, SalesSummary, toAdminOrder, toApiSummary } from '../../schemas/order.js';
 import { etagMatches } from '../images/http-cache.js';
 import { type ChangeDeps, changeOrder, changeShipping, loadOrder } from './changes.js';
 import { acceptsGzip, createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
@@ -59,11 +59,11 @@ const transitionsNote = [
 ].join('\n');
 
 const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { store } = fastify;
+  const { orders } = fastify.store;
   const listBytes = createOrderListBytes();
   // Looked up at call time (tests swap in a push notifier that trusts their local push service).
   const deps: ChangeDeps = {
-    store,
+    orders,
     get push() {
       return fastify.push;
     },
@@ -75,6 +75,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
   };
   const admin = { onRequest: fastify.adminAuth.requireAdmin } as const;
+  const actor = fastify.adminAuth.actor;
   const security = [{ adminToken: [] }];
 
   for (const list of LISTS) {
@@ -103,7 +104,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
       async (request, reply) => {
         const { eventSlug } = request.query;
-        const records = await store.listOrders({ statuses: list.statuses, eventSlug });
+        const records = await orders.list({ statuses: list.statuses, eventSlug });
         const body = listBytes.get(`${list.name}\u0000${eventSlug ?? ''}`, records);
         const gzip = body.bytes.length >= GZIP_MIN_BYTES && acceptsGzip(request.headers['accept-encoding']);
         // One ETag per representation (RFC 9110): the gzipped bytes are other bytes.
@@ -139,7 +140,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: { 200: SalesSummary, ...errorResponses(...ADMIN_ERRORS) },
       },
     },
-    async (request) => toApiSummary(await store.summary({ eventSlug: request.query.eventSlug })),
+    async (request) => toApiSummary(await orders.summary({ eventSlug: request.query.eventSlug })),
   );
 
   fastify.get(
@@ -154,15 +155,15 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         description: [
           'By order number (any case) or id (the interface names this parameter `orderNumber`). Orders',
           'waiting for email confirmation are shown too (`verificationRequired: true`).',
-          'Unknown: 404 `ORDER_NOT_FOUND`.',
+          'Unknown: 404 `ORDER_NOT_FOUND`. With its `history`: every change, when, and by whom.',
           authNote,
         ].join('\n'),
         security,
         params: IdParams,
-        response: { 200: ApiOrder, ...errorResponses(...ADMIN_ERRORS, 'ORDER_NOT_FOUND') },
+        response: { 200: AdminOrder, ...errorResponses(...ADMIN_ERRORS, 'ORDER_NOT_FOUND') },
       },
     },
-    async (request) => toApiOrder(await loadOrder(store, request.params.id)),
+    async (request) => toAdminOrder(await loadOrder(orders, request.params.id)),
   );
 
   fastify.put(
@@ -189,7 +190,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         params: IdParams,
         body: UpdateOrderBody,
         response: {
-          200: ApiOrder,
+          200: AdminOrder,
           ...errorResponses(
             ...BODY_ERRORS,
             'ADDRESS_INVALID',
@@ -203,8 +204,13 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request) => {
       const { status, ...fields } = request.body;
-      const result = await changeOrder(deps, request.params.id, { status, fields: definedOnly(fields) });
-      return toApiOrder(result.order);
+      const result = await changeOrder(
+        deps,
+        request.params.id,
+        { status, fields: definedOnly(fields) },
+        actor(request),
+      );
+      return toAdminOrder(result.order);
     },
   );
 
@@ -233,12 +239,17 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request) => {
-      const result = await changeOrder(deps, request.params.id, { status: request.body.status, fields: {} });
+      const result = await changeOrder(
+        deps,
+        request.params.id,
+        { status: request.body.status, fields: {} },
+        actor(request),
+      );
       return {
         success: true as const,
         message: result.message,
         changed: result.changed,
-        order: toApiOrder(result.order),
+        order: toAdminOrder(result.order),
       };
     },
   );
@@ -269,12 +280,12 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request) => {
-      const result = await changeShipping(deps, request.params.id, request.body);
+      const result = await changeShipping(deps, request.params.id, request.body, actor(request));
       return {
         success: true as const,
         message: result.message,
         changed: result.changed,
-        order: toApiOrder(result.order),
+        order: toAdminOrder(result.order),
       };
     },
   );

@@ -1,14 +1,14 @@
 /**
- * Serialised admin order lists, built once and reused while the store's cache serves the
+ * Serialised admin order lists, built once and reused while the orders port hands out the
  * same records.
  *
- * The cached store hands out the same deep-frozen record objects for as long as its entry
- * lives, and new objects once anything changed (a write, the TTL, a change notice from
- * another process). So "same objects in the same order" means "same bytes": a list is
- * checked against the records its bytes were made from (an identity check per record,
- * microseconds for 10,000) instead of being serialised again (tens of milliseconds for
- * 10,000 orders). No generation counter or invalidation hook is needed, and with the cache
- * off (fresh objects every time) it simply never hits.
+ * The orders port hands out the same deep-frozen record objects for as long as an order is
+ * unchanged, and a new object once it changed (in any process: lists are read through, see
+ * src/services/store/sql/order-copies.ts). So "same objects in the same order" means "same
+ * bytes": a list is checked against the records its bytes were made from (an identity check
+ * per record, microseconds for 10,000) instead of being serialised again (tens of
+ * milliseconds for 10,000 orders). No generation counter or invalidation hook is needed, and
+ * fresh objects (records not frozen) simply never hit.
  *
  * A rebuild after one order changed reuses the JSON of every other record: each frozen
  * record's JSON bytes are kept in a WeakMap (dropped with the record), and the list is
@@ -19,8 +19,8 @@
  * loop) for clients that accept it: 10,000 orders are 6.5 MB of JSON, and moving that over
  * even a loopback connection costs more than everything else the route does.
  *
- * The bytes are `JSON.stringify` of `toApiOrder`, which builds each object field by field
- * from the `ApiOrder` allow-list; measured in bench/admin.bench.ts against the zod schema
+ * The bytes are `JSON.stringify` of `toAdminOrder`, which builds each object field by field
+ * from the `AdminOrder` allow-list; measured in bench/admin.bench.ts against the zod schema
  * serialiser.
  */
 import { randomBytes } from 'node:crypto';
@@ -28,7 +28,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type { OrderRecord } from '../../domain/order.js';
-import { toApiOrder } from '../../schemas/order.js';
+import { toAdminOrder } from '../../schemas/order.js';
 
 const gzipAsync = promisify(gzipCallback);
 
@@ -93,7 +93,7 @@ export function createOrderListBytes(opts: { maxBytes?: number } = {}): OrderLis
   function orderJson(o: OrderRecord): Buffer {
     const known = json.get(o);
     if (known !== undefined) return known;
-    const bytes = Buffer.from(JSON.stringify(toApiOrder(o)));
+    const bytes = Buffer.from(JSON.stringify(toAdminOrder(o)));
     // Only a frozen record is guaranteed never to change under its identity.
     if (Object.isFrozen(o)) json.set(o, bytes);
     return bytes;

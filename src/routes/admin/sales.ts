@@ -4,7 +4,7 @@
  *
  * A route of its own next to `/api/orders/summary` (whose query and response stay as the
  * interface has them); `?eventSlug=` works as on the summary. Paid orders are those of the
- * completed list (status `paid`), read through the store's cached list, so the figures agree
+ * completed list (status `paid`), read like that list, so the figures agree
  * with `completedCount` and `totalRevenue` of the summary. The grouping is domain/sales.ts.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -14,7 +14,8 @@ import { errorResponses } from '../../schemas/errors.js';
 import { BreakdownQuery, SalesBreakdown, type SalesBreakdownT } from './sales-schemas.js';
 
 const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { store, photos } = fastify;
+  const { photos } = fastify;
+  const { orders } = fastify.store;
 
   fastify.get(
     '/api/orders/summary/breakdown',
@@ -41,7 +42,7 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request): Promise<SalesBreakdownT> => {
       const { eventSlug, timeZone } = request.query;
-      const paid = await store.listOrders({ statuses: ['paid'], eventSlug });
+      const paid = await orders.list({ statuses: ['paid'], eventSlug });
       const { byDay, byEvent } = salesBreakdown(paid, { timeZone });
       return {
         eventSlug: eventSlug ?? null,

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { FulfillmentType, ORDER_STATUSES, OrderStatus } from '../../domain/order.js';
 import { City, CustomerEmail, CustomerName, Phone, State, Street, Zip } from '../../schemas/customer.js';
-import { ApiOrder } from '../../schemas/order.js';
+import { AdminOrder } from '../../schemas/order.js';
 
 export const OrderRef = z
   .string()
@@ -86,8 +86,8 @@ export const OrderChangeResponse = z
     success: z.literal(true),
     message: z.string().describe('What happened, e.g. "Order AX25-0001 is now paid" or "... nothing changed"'),
     changed: z.boolean().describe('false when the order already was in the state asked for'),
-    order: ApiOrder,
+    order: AdminOrder,
   })
   .meta({ id: 'OrderChange' });
 
-export const OrderList = z.array(ApiOrder).meta({ id: 'OrderList' });
+export const OrderList = z.array(AdminOrder).meta({ id: 'OrderList' });

@@ -58,12 +58,12 @@ function send(reply: FastifyReply, file: LabelFile, format: Format, orderNumber:
 }
 
 const labelRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { store } = fastify;
+  const { orders } = fastify.store;
   const admin = { onRequest: fastify.adminAuth.requireAdmin } as const;
   const security = [{ adminToken: [] }];
 
   async function render(ref: string, format: Format, reply: FastifyReply): Promise<FastifyReply> {
-    const order = await loadOrder(store, ref);
+    const order = await loadOrder(orders, ref);
     const file = format === 'png' ? await fastify.labels.png(order) : await fastify.labels.docx(order);
     return send(reply, file, format, order.orderNumber);
   }

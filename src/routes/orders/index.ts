@@ -69,7 +69,7 @@ const commonDescription = [
 ].join('\n');
 
 /** What the request itself says about the submission, as opposed to its body. */
-type Who = 'admin' | 'captchaToken' | 'ip' | 'idempotencyKey';
+type Who = 'admin' | 'by' | 'captchaToken' | 'ip' | 'idempotencyKey';
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const v = request.headers['idempotency-key'];
@@ -94,6 +94,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
     return {
       // Wrong credentials are 401 here (never silently treated as a customer).
       admin: adminAuth.isAdmin(request),
+      by: adminAuth.actor(request),
       captchaToken: captchaTokenOf(request),
       ip: request.ip,
       idempotencyKey: idempotencyKeyOf(request),

@@ -49,7 +49,9 @@ export const CustomerOrder = z
     status: shape.status.describe(
       '`pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)',
     ),
-    shippingStatus: shape.shippingStatus.describe('`shipped` once the prints are on their way, else `ship`'),
+    shippingStatus: shape.shippingStatus.describe(
+      '`shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth',
+    ),
     trackingNumber: shape.trackingNumber,
     fulfillmentType: shape.fulfillmentType.describe('`ship` (mailed) or `pickup` (at the booth)'),
     items: shape.items,

@@ -17,7 +17,8 @@ import { errorResponses } from '../../schemas/errors.js';
 import { CustomerOrder, LookupBody, toCustomerOrder } from './lookup-schemas.js';
 
 const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { store, photos } = fastify;
+  const { photos } = fastify;
+  const { orders } = fastify.store;
 
   fastify.post(
     '/api/orders/lookup',
@@ -52,7 +53,7 @@ const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const { orderNumber, email } = request.body;
-      const order = await store.getOrder(orderNumber);
+      const order = await orders.get(orderNumber);
       // Compared even when there is no order, so both failures take the same path.
       const matches = orderEmailMatches(order ?? { customerEmail: '' }, email);
       if (!order || !matches) {

@@ -87,7 +87,7 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
         orderId = null;
         label = 'every order event';
       } else if (body.orderNumber !== undefined && body.email !== undefined) {
-        const order = await fastify.store.getOrder(body.orderNumber);
+        const order = await fastify.store.orders.get(body.orderNumber);
         if (!orderEmailMatches(order ?? { customerEmail: '' }, body.email) || !order) {
           throw appError('ORDER_NOT_FOUND', { details: 'No order with that number and email address' });
         }
@@ -106,7 +106,7 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
         });
       }
 
-      const { created } = await fastify.store.savePushSubscription({
+      const { created } = await fastify.store.pushSubscriptions.save({
         endpoint: body.endpoint,
         p256dh: body.keys.p256dh.replace(/=+$/, ''),
         auth: body.keys.auth.replace(/=+$/, ''),

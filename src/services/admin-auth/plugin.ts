@@ -30,6 +30,7 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { type Actor, adminActor } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { readOrCreateSecret } from '../../lib/secret-file.js';
 import { clientKey } from '../rate-limit/client-key.js';
@@ -48,7 +49,7 @@ const MIN_TOKEN_LENGTH = 24;
 
 type Verdict =
   | { kind: 'none'; lockedMs: number }
-  | { kind: 'admin' }
+  | { kind: 'admin'; actor: Actor }
   | { kind: 'wrong' }
   | { kind: 'locked'; lockedMs: number };
 
@@ -82,7 +83,7 @@ export function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: 
       verdict = { kind: 'locked', lockedMs };
     } else if (matches(token)) {
       tracker.reset(key);
-      verdict = { kind: 'admin' };
+      verdict = { kind: 'admin', actor: adminActor(token) };
     } else {
       const nowLockedMs = tracker.recordFailure(key);
       verdict = nowLockedMs > 0 ? { kind: 'locked', lockedMs: nowLockedMs } : { kind: 'wrong' };
@@ -116,6 +117,10 @@ export function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: 
       if (v.kind === 'none') return false;
       if (v.kind === 'locked') throw lockedOut(v.lockedMs);
       throw appError('UNAUTHORIZED', { details: 'The admin token is not valid' });
+    },
+    actor(request) {
+      const v = judge(request);
+      return v.kind === 'admin' ? v.actor : 'customer';
     },
   };
 }
@@ -152,7 +157,11 @@ export default fp(
       maxFailures: fastify.config.ADMIN_AUTH_MAX_FAILURES,
       windowMs: fastify.config.ADMIN_AUTH_WINDOW_MS,
     });
-    fastify.decorate('adminAuth', { requireAdmin: auth.requireAdmin, isAdmin: auth.isAdmin } satisfies AdminAuth);
+    fastify.decorate('adminAuth', {
+      requireAdmin: auth.requireAdmin,
+      isAdmin: auth.isAdmin,
+      actor: auth.actor,
+    } satisfies AdminAuth);
   },
   { name: 'admin-auth', dependencies: ['config'] },
 );

@@ -4,6 +4,7 @@
  * from one address lock it out (429) for the window.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '../../domain/order.js';
 
 export interface AdminAuth {
   /**
@@ -16,4 +17,9 @@ export interface AdminAuth {
    * true: valid admin credentials. false: none sent. Wrong credentials throw like requireAdmin.
    */
   isAdmin(request: FastifyRequest): boolean;
+  /**
+   * Who a request acts as, for the order history: `admin:<first 8 hex of the token's SHA-256>`
+   * with valid admin credentials, else `customer` (call it after requireAdmin / isAdmin).
+   */
+  actor(request: FastifyRequest): Actor;
 }

@@ -9,14 +9,16 @@
  * first 16 bytes of its derived key, so the solver must try about that many counters
  * (a fraction of a second in a browser at the default 100,000), while checking a solution
  * costs the server one hash and one HMAC. The challenge is signed with the HMAC key and
- * carries its expiry (ALTCHA_EXPIRES_S), so issuing one keeps no state; what is kept is
- * the set of challenges already redeemed, until they expire (a token works once).
+ * carries its expiry (ALTCHA_EXPIRES_S), so issuing one keeps no state; what is kept, in the
+ * store (a hash of the challenge's signature, across restarts and processes), is which
+ * challenges were redeemed, until they expire: a token works once.
  */
+import { createHash } from 'node:crypto';
 import { type Challenge, createChallenge, randomInt, type Solution, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
-import { UsedTokens } from './used-tokens.js';
+import type { CaptchaTokensPort } from '../store/ports/captcha-tokens.js';
 
 export const ALTCHA_ALGORITHM = 'SHA-256';
 
@@ -26,8 +28,8 @@ export type AltchaOptions = {
   maxNumber: number;
   /** Seconds a challenge stays valid. */
   expiresS: number;
-  /** How many redeemed challenges to remember at most. */
-  replayCapacity?: number;
+  /** Where redeemed challenges are kept until they expire. */
+  used: Pick<CaptchaTokensPort, 'spend'>;
 };
 
 const hex = z
@@ -73,12 +75,10 @@ export function decodeAltchaPayload(token: string): z.infer<typeof AltchaPayload
 }
 
 export function createAltcha(opts: AltchaOptions) {
-  const used = new UsedTokens(opts.replayCapacity);
+  const used = opts.used;
   const minCounter = Math.ceil(opts.maxNumber / 2);
 
   return {
-    used,
-
     async challenge(): Promise<AltchaChallenge> {
       return createChallenge({
         algorithm: ALTCHA_ALGORITHM,
@@ -112,8 +112,9 @@ export function createAltcha(opts: AltchaOptions) {
       if (result.invalidSignature) throw failed('The ALTCHA challenge was not issued here or was altered');
       if (!result.verified) throw failed('The ALTCHA solution is wrong');
 
-      // Only verified solutions are remembered, so forgeries cannot fill the memory.
-      if (!used.add(challenge.signature.toLowerCase(), challenge.parameters.expiresAt * 1000)) {
+      // Only verified solutions are kept, so forgeries cannot fill the store.
+      const hash = createHash('sha256').update(`altcha:${challenge.signature.toLowerCase()}`).digest('base64url');
+      if (!(await used.spend(hash, new Date(challenge.parameters.expiresAt * 1000)))) {
         throw failed('This CAPTCHA token has already been used; solve a new challenge');
       }
     },

@@ -17,9 +17,10 @@
  *   misconfigured secret), so the operator hears of it.
  * - provider `off` accepts anything, no token included (refused in production by config).
  *
- * A token is accepted once: ALTCHA solutions are remembered until their challenge expires;
- * siteverify tokens (which the providers also refuse to verify twice) for 10 minutes, longer
- * than any of the three keeps a token valid. The memory is per process.
+ * A token is accepted once, across restarts and across processes sharing the store (its
+ * `captchaTokens` port keeps a hash of each): ALTCHA solutions until their challenge
+ * expires; siteverify tokens (which the providers also refuse to verify twice) for 10
+ * minutes, longer than any of the three keeps a token valid.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -28,6 +29,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config/env.js';
 import { appError } from '../../errors/catalogue.js';
 import { readOrCreateSecret } from '../../lib/secret-file.js';
+import type { CaptchaTokensPort } from '../store/ports/captcha-tokens.js';
 import { createAltcha } from './altcha.js';
 import {
   CONFIGURATION_ERROR_CODES,
@@ -37,7 +39,6 @@ import {
   siteverify,
 } from './siteverify.js';
 import type { Captcha } from './types.js';
-import { UsedTokens } from './used-tokens.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -80,12 +81,13 @@ export type SiteverifyCaptchaOptions = {
   siteKey?: string;
   verifyUrl?: string;
   timeoutMs: number;
-  replayCapacity?: number;
+  /** Where spent tokens are kept until they expire. */
+  used: CaptchaTokensPort;
 };
 
 export function siteverifyCaptcha(opts: SiteverifyCaptchaOptions): Captcha {
   const url = opts.verifyUrl ?? SITEVERIFY_URLS[opts.provider];
-  const used = new UsedTokens(opts.replayCapacity);
+  const used = opts.used;
   const unavailable = (details: string, cause?: unknown) =>
     appError('CAPTCHA_UNAVAILABLE', {
       details,
@@ -98,8 +100,8 @@ export function siteverifyCaptcha(opts: SiteverifyCaptchaOptions): Captcha {
     async verify(rawToken, remoteIp) {
       const token = requireToken(rawToken);
       // Marked before asking, so two concurrent submissions of one token cannot both pass.
-      const key = createHash('sha256').update(token).digest('base64url');
-      if (!used.add(key, Date.now() + SITEVERIFY_REPLAY_TTL_MS)) {
+      const key = createHash('sha256').update(`${opts.provider}:${token}`).digest('base64url');
+      if (!(await used.spend(key, new Date(Date.now() + SITEVERIFY_REPLAY_TTL_MS)))) {
         throw appError('CAPTCHA_FAILED', { details: 'This CAPTCHA token has already been used' });
       }
       let result: Awaited<ReturnType<typeof siteverify>>;
@@ -114,14 +116,14 @@ export function siteverifyCaptcha(opts: SiteverifyCaptchaOptions): Captcha {
           timeoutMs: opts.timeoutMs,
         });
       } catch (err) {
-        used.delete(key); // not spent: the visitor may retry with it
+        await used.release(key).catch(() => {}); // not spent: the visitor may retry with it
         if (err instanceof SiteverifyUnavailable) {
           throw unavailable(`The ${opts.provider} service could not be reached; try again shortly`, err);
         }
         throw err;
       }
       if (result.success) return;
-      used.delete(key);
+      await used.release(key).catch(() => {});
       const ours = result.errorCodes.filter((c) => CONFIGURATION_ERROR_CODES.has(c));
       if (ours.length > 0) {
         // The error handler logs 5xx with their cause: this is what the operator reads.
@@ -164,6 +166,7 @@ export default fp(
     switch (config.CAPTCHA_PROVIDER) {
       case 'altcha':
         captcha = altchaCaptcha({
+          used: fastify.store.captchaTokens,
           hmacKey: await altchaKey(fastify, config),
           maxNumber: config.ALTCHA_MAX_NUMBER,
           expiresS: config.ALTCHA_EXPIRES_S,
@@ -181,9 +184,10 @@ export default fp(
           siteKey: config.CAPTCHA_SITE_KEY,
           verifyUrl: config.CAPTCHA_VERIFY_URL,
           timeoutMs: config.CAPTCHA_VERIFY_TIMEOUT_MS,
+          used: fastify.store.captchaTokens,
         });
     }
     fastify.decorate('captcha', captcha);
   },
-  { name: 'captcha', dependencies: ['config'] },
+  { name: 'captcha', dependencies: ['config', 'store'] },
 );

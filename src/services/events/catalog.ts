@@ -7,7 +7,7 @@
 
 import { isOpenForOrders } from '../../domain/pricing.js';
 import type { EventDefaults, LibraryEvent, PhotoLibrary } from '../photos/types.js';
-import type { EventSettings, EventSettingsPatch, OrderStore } from '../store/port.js';
+import type { EventSettings, EventSettingsPatch, EventSettingsPort } from '../store/ports/event-settings.js';
 
 export type EffectiveEvent = EventDefaults & {
   photoCount: number;
@@ -25,7 +25,7 @@ export interface EventCatalog {
   readonly generation: number;
 }
 
-/** How long a snapshot of the overrides is trusted before the (cached) store is asked again. */
+/** How long a snapshot of the overrides is trusted before the store is asked again. */
 const REFRESH_MS = 1000;
 
 export function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new Date()): EffectiveEvent {
@@ -53,7 +53,7 @@ export function applySettings(ev: LibraryEvent, s: EventSettings | undefined, no
   return effective;
 }
 
-export function createEventCatalog(photos: PhotoLibrary, store: OrderStore): EventCatalog {
+export function createEventCatalog(photos: PhotoLibrary, store: EventSettingsPort): EventCatalog {
   let settings = new Map<string, EventSettings>();
   let fingerprint = '';
   let fetchedAt = 0;
@@ -76,7 +76,7 @@ export function createEventCatalog(photos: PhotoLibrary, store: OrderStore): Eve
   async function fresh(): Promise<Map<string, EventSettings>> {
     if (Date.now() - fetchedAt > REFRESH_MS) {
       inflight ??= store
-        .listEventSettings()
+        .list()
         .then(adopt)
         .finally(() => {
           inflight = undefined;
@@ -103,7 +103,7 @@ export function createEventCatalog(photos: PhotoLibrary, store: OrderStore): Eve
     async update(code, patch) {
       const ev = photos.getEvent(code);
       if (!ev) throw new Error(`unknown event ${code}`);
-      const saved = await store.putEventSettings(ev.code, patch);
+      const saved = await store.put(ev.code, patch);
       adopt([...settings.values()].filter((s) => s.eventSlug !== ev.code).concat(saved));
       return applySettings(ev, saved);
     },

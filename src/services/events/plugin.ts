@@ -10,7 +10,7 @@ declare module 'fastify' {
 
 export default fp(
   async function eventsPlugin(fastify) {
-    fastify.decorate('events', createEventCatalog(fastify.photos, fastify.store));
+    fastify.decorate('events', createEventCatalog(fastify.photos, fastify.store.eventSettings));
   },
   { name: 'events', dependencies: ['photos', 'store'] },
 );

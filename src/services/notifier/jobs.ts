@@ -3,7 +3,7 @@
  * them (`store.createOrder(order, { mail })`, `setShipping(..., { mail })`, ...). A job names
  * the order; the message itself is rendered from the order as it is when it is sent.
  */
-import type { MailJobInput } from '../store/port.js';
+import type { MailJobInput } from '../store/ports/mail-outbox.js';
 
 /** The receipt (labels attached) for a new order, or for a held order once confirmed. */
 export function receiptJob(orderId: string): MailJobInput {

@@ -2,8 +2,8 @@
  * Mail (SPEC §8), decorated as `fastify.notifier`.
  *
  * Routes enqueue mail jobs with the store change that causes them
- * (`store.createOrder(input, { mail: fastify.notifier.jobsForNewOrder(order, verifyUrl) })`,
- * `store.setShipping(ref, patch, { mail: [shippedJob(order.id)] })`, ...) and then call
+ * (`store.orders.create(input, { mail: fastify.notifier.jobsForNewOrder(order, verifyUrl) })`,
+ * `store.orders.setShipping(ref, patch, { by, mail: [shippedJob(order.id)] })`, ...) and then call
  * `fastify.notifier.kick()`. Sending happens in the outbox worker, never in the request.
  *
  * Transports, in order: SendGrid (`SENDGRID_API_KEY`, `SENDGRID_BASE_URL`), SMTP (`SMTP_URL`);
@@ -39,14 +39,15 @@ declare module 'fastify' {
 }
 
 async function notifierPlugin(fastify: FastifyInstance) {
-  const { config, store } = fastify;
+  const { config } = fastify;
+  const { outbox, orders } = fastify.store;
   const log = fastify.log.child({ component: 'notifier' });
   const transports = transportSpecs(config);
   const names = transportNames(transports);
   const worker = new OutboxWorker({
-    store,
+    store: outbox,
     render: createRenderer({
-      getOrder: (ref) => store.getOrder(ref),
+      getOrder: (ref) => orders.get(ref),
       from: parseMailbox(config.MAIL_FROM),
       operatorEmail: config.OPERATOR_EMAIL,
       publicBaseUrl: config.publicBaseUrl,
@@ -67,7 +68,7 @@ async function notifierPlugin(fastify: FastifyInstance) {
     // Informational: mail waiting is not a reason to take the instance out of service.
     const details: Record<string, unknown> = { transports: names };
     try {
-      details.pending = await store.pendingMailCount();
+      details.pending = await outbox.pendingCount();
     } catch (err) {
       details.pending = null;
       details.error = (err as Error).message;

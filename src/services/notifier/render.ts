@@ -12,7 +12,7 @@
  * receipt carries are rendered at delivery (delivery.ts), off the main thread.
  */
 import type { OrderRecord } from '../../domain/order.js';
-import type { MailJob } from '../store/port.js';
+import type { MailJob } from '../store/ports/mail-outbox.js';
 import { domainOf, type MailAddress, type MailDraft } from './message.js';
 import { headerText, isSafeAddress } from './sanitize.js';
 import {

@@ -3,7 +3,7 @@
  * outbox (atomically with the change that causes them, via the store's `mail` option) and
  * sent by a worker: SendGrid, then SMTP, else .eml files. Nothing is dropped.
  */
-import type { MailJobInput } from '../store/port.js';
+import type { MailJobInput } from '../store/ports/mail-outbox.js';
 
 export interface Notifier {
   /** Mail jobs for a new order: the receipt, or the confirmation link for a held order. */

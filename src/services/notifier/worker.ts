@@ -18,13 +18,13 @@
  * it just as it was cut off. For mail, twice is acceptable; lost is not.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { MailJob, OrderStore } from '../store/port.js';
+import type { MailJob, MailOutboxPort } from '../store/ports/mail-outbox.js';
 import { retryDelayMs } from './backoff.js';
 import { describeError } from './chain.js';
 import type { Deliver } from './delivery.js';
 import type { RenderJob } from './render.js';
 
-export type OutboxStore = Pick<OrderStore, 'claimDueMail' | 'markMailSent' | 'markMailFailed'>;
+export type OutboxStore = Pick<MailOutboxPort, 'claimDue' | 'markSent' | 'markFailed'>;
 
 export type OutboxWorkerOptions = {
   store: OutboxStore;
@@ -139,7 +139,7 @@ export class OutboxWorker {
     while (!this.aborted) {
       let jobs: MailJob[];
       try {
-        jobs = await this.o.store.claimDueMail(startedAt, this.o.batchSize, this.o.leaseMs);
+        jobs = await this.o.store.claimDue(startedAt, this.o.batchSize, this.o.leaseMs);
       } catch (err) {
         // The store is down: the jobs are safe in it; the next poll tries again.
         this.o.log.warn({ err: describeError(err) }, 'mail outbox: cannot claim jobs');
@@ -156,13 +156,13 @@ export class OutboxWorker {
     try {
       const rendered = await this.o.render(job);
       if ('skip' in rendered) {
-        await this.o.store.markMailSent(job.id, `skipped: ${rendered.skip}`.slice(0, 200), new Date(this.o.now()));
+        await this.o.store.markSent(job.id, `skipped: ${rendered.skip}`.slice(0, 200), new Date(this.o.now()));
         log.info({ jobId: job.id, kind: job.kind, orderId: job.orderId, reason: rendered.skip }, 'mail skipped');
         outcome = { jobId: job.id, kind: job.kind, result: 'skipped', detail: rendered.skip };
       } else {
         const via = await this.o.deliver(rendered.draft, this.cutOff.signal);
         try {
-          await this.o.store.markMailSent(job.id, via, new Date(this.o.now()));
+          await this.o.store.markSent(job.id, via, new Date(this.o.now()));
         } catch (err) {
           // Delivered but not recorded: the lease runs out and it is sent again (at least once).
           log.error({ jobId: job.id, err: describeError(err) }, 'mail sent but not marked sent');
@@ -191,7 +191,7 @@ export class OutboxWorker {
     const error = describeError(err);
     const next = this.o.now() + retryDelayMs(job.attempts + 1, this.o.retryBaseMs, this.o.retryMaxMs, this.o.random);
     try {
-      await this.o.store.markMailFailed(job.id, error, new Date(next));
+      await this.o.store.markFailed(job.id, error, new Date(next));
     } catch (markErr) {
       // Not recorded: the lease runs out and the job is tried again then.
       log.error({ jobId: job.id, err: describeError(markErr) }, 'mail failed and could not be rescheduled');
@@ -216,7 +216,7 @@ export class OutboxWorker {
   private async leaveQueued(job: MailJob, err: unknown): Promise<SendOutcome> {
     const detail = `cut off by shutdown: ${describeError(err)}`;
     try {
-      await this.o.store.markMailFailed(job.id, detail, new Date(this.o.now()));
+      await this.o.store.markFailed(job.id, detail, new Date(this.o.now()));
     } catch (markErr) {
       // Not recorded: its lease runs out and it is sent then.
       this.o.log.warn({ jobId: job.id, err: describeError(markErr) }, 'mail cut off; it goes out when its lease ends');

@@ -14,7 +14,7 @@
 import type { OrderRecord } from '../../domain/order.js';
 import type { Notifier } from '../notifier/types.js';
 import type { PushNotifier } from '../push/types.js';
-import type { OrderStore } from '../store/port.js';
+import type { OrdersPort } from '../store/ports/orders.js';
 import type { LinkSigner } from './verify-link.js';
 
 export type ConfirmOutcome =
@@ -25,7 +25,7 @@ export type ConfirmOutcome =
   | { kind: 'invalid' };
 
 export type ConfirmDeps = {
-  store: Pick<OrderStore, 'getOrder' | 'releaseHold'>;
+  orders: Pick<OrdersPort, 'get' | 'releaseHold'>;
   notifier: Pick<Notifier, 'jobsForNewOrder' | 'kick'>;
   push: Pick<PushNotifier, 'notifyOrder'>;
   links: LinkSigner;
@@ -49,7 +49,7 @@ export function createConfirmer(deps: ConfirmDeps) {
   return async function confirm(token: string | undefined): Promise<ConfirmOutcome> {
     const check = deps.links.check(token);
     if (!check.ok) return { kind: 'invalid' };
-    const order = await deps.store.getOrder(check.orderId);
+    const order = await deps.orders.get(check.orderId);
     // Signed by us for an order that no longer exists (a store restored from a backup).
     if (!order) return { kind: 'expired', order: null };
 
@@ -63,7 +63,8 @@ export function createConfirmer(deps: ConfirmDeps) {
     if (order.status !== 'pending') return { kind: 'cancelled', order };
     if (linkExpired) return { kind: 'expired', order };
 
-    const result = await deps.store.releaseHold(order.id, {
+    const result = await deps.orders.releaseHold(order.id, {
+      by: 'customer',
       mail: deps.notifier.jobsForNewOrder({ id: order.id, held: false }),
     });
     if (!result.changed) return settled(result.order, linkExpired);

@@ -5,7 +5,7 @@
  * an unref'd timer, so it never keeps the process alive; stopped on close. Runs never overlap.
  */
 import type { OrderRecord } from '../../domain/order.js';
-import type { OrderStore } from '../store/port.js';
+import type { OrdersPort } from '../store/ports/orders.js';
 
 export const HOLD_EXPIRY_INTERVAL_MS = 60_000;
 
@@ -20,7 +20,7 @@ export class HoldExpiryJob {
 
   constructor(
     private readonly opts: {
-      store: Pick<OrderStore, 'expireHolds'>;
+      orders: Pick<OrdersPort, 'expireHolds'>;
       log: HoldExpiryLog;
       intervalMs?: number;
       now?: () => Date;
@@ -54,7 +54,7 @@ export class HoldExpiryJob {
 
   private async expire(): Promise<OrderRecord[]> {
     try {
-      const expired = await this.opts.store.expireHolds((this.opts.now ?? (() => new Date()))());
+      const expired = await this.opts.orders.expireHolds((this.opts.now ?? (() => new Date()))());
       if (expired.length > 0) {
         this.opts.log.info(
           { count: expired.length, orders: expired.map((o) => o.orderNumber) },

@@ -1,21 +1,27 @@
 /**
- * `Idempotency-Key` on order submission (SPEC §4), on top of the store's reservation records.
+ * `Idempotency-Key` on order submission (docs/contract.md, "Orders" and "Hardening"), on top
+ * of the store's key records (src/services/store/ports/idempotency-keys.ts).
  *
  * - The fingerprint is SHA-256 over the route, the event the request names (body or
  *   `Referer`) and the canonical JSON of the validated body without `captchaToken`: a retry
  *   that carries a freshly solved CAPTCHA is still the same order.
- * - First use: the key is reserved (`pending`), the order is made, and the 201 response is
- *   stored with it for 24 h. Same key + same fingerprint: that response, byte for byte, and
- *   nothing is created. Same key + another fingerprint: 409 IDEMPOTENCY_CONFLICT. Same key
- *   while the first request is still running: 409 IDEMPOTENCY_IN_PROGRESS (`Retry-After: 1`).
+ * - First use: the key is reserved (`pending`), then the work runs; an order create stores
+ *   the order and the key's response in one transaction. Same key + same fingerprint: that
+ *   response, byte for byte, and nothing is created. Same key + another fingerprint: 409
+ *   IDEMPOTENCY_CONFLICT. Same key while the first request is still running: 409
+ *   IDEMPOTENCY_IN_PROGRESS (`Retry-After: 1`).
  * - A request that fails releases its reservation, so the client may retry with the key.
- * - A reservation left `pending` longer than `staleMs` (its process died mid-request) is
- *   taken over by the next request with the key.
+ * - A reservation left `pending` longer than `staleMs` belonged to a request that died before
+ *   its order was committed (a committed order completes its key in the same transaction):
+ *   the next request with the key takes it over. A takeover can never make a second order:
+ *   a create checks, in its transaction, that the reservation is still its own.
  */
 import { createHash } from 'node:crypto';
 import { appError } from '../../errors/catalogue.js';
-import type { OrderStore } from '../store/port.js';
-import { isOutcomeUnknown } from '../store/rules.js';
+import { isOutcomeUnknown } from '../store/errors.js';
+import type { IdempotencyKeysPort, StoredResponse } from '../store/ports/idempotency-keys.js';
+
+export type { StoredResponse };
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 
@@ -39,28 +45,36 @@ export function requestFingerprint(route: string, eventKey: string, body: unknow
     .digest('hex');
 }
 
-export type StoredResponse = { statusCode: number; body: string };
-
-type KeyStore = Pick<OrderStore, 'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
+/** The reservation a piece of work runs under: what it completes the key with. */
+export type KeyReservation = { key: string; reservedAt: string };
 
 export type IdempotencyOutcome<T> = { replayed: true; response: StoredResponse } | { replayed: false; value: T };
 
+const inProgress = () =>
+  appError('IDEMPOTENCY_IN_PROGRESS', {
+    details: 'A request with this Idempotency-Key is still being processed; retry in a moment',
+    headers: { 'Retry-After': '1' },
+  });
+
 /**
- * Runs `work` once per key. `work` returns the value and the response to remember for
- * replays; the response is stored before `idempotent` resolves.
+ * Runs `work` once per key. `work` completes the key itself, in the transaction of what it
+ * makes (orders: the `idempotency` option of `orders.create`).
  */
 export async function idempotent<T>(
-  store: KeyStore,
-  opts: { key: string; fingerprint: string; now: Date; staleMs: number; onCompleteError?: (err: unknown) => void },
-  work: () => Promise<{ value: T; response: StoredResponse }>,
+  keys: Pick<IdempotencyKeysPort, 'reserve' | 'release'>,
+  opts: { key: string; fingerprint: string; now: Date; staleMs: number },
+  work: (reservation: KeyReservation) => Promise<T>,
 ): Promise<IdempotencyOutcome<T>> {
-  const rec = {
-    key: opts.key,
-    fingerprint: opts.fingerprint,
-    createdAt: opts.now.toISOString(),
-    expiresAt: new Date(opts.now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-  };
-  let reservation = await store.reserveIdempotencyKey(rec);
+  const reservedAt = opts.now.toISOString();
+  const reservation = await keys.reserve(
+    {
+      key: opts.key,
+      fingerprint: opts.fingerprint,
+      createdAt: reservedAt,
+      expiresAt: new Date(opts.now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+    },
+    { staleBefore: new Date(opts.now.getTime() - opts.staleMs) },
+  );
   if (!reservation.reserved) {
     const existing = reservation.existing;
     if (existing.fingerprint !== opts.fingerprint) {
@@ -71,39 +85,14 @@ export async function idempotent<T>(
     if (existing.state === 'done' && existing.statusCode !== null && existing.responseBody !== null) {
       return { replayed: true, response: { statusCode: existing.statusCode, body: existing.responseBody } };
     }
-    const age = opts.now.getTime() - Date.parse(existing.createdAt);
-    if (age < opts.staleMs) {
-      throw appError('IDEMPOTENCY_IN_PROGRESS', {
-        details: 'A request with this Idempotency-Key is still being processed; retry in a moment',
-        headers: { 'Retry-After': '1' },
-      });
-    }
-    // Abandoned by a process that stopped mid-request: take it over.
-    await store.releaseIdempotencyKey(opts.key);
-    reservation = await store.reserveIdempotencyKey(rec);
-    if (!reservation.reserved) {
-      throw appError('IDEMPOTENCY_IN_PROGRESS', {
-        details: 'A request with this Idempotency-Key is still being processed; retry in a moment',
-        headers: { 'Retry-After': '1' },
-      });
-    }
+    throw inProgress();
   }
-
-  let result: { value: T; response: StoredResponse };
   try {
-    result = await work();
+    return { replayed: false, value: await work({ key: opts.key, reservedAt }) };
   } catch (err) {
-    // A write whose outcome is unknown keeps the key pending (until stale): a retry must not
-    // make a second order while the first may exist.
-    if (!isOutcomeUnknown(err)) await store.releaseIdempotencyKey(opts.key).catch(() => {});
+    // A write whose outcome is unknown keeps the key pending (until stale): if its order
+    // survived, the key was completed with it and a retry replays it.
+    if (!isOutcomeUnknown(err)) await keys.release(opts.key, reservedAt).catch(() => {});
     throw err;
   }
-  try {
-    await store.completeIdempotencyKey(opts.key, result.response.statusCode, result.response.body);
-  } catch (err) {
-    // The order is durable: answering with an error now would invite a retry that makes a
-    // second one. The client gets its 201; the key stays pending until it is stale.
-    opts.onCompleteError?.(err);
-  }
-  return { replayed: false, value: result.value };
 }

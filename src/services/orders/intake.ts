@@ -14,8 +14,8 @@
  *   5. lines, prices, client figures                            400 UNKNOWN_PHOTO / VALIDATION_FAILED / PRICE_MISMATCH
  *   6. address check (ship only; ≤ ADDRESS_VERIFY_TIMEOUT_MS)   400 ADDRESS_INVALID
  *   7. CAPTCHA verified (and spent)                             403 CAPTCHA_FAILED / 503
- *   8. the order is stored (durable) with its mail job, in one transaction; then push and
- *      the mail worker's kick.
+ *   8. the order is stored (durable) with its mail job and its Idempotency-Key's response,
+ *      in one transaction; then push and the mail worker's kick.
  * The idempotency check comes before the CAPTCHA on purpose: a retry of a request whose
  * answer was lost carries the already-spent token and must get the first answer back.
  *
@@ -25,7 +25,7 @@
  * order's id itself, so the link can be signed before the order is stored and its mail is
  * stored with it: there is never a held order without its confirmation mail.
  */
-import type { FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
+import type { Actor, FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
 import { closedReason } from '../../domain/pricing.js';
 import { appError } from '../../errors/catalogue.js';
 import { newId } from '../../lib/ids.js';
@@ -36,8 +36,9 @@ import { eventCodeFromReferer } from '../events/referer.js';
 import type { Notifier } from '../notifier/types.js';
 import type { PhotoLibrary } from '../photos/types.js';
 import type { PushNotifier } from '../push/types.js';
-import type { OrderStore } from '../store/port.js';
-import { idempotent, requestFingerprint, type StoredResponse } from './idempotency.js';
+import type { IdempotencyKeysPort } from '../store/ports/idempotency-keys.js';
+import type { OrdersPort } from '../store/ports/orders.js';
+import { idempotent, type KeyReservation, requestFingerprint, type StoredResponse } from './idempotency.js';
 import { priceRequest, type RequestedLines } from './lines.js';
 import type { LinkSigner } from './verify-link.js';
 
@@ -59,6 +60,8 @@ export type Submission = {
   idempotencyKey?: string | undefined;
   /** Valid admin credentials were sent (the route judged them; wrong ones never get here). */
   admin: boolean;
+  /** Who submits, for the order's history: `customer`, or the admin (booth). */
+  by: Actor;
   captchaToken?: string | undefined;
   ip: string;
   eventSlug?: string | undefined;
@@ -83,7 +86,8 @@ export type SubmissionResult = {
 };
 
 export type IntakeDeps = {
-  store: Pick<OrderStore, 'createOrder' | 'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
+  orders: Pick<OrdersPort, 'create'>;
+  idempotencyKeys: Pick<IdempotencyKeysPort, 'reserve' | 'release'>;
   events: Pick<EventCatalog, 'get'>;
   photos: Pick<PhotoLibrary, 'findPhoto'>;
   captcha: Pick<Captcha, 'verify' | 'provider'>;
@@ -157,7 +161,10 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
     return { address: given, verified: deps.addressVerifier.name === 'off' ? null : false };
   }
 
-  async function create(s: Submission): Promise<{ order: OrderRecord; response: StoredResponse }> {
+  async function create(
+    s: Submission,
+    key?: KeyReservation,
+  ): Promise<{ order: OrderRecord; response: StoredResponse }> {
     const event = await resolveEvent(s);
     const priced = priceRequest(
       event.code,
@@ -198,9 +205,20 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
 
     // The receipt, or for a held order the confirmation carrying the link signed with its id,
     // is stored in the order's own transaction: both are there, or neither.
+    // So is the Idempotency-Key's response: made from the order inside its transaction, and
+    // answered byte for byte.
     const verifyUrl = holdExpiresAt ? deps.links.url(id, holdExpiresAt) : undefined;
-    const order = await deps.store.createOrder(input, { mail: deps.notifier.jobsForNewOrder({ id, held }, verifyUrl) });
-    return { order, response: { statusCode: 201, body: JSON.stringify(s.respond(order)) } };
+    let response: StoredResponse | undefined;
+    const respond = (order: OrderRecord): StoredResponse => {
+      response = { statusCode: 201, body: JSON.stringify(s.respond(order)) };
+      return response;
+    };
+    const order = await deps.orders.create(input, {
+      by: s.by,
+      mail: deps.notifier.jobsForNewOrder({ id, held }, verifyUrl),
+      idempotency: key && { key: key.key, reservedAt: key.reservedAt, respond },
+    });
+    return { order, response: response ?? respond(order) };
   }
 
   /** Mail and push never block or fail the request: the order is stored already. */
@@ -220,16 +238,14 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
       if (s.idempotencyKey !== undefined) {
         const eventKey = s.eventSlug ?? eventCodeFromReferer(s.referer) ?? '';
         const outcome = await idempotent(
-          deps.store,
+          deps.idempotencyKeys,
           {
             key: s.idempotencyKey,
             fingerprint: requestFingerprint(s.route, eventKey, s.body),
             now: now(),
             staleMs: deps.settings.staleReservationMs,
-            onCompleteError: (err) =>
-              deps.log.error({ err }, 'cannot store the response of an Idempotency-Key; a retry may be refused'),
           },
-          () => create(s).then((r) => ({ value: r, response: r.response })),
+          (reservation) => create(s, reservation),
         );
         if (outcome.replayed)
           return { statusCode: outcome.response.statusCode, body: outcome.response.body, replayed: true };

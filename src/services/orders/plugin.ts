@@ -51,11 +51,13 @@ async function linkSecret(fastify: FastifyInstance): Promise<string> {
 }
 
 async function orderIntakePlugin(fastify: FastifyInstance) {
-  const { config, store } = fastify;
+  const { config } = fastify;
+  const { orders, idempotencyKeys } = fastify.store;
   const log = fastify.log.child({ component: 'orders' });
   const links = createLinkSigner(await linkSecret(fastify), config.publicBaseUrl);
   const intake = createOrderIntake({
-    store,
+    orders,
+    idempotencyKeys,
     events: fastify.events,
     photos: fastify.photos,
     captcha: fastify.captcha,
@@ -67,12 +69,12 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
       highValueThresholdCents: config.HIGH_VALUE_THRESHOLD,
       holdTtlMs: config.VERIFY_LINK_TTL_HOURS * 3_600_000,
       // Longer than any request may run (REQUEST_TIMEOUT_MS), with room to spare.
-      staleReservationMs: config.REQUEST_TIMEOUT_MS + 60_000,
+      staleReservationMs: config.IDEMPOTENCY_STALE_MS ?? config.REQUEST_TIMEOUT_MS + 60_000,
     },
     log,
   });
-  const confirm = createConfirmer({ store, notifier: fastify.notifier, push: fastify.push, links, log });
-  const job = new HoldExpiryJob({ store, log });
+  const confirm = createConfirmer({ orders, notifier: fastify.notifier, push: fastify.push, links, log });
+  const job = new HoldExpiryJob({ orders, log });
 
   fastify.decorate('orderIntake', {
     submit: intake.submit,

@@ -24,7 +24,7 @@ async function pushPlugin(fastify: FastifyInstance) {
   if (keys.created) log.info({ file: keys.file }, 'generated a VAPID key pair for web push');
 
   const notifier = createPushNotifier({
-    store: fastify.store,
+    store: fastify.store.pushSubscriptions,
     vapid: keys,
     subject: config.VAPID_SUBJECT,
     publicBaseUrl: config.publicBaseUrl,

@@ -16,14 +16,14 @@ import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import type { OrderRecord } from '../../domain/order.js';
-import type { OrderStore, PushSubscriptionRecord } from '../store/port.js';
+import type { PushSubscriptionRecord, PushSubscriptionsPort } from '../store/ports/push-subscriptions.js';
 import { createPushAgent, ENDPOINT_NOT_PUBLIC, endpointRefusal, type PushAgentOptions } from './egress.js';
 import { type PushAudience, pushPayload } from './payload.js';
 import type { OrderEvent, PushNotifier } from './types.js';
 
 export type VapidKeys = { publicKey: string; privateKey: string };
 
-export type PushStore = Pick<OrderStore, 'listPushSubscriptions' | 'deletePushSubscription'>;
+export type PushStore = Pick<PushSubscriptionsPort, 'list' | 'delete'>;
 
 export type PushNotifierOptions = {
   store: PushStore;
@@ -162,7 +162,7 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
         const status = statusOf(err);
         if (status === 404 || status === 410) {
           try {
-            await opts.store.deletePushSubscription(sub.endpoint);
+            await opts.store.delete(sub.endpoint);
             log.info({ endpoint: endpointForLog(sub.endpoint), status }, 'push subscription expired; removed');
           } catch (delErr) {
             log.warn(
@@ -210,8 +210,8 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
   }
 
   async function notify(event: OrderEvent, order: OrderRecord): Promise<void> {
-    const admin = await opts.store.listPushSubscriptions({ scope: 'admin' });
-    const forOrder = event === 'created' ? [] : await opts.store.listPushSubscriptions({ orderId: order.id });
+    const admin = await opts.store.list({ scope: 'admin' });
+    const forOrder = event === 'created' ? [] : await opts.store.list({ orderId: order.id });
     // One push per endpoint: a browser subscribed as admin and for the order gets the admin one.
     const targets = new Map<string, Target>();
     for (const sub of admin) targets.set(sub.endpoint, { sub, audience: 'admin' });

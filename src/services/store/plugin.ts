@@ -1,30 +1,72 @@
 /**
- * The order store service, decorated as `fastify.store`: the adapter `ORDER_STORE` picks,
- * behind the read cache (`ORDER_CACHE_TTL_MS`). Start-up connects and migrates (a
- * misconfigured store stops it, naming the variable); `/readyz` reports `health()`; the
- * store closes last on shutdown (Fastify closes plugins in reverse order, and every service
- * that uses the store is registered after it).
+ * The system of record, decorated as `fastify.store`: one port per kind of record
+ * (`fastify.store.orders`, `.eventSettings`, `.pushSubscriptions`, `.idempotencyKeys`,
+ * `.captchaTokens`, `.outbox`); a route or service takes the ports it uses.
+ *
+ * `ORDER_STORE` picks the engine: `sqlite` (default, `DATA_DIR/orders.db`) or `postgres`
+ * (`DATABASE_URL`); `sheets` means SQLite with the spreadsheet mirror. Start-up connects and
+ * migrates (a misconfigured store stops it, naming the variable); `/readyz` reports the
+ * engine; the store closes last on shutdown (Fastify closes plugins in reverse order, and
+ * every service that uses the store is registered after it).
  */
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createCachedStore } from './cached-store.js';
-import { createStore } from './create-store.js';
-import type { OrderStore } from './port.js';
+import type { Config } from '../../config/env.js';
+import { ConfigError } from '../../config/env.js';
+import type { StoreLogger } from './logger.js';
+import { openStore, type Store, type StoreOptions } from './store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    store: OrderStore;
+    store: Store;
   }
+}
+
+export const SQLITE_FILE = 'orders.db';
+/** Where a Google Sheets deployment of the earlier design kept its local data (imported once). */
+export const SHEETS_SIDE_STORE_FILE = 'sheets-local.db';
+
+/** The engine `ORDER_STORE` names, with its settings from the config. */
+export function storeOptions(config: Config, log: StoreLogger): StoreOptions {
+  const sheetsSideStore = path.join(config.dataDir, SHEETS_SIDE_STORE_FILE);
+  if (config.ORDER_STORE === 'postgres') {
+    if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL: required when ORDER_STORE=postgres');
+    return {
+      engine: 'postgres',
+      connectionString: config.DATABASE_URL,
+      poolSize: config.DATABASE_POOL_SIZE,
+      log,
+      sheetsSideStore,
+    };
+  }
+  return {
+    engine: 'sqlite',
+    file: path.join(config.dataDir, SQLITE_FILE),
+    checkpointIntervalMs: config.SQLITE_CHECKPOINT_INTERVAL_MS,
+    log,
+    sheetsSideStore,
+  };
 }
 
 async function storePlugin(fastify: FastifyInstance): Promise<void> {
   const { config } = fastify;
   const log = fastify.log.child({ component: 'store' });
-  const inner = await createStore(config, log);
-  await inner.init();
-  const store = createCachedStore(inner, { ttlMs: config.ORDER_CACHE_TTL_MS, log });
-
-  fastify.decorate('store', store);
+  if (config.ORDER_STORE === 'sheets') {
+    log.warn(
+      'ORDER_STORE=sheets: orders are kept in SQLite (DATA_DIR/orders.db); the spreadsheet mirror is not available yet in this version',
+    );
+  }
+  const store = await openStore(storeOptions(config, log));
+  fastify.decorate('store', {
+    engine: store.engine,
+    orders: store.orders,
+    eventSettings: store.eventSettings,
+    pushSubscriptions: store.pushSubscriptions,
+    idempotencyKeys: store.idempotencyKeys,
+    captchaTokens: store.captchaTokens,
+    outbox: store.outbox,
+  } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {
     await store.close();

@@ -57,7 +57,7 @@ describe('admin routes require the admin token', () => {
       expect(right.statusCode, `${what}: ${right.body.slice(0, 200)}`).toBe(200);
     }
     // Nothing was changed by the refused requests: only the authorised ones ran.
-    const after = await app.store.getOrder(order.id);
+    const after = await app.store.orders.get(order.id);
     expect(after?.customerName).toBe('Grace Hopper');
   });
 

@@ -59,14 +59,16 @@ export async function orderIn(
   over: Partial<NewOrder> & { shipped?: boolean } = {},
 ): Promise<OrderRecord> {
   const { shipped, ...fields } = over;
-  let order = await app.store.createOrder(newOrder(fields));
+  let order = await app.store.orders.create(newOrder(fields), { by: 'customer' });
   if (status === 'void' && shipped) {
-    order = (await app.store.updateOrder(order.id, { status: 'paid' })).order;
-    order = (await app.store.setShipping(order.id, { shipped: true })).order;
-    return (await app.store.updateOrder(order.id, { status: 'void' })).order;
+    order = (await app.store.orders.update(order.id, { status: 'paid' }, { by: 'admin' })).order;
+    order = (await app.store.orders.setShipping(order.id, { shipped: true }, { by: 'admin' })).order;
+    return (await app.store.orders.update(order.id, { status: 'void' }, { by: 'admin' })).order;
   }
-  if (status !== 'pending') order = (await app.store.updateOrder(order.id, { status })).order;
-  if (shipped) order = (await app.store.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' })).order;
+  if (status !== 'pending') order = (await app.store.orders.update(order.id, { status }, { by: 'admin' })).order;
+  if (shipped)
+    order = (await app.store.orders.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' }, { by: 'admin' }))
+      .order;
   return order;
 }
 
@@ -115,7 +117,7 @@ export async function call(app: TestApp, opts: Inject): Promise<LightMyRequestRe
 export async function withPushService(t: TestContext, app: TestApp): Promise<PushService> {
   const service = await startPushService(t);
   const notifier = createPushNotifier({
-    store: app.store,
+    store: app.store.pushSubscriptions,
     vapid: webpush.generateVAPIDKeys(),
     subject: 'mailto:photos@example.com',
     publicBaseUrl: 'http://photos.test',
@@ -127,7 +129,7 @@ export async function withPushService(t: TestContext, app: TestApp): Promise<Pus
   t.onTestFinished(() => notifier.close());
   (app as unknown as { push: typeof notifier }).push = notifier;
   const sub = service.subscriber();
-  await app.store.savePushSubscription({
+  await app.store.pushSubscriptions.save({
     endpoint: sub.endpoint,
     p256dh: sub.keys.p256dh,
     auth: sub.keys.auth,

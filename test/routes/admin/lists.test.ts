@@ -4,7 +4,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { acceptsGzip, createOrderListBytes } from '../../../src/routes/admin/list-bytes.js';
-import { ApiOrder } from '../../../src/schemas/order.js';
+import { AdminOrder } from '../../../src/schemas/order.js';
 import { newOrder } from '../../support/store-fixtures.js';
 import { adminHeaders, appWithEvents, BX, call, expectError, orderIn } from './fixtures.js';
 
@@ -20,8 +20,9 @@ describe('GET /api/orders/pending | completed | cancelled', () => {
     const c = await orderIn(app, 'cancelled');
     const paid2 = await orderIn(app, 'paid', { shipped: true });
     const voidAfterPaid = await orderIn(app, 'void', { shipped: true });
-    await app.store.createOrder(
+    await app.store.orders.create(
       newOrder({ held: true, holdExpiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
+      { by: 'customer' },
     );
 
     const pending = await call(app, { url: '/api/orders/pending' });
@@ -39,11 +40,12 @@ describe('GET /api/orders/pending | completed | cancelled', () => {
     expect(cancelled.json().map((o: { status: string }) => o.status)).toEqual(['void', 'cancelled', 'void']);
   });
 
-  test('an Order in a list is exactly the API allow-list, money as text', async (t) => {
+  test('an Order in a list is exactly the admin allow-list (with its history), money as text', async (t) => {
     const app = await appWithEvents(t);
     const order = await orderIn(app, 'pending');
     const [item] = (await call(app, { url: '/api/orders/pending' })).json();
-    expect(ApiOrder.strict().parse(item)).toEqual(item);
+    expect(AdminOrder.strict().parse(item)).toEqual(item);
+    expect(item.history).toEqual([{ at: order.createdAt, action: 'create', to: 'pending', by: 'customer' }]);
     expect(item).toMatchObject({
       id: order.id,
       orderNumber: order.orderNumber,
@@ -100,7 +102,7 @@ describe('GET /api/orders/pending | completed | cancelled', () => {
     expect(pending[0].customerName).toBe('Grace Hopper');
     expect(numbers((await call(app, { url: '/api/orders/completed' })).json())).toEqual([a.orderNumber]);
 
-    await app.store.appendFeedback(b.id, 'Lovely photos', new Date('2026-01-01T00:00:00Z'));
+    await app.store.orders.appendFeedback(b.id, 'Lovely photos', new Date('2026-01-01T00:00:00Z'), { by: 'customer' });
     expect((await call(app, { url: '/api/orders/pending' })).json()[0].feedback).toBe(
       '[2026-01-01T00:00:00.000Z] Lovely photos',
     );
@@ -175,6 +177,8 @@ describe('order list bytes', () => {
         shippingStatus: 'ship' as const,
         trackingNumber: '',
         feedback: '',
+        version: 1,
+        history: [],
       });
     const a = record(1);
     const b = record(2);
@@ -224,8 +228,9 @@ describe('GET /api/orders/summary', () => {
     await orderIn(app, 'void');
     await orderIn(app, 'cancelled');
     await orderIn(app, 'pending', { eventSlug: BX, prefix: 'BX24', items: line(450), shippingFeeCents: 0 });
-    await app.store.createOrder(
+    await app.store.orders.create(
       newOrder({ held: true, holdExpiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
+      { by: 'customer' },
     );
 
     const all = await call(app, { url: '/api/orders/summary' });
@@ -256,8 +261,9 @@ describe('GET /api/orders/{orderNumber}', () => {
     expectError(await call(app, { url: '/api/orders/%20' }), 400, 'VALIDATION_FAILED');
     expectError(await call(app, { url: `/api/orders/${'x'.repeat(101)}` }), 400, 'VALIDATION_FAILED');
 
-    const held = await app.store.createOrder(
+    const held = await app.store.orders.create(
       newOrder({ held: true, holdExpiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
+      { by: 'customer' },
     );
     const res = await call(app, { url: `/api/orders/${held.orderNumber}` });
     expect(res.json()).toMatchObject({ orderNumber: held.orderNumber, verificationRequired: true });

@@ -59,7 +59,7 @@ describe('POST /api/orders/{id}/update-shipping', () => {
     // A new tracking number on a shipped order replaces the old one.
     const rc = await call(app, { method: 'POST', url: shipping(a.id), payload: { trackingNumber: 'NEW-1' } });
     expect(rc.json()).toMatchObject({ changed: true, order: { trackingNumber: 'NEW-1' } });
-    expect((await app.store.getOrder(a.id))?.trackingNumber).toBe('NEW-1');
+    expect((await app.store.orders.get(a.id))?.trackingNumber).toBe('NEW-1');
   });
 
   test('{ shipped: false } undoes shipping and clears the tracking number', async (t) => {
@@ -91,7 +91,7 @@ describe('POST /api/orders/{id}/update-shipping', () => {
       for (const payload of [{ shipped: true }, { trackingNumber: '1Z1' }]) {
         expectError(await call(app, { method: 'POST', url: shipping(order.id), payload }), 409, 'ORDER_NOT_SHIPPABLE');
       }
-      expect((await app.store.getOrder(order.id))?.shippingStatus).toBe('ship');
+      expect(await app.store.orders.get(order.id)).toEqual(order);
     }
     // A shipped order voided afterwards (refund) cannot be shipped again, but can be un-shipped.
     const voided = await orderIn(app, 'void', { shipped: true });
@@ -120,7 +120,7 @@ describe('POST /api/orders/{id}/update-shipping', () => {
     ]) {
       expectError(await call(app, { method: 'POST', url: shipping(order.id), payload }), 400, 'VALIDATION_FAILED');
     }
-    expect((await app.store.getOrder(order.id))?.shippingStatus).toBe('ship');
+    expect((await app.store.orders.get(order.id))?.shippingStatus).toBe('ship');
     expectError(
       await call(app, { method: 'POST', url: shipping('AX25-7777'), payload: { shipped: true } }),
       404,
@@ -148,7 +148,7 @@ describe('POST /api/orders/{id}/update-shipping', () => {
     await call(app, { method: 'POST', url: shipping(order.id), payload: { shipped: true } });
     await app.notifier.flush();
     expect(await outbox(app.dataDir)).toHaveLength(before.length + 1);
-    expect(await app.store.pendingMailCount()).toBe(0);
+    expect(await app.store.outbox.pendingCount()).toBe(0);
 
     await call(app, { method: 'POST', url: shipping(order.id), payload: { shipped: false } });
     await app.push.drain();

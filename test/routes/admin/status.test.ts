@@ -33,7 +33,7 @@ describe('every from × to status pair (SPEC §5)', () => {
                   url: `/api/orders/${order.id}/update-status`,
                   payload: { status: to },
                 });
-          const stored = await app.store.getOrder(order.id);
+          const stored = await app.store.orders.get(order.id);
           const what = `${from} → ${to}`;
           if (from === to || ALLOWED[from].includes(to)) {
             expect(res.statusCode, `${what}: ${res.body}`).toBe(200);
@@ -83,7 +83,7 @@ describe('every from × to status pair (SPEC §5)', () => {
       404,
       'ORDER_NOT_FOUND',
     );
-    expect((await app.store.getOrder(order.id))?.status).toBe('pending');
+    expect((await app.store.orders.get(order.id))?.status).toBe('pending');
   });
 
   test('a status change pushes a notification; setting the same status again pushes nothing', async (t) => {
@@ -143,7 +143,7 @@ describe('PUT /api/orders/{id}: field edits', () => {
         addressVerified: true,
         total: '$35.00',
       });
-      expect(await app.store.getOrder(order.id)).toMatchObject({ customerName: 'Grace Hopper', state: 'CA' });
+      expect(await app.store.orders.get(order.id)).toMatchObject({ customerName: 'Grace Hopper', state: 'CA' });
     }
   });
 
@@ -158,7 +158,7 @@ describe('PUT /api/orders/{id}: field edits', () => {
     for (const order of cases) {
       const res = await call(app, { method: 'PUT', url: `/api/orders/${order.id}`, payload: { city: 'Chicago' } });
       expectError(res, 409, 'ORDER_FULFILLED');
-      expect((await app.store.getOrder(order.id))?.city).toBe('Springfield');
+      expect((await app.store.orders.get(order.id))?.city).toBe('Springfield');
     }
     const shipped = cases[0]!;
     const voided = await call(app, { method: 'PUT', url: `/api/orders/${shipped.id}`, payload: { status: 'void' } });
@@ -206,7 +206,7 @@ describe('PUT /api/orders/{id}: field edits', () => {
       const res = await call(app, { method: 'PUT', url, payload });
       expectError(res, 400, 'VALIDATION_FAILED');
     }
-    expect((await app.store.getOrder(order.id))?.updatedAt).toBe(order.updatedAt);
+    expect((await app.store.orders.get(order.id))?.updatedAt).toBe(order.updatedAt);
   });
 
   test('text is cleaned as in a new order: controls and bidi overrides removed, a tab made a space, trimmed', async (t) => {
@@ -237,7 +237,7 @@ describe('PUT /api/orders/{id}: field edits', () => {
     const missing = await call(app, { method: 'PUT', url, payload: { city: '' } });
     expectError(missing, 400, 'VALIDATION_FAILED');
     expect(missing.json().details).toContain('city');
-    expect((await app.store.getOrder(order.id))?.state).toBe('IL');
+    expect((await app.store.orders.get(order.id))?.state).toBe('IL');
   });
 
   test('switching to pickup drops the address check; back to ship checks it again', async (t) => {
@@ -263,8 +263,9 @@ describe('PUT /api/orders/{id}: field edits', () => {
 
   test('an order waiting for email confirmation: status and edits are 409 ORDER_HELD', async (t) => {
     const app = await appWithEvents(t);
-    const held = await app.store.createOrder(
+    const held = await app.store.orders.create(
       newOrder({ held: true, holdExpiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
+      { by: 'customer' },
     );
     expectError(
       await call(app, { method: 'POST', url: `/api/orders/${held.id}/update-status`, payload: { status: 'paid' } }),
@@ -276,7 +277,7 @@ describe('PUT /api/orders/{id}: field edits', () => {
       409,
       'ORDER_HELD',
     );
-    expect(await app.store.getOrder(held.id)).toMatchObject({
+    expect(await app.store.orders.get(held.id)).toMatchObject({
       status: 'pending',
       held: true,
       customerName: 'Ada Lovelace',

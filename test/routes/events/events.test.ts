@@ -108,7 +108,7 @@ describe('PUT /api/event-config', () => {
       active: true,
     });
     // Stored in cents in the store.
-    expect(await app.store.getEventSettings(AX)).toMatchObject({
+    expect(await app.store.eventSettings.get(AX)).toMatchObject({
       prices: { '4x6': 650, Digital: 0, '11x14': 3599 },
       shippingFeeCents: 725,
     });
@@ -182,9 +182,9 @@ describe('PUT /api/event-config', () => {
       const res = await call(app, put(payload));
       expectError(res, 400, 'VALIDATION_FAILED');
     }
-    expect(await app.store.getEventSettings(AX)).toBeNull();
+    expect(await app.store.eventSettings.get(AX)).toBeNull();
     expectError(await call(app, put({ eventSlug: 'Nope', isArchived: true })), 404, 'EVENT_NOT_FOUND');
-    expect(await app.store.getEventSettings('Nope')).toBeNull();
+    expect(await app.store.eventSettings.get('Nope')).toBeNull();
   });
 
   test('any body: never a 5xx, every 4xx has the SPEC §1 body', async (t) => {

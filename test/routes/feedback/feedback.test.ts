@@ -1,6 +1,6 @@
 /**
- * `POST /api/orders/{orderNumber}/feedback` (SPEC §5): appended with a timestamp, limits,
- * text hygiene, unknown orders, and the per-address rate limit.
+ * `POST /api/orders/{orderNumber}/feedback`: appended with a timestamp, limits (10 entries,
+ * then 409 FEEDBACK_LIMIT), text hygiene, unknown orders, and the per-address rate limit.
  */
 import { describe, expect, test } from 'vitest';
 import { MAX_FEEDBACK_CHARS } from '../../../src/routes/feedback/index.js';
@@ -36,7 +36,7 @@ describe('POST /api/orders/{orderNumber}/feedback', () => {
     const third = await call(app, post(order.id, { feedback: 'By id' }));
     expect(third.statusCode).toBe(200);
 
-    const stored = (await app.store.getOrder(order.id))?.feedback ?? '';
+    const stored = (await app.store.orders.get(order.id))?.feedback ?? '';
     const entries = stored.split('\n\n');
     expect(entries).toHaveLength(3);
     expect(entries.map((e) => e.replace(ENTRY, ''))).toEqual(['Great photos!', 'Line one\nline two\tend', 'By id']);
@@ -80,7 +80,7 @@ describe('POST /api/orders/{orderNumber}/feedback', () => {
     ]) {
       expectError(await call(app, post(order.id, payload)), 400, 'VALIDATION_FAILED');
     }
-    expect((await app.store.getOrder(order.id))?.feedback).toBe('');
+    expect((await app.store.orders.get(order.id))?.feedback).toBe('');
   });
 
   test('unknown order: 404 ORDER_NOT_FOUND', async (t) => {
@@ -99,7 +99,22 @@ describe('POST /api/orders/{orderNumber}/feedback', () => {
     const over = await call(app, post(order.id, { feedback: 'z'.repeat(2000) }));
     expectError(over, 400, 'VALIDATION_FAILED');
     expect(over.json().error).toContain('no room');
-    expect((await app.store.getOrder(order.id))?.feedback.length).toBeLessThanOrEqual(MAX_FEEDBACK_CHARS);
+    expect((await app.store.orders.get(order.id))?.feedback.length).toBeLessThanOrEqual(MAX_FEEDBACK_CHARS);
+  });
+
+  test('at most 10 entries per order, then 409 FEEDBACK_LIMIT; concurrent posts never pass the cap', async (t) => {
+    const app = await appWithEvents(t, { env: MANY });
+    const order = await orderIn(app, 'pending');
+    const posts = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => call(app, post(order.orderNumber, { feedback: `note ${i}` }))),
+    );
+    expect(posts.filter((r) => r.statusCode === 200)).toHaveLength(10);
+    for (const r of posts.filter((x) => x.statusCode !== 200)) expectError(r, 409, 'FEEDBACK_LIMIT');
+    expectError(await call(app, post(order.id, { feedback: 'one more' })), 409, 'FEEDBACK_LIMIT');
+    const stored = await app.store.orders.get(order.id);
+    expect(stored?.feedback.split('\n\n')).toHaveLength(10);
+    // each is in the order's history, by the customer
+    expect(stored?.history.filter((h) => h.action === 'feedback' && h.by === 'customer')).toHaveLength(10);
   });
 
   test('rate limited per client address: 429 RATE_LIMITED with Retry-After; admins are exempt', async (t) => {
@@ -118,6 +133,6 @@ describe('POST /api/orders/{orderNumber}/feedback', () => {
     const admin = await send('203.0.113.7', { authorization: 'Bearer test-admin-token-0123456789abcdef' });
     expect(admin.statusCode).toBe(200);
     // The refused post was not stored.
-    expect((await app.store.getOrder(order.id))?.feedback.split('\n\n')).toHaveLength(4);
+    expect((await app.store.orders.get(order.id))?.feedback.split('\n\n')).toHaveLength(4);
   });
 });

@@ -57,7 +57,7 @@ describe('CAPTCHA on order submission', () => {
       const viaHeader = await solvedCaptcha(app);
       expect((await post(body(), { 'x-captcha-token': viaHeader })).statusCode).toBe(201);
       expectError(await post(body(), { 'x-captcha-token': viaHeader }), 'POST', url, 403, 'CAPTCHA_FAILED');
-      expect(await app.store.listOrders()).toHaveLength(2);
+      expect(await app.store.orders.list()).toHaveLength(2);
     });
 
     test(`${url}: a mistake the customer can fix does not spend the solved CAPTCHA`, async (t) => {
@@ -91,7 +91,7 @@ describe('CAPTCHA on order submission', () => {
     for (const { url, body } of routes) {
       const res = await app.inject({ method: 'POST', url, headers: adminHeaders, payload: body() });
       expect(res.statusCode).toBe(201);
-      const order = await app.store.getOrder(res.json().orderNumber);
+      const order = await app.store.orders.get(res.json().orderNumber);
       expect(order?.channel).toBe('booth');
 
       // A wrong token is never treated as a customer, even with a valid CAPTCHA.

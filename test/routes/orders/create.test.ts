@@ -43,7 +43,7 @@ describe('POST /api/orders/create', () => {
       message: expect.stringContaining('ada@example.com'),
     });
 
-    const order = await app.store.getOrder(`${PREFIX}-0001`);
+    const order = await app.store.orders.get(`${PREFIX}-0001`);
     expect(order).toMatchObject({
       eventSlug: EVENT,
       customerName: 'Ada Lovelace',
@@ -93,7 +93,7 @@ describe('POST /api/orders/create', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ total: '$45.00', verificationRequired: false });
-    const order = await app.store.getOrder(res.json().orderNumber);
+    const order = await app.store.orders.get(res.json().orderNumber);
     expect(order).toMatchObject({
       fulfillmentType: 'ship',
       items: [
@@ -122,7 +122,7 @@ describe('POST /api/orders/create', () => {
       payload: bodyA({ fulfillmentType: 'pickup', shippingAddress: GOOD_ADDRESS }),
     });
     expect(pickup.statusCode).toBe(201);
-    expect(await app.store.getOrder(pickup.json().orderNumber)).toMatchObject({
+    expect(await app.store.orders.get(pickup.json().orderNumber)).toMatchObject({
       fulfillmentType: 'pickup',
       shippingFeeCents: 0,
       shippingAddress: '123 Main St',
@@ -137,7 +137,7 @@ describe('POST /api/orders/create', () => {
       payload: bodyA({ shippingAddress: { line1: '', city: '', state: '', zip: '' } }),
     });
     expect(empty.statusCode).toBe(201);
-    expect((await app.store.getOrder(empty.json().orderNumber))?.fulfillmentType).toBe('pickup');
+    expect((await app.store.orders.get(empty.json().orderNumber))?.fulfillmentType).toBe('pickup');
 
     for (const payload of [
       bodyA({ fulfillmentType: 'ship' }),
@@ -167,7 +167,7 @@ describe('POST /api/orders/create', () => {
     const { parsed, error } = expectError(res, 'POST', URL, 400, 'UNKNOWN_PHOTO');
     expect(parsed).toEqual({ eventSlug: EVENT, unknownPhotos: ['999', 'nope'], count: 2 });
     expect(error).toContain('999, nope');
-    expect(await app.store.listOrders({ includeHeld: true })).toEqual([]);
+    expect(await app.store.orders.list({ includeHeld: true })).toEqual([]);
   });
 
   test('sizes off the price list and quantities outside 1–99: 400 VALIDATION_FAILED', async (t) => {
@@ -249,7 +249,7 @@ describe('POST /api/orders/create', () => {
       email: ` ${'a'.repeat(64)}@${'b'.repeat(185)}.com `, // 254
     });
     expect(accepted.statusCode, accepted.body).toBe(201);
-    const order = await app.store.getOrder(accepted.json().orderNumber);
+    const order = await app.store.orders.get(accepted.json().orderNumber);
     // Exactly 100 characters once controls and bidi overrides are removed, the tab made a space and the
     // ends trimmed; formula-looking text is kept as text.
     expect(order?.customerName).toBe(`Zoë O'Brien-山田 ${'😀'.repeat(76)} =SUM(A1)`);
@@ -314,7 +314,7 @@ describe('POST /api/orders/create', () => {
       const { parsed } = expectError(res, 'POST', URL, 400, 'ADDRESS_INVALID');
       expect(parsed).toMatchObject({ field, reason: expect.any(String) });
     }
-    expect(await app.store.listOrders({ includeHeld: true })).toEqual([]);
+    expect(await app.store.orders.list({ includeHeld: true })).toEqual([]);
   });
 
   test('a verifier that is slow lets the order through, flagged addressVerified: false', async (t) => {
@@ -339,7 +339,7 @@ describe('POST /api/orders/create', () => {
     expect(res.statusCode).toBe(201);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(usps.requests.some((r) => r.path === '/addresses/v3/address')).toBe(true);
-    expect(await app.store.getOrder(res.json().orderNumber)).toMatchObject({
+    expect(await app.store.orders.get(res.json().orderNumber)).toMatchObject({
       fulfillmentType: 'ship',
       shippingAddress: '123 Main St',
       addressVerified: false,
@@ -355,6 +355,6 @@ describe('POST /api/orders/create', () => {
       payload: bodyA({ shippingAddress: { ...GOOD_ADDRESS, state: 'ZZ' } }),
     });
     expect(res.statusCode).toBe(201);
-    expect((await app.store.getOrder(res.json().orderNumber))?.addressVerified).toBeNull();
+    expect((await app.store.orders.get(res.json().orderNumber))?.addressVerified).toBeNull();
   });
 });

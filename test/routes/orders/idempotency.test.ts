@@ -40,7 +40,7 @@ describe('Idempotency-Key', () => {
         expect(again.headers['idempotent-replayed']).toBe('true');
         expectMatchesOpenApi('POST', url, again);
       }
-      expect(await app.store.listOrders({ includeHeld: true })).toHaveLength(1);
+      expect(await app.store.orders.list({ includeHeld: true })).toHaveLength(1);
       await app.notifier.flush();
       expect((await outbox(app.dataDir)).map((m) => m.name)).toEqual([expect.stringContaining('-receipt-')]);
 
@@ -63,7 +63,7 @@ describe('Idempotency-Key', () => {
         payload: otherRoute.body(),
       });
       expectError(crossAdmin, 'POST', otherRoute.url, 409, 'IDEMPOTENCY_CONFLICT');
-      expect(await app.store.listOrders({ includeHeld: true })).toHaveLength(1);
+      expect(await app.store.orders.list({ includeHeld: true })).toHaveLength(1);
     });
   }
 
@@ -107,7 +107,7 @@ describe('Idempotency-Key', () => {
       expect(r.headers['retry-after']).toBe('1');
     }
     expect(new Set(created.map((r) => r.body)).size).toBe(1);
-    expect(await app.store.listOrders()).toHaveLength(1);
+    expect(await app.store.orders.list()).toHaveLength(1);
   });
 
   test('a malformed key is 400', async (t) => {

@@ -22,7 +22,7 @@ async function check(app: TestApp, url: string, res: LightMyRequestResponse, con
   } else {
     expect(res.statusCode).toBe(201);
     const number = res.json().orderNumber as string;
-    expect((await app.store.getOrder(number))?.orderNumber).toBe(number);
+    expect((await app.store.orders.get(number))?.orderNumber).toBe(number);
   }
 }
 

@@ -58,7 +58,7 @@ describe('POST /api/orders', () => {
     });
     expect(new Date(order.createdAt).toISOString()).toBe(order.createdAt);
     // Durable before the response: what the store holds is what was answered.
-    const stored = await app.store.getOrder(order.id);
+    const stored = await app.store.orders.get(order.id);
     expect(stored?.orderNumber).toBe(order.orderNumber);
   });
 
@@ -135,7 +135,7 @@ describe('POST /api/orders', () => {
         { field: 'total', expected: '$20.00', received: '$25.00' },
       ],
     });
-    expect(await app.store.listOrders({ includeHeld: true })).toEqual([]);
+    expect(await app.store.orders.list({ includeHeld: true })).toEqual([]);
   });
 
   test('unreadable amounts and items: 400 VALIDATION_FAILED naming them', async (t) => {
@@ -289,7 +289,7 @@ describe('POST /api/orders', () => {
     expect(numbers).toEqual(Array.from({ length: 100 }, (_, i) => `${PREFIX}-${String(i + 1).padStart(4, '0')}`));
     const ids = responses.map((r) => r.json().id as string);
     expect(new Set(ids).size).toBe(100);
-    expect(await app.store.listOrders()).toHaveLength(100);
+    expect(await app.store.orders.list()).toHaveLength(100);
     // One receipt job per order, stored with it (sent or not yet: the worker is at it).
     const db = new Database(path.join(app.dataDir, 'orders.db'), { readonly: true });
     t.onTestFinished(() => {

@@ -73,7 +73,7 @@ describe('high-value orders', () => {
       message: expect.stringContaining('follow the link'),
     });
 
-    const held = await app.store.getOrder(number);
+    const held = await app.store.orders.get(number);
     expect(held).toMatchObject({ held: true, status: 'pending', channel: 'web' });
     const expires = Date.parse(held?.holdExpiresAt ?? '');
     expect(expires % 1000).toBe(0);
@@ -95,7 +95,7 @@ describe('high-value orders', () => {
     expect(confirmed.html).toContain(number);
     expect(confirmed.html).toContain('$120.00');
     expect(await pendingNumbers(app)).toEqual([number]);
-    expect(await app.store.getOrder(number)).toMatchObject({ held: false, holdExpiresAt: null, status: 'pending' });
+    expect(await app.store.orders.get(number)).toMatchObject({ held: false, holdExpiresAt: null, status: 'pending' });
     expect(pushed).toHaveBeenCalledTimes(1);
     expect(pushed).toHaveBeenCalledWith('created', expect.objectContaining({ orderNumber: number, held: false }));
     await app.notifier.flush();
@@ -137,10 +137,10 @@ describe('high-value orders', () => {
     }
     // Validly signed for an order that does not exist: it cannot be confirmed.
     expect(await open(app, `${VERIFY}?token=${someoneElse}`)).toMatchObject({ status: 410 });
-    expect((await app.store.getOrder(res.json().orderNumber))?.held).toBe(true);
+    expect((await app.store.orders.get(res.json().orderNumber))?.held).toBe(true);
     // A HEAD (link checkers, previews) confirms nothing.
     expect((await app.inject({ method: 'HEAD', url: link })).statusCode).not.toBe(200);
-    expect((await app.store.getOrder(res.json().orderNumber))?.held).toBe(true);
+    expect((await app.store.orders.get(res.json().orderNumber))?.held).toBe(true);
   });
 
   test('an expired link: 410 page, and the expiry job cancels the order', async (t) => {
@@ -166,7 +166,7 @@ describe('high-value orders', () => {
     const expired = await open(app, local(link));
     expect(expired).toMatchObject({ status: 410, code: 'VERIFICATION_EXPIRED' });
     // The page alone changes nothing; the job cancels it.
-    expect((await app.store.getOrder(number))?.held).toBe(true);
+    expect((await app.store.orders.get(number))?.held).toBe(true);
     const cancelled = await app.orderIntake.expireHolds();
     expect(cancelled.map((o) => [o.orderNumber, o.status])).toEqual([[number, 'cancelled']]);
     const list = await app.inject({ url: '/api/orders/cancelled', headers: adminHeaders });
@@ -182,9 +182,9 @@ describe('high-value orders', () => {
     const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });
     const number = res.json().orderNumber;
     const link = local(await verificationLink(app, number));
-    await app.store.updateOrder(number, { status: 'cancelled' });
+    await app.store.orders.update(number, { status: 'cancelled' }, { by: 'admin' });
     expect(await open(app, link)).toMatchObject({ status: 409, code: 'INVALID_TRANSITION' });
-    expect((await app.store.getOrder(number))?.held).toBe(true);
+    expect((await app.store.orders.get(number))?.held).toBe(true);
   });
 
   test('concurrent clicks confirm once: one CONFIRMED, the rest ALREADY_CONFIRMED, one receipt', async (t) => {
@@ -206,11 +206,11 @@ describe('high-value orders', () => {
 
   test('the held order and its confirmation mail are stored together: the mail names the order and signs its id', async (t) => {
     const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
-    const createOrder = vi.spyOn(app.store, 'createOrder');
-    const enqueueMail = vi.spyOn(app.store, 'enqueueMail');
+    const createOrder = vi.spyOn(app.store.orders, 'create');
+    const enqueueMail = vi.spyOn(app.store.outbox, 'enqueue');
     const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });
     expect(res.json()).toMatchObject({ orderNumber: `${PREFIX}-0001`, verificationRequired: true });
-    const order = await app.store.getOrder(`${PREFIX}-0001`);
+    const order = await app.store.orders.get(`${PREFIX}-0001`);
     // One store call, with the mail; nothing enqueued on its own.
     expect(createOrder).toHaveBeenCalledTimes(1);
     expect(enqueueMail).not.toHaveBeenCalled();
@@ -223,21 +223,21 @@ describe('high-value orders', () => {
         payload: { verifyUrl: expect.stringContaining(`token=${order?.id}.`) },
       },
     ]);
-    expect(await app.store.pendingMailCount()).toBe(1);
+    expect(await app.store.outbox.pendingCount()).toBe(1);
     expect(await verificationLink(app, `${PREFIX}-0001`)).toContain(`token=${order?.id}.`);
   });
 
   test('when the order cannot be stored, neither it nor its mail exists and the retry succeeds', async (t) => {
     const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
     const createOrder = vi
-      .spyOn(app.store, 'createOrder')
+      .spyOn(app.store.orders, 'create')
       .mockRejectedValueOnce(appError('STORE_UNAVAILABLE', { details: 'disk on fire' }));
     const headers = { 'idempotency-key': 'held-order-1' };
     const payload = bodyA({ photos: bigPhotos });
     const failed = await app.inject({ method: 'POST', url: '/api/orders/create', headers, payload });
     expectError(failed, 'POST', '/api/orders/create', 503, 'STORE_UNAVAILABLE');
-    expect(await app.store.listOrders({ includeHeld: true })).toEqual([]);
-    expect(await app.store.pendingMailCount()).toBe(0);
+    expect(await app.store.orders.list({ includeHeld: true })).toEqual([]);
+    expect(await app.store.outbox.pendingCount()).toBe(0);
 
     // The key was released: the retry makes the order, with a new id (and the first number).
     const retry = await app.inject({ method: 'POST', url: '/api/orders/create', headers, payload });

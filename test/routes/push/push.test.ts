@@ -48,7 +48,7 @@ describe('POST /api/push/subscribe', () => {
     expect(second.statusCode).toBe(200);
     expect(second.json()).toMatchObject({ success: true, scope: 'admin' });
 
-    const stored = await app.store.listPushSubscriptions({ scope: 'admin' });
+    const stored = await app.store.pushSubscriptions.list({ scope: 'admin' });
     expect(stored).toEqual([
       expect.objectContaining({ endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, orderId: null }),
     ]);
@@ -56,22 +56,22 @@ describe('POST /api/push/subscribe', () => {
 
   test("order number + the order's email (any case): scope order", async (t) => {
     const app = await build(t);
-    const order = await app.store.createOrder(newOrder({ customerEmail: 'Ada@Example.com' }));
+    const order = await app.store.orders.create(newOrder({ customerEmail: 'Ada@Example.com' }), { by: 'customer' });
     const sub = subscription();
     const payload = { ...sub, orderNumber: order.orderNumber.toLowerCase(), email: '  ADA@example.COM ' };
     const res = await app.inject({ method: 'POST', url: '/api/push/subscribe', payload });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ success: true, message: `Subscribed to order ${order.orderNumber}`, scope: 'order' });
     expect((await app.inject({ method: 'POST', url: '/api/push/subscribe', payload })).statusCode).toBe(200);
-    expect(await app.store.listPushSubscriptions({ orderId: order.id })).toEqual([
+    expect(await app.store.pushSubscriptions.list({ orderId: order.id })).toEqual([
       expect.objectContaining({ endpoint: sub.endpoint, scope: 'order', orderId: order.id }),
     ]);
-    expect(await app.store.listPushSubscriptions({ scope: 'admin' })).toEqual([]);
+    expect(await app.store.pushSubscriptions.list({ scope: 'admin' })).toEqual([]);
   });
 
   test('wrong email and unknown order are the same 404', async (t) => {
     const app = await build(t);
-    const order = await app.store.createOrder(newOrder());
+    const order = await app.store.orders.create(newOrder(), { by: 'customer' });
     const wrongEmail = await app.inject({
       method: 'POST',
       url: '/api/push/subscribe',
@@ -86,12 +86,12 @@ describe('POST /api/push/subscribe', () => {
     expect(unknown.statusCode).toBe(404);
     expect(wrongEmail.json()).toEqual({ ...errorShape, code: 'ORDER_NOT_FOUND' });
     expect(wrongEmail.json()).toEqual(unknown.json());
-    expect(await app.store.listPushSubscriptions({ orderId: order.id })).toEqual([]);
+    expect(await app.store.pushSubscriptions.list({ orderId: order.id })).toEqual([]);
   });
 
   test('no credentials and no order: 401; half an order: 400; a wrong admin token: 401', async (t) => {
     const app = await build(t);
-    const order = await app.store.createOrder(newOrder());
+    const order = await app.store.orders.create(newOrder(), { by: 'customer' });
     const none = await app.inject({ method: 'POST', url: '/api/push/subscribe', payload: subscription() });
     expect(none.statusCode).toBe(401);
     expect(none.json()).toEqual({ ...errorShape, code: 'UNAUTHORIZED' });
@@ -113,7 +113,7 @@ describe('POST /api/push/subscribe', () => {
       payload: { ...subscription(), orderNumber: order.orderNumber, email: 'ada@example.com' },
     });
     expect(wrongToken.statusCode).toBe(401);
-    expect(await app.store.listPushSubscriptions({ orderId: order.id })).toEqual([]);
+    expect(await app.store.pushSubscriptions.list({ orderId: order.id })).toEqual([]);
   });
 
   test('subscriptions that are not valid Push API subscriptions are 400', async (t) => {
@@ -144,18 +144,18 @@ describe('POST /api/push/subscribe', () => {
       expect(res.statusCode, what).toBe(400);
       expect(res.json(), what).toEqual({ ...errorShape, code: 'VALIDATION_FAILED' });
     }
-    expect(await app.store.listPushSubscriptions({ scope: 'admin' })).toEqual([]);
+    expect(await app.store.pushSubscriptions.list({ scope: 'admin' })).toEqual([]);
 
     // padded base64url is accepted and stored unpadded
     const padded = { ...good, keys: { p256dh: `${good.keys.p256dh}=`, auth: `${good.keys.auth}==` } };
     const ok = await app.inject({ method: 'POST', url: '/api/push/subscribe', headers: adminHeaders, payload: padded });
     expect(ok.statusCode).toBe(201);
-    expect((await app.store.listPushSubscriptions({ scope: 'admin' }))[0]).toMatchObject(good.keys);
+    expect((await app.store.pushSubscriptions.list({ scope: 'admin' }))[0]).toMatchObject(good.keys);
   });
 
   test('customers are rate limited per address; admins are not', async (t) => {
     const app = await build(t, { env: { RATE_LIMIT_PUSH_PER_MIN: '3' } });
-    const order = await app.store.createOrder(newOrder());
+    const order = await app.store.orders.create(newOrder(), { by: 'customer' });
     const customer = () =>
       app.inject({
         method: 'POST',

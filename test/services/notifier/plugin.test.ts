@@ -17,7 +17,8 @@ import { newOrder } from '../../support/store-fixtures.js';
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 async function orderWithReceipt(app: TestApp) {
-  const order = await app.store.createOrder(newOrder(), {
+  const order = await app.store.orders.create(newOrder(), {
+    by: 'customer',
     mail: app.notifier.jobsForNewOrder({ id: '', held: false }),
   });
   app.notifier.kick();
@@ -87,7 +88,7 @@ describe('notifier plugin', () => {
       [`label-${order.orderNumber}.docx`, DOCX_TYPE],
     ]);
     expect(parsed.attachments[0]!.content.subarray(1, 4).toString()).toBe('PNG');
-    expect(await app.store.pendingMailCount()).toBe(0);
+    expect(await app.store.outbox.pendingCount()).toBe(0);
 
     const ready = await app.inject({ url: '/readyz' });
     expect(ready.json().checks.mail).toEqual({ ok: true, details: { transports: ['file'], pending: 0 } });
@@ -129,7 +130,7 @@ describe('notifier plugin', () => {
     const first = await build(t, { env });
     const order = await orderWithReceipt(first);
     await first.notifier.flush();
-    expect(await first.store.pendingMailCount()).toBe(1);
+    expect(await first.store.outbox.pendingCount()).toBe(1);
     await first.close();
     expect(stub.requests.length).toBeGreaterThanOrEqual(1);
 
@@ -140,14 +141,15 @@ describe('notifier plugin', () => {
     expect(mail?.parsed.subject).toBe(`Your order ${order.orderNumber}: receipt`);
     expect(mail?.parsed.attachments).toHaveLength(2);
     await second.notifier.flush();
-    expect(await second.store.pendingMailCount()).toBe(0);
+    expect(await second.store.outbox.pendingCount()).toBe(0);
     expect(smtp.received).toHaveLength(1);
   });
 
   test('closing the app (SIGTERM) sends what is queued first', async (t) => {
     // A generous grace period: the flush may have to start the mail thread on a busy machine.
     const app = await build(t, { env: { SHUTDOWN_GRACE_MS: '60000' } });
-    const order = await app.store.createOrder(newOrder(), {
+    const order = await app.store.orders.create(newOrder(), {
+      by: 'customer',
       mail: app.notifier.jobsForNewOrder({ id: '', held: false }),
     });
     // No kick, no flush: only the shutdown flush can send it.
@@ -159,9 +161,9 @@ describe('notifier plugin', () => {
   test('the verification mail carries the link a held order was created with', async (t) => {
     const app = await build(t);
     const verifyUrl = 'http://photos.test/api/orders/verify?token=signed.token';
-    const order = await app.store.createOrder(
+    const order = await app.store.orders.create(
       newOrder({ held: true, holdExpiresAt: new Date(Date.now() + 48 * 3600_000).toISOString() }),
-      { mail: app.notifier.jobsForNewOrder({ id: '', held: true }, verifyUrl) },
+      { by: 'customer', mail: app.notifier.jobsForNewOrder({ id: '', held: true }, verifyUrl) },
     );
     await app.notifier.flush();
     const [file] = await emlFiles(app.dataDir);
@@ -205,7 +207,7 @@ describe('notifier plugin', () => {
     const [mail] = await smtp.waitFor(1, 15_000);
     expect(mail?.parsed.subject).toBe(`Your order ${order.orderNumber}: receipt`);
     await second.notifier.flush();
-    expect(await second.store.pendingMailCount()).toBe(0);
+    expect(await second.store.outbox.pendingCount()).toBe(0);
   });
 
   test('a close that cuts deliveries off leaves DATA_DIR alone afterwards; every job is sent or still queued', async (t) => {
@@ -213,7 +215,10 @@ describe('notifier plugin', () => {
     const orders = [];
     for (let i = 0; i < 6; i++) {
       orders.push(
-        await first.store.createOrder(newOrder(), { mail: first.notifier.jobsForNewOrder({ id: '', held: false }) }),
+        await first.store.orders.create(newOrder(), {
+          by: 'customer',
+          mail: first.notifier.jobsForNewOrder({ id: '', held: false }),
+        }),
       );
     }
     first.notifier.kick();
@@ -233,7 +238,7 @@ describe('notifier plugin', () => {
     // After a restart, each receipt is there once.
     const second = await build(t, { dataDir: first.dataDir });
     await second.notifier.flush();
-    expect(await second.store.pendingMailCount()).toBe(0);
+    expect(await second.store.outbox.pendingCount()).toBe(0);
     const files = await list();
     expect(files).toHaveLength(6);
     for (const o of orders) expect(files.filter((f) => f.includes(`-receipt-${o.orderNumber}-`))).toHaveLength(1);

@@ -5,7 +5,7 @@ import { completeMail } from '../../../src/services/notifier/delivery.js';
 import { parseMailbox } from '../../../src/services/notifier/message.js';
 import { createRenderer, type RenderResult } from '../../../src/services/notifier/render.js';
 import { composeRfc822 } from '../../../src/services/notifier/transports/file.js';
-import type { MailJob, MailJobInput } from '../../../src/services/store/port.js';
+import type { MailJob, MailJobInput } from '../../../src/services/store/ports/mail-outbox.js';
 import { realLabels, sqliteStore } from '../../support/mail-env.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
@@ -14,14 +14,14 @@ const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingm
 async function setup(t: TestContext, operatorEmail?: string) {
   const store = await sqliteStore(t);
   const render = createRenderer({
-    getOrder: (ref) => store.getOrder(ref),
+    getOrder: (ref) => store.orders.get(ref),
     from: parseMailbox('Convention Photos <photos@example.com>'),
     operatorEmail,
     publicBaseUrl: 'https://photos.example.com',
   });
   /** Enqueues `input` and returns the job as the worker would claim it. */
   async function job(input: MailJobInput): Promise<MailJob> {
-    const [j] = await store.enqueueMail([input]);
+    const [j] = await store.outbox.enqueue([input]);
     return j!;
   }
   return { store, render, job };
@@ -35,7 +35,7 @@ function mailOf(r: RenderResult) {
 describe('rendering at send time', () => {
   test('receipt: to the customer, copy to the operator, both real labels attached at delivery', async (t) => {
     const { store, render, job } = await setup(t, 'booth@example.com');
-    const order = await store.createOrder(newOrder());
+    const order = await store.orders.create(newOrder(), { by: 'customer' });
     const draft = mailOf(await render(await job({ kind: 'receipt', orderId: order.id, payload: {} })));
     expect(draft.labelsOf?.id).toBe(order.id);
     const mail = await completeMail(draft, realLabels());
@@ -54,24 +54,25 @@ describe('rendering at send time', () => {
 
   test('no copy when OPERATOR_EMAIL is the customer, or unset', async (t) => {
     const { store, render, job } = await setup(t, 'ADA@example.com');
-    const order = await store.createOrder(newOrder());
+    const order = await store.orders.create(newOrder(), { by: 'customer' });
     const mail = mailOf(await render(await job({ kind: 'receipt', orderId: order.id, payload: {} })));
     expect(mail.cc).toEqual([]);
   });
 
   test('the message reflects the order as it is now (an edited email address)', async (t) => {
     const { store, render, job } = await setup(t);
-    const order = await store.createOrder(newOrder({ customerEmail: 'typo@example' }));
+    const order = await store.orders.create(newOrder({ customerEmail: 'typo@example' }), { by: 'customer' });
     const j = await job({ kind: 'receipt', orderId: order.id, payload: {} });
     await expect(render(j)).rejects.toThrow(/no usable email address/);
-    await store.updateOrder(order.id, { fields: { customerEmail: 'ada@example.com' } });
+    await store.orders.update(order.id, { fields: { customerEmail: 'ada@example.com' } }, { by: 'admin' });
     expect(mailOf(await render(j)).to[0]?.address).toBe('ada@example.com');
   });
 
   test('header injection through the name is neutralised; HTML is escaped', async (t) => {
     const { store, render, job } = await setup(t, 'booth@example.com');
-    const order = await store.createOrder(
+    const order = await store.orders.create(
       newOrder({ customerName: 'Eve\r\nBcc: evil@x.com\r\n<b>bold</b>', shippingAddress: '<script>x()</script>' }),
+      { by: 'customer' },
     );
     const draft = mailOf(await render(await job({ kind: 'receipt', orderId: order.id, payload: {} })));
     const raw = await composeRfc822(await completeMail(draft, realLabels()));
@@ -92,7 +93,9 @@ describe('rendering at send time', () => {
 
   test('an address that would add recipients is refused (the job waits for a fix)', async (t) => {
     const { store, render, job } = await setup(t);
-    const order = await store.createOrder(newOrder({ customerEmail: 'ada@example.com\r\nBcc: evil@x.com' }));
+    const order = await store.orders.create(newOrder({ customerEmail: 'ada@example.com\r\nBcc: evil@x.com' }), {
+      by: 'customer',
+    });
     await expect(render(await job({ kind: 'receipt', orderId: order.id, payload: {} }))).rejects.toThrow(
       /no usable email address/,
     );
@@ -100,26 +103,27 @@ describe('rendering at send time', () => {
 
   test('shipped notice: sent while shipped, skipped once un-shipped', async (t) => {
     const { store, render, job } = await setup(t);
-    const order = await store.createOrder(newOrder());
-    await store.updateOrder(order.id, { status: 'paid' });
-    await store.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' });
+    const order = await store.orders.create(newOrder(), { by: 'customer' });
+    await store.orders.update(order.id, { status: 'paid' }, { by: 'admin' });
+    await store.orders.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' }, { by: 'admin' });
     const j = await job({ kind: 'shipped', orderId: order.id, payload: {} });
     const mail = mailOf(await render(j));
     expect(mail.text).toContain('Tracking number: 1Z999');
     expect(mail.labelsOf).toBeNull();
     expect((await completeMail(mail, realLabels())).attachments).toEqual([]);
-    await store.setShipping(order.id, { shipped: false });
+    await store.orders.setShipping(order.id, { shipped: false }, { by: 'admin' });
     expect(await render(j)).toEqual({ skip: 'order is no longer marked shipped' });
   });
 
   test('verification: sent while held, skipped once confirmed', async (t) => {
     const { store, render, job } = await setup(t);
-    const order = await store.createOrder(
+    const order = await store.orders.create(
       newOrder({ held: true, holdExpiresAt: new Date(Date.now() + 48 * 3600_000).toISOString() }),
+      { by: 'customer' },
     );
     const j = await job({ kind: 'verification', orderId: order.id, payload: { verifyUrl: 'https://p.test/v?t=1' } });
     expect(mailOf(await render(j)).text).toContain('https://p.test/v?t=1');
-    await store.releaseHold(order.id);
+    await store.orders.releaseHold(order.id, { by: 'customer' });
     expect(await render(j)).toEqual({ skip: 'order was confirmed already' });
   });
 

@@ -9,7 +9,7 @@ import { sendgridTransport } from '../../../src/services/notifier/transports/sen
 import { smtpTransport } from '../../../src/services/notifier/transports/smtp.js';
 import type { MailTransport } from '../../../src/services/notifier/transports/transport.js';
 import { OutboxWorker, type SendOutcome } from '../../../src/services/notifier/worker.js';
-import type { OrderStore } from '../../../src/services/store/port.js';
+import type { Store } from '../../../src/services/store/store.js';
 import { realLabels, sqliteStore } from '../../support/mail-env.js';
 import { startSendgridStub } from '../../support/mail-sendgrid-stub.js';
 import { startSmtpServer } from '../../support/mail-smtp-server.js';
@@ -19,14 +19,14 @@ const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingm
 
 function worker(
   t: TestContext,
-  store: OrderStore,
+  store: Store,
   transports: MailTransport[],
   over: { retryBaseMs?: number; retryMaxMs?: number } = {},
 ) {
   const w = new OutboxWorker({
-    store,
+    store: store.outbox,
     render: createRenderer({
-      getOrder: (ref) => store.getOrder(ref),
+      getOrder: (ref) => store.orders.get(ref),
       from: parseMailbox('Convention Photos <photos@example.com>'),
       operatorEmail: 'booth@example.com',
       publicBaseUrl: 'https://photos.example.com',
@@ -56,12 +56,12 @@ describe('outbox worker', () => {
     const store = await sqliteStore(t);
     const smtp = await startSmtpServer(t);
     const { w, outcomes } = worker(t, store, [smtpTransport(smtp.url)]);
-    const order = await store.createOrder(newOrder(), { mail: [receiptJob('')] });
-    expect(await store.pendingMailCount()).toBe(1);
+    const order = await store.orders.create(newOrder(), { by: 'customer', mail: [receiptJob('')] });
+    expect(await store.outbox.pendingCount()).toBe(1);
 
     await w.flush();
     expect(outcomes).toEqual([expect.objectContaining({ kind: 'receipt', result: 'sent', detail: 'smtp' })]);
-    expect(await store.pendingMailCount()).toBe(0);
+    expect(await store.outbox.pendingCount()).toBe(0);
     const [mail] = await smtp.waitFor(1);
     expect(mail?.envelope.to.sort()).toEqual(['ada@example.com', 'booth@example.com']);
     expect(mail?.parsed.subject).toBe(`Your order ${order.orderNumber}: receipt`);
@@ -80,10 +80,10 @@ describe('outbox worker', () => {
     const store = await sqliteStore(t);
     const smtp = await startSmtpServer(t);
     const { w } = worker(t, store, [smtpTransport(smtp.url)], { retryBaseMs: 60_000 });
-    await store.createOrder(newOrder(), { mail: [receiptJob('')] });
+    await store.orders.create(newOrder(), { by: 'customer', mail: [receiptJob('')] });
     w.kick();
     await smtp.waitFor(1);
-    await until(async () => (await store.pendingMailCount()) === 0);
+    await until(async () => (await store.outbox.pendingCount()) === 0);
   });
 
   test('SendGrid failing: SMTP delivers, and the job records smtp', async (t) => {
@@ -95,7 +95,7 @@ describe('outbox worker', () => {
       sendgridTransport('SG.k', { baseUrl: stub.url }),
       smtpTransport(smtp.url),
     ]);
-    await store.createOrder(newOrder(), { mail: [receiptJob('')] });
+    await store.orders.create(newOrder(), { by: 'customer', mail: [receiptJob('')] });
     await w.flush();
     expect(stub.requests).toHaveLength(1);
     expect(outcomes.map((o) => o.detail)).toEqual(['smtp']);
@@ -112,10 +112,10 @@ describe('outbox worker', () => {
       smtpTransport(smtp.url),
     ]);
     w.start();
-    await store.createOrder(newOrder(), { mail: [receiptJob('')] });
+    await store.orders.create(newOrder(), { by: 'customer', mail: [receiptJob('')] });
     w.kick();
     await until(() => outcomes.filter((o) => o.result === 'failed').length >= 2);
-    expect(await store.pendingMailCount()).toBe(1);
+    expect(await store.outbox.pendingCount()).toBe(1);
     expect(outcomes.every((o) => o.result === 'failed')).toBe(true);
     expect(outcomes[0]?.detail).toMatch(/sendgrid: .*; smtp: /);
 
@@ -123,7 +123,7 @@ describe('outbox worker', () => {
     stub.respond([202]);
     await until(() => outcomes.some((o) => o.result === 'sent'));
     expect(outcomes.at(-1)).toMatchObject({ result: 'sent', detail: 'sendgrid' });
-    expect(await store.pendingMailCount()).toBe(0);
+    expect(await store.outbox.pendingCount()).toBe(0);
     const sent = stub.requests.at(-1)!;
     expect(sent.body.attachments).toHaveLength(2);
     expect(smtp.received).toHaveLength(0);
@@ -133,13 +133,13 @@ describe('outbox worker', () => {
     const store = await sqliteStore(t);
     const smtp = await startSmtpServer(t, { listen: false });
     const { w } = worker(t, store, [smtpTransport(smtp.url)], { retryBaseMs: 60_000, retryMaxMs: 3_600_000 });
-    const order = await store.createOrder(newOrder(), { mail: [receiptJob('')] });
+    const order = await store.orders.create(newOrder(), { by: 'customer', mail: [receiptJob('')] });
     const before = Date.now();
     await w.flush();
     // Not due again for at least half the base delay: a second flush sends nothing.
     await w.flush();
-    expect(await store.claimDueMail(new Date(before + 29_000), 10, 1000)).toEqual([]);
-    const [job] = await store.claimDueMail(new Date(before + 61_000), 10, 1000);
+    expect(await store.outbox.claimDue(new Date(before + 29_000), 10, 1000)).toEqual([]);
+    const [job] = await store.outbox.claimDue(new Date(before + 61_000), 10, 1000);
     expect(job).toMatchObject({ orderId: order.id, attempts: 1, sentAt: null });
     expect(job?.lastError).toMatch(/smtp: /);
   });
@@ -148,7 +148,7 @@ describe('outbox worker', () => {
     const store = await sqliteStore(t);
     const smtp = await startSmtpServer(t);
     const { w, outcomes } = worker(t, store, [smtpTransport(smtp.url)]);
-    for (let i = 0; i < 9; i++) await store.createOrder(newOrder(), { mail: [receiptJob('')] });
+    for (let i = 0; i < 9; i++) await store.orders.create(newOrder(), { by: 'customer', mail: [receiptJob('')] });
     await Promise.all([w.flush(), w.flush(), w.flush()]);
     w.kick();
     await w.flush();

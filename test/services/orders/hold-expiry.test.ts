@@ -1,9 +1,7 @@
-import path from 'node:path';
 import { expect, test } from 'vitest';
 import { HoldExpiryJob } from '../../../src/services/orders/hold-expiry.js';
-import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
-import { tempDir } from '../../helpers/build.js';
 import { waitFor } from '../../support/photos-fixtures.js';
+import { sqliteStore } from '../../support/store-engines.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
 function recordingLog() {
@@ -16,22 +14,22 @@ function recordingLog() {
 }
 
 test('the job cancels lapsed holds at start and on its timer, leaves live ones, and stops', async (t) => {
-  const store = createSqliteStore({ file: path.join(await tempDir(t), 'orders.db') });
-  await store.init();
-  t.onTestFinished(() => store.close());
-  const lapsed = await store.createOrder(
+  const store = await sqliteStore(t);
+  const lapsed = await store.orders.create(
     newOrder({ held: true, holdExpiresAt: new Date(Date.now() - 1000).toISOString() }),
+    { by: 'customer' },
   );
-  const live = await store.createOrder(
+  const live = await store.orders.create(
     newOrder({ held: true, holdExpiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
+    { by: 'customer' },
   );
 
   const log = recordingLog();
-  const job = new HoldExpiryJob({ store, log, intervalMs: 30 });
+  const job = new HoldExpiryJob({ orders: store.orders, log, intervalMs: 30 });
   job.start();
   t.onTestFinished(() => job.stop());
-  await waitFor(async () => (await store.getOrder(lapsed.id))?.status === 'cancelled', 2000, 'the first run');
-  expect(await store.getOrder(live.id)).toMatchObject({ held: true, status: 'pending' });
+  await waitFor(async () => (await store.orders.get(lapsed.id))?.status === 'cancelled', 2000, 'the first run');
+  expect(await store.orders.get(live.id)).toMatchObject({ held: true, status: 'pending' });
   expect(log.entries).toContainEqual({
     level: 'info',
     obj: { count: 1, orders: [lapsed.orderNumber] },
@@ -39,18 +37,20 @@ test('the job cancels lapsed holds at start and on its timer, leaves live ones, 
   });
 
   // A hold that lapses later is picked up by the timer.
-  const soon = await store.createOrder(
+  const soon = await store.orders.create(
     newOrder({ held: true, holdExpiresAt: new Date(Date.now() + 100).toISOString() }),
+    { by: 'customer' },
   );
-  await waitFor(async () => (await store.getOrder(soon.id))?.status === 'cancelled', 3000, 'a timed run');
+  await waitFor(async () => (await store.orders.get(soon.id))?.status === 'cancelled', 3000, 'a timed run');
 
   job.stop();
   await job.idle();
-  const afterStop = await store.createOrder(
+  const afterStop = await store.orders.create(
     newOrder({ held: true, holdExpiresAt: new Date(Date.now() - 1).toISOString() }),
+    { by: 'customer' },
   );
   await new Promise((r) => setTimeout(r, 150));
-  expect((await store.getOrder(afterStop.id))?.status).toBe('pending');
+  expect((await store.orders.get(afterStop.id))?.status).toBe('pending');
   expect(await job.runOnce()).toEqual([expect.objectContaining({ id: afterStop.id, status: 'cancelled' })]);
 });
 
@@ -58,7 +58,7 @@ test('a failing store is logged, not thrown, and the next run tries again', asyn
   const log = recordingLog();
   let calls = 0;
   const job = new HoldExpiryJob({
-    store: {
+    orders: {
       expireHolds: async () => {
         calls++;
         if (calls === 1) throw new Error('database is locked');

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import webpush from 'web-push';
 import type { OrderRecord } from '../../../src/domain/order.js';
 import { createPushNotifier, type PushOutcome } from '../../../src/services/push/service.js';
-import type { OrderStore } from '../../../src/services/store/port.js';
+import type { Store } from '../../../src/services/store/store.js';
 import { sqliteStore } from '../../support/mail-env.js';
 import { startPushService, type TestSubscriber } from '../../support/push-service.js';
 import { newOrder } from '../../support/store-fixtures.js';
@@ -14,7 +14,7 @@ async function setup(t: TestContext, opts: { retryBaseMs?: number; maxAttempts?:
   const service = await startPushService(t);
   const vapid = webpush.generateVAPIDKeys();
   const notifier = createPushNotifier({
-    store,
+    store: store.pushSubscriptions,
     vapid,
     subject: 'mailto:photos@example.com',
     publicBaseUrl: 'https://photos.example.com',
@@ -29,13 +29,8 @@ async function setup(t: TestContext, opts: { retryBaseMs?: number; maxAttempts?:
   return { store, service, notifier, vapid, outcomes };
 }
 
-async function subscribe(
-  store: OrderStore,
-  sub: TestSubscriber,
-  scope: 'admin' | 'order',
-  orderId: string | null = null,
-) {
-  await store.savePushSubscription({
+async function subscribe(store: Store, sub: TestSubscriber, scope: 'admin' | 'order', orderId: string | null = null) {
+  await store.pushSubscriptions.save({
     endpoint: sub.endpoint,
     p256dh: sub.keys.p256dh,
     auth: sub.keys.auth,
@@ -50,7 +45,7 @@ describe('push delivery', () => {
     const { store, service, notifier, vapid } = await setup(t);
     const admin = service.subscriber();
     const customer = service.subscriber();
-    const order = await store.createOrder(newOrder());
+    const order = await store.orders.create(newOrder(), { by: 'customer' });
     await subscribe(store, admin, 'admin');
     await subscribe(store, customer, 'order', order.id);
 
@@ -81,15 +76,17 @@ describe('push delivery', () => {
     const admin = service.subscriber();
     const mine = service.subscriber();
     const other = service.subscriber();
-    const order = await store.createOrder(newOrder());
-    const otherOrder = await store.createOrder(newOrder());
+    const order = await store.orders.create(newOrder(), { by: 'customer' });
+    const otherOrder = await store.orders.create(newOrder(), { by: 'customer' });
     await subscribe(store, admin, 'admin');
     await subscribe(store, mine, 'order', order.id);
     await subscribe(store, other, 'order', otherOrder.id);
 
-    const paid = (await store.updateOrder(order.id, { status: 'paid' })).order;
+    const paid = (await store.orders.update(order.id, { status: 'paid' }, { by: 'admin' })).order;
     notifier.notifyOrder('status', paid);
-    const shipped = (await store.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' })).order;
+    const shipped = (
+      await store.orders.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' }, { by: 'admin' })
+    ).order;
     notifier.notifyOrder('shipping', shipped);
     await notifier.drain();
 
@@ -120,11 +117,11 @@ describe('push delivery', () => {
     for (const s of [gone, missing, alive]) await subscribe(store, s, 'admin');
     service.respond(gone.endpoint, [410]);
     service.respond(missing.endpoint, [404]);
-    const order = await store.createOrder(newOrder());
+    const order = await store.orders.create(newOrder(), { by: 'customer' });
 
     notifier.notifyOrder('created', order);
     await notifier.drain();
-    const left = await store.listPushSubscriptions({ scope: 'admin' });
+    const left = await store.pushSubscriptions.list({ scope: 'admin' });
     expect(left.map((s) => s.endpoint)).toEqual([alive.endpoint]);
     expect(
       outcomes
@@ -144,7 +141,7 @@ describe('push delivery', () => {
     const flaky = service.subscriber();
     await subscribe(store, flaky, 'admin');
     service.respond(flaky.endpoint, [500, 503, 201]);
-    notifier.notifyOrder('created', await store.createOrder(newOrder()));
+    notifier.notifyOrder('created', await store.orders.create(newOrder(), { by: 'customer' }));
     await notifier.drain();
     expect(service.to(flaky.endpoint).map((p) => p.status)).toEqual([500, 503, 201]);
     expect(outcomes).toEqual([{ endpoint: flaky.endpoint, result: 'delivered', attempts: 3 }]);
@@ -155,11 +152,11 @@ describe('push delivery', () => {
     const down = service.subscriber();
     await subscribe(store, down, 'admin');
     service.respond(down.endpoint, [500]);
-    notifier.notifyOrder('created', await store.createOrder(newOrder()));
+    notifier.notifyOrder('created', await store.orders.create(newOrder(), { by: 'customer' }));
     await notifier.drain();
     expect(service.to(down.endpoint)).toHaveLength(3);
     expect(outcomes).toEqual([{ endpoint: down.endpoint, result: 'gave-up', attempts: 3, statusCode: 500 }]);
-    expect(await store.listPushSubscriptions({ scope: 'admin' })).toHaveLength(1);
+    expect(await store.pushSubscriptions.list({ scope: 'admin' })).toHaveLength(1);
   });
 
   test('429 honours Retry-After; 400 is not retried', async (t) => {
@@ -171,7 +168,7 @@ describe('push delivery', () => {
     service.respond(limited.endpoint, [429, 201], { 'retry-after': '0' });
     service.respond(refused.endpoint, [400]);
     const started = Date.now();
-    notifier.notifyOrder('created', await store.createOrder(newOrder()));
+    notifier.notifyOrder('created', await store.orders.create(newOrder(), { by: 'customer' }));
     await notifier.drain();
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(service.to(limited.endpoint).map((p) => p.status)).toEqual([429, 201]);
@@ -182,7 +179,7 @@ describe('push delivery', () => {
   test('notifyOrder returns at once and never throws, even when the store fails', async (t) => {
     const { store, service, notifier } = await setup(t);
     await subscribe(store, service.subscriber(), 'admin');
-    const order = await store.createOrder(newOrder());
+    const order = await store.orders.create(newOrder(), { by: 'customer' });
     await store.close();
     const started = performance.now();
     expect(() => notifier.notifyOrder('created', order)).not.toThrow();
@@ -196,7 +193,7 @@ describe('push delivery', () => {
     const down = service.subscriber();
     await subscribe(store, down, 'admin');
     service.respond(down.endpoint, [503]);
-    notifier.notifyOrder('created', (await store.createOrder(newOrder())) as OrderRecord);
+    notifier.notifyOrder('created', (await store.orders.create(newOrder(), { by: 'customer' })) as OrderRecord);
     // let the first attempt fail and the 30-60 s wait begin
     while (service.to(down.endpoint).length === 0) await new Promise((r) => setTimeout(r, 10));
     const started = Date.now();

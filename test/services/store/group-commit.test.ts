@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { GroupCommit, type Outcome } from '../../../src/services/store/group-commit.js';
-import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
+import { openStore } from '../../../src/services/store/store.js';
 import { tempDir } from '../../helpers/build.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
@@ -60,9 +60,8 @@ test('idle() resolves once everything submitted so far is written', async () => 
 
 test('a store closing right after creates were submitted still writes them first', async (t) => {
   const file = path.join(await tempDir(t), 'orders.db');
-  const store = createSqliteStore({ file });
-  await store.init();
-  const pending = Promise.all([1, 2, 3].map(() => store.createOrder(newOrder())));
+  const store = await openStore({ engine: 'sqlite', file });
+  const pending = Promise.all([1, 2, 3].map(() => store.orders.create(newOrder(), { by: 'customer' })));
   await store.close();
   expect((await pending).map((o) => o.orderNumber)).toEqual(['AX25-0001', 'AX25-0002', 'AX25-0003']);
 });

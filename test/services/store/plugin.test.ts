@@ -1,3 +1,8 @@
+/**
+ * The store plugin (src/services/store/plugin.ts): `fastify.store` holds the ports of the
+ * engine ORDER_STORE names, /readyz reports it, it closes last, and start-up failures name
+ * the variable.
+ */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -5,23 +10,46 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import { expect, test } from 'vitest';
 import { buildApp } from '../../../src/app.js';
-import { createStore } from '../../../src/services/store/create-store.js';
-import { silentLogger } from '../../../src/services/store/logger.js';
-import { createSqliteStore } from '../../../src/services/store/sqlite/index.js';
+import { openStore } from '../../../src/services/store/store.js';
 import { build, tempDir, testConfig } from '../../helpers/build.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
-test('the default app has a SQLite store in DATA_DIR behind the cache, reported on /readyz', async (t) => {
+test('the default app has a SQLite store in DATA_DIR, one port per record, reported on /readyz', async (t) => {
   const app = await build(t);
-  expect(app.store.kind).toBe('sqlite');
+  expect(app.store.engine).toBe('sqlite');
+  expect(Object.keys(app.store).sort()).toEqual([
+    'captchaTokens',
+    'engine',
+    'eventSettings',
+    'idempotencyKeys',
+    'orders',
+    'outbox',
+    'pushSubscriptions',
+  ]);
   expect(existsSync(path.join(app.dataDir, 'orders.db'))).toBe(true);
-  const o = await app.store.createOrder(newOrder());
-  expect(await app.store.getOrder(o.orderNumber)).toEqual(o);
+  const o = await app.store.orders.create(newOrder(), { by: 'customer' });
+  expect(await app.store.orders.get(o.orderNumber)).toEqual(o);
   const res = await app.inject({ url: '/readyz' });
-  expect(res.json().checks.store).toMatchObject({
-    ok: true,
-    details: { backend: 'sqlite', cache: { ttlMs: 30_000 } },
-  });
+  expect(res.json().checks.store).toEqual({ ok: true, details: { engine: 'sqlite', file: 'orders.db' } });
+});
+
+test('ORDER_STORE=sheets runs on SQLite until the mirror is there, and says so', async (t) => {
+  const dir = await tempDir(t);
+  const lines: { level: number; msg: string }[] = [];
+  const app = await buildApp(
+    testConfig(dir, {
+      ORDER_STORE: 'sheets',
+      GOOGLE_SHEETS_ID: 'sheet-id',
+      GOOGLE_APPLICATION_CREDENTIALS: path.join(dir, 'key.json'),
+      LOG_LEVEL: 'warn',
+    }),
+    { level: 'warn', stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+  );
+  t.onTestFinished(() => app.close());
+  await app.ready();
+  expect(app.store.engine).toBe('sqlite');
+  expect(existsSync(path.join(dir, 'orders.db'))).toBe(true);
+  expect(lines.some((l) => l.level === 40 && /mirror is not available yet/.test(l.msg))).toBe(true);
 });
 
 test('the store is closed last: services closing after it still can write', async (t) => {
@@ -31,16 +59,15 @@ test('the store is closed last: services closing after it still can write', asyn
   await app.register(
     fp(async (f) => {
       f.addHook('onClose', async () => {
-        await f.store.createOrder(newOrder({ customerName: 'written while closing' }));
+        await f.store.orders.create(newOrder({ customerName: 'written while closing' }), { by: 'customer' });
       });
     }),
   );
   await app.ready();
   await app.close();
-  const reopened = createSqliteStore({ file: path.join(dataDir, 'orders.db') });
-  await reopened.init();
+  const reopened = await openStore({ engine: 'sqlite', file: path.join(dataDir, 'orders.db') });
   t.onTestFinished(() => reopened.close());
-  expect((await reopened.listOrders()).map((o) => o.customerName)).toEqual(['written while closing']);
+  expect((await reopened.orders.list()).map((o) => o.customerName)).toEqual(['written while closing']);
 });
 
 test('an unusable DATA_DIR stops start-up naming DATA_DIR', async (t) => {
@@ -68,15 +95,4 @@ test('an unreachable database stops start-up naming DATABASE_URL (and not its pa
     /^DATABASE_URL: cannot use the PostgreSQL database at postgres:\/\/u@127\.0\.0\.1:\d+\/photos/,
   );
   expect(err?.message).not.toContain('sekrit');
-});
-
-test('ORDER_STORE picks the adapter', async (t) => {
-  const dir = await tempDir(t);
-  expect((await createStore(testConfig(dir), silentLogger)).kind).toBe('sqlite');
-  const pgStore = await createStore(
-    testConfig(dir, { ORDER_STORE: 'postgres', DATABASE_URL: 'postgres://u:p@127.0.0.1:1/x' }),
-    silentLogger,
-  );
-  expect(pgStore.kind).toBe('postgres');
-  await pgStore.close();
 });

@@ -118,7 +118,7 @@ export type Order = {
   shippingFee: string;
   total: string;
   status: OrderStatus;
-  shippingStatus: 'ship' | 'shipped';
+  shippingStatus: 'ship' | 'shipped' | 'pickup';
   trackingNumber: string;
   feedback: string;
   createdAt: string;
@@ -134,7 +134,7 @@ export type CustomerOrder = {
   eventSlug: string;
   eventName: string | null;
   status: OrderStatus;
-  shippingStatus: 'ship' | 'shipped';
+  shippingStatus: 'ship' | 'shipped' | 'pickup';
   trackingNumber: string;
   fulfillmentType: 'ship' | 'pickup';
   items: string;

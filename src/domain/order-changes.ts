@@ -1,0 +1,172 @@
+/**
+ * What each change does to an order, as pure functions: the store reads the order inside its
+ * transaction, asks one of these for the new record, and writes it. The rules of
+ * docs/contract.md ("Status and shipping") are checked here (src/domain/transitions.ts), and
+ * each change appends its history entry and bumps `version`, so every writer (the API today,
+ * the spreadsheet mirror's hand edits next) goes through the same rules.
+ *
+ * `changed: false` means the order is returned as it was: no write, no history, no mail.
+ */
+import { appError } from '../errors/catalogue.js';
+import {
+  type Actor,
+  appendFeedbackText,
+  countFeedbackEntries,
+  EDITABLE_FIELDS,
+  type EditableFields,
+  formatOrderNumber,
+  type HistoryEntry,
+  initialShippingStatus,
+  MAX_FEEDBACK_ENTRIES,
+  type NewOrder,
+  OrderRecord,
+  type OrderStatus,
+} from './order.js';
+import { checkEditable, checkShippable, checkTransition } from './transitions.js';
+
+export type Applied = { order: OrderRecord; changed: boolean };
+
+/** A status move and/or field edits. `addressVerified` comes with an address edit (the check's result). */
+export type OrderPatch = {
+  status?: OrderStatus | undefined;
+  fields?: (Partial<EditableFields> & { addressVerified?: boolean | null }) | undefined;
+};
+
+/** `shipped: true` or a tracking number marks shipped; `shipped: false` undoes it. */
+export type ShippingPatch = { shipped: boolean; trackingNumber?: string | undefined };
+
+/**
+ * The full record of a new order with its sequence number. `input` must have been parsed with
+ * `NewOrder`: every other field is made here, valid by construction, so the create path (hot)
+ * needs no second parse.
+ */
+export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: string, by: Actor): OrderRecord {
+  const at = now.toISOString();
+  return {
+    id,
+    orderNumber: formatOrderNumber(input.prefix, sequence),
+    eventSlug: input.eventSlug,
+    createdAt: at,
+    updatedAt: at,
+    customerName: input.customerName,
+    customerEmail: input.customerEmail,
+    customerPhone: input.customerPhone,
+    fulfillmentType: input.fulfillmentType,
+    shippingAddress: input.shippingAddress,
+    city: input.city,
+    state: input.state,
+    zipCode: input.zipCode,
+    items: input.items.map((l) => ({ ...l })),
+    subtotalCents: input.subtotalCents,
+    shippingFeeCents: input.shippingFeeCents,
+    totalCents: input.totalCents,
+    status: 'pending',
+    shippingStatus: initialShippingStatus(input.fulfillmentType),
+    trackingNumber: '',
+    feedback: '',
+    held: input.held,
+    holdExpiresAt: input.holdExpiresAt === null ? null : new Date(input.holdExpiresAt).toISOString(),
+    addressVerified: input.addressVerified,
+    channel: input.channel,
+    version: 1,
+    history: [{ at, action: 'create', to: 'pending', by }],
+  };
+}
+
+/** The order after a change: history appended, version bumped, parsed (a bug shows here, not in the row). */
+function next(order: OrderRecord, changes: Partial<OrderRecord>, entries: HistoryEntry[], now: Date): OrderRecord {
+  return OrderRecord.parse({
+    ...order,
+    ...changes,
+    updatedAt: now.toISOString(),
+    version: order.version + 1,
+    history: [...order.history, ...entries],
+  });
+}
+
+/** Status move and/or field edits: the transition is checked first, then the edit rule. */
+export function applyOrderPatch(order: OrderRecord, patch: OrderPatch, now: Date, by: Actor): Applied {
+  const at = now.toISOString();
+  const changes: Partial<OrderRecord> = {};
+  const entries: HistoryEntry[] = [];
+  if (patch.status !== undefined && checkTransition(order.status, patch.status) === 'change') {
+    changes.status = patch.status;
+    entries.push({ at, action: 'status', from: order.status, to: patch.status, by });
+  }
+  const fields = Object.entries(patch.fields ?? {}).filter(([, v]) => v !== undefined);
+  if (fields.length > 0) {
+    checkEditable(order, Object.fromEntries(fields));
+    for (const [key, value] of fields) {
+      if (key === 'addressVerified') {
+        if (order.addressVerified !== value) changes.addressVerified = value as boolean | null;
+        continue;
+      }
+      if (!(EDITABLE_FIELDS as string[]).includes(key)) {
+        throw appError('VALIDATION_FAILED', { message: `${key} cannot be edited`, details: { field: key } });
+      }
+      const before = order[key as keyof EditableFields];
+      if (before === value) continue;
+      Object.assign(changes, { [key]: value });
+      entries.push({ at, action: 'edit', field: key, from: before, to: String(value), by });
+    }
+    if (changes.fulfillmentType !== undefined) changes.shippingStatus = initialShippingStatus(changes.fulfillmentType);
+  }
+  if (Object.keys(changes).length === 0) return { order, changed: false };
+  return { order: next(order, changes, entries, now), changed: true };
+}
+
+/**
+ * `shipped: true` or a tracking number needs a paid order that ships. `shipped: false` undoes
+ * shipping: back to `ship`, tracking cleared.
+ */
+export function applyShipping(order: OrderRecord, patch: ShippingPatch, now: Date, by: Actor): Applied {
+  if (patch.shipped || patch.trackingNumber !== undefined) checkShippable(order);
+  // Undoing shipping on an order that is not shipped (a pickup order included) changes nothing.
+  const shippingStatus = patch.shipped ? 'shipped' : order.shippingStatus === 'shipped' ? 'ship' : order.shippingStatus;
+  const trackingNumber = patch.trackingNumber ?? (patch.shipped ? order.trackingNumber : '');
+  const at = now.toISOString();
+  const entries: HistoryEntry[] = [];
+  if (shippingStatus !== order.shippingStatus) {
+    entries.push({ at, action: 'shipping', from: order.shippingStatus, to: shippingStatus, by });
+  }
+  if (trackingNumber !== order.trackingNumber) {
+    entries.push({ at, action: 'edit', field: 'trackingNumber', from: order.trackingNumber, to: trackingNumber, by });
+  }
+  if (entries.length === 0) return { order, changed: false };
+  return { order: next(order, { shippingStatus, trackingNumber }, entries, now), changed: true };
+}
+
+/** Appends a feedback entry; an order takes MAX_FEEDBACK_ENTRIES, then 409 FEEDBACK_LIMIT. */
+export function applyFeedback(order: OrderRecord, text: string, at: Date, now: Date, by: Actor): Applied {
+  const entries = countFeedbackEntries(order.feedback);
+  if (entries >= MAX_FEEDBACK_ENTRIES) {
+    throw appError('FEEDBACK_LIMIT', {
+      message: `Order ${order.orderNumber} has ${entries} feedback entries, the most an order takes`,
+      details: { limit: MAX_FEEDBACK_ENTRIES },
+    });
+  }
+  const feedback = appendFeedbackText(order.feedback, text, at);
+  return { order: next(order, { feedback }, [{ at: now.toISOString(), action: 'feedback', by }], now), changed: true };
+}
+
+/** Confirms a held order: it joins the lists and the summary. No-op when not held. */
+export function applyRelease(order: OrderRecord, now: Date, by: Actor): Applied {
+  if (!order.held) return { order, changed: false };
+  const entry: HistoryEntry = { at: now.toISOString(), action: 'hold-release', by };
+  return { order: next(order, { held: false, holdExpiresAt: null }, [entry], now), changed: true };
+}
+
+/**
+ * An unconfirmed hold that lapsed: the order becomes `cancelled` and leaves the hold (the
+ * operator sees it in the cancelled list and the summary counts it as cancelled).
+ */
+export function applyHoldExpiry(order: OrderRecord, now: Date): Applied {
+  const entry: HistoryEntry = {
+    at: now.toISOString(),
+    action: 'hold-expiry',
+    from: order.status,
+    to: 'cancelled',
+    by: 'system',
+  };
+  return { order: next(order, { status: 'cancelled', held: false, holdExpiresAt: null }, [entry], now), changed: true };
+}

@@ -1,0 +1,337 @@
+/**
+ * The Orders tab: which column holds what, and how a row becomes an OrderRecord and back.
+ *
+ * Columns A–U are SPEC §10's; V–Z hold the rest of the record so a row round-trips
+ * exactly. Columns are found by their header text (case, spaces and punctuation ignored),
+ * so an operator may move columns around or add their own; missing ones are added at the
+ * end of the header row.
+ *
+ * Rows are written as text only (`valueInputOption=RAW`) and read as displayed
+ * (FORMATTED_VALUE), so a hand-typed `12.5`, ` PAID ` or `TRUE` reads as meant. The
+ * parse is forgiving where a value can be inferred (case, spaces, money written `12.5`,
+ * a missing fee or shipping status) and strict where it cannot (no id, unknown status):
+ * such a row is reported, never guessed at and never rewritten.
+ */
+import { z } from 'zod';
+import { formatItems, parseItems } from '../../../domain/items.js';
+import { formatCents, parseMoney } from '../../../domain/money.js';
+import { OrderLine, OrderRecord } from '../../../domain/order.js';
+
+export const ORDER_COLUMNS = [
+  // SPEC §10, A–U
+  'orderNumber',
+  'createdAt',
+  'customerName',
+  'customerEmail',
+  'customerPhone',
+  'fulfillmentType',
+  'shippingAddress',
+  'city',
+  'state',
+  'zipCode',
+  'items',
+  'subtotal',
+  'shippingFee',
+  'total',
+  'status',
+  'shippingStatus',
+  'feedback',
+  'id',
+  'eventSlug',
+  'trackingNumber',
+  'updatedAt',
+  // the rest of the record, V–Z
+  'held',
+  'holdExpiresAt',
+  'addressVerified',
+  'channel',
+  'itemsJson',
+] as const;
+export type ColumnKey = (typeof ORDER_COLUMNS)[number];
+export type RowCells = Record<ColumnKey, string>;
+
+/** Header text → comparable key: "Order Number", "order_number", "orderNumber" are one. */
+export function headerKey(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Where each column is (0-based), after reading or writing the header row. */
+export class ColumnMap {
+  readonly index: Record<ColumnKey, number>;
+  /** First and last column the adapter owns: the span it reads and appends. */
+  readonly first: number;
+  readonly last: number;
+
+  constructor(index: Record<ColumnKey, number>) {
+    this.index = index;
+    const all = Object.values(index);
+    this.first = Math.min(...all);
+    this.last = Math.max(...all);
+  }
+
+  /** The default layout, A–Z. */
+  static standard(): ColumnMap {
+    return new ColumnMap(Object.fromEntries(ORDER_COLUMNS.map((k, i) => [k, i])) as Record<ColumnKey, number>);
+  }
+
+  /**
+   * Maps an existing header row. Columns it lacks are placed after its last non-empty
+   * cell; `added` lists them so the caller can write their header cells.
+   */
+  static fromHeader(header: readonly string[]): { map: ColumnMap; added: { key: ColumnKey; index: number }[] } {
+    const found = new Map<string, number>();
+    header.forEach((text, i) => {
+      const k = headerKey(String(text));
+      if (k && !found.has(k)) found.set(k, i);
+    });
+    let next = header.reduce((last, text, i) => (String(text).trim() ? i : last), -1) + 1;
+    const index = {} as Record<ColumnKey, number>;
+    const added: { key: ColumnKey; index: number }[] = [];
+    for (const key of ORDER_COLUMNS) {
+      const at = found.get(headerKey(key));
+      if (at !== undefined) index[key] = at;
+      else {
+        index[key] = next;
+        added.push({ key, index: next });
+        next += 1;
+      }
+    }
+    return { map: new ColumnMap(index), added };
+  }
+
+  /** A row's cells, from the span's first column to its last ('' where not ours). */
+  toArray(cells: RowCells): string[] {
+    const out = new Array<string>(this.last - this.first + 1).fill('');
+    for (const key of ORDER_COLUMNS) out[this.index[key] - this.first] = cells[key];
+    return out;
+  }
+
+  /** Cells of a row read from the span's first column (missing trailing cells are ''). */
+  fromArray(values: readonly unknown[]): RowCells {
+    const cells = {} as RowCells;
+    for (const key of ORDER_COLUMNS) {
+      const v = values[this.index[key] - this.first];
+      cells[key] = v === undefined || v === null ? '' : String(v);
+    }
+    return cells;
+  }
+
+  /** Runs of adjacent columns among `keys`: each run is one range to write. */
+  runs(keys: readonly ColumnKey[]): { from: number; to: number; keys: ColumnKey[] }[] {
+    const sorted = [...keys].sort((a, b) => this.index[a] - this.index[b]);
+    const out: { from: number; to: number; keys: ColumnKey[] }[] = [];
+    for (const key of sorted) {
+      const i = this.index[key];
+      const run = out[out.length - 1];
+      if (run && run.to === i - 1) {
+        run.to = i;
+        run.keys.push(key);
+      } else out.push({ from: i, to: i, keys: [key] });
+    }
+    return out;
+  }
+}
+
+const bool = (v: boolean) => (v ? 'TRUE' : 'FALSE');
+
+/** The cells of an order as written. Money is "$12.50" text; items both as text and JSON. */
+export function toCells(o: OrderRecord): RowCells {
+  return {
+    orderNumber: o.orderNumber,
+    createdAt: o.createdAt,
+    customerName: o.customerName,
+    customerEmail: o.customerEmail,
+    customerPhone: o.customerPhone,
+    fulfillmentType: o.fulfillmentType,
+    shippingAddress: o.shippingAddress,
+    city: o.city,
+    state: o.state,
+    zipCode: o.zipCode,
+    items: formatItems(o.items),
+    subtotal: formatCents(o.subtotalCents),
+    shippingFee: formatCents(o.shippingFeeCents),
+    total: formatCents(o.totalCents),
+    status: o.status,
+    shippingStatus: o.shippingStatus,
+    feedback: o.feedback,
+    id: o.id,
+    eventSlug: o.eventSlug,
+    trackingNumber: o.trackingNumber,
+    updatedAt: o.updatedAt,
+    held: bool(o.held),
+    holdExpiresAt: o.holdExpiresAt ?? '',
+    addressVerified: o.addressVerified === null ? '' : bool(o.addressVerified),
+    channel: o.channel,
+    itemsJson: JSON.stringify(o.items),
+  };
+}
+
+/** Google Sheets refuses a cell longer than this. */
+export const MAX_CELL_CHARS = 50_000;
+
+/** The first column whose text a spreadsheet cell cannot hold, if any. */
+export function oversizedCell(cells: RowCells): ColumnKey | undefined {
+  return ORDER_COLUMNS.find((k) => cells[k].length > MAX_CELL_CHARS);
+}
+
+/** Keys whose cells differ between two versions of an order: what an update must write. */
+export function changedKeys(before: OrderRecord, after: OrderRecord): ColumnKey[] {
+  const a = toCells(before);
+  const b = toCells(after);
+  return ORDER_COLUMNS.filter((k) => a[k] !== b[k]);
+}
+
+export type RowParse = { ok: true; order: OrderRecord } | { ok: false; reason: string };
+
+export function isBlankRow(values: readonly unknown[]): boolean {
+  return values.every((v) => v === null || v === undefined || String(v).trim() === '');
+}
+
+class Unreadable extends Error {}
+
+function fail(reason: string): never {
+  throw new Unreadable(reason);
+}
+
+const STATUS_WORDS: Record<string, OrderRecord['status']> = {
+  pending: 'pending',
+  paid: 'paid',
+  void: 'void',
+  voided: 'void',
+  refunded: 'void',
+  cancelled: 'cancelled',
+  canceled: 'cancelled',
+};
+
+function word(text: string): string {
+  return text.trim().toLowerCase();
+}
+
+function flag(text: string, key: string): boolean | null {
+  const w = word(text);
+  if (w === '') return null;
+  if (['true', 'yes', 'y', '1'].includes(w)) return true;
+  if (['false', 'no', 'n', '0'].includes(w)) return false;
+  return fail(`${key} "${text.slice(0, 40)}" is not TRUE or FALSE`);
+}
+
+const isoDate = z.iso.datetime({ offset: true });
+
+/** Our own timestamps are kept byte for byte; a hand-typed date is normalised to UTC ISO. */
+function timestamp(text: string, key: string): string | null {
+  const t = text.trim();
+  if (t === '') return null;
+  if (isoDate.safeParse(t).success) return t;
+  const ms = Date.parse(t);
+  if (Number.isNaN(ms)) return fail(`${key} "${t.slice(0, 40)}" is not a date`);
+  return new Date(ms).toISOString();
+}
+
+function money(text: string, key: string): number | null {
+  if (text.trim() === '') return null;
+  const cents = parseMoney(text);
+  if (cents === null || cents < 0) return fail(`${key} "${text.slice(0, 40)}" is not an amount`);
+  return cents;
+}
+
+const Lines = z.array(OrderLine).min(1);
+
+/** The lines: the JSON copy while column K still says the same, else K as a person wrote it. */
+function lines(cells: RowCells): OrderLine[] {
+  const text = cells.items.trim();
+  if (cells.itemsJson.trim()) {
+    try {
+      const parsed = Lines.safeParse(JSON.parse(cells.itemsJson));
+      if (parsed.success && (text === '' || formatItems(parsed.data) === text)) return parsed.data;
+    } catch {
+      // not JSON: fall back to the items text
+    }
+  }
+  if (text === '') return fail('items is empty');
+  const result = parseItems(text);
+  if (!result.ok) {
+    const first = result.errors[0];
+    return fail(`items line ${first?.line}: ${first?.message}`);
+  }
+  return result.lines.map((l) => {
+    if (l.amountCents === null) return fail(`items line "Photo #${l.photoNumber}" has no amount`);
+    return {
+      photoNumber: l.photoNumber,
+      size: l.size,
+      quantity: l.quantity,
+      unitCents: Math.round(l.amountCents / l.quantity),
+      lineCents: l.amountCents,
+    };
+  });
+}
+
+function build(cells: RowCells): OrderRecord {
+  const id = cells.id.trim();
+  if (!id) fail('id is empty');
+  const orderNumber = cells.orderNumber.trim().toUpperCase();
+  if (!orderNumber) fail('orderNumber is empty');
+  const statusWord = word(cells.status);
+  if (!statusWord) fail('status is empty');
+  const status = STATUS_WORDS[statusWord] ?? fail(`status "${cells.status.trim().slice(0, 40)}" is not known`);
+  const createdAt = timestamp(cells.createdAt, 'createdAt') ?? fail('createdAt is empty');
+  const items = lines(cells);
+  const lineSum = items.reduce((n, l) => n + l.lineCents, 0);
+  const subtotalCents = money(cells.subtotal, 'subtotal') ?? lineSum;
+  const totalText = money(cells.total, 'total');
+  const shippingFeeCents =
+    money(cells.shippingFee, 'shippingFee') ?? (totalText !== null ? totalText - subtotalCents : 0);
+  const fulfillment = word(cells.fulfillmentType);
+  const held = flag(cells.held, 'held') ?? false;
+  const candidate = {
+    id,
+    orderNumber,
+    eventSlug: cells.eventSlug.trim(),
+    createdAt,
+    updatedAt: timestamp(cells.updatedAt, 'updatedAt') ?? createdAt,
+    customerName: cells.customerName,
+    customerEmail: cells.customerEmail,
+    customerPhone: cells.customerPhone,
+    fulfillmentType: fulfillment === '' ? (cells.shippingAddress.trim() ? 'ship' : 'pickup') : fulfillment,
+    shippingAddress: cells.shippingAddress,
+    city: cells.city,
+    state: cells.state,
+    zipCode: cells.zipCode,
+    items,
+    subtotalCents,
+    shippingFeeCents,
+    totalCents: totalText ?? subtotalCents + shippingFeeCents,
+    status,
+    shippingStatus: word(cells.shippingStatus) || 'ship',
+    trackingNumber: cells.trackingNumber,
+    feedback: cells.feedback,
+    held,
+    holdExpiresAt: timestamp(cells.holdExpiresAt, 'holdExpiresAt'),
+    addressVerified: flag(cells.addressVerified, 'addressVerified'),
+    channel: word(cells.channel) || 'web',
+    // A sheet row carries neither: the record keeps them (the mirror compares rows, not these).
+    version: 1,
+    history: [],
+  };
+  const parsed = OrderRecord.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(`${issue?.path.join('.') || 'row'}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/** Reads one row's cells; never throws. */
+export function parseRow(cells: RowCells): RowParse {
+  try {
+    return { ok: true, order: build(cells) };
+  } catch (err) {
+    if (err instanceof Unreadable) return { ok: false, reason: err.message };
+    return { ok: false, reason: (err as Error).message };
+  }
+}
+
+/** `AX25-0012` → { prefix, sequence }, from any row that carries an order number, readable or not. */
+export function orderNumberParts(text: string): { prefix: string; sequence: number } | null {
+  const m = /^\s*([A-Za-z0-9]{1,8})-(\d{1,9})\s*$/.exec(text);
+  return m ? { prefix: (m[1] as string).toUpperCase(), sequence: Number(m[2]) } : null;
+}

@@ -1,0 +1,186 @@
+/**
+ * Moves SQLite's WAL checkpoints off the event loop, into a thread of their own
+ * (checkpoint-thread.ts).
+ *
+ * Why: by default the connection that commits checkpoints whenever the WAL passes 1,000
+ * pages, inside that commit. With `synchronous=FULL` a checkpoint copies those pages into
+ * the database file and fsyncs it, which held the event loop for 5-16 ms every few dozen
+ * group commits at 50 concurrent submissions (about 5 % of the time measured, and the
+ * requests caught behind one waited that long). With the thread running, the store's own
+ * connection never checkpoints (`wal_autocheckpoint = 0`); if the thread fails or exits, the
+ * connection goes back to SQLite's default, so the WAL can never grow without bound.
+ *
+ * Keeping the WAL small: SQLite starts the WAL over from its beginning only when a
+ * checkpoint has copied every frame in it. Under steady writes the thread never gets there
+ * alone: frames committed while it copies are left for the next interval, and the next
+ * interval's checkpoint falls behind the same way (though each reports every frame copied:
+ * its counts stop where it began), so the WAL grew by every order written
+ * (336 MB after 8 s of one caller creating orders), each commit appended past the end of
+ * the file (an fdatasync that also writes the file's new size: half the creates per second)
+ * and every read searched a longer WAL index. So when a timer checkpoint finds the WAL past
+ * SQLite's own threshold (1,000 frames), `wantsQuiet` asks the store to hold its next batch of
+ * creates for one `quietCheckpoint()`: with no commit under way it copies the rest, and the
+ * next write starts the WAL over. Once per interval at most, and never longer than
+ * QUIET_MAX_WAIT_MS; requests keep being served, and creates that arrive meanwhile join the
+ * next group commit.
+ *
+ * Several processes on one file each run a thread; concurrent PASSIVE checkpoints just take
+ * turns (another process's writes can still keep a quiet checkpoint from finishing; its own
+ * quiet checkpoint then does). Closing stops the thread before the store's connection
+ * closes, and that last close checkpoints whatever is left, as always.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import type { StoreLogger } from '../../logger.js';
+import {
+  CHECKPOINT_THREAD_SOURCE,
+  type CheckpointCommand,
+  type CheckpointReport,
+  type CheckpointThreadData,
+} from './checkpoint-thread.js';
+
+const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
+/** SQLite's default threshold (pages), for the store's connection when the thread is gone. */
+export const AUTO_CHECKPOINT_PAGES = 1000;
+/** How long a stopping thread may take to close its connection before it is terminated. */
+const STOP_GRACE_MS = 2000;
+/** A timer checkpoint that finds this many WAL frames or more asks for a quiet one (SQLite's own threshold). */
+export const QUIET_CHECKPOINT_FRAMES = AUTO_CHECKPOINT_PAGES;
+/** The longest a quiet checkpoint holds the store's creates, whatever the thread is doing. */
+export const QUIET_MAX_WAIT_MS = 1000;
+
+export type CheckpointerOptions = {
+  /** The store's own connection: it stops checkpointing once the thread is ready. */
+  db: Database.Database;
+  file: string;
+  intervalMs: number;
+  busyTimeoutMs: number;
+  log: StoreLogger;
+};
+
+export class Checkpointer {
+  private worker: Worker | null;
+  /** checkpointNow() calls waiting for the report of their own checkpoint, by command id. */
+  private readonly waiting = new Map<number, (r: CheckpointReport) => void>();
+  private nextId = 1;
+  private lastFailure = '';
+  /** The last timer checkpoint found a WAL of QUIET_CHECKPOINT_FRAMES or more. */
+  private behind = false;
+
+  constructor(private readonly opts: CheckpointerOptions) {
+    const workerData: CheckpointThreadData = {
+      driver: DRIVER,
+      file: opts.file,
+      intervalMs: opts.intervalMs,
+      busyTimeoutMs: opts.busyTimeoutMs,
+    };
+    const w = new Worker(CHECKPOINT_THREAD_SOURCE, { eval: true, workerData });
+    // Never keeps the process alive on its own.
+    w.unref();
+    w.on('message', (r: CheckpointReport) => this.report(r));
+    w.on('error', (err) => this.gone(`crashed: ${err.message}`));
+    w.on('exit', (code) => this.gone(`exited with code ${code}`));
+    this.worker = w;
+  }
+
+  /** True while the thread does the checkpoints. */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  /** A checkpoint now, in the thread; resolves with what that checkpoint reported (tests, tools). */
+  checkpointNow(): Promise<CheckpointReport> {
+    const w = this.worker;
+    if (!w) return Promise.resolve({ type: 'failed', error: 'the checkpoint thread is not running', fatal: true });
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      this.waiting.set(id, resolve);
+      const cmd: CheckpointCommand = { type: 'checkpoint', id };
+      w.postMessage(cmd);
+    });
+  }
+
+  /**
+   * True when the store should hold its next writes for a `quietCheckpoint()`: the last timer
+   * checkpoint found the WAL at QUIET_CHECKPOINT_FRAMES or more, so it has not started over
+   * for a while (or is written faster than that per interval).
+   */
+  get wantsQuiet(): boolean {
+    return this.behind;
+  }
+
+  /**
+   * A checkpoint while the caller holds its writes back, so that it copies every frame and the
+   * next write starts the WAL over. Resolves after that checkpoint, or after QUIET_MAX_WAIT_MS.
+   * At most one per timer checkpoint: it clears `wantsQuiet` until the next timer report.
+   */
+  async quietCheckpoint(): Promise<void> {
+    this.behind = false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, QUIET_MAX_WAIT_MS);
+    });
+    try {
+      await Promise.race([this.checkpointNow(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Stops the thread (it closes its connection first) and hands checkpoints back to the store's connection. */
+  async stop(): Promise<void> {
+    const w = this.worker;
+    if (!w) return;
+    this.worker = null;
+    this.behind = false;
+    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    const cmd: CheckpointCommand = { type: 'stop' };
+    w.postMessage(cmd);
+    const timer = setTimeout(() => void w.terminate(), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+    this.settleWaiting({ type: 'failed', error: 'the checkpoint thread stopped', fatal: true });
+    this.autoCheckpoint(AUTO_CHECKPOINT_PAGES);
+  }
+
+  private report(r: CheckpointReport): void {
+    if (r.type === 'ready') {
+      if (this.worker) this.autoCheckpoint(0);
+      return;
+    }
+    if (r.type === 'failed' && r.error !== this.lastFailure) {
+      // Once per distinct message: a lock held by another process fails every interval.
+      this.lastFailure = r.error;
+      this.opts.log.warn({ error: r.error }, 'SQLite checkpoint failed; the next interval tries again');
+    }
+    if (r.type === 'checkpointed') this.lastFailure = '';
+    if (r.id === undefined) {
+      // The timer's. Not `checkpointed < log`: both count the frames the checkpoint saw when it began, so
+      // they agree even when commits went on meanwhile. A WAL that started over since the
+      // last timer checkpoint holds only the frames written since; one that did not, more.
+      if (r.type === 'checkpointed') this.behind = r.log >= QUIET_CHECKPOINT_FRAMES;
+      return;
+    }
+    this.waiting.get(r.id)?.(r);
+    this.waiting.delete(r.id);
+  }
+
+  private gone(why: string): void {
+    if (!this.worker) return; // stopped on purpose
+    this.worker = null;
+    this.behind = false;
+    this.autoCheckpoint(AUTO_CHECKPOINT_PAGES);
+    this.opts.log.warn({ why }, 'SQLite checkpoint thread stopped; the store checkpoints on commit instead');
+    this.settleWaiting({ type: 'failed', error: `the checkpoint thread ${why}`, fatal: true });
+  }
+
+  private settleWaiting(r: CheckpointReport): void {
+    for (const resolve of this.waiting.values()) resolve(r);
+    this.waiting.clear();
+  }
+
+  private autoCheckpoint(pages: number): void {
+    if (this.opts.db.open) this.opts.db.pragma(`wal_autocheckpoint = ${pages}`);
+  }
+}

@@ -1,0 +1,24 @@
+/** The event settings port: admin overrides of an event's event.json defaults (docs/contract.md, "Events"). */
+import { z } from 'zod';
+
+/** Absent keys: the library's default applies. */
+export const EventSettings = z.object({
+  eventSlug: z.string().min(1),
+  isArchived: z.boolean().optional(),
+  orderingEnabled: z.boolean().optional(),
+  /** ISO 8601 UTC; null clears a default deadline. */
+  deadline: z.iso.datetime({ offset: true }).nullable().optional(),
+  /** size → price in cents. Replaces the whole default price list when present. */
+  prices: z.record(z.string(), z.number().int().min(0)).optional(),
+  shippingFeeCents: z.number().int().min(0).optional(),
+  updatedAt: z.iso.datetime({ offset: true }),
+});
+export type EventSettings = z.infer<typeof EventSettings>;
+export type EventSettingsPatch = Omit<Partial<EventSettings>, 'eventSlug' | 'updatedAt'>;
+
+export interface EventSettingsPort {
+  get(eventSlug: string): Promise<EventSettings | null>;
+  list(): Promise<EventSettings[]>;
+  /** Merges the patch's defined keys into what is stored (null clears the deadline); returns the result. */
+  put(eventSlug: string, patch: EventSettingsPatch): Promise<EventSettings>;
+}

@@ -1,0 +1,69 @@
+/**
+ * The orders port: the system of record's orders (docs/contract.md, "Orders" and "Status and
+ * shipping"). The record's schema is the domain's `OrderRecord` (src/domain/order.ts), every
+ * row read is parsed with it, and every change goes through src/domain/order-changes.ts inside
+ * the write's transaction, so checks and writes are atomic. Money is integer cents.
+ *
+ * - An unknown id or order number: null from `get`, AppError ORDER_NOT_FOUND from a change.
+ * - A store that can't be reached: AppError STORE_UNAVAILABLE (503).
+ * - Orders are looked up by id or by order number (any case).
+ * - Every write bumps the order's `version` and appends to its `history` who did what.
+ */
+import type { Actor, NewOrder, OrderRecord, OrderStatus, SalesSummaryCents } from '../../../domain/order.js';
+import type { OrderPatch, ShippingPatch } from '../../../domain/order-changes.js';
+import type { StoredResponse } from './idempotency-keys.js';
+import type { MailJobInput } from './mail-outbox.js';
+
+export type { OrderPatch, ShippingPatch };
+
+export type OrderListQuery = {
+  /** Any of these statuses; all when absent. */
+  statuses?: readonly OrderStatus[];
+  eventSlug?: string | undefined;
+  /** Held (unconfirmed high-value) orders are left out unless this is true. */
+  includeHeld?: boolean;
+};
+
+export type UpdateResult = { order: OrderRecord; changed: boolean };
+
+/** Who made a change, and the mail it causes (enqueued in the same transaction, only if something changed). */
+export type ChangeOptions = { by: Actor; mail?: readonly MailJobInput[] };
+
+export type CreateOptions = ChangeOptions & {
+  /**
+   * The Idempotency-Key this create runs under, reserved at `reservedAt`: the key is completed
+   * with `respond(order)` and the order's id in the order's transaction. If the reservation
+   * was taken over meanwhile, nothing is written (IDEMPOTENCY_IN_PROGRESS).
+   */
+  idempotency?: { key: string; reservedAt: string; respond: (order: OrderRecord) => StoredResponse };
+};
+
+export interface OrdersPort {
+  /**
+   * Assigns the id (unless `input.id`), the next number of `input.prefix`, timestamps,
+   * `pending` and the first history entry. Resolves once the order, its mail and its key are
+   * durable. Creates arriving together are committed together (one fsync). A taken id is
+   * AppError INTERNAL, and nothing of that create is written, nor a number used.
+   */
+  create(input: NewOrder, opts: CreateOptions): Promise<OrderRecord>;
+  /** By id or order number; null when unknown. */
+  get(ref: string): Promise<OrderRecord | null>;
+  /**
+   * Newest first. Always current (read through, in any process); records unchanged since an
+   * earlier read are the same frozen objects as then, so whatever was derived from them can
+   * be reused. An order changed during the read is listed as it was before or after, once.
+   */
+  list(query?: OrderListQuery): Promise<OrderRecord[]>;
+  /** A status move and/or field edits. */
+  update(ref: string, patch: OrderPatch, opts: ChangeOptions): Promise<UpdateResult>;
+  /** `shipped: true` needs paid + ship; sets tracking. `shipped: false` undoes it. */
+  setShipping(ref: string, patch: ShippingPatch, opts: ChangeOptions): Promise<UpdateResult>;
+  /** Appends `[at] text` to the feedback; the 11th entry is AppError FEEDBACK_LIMIT. */
+  appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord>;
+  /** Confirms a held order (no-op if not held). */
+  releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult>;
+  /** Held pending orders whose hold expired by `now` become `cancelled` (by `system`); returns them. */
+  expireHolds(now: Date): Promise<OrderRecord[]>;
+  /** The sales summary's figures over orders not held, optionally for one event. */
+  summary(query?: { eventSlug?: string | undefined }): Promise<SalesSummaryCents>;
+}

@@ -1,0 +1,307 @@
+/**
+ * Orders on either engine (ports/orders.ts): table `orders`.
+ *
+ * - Creates are group-committed (group-commit.ts): those arriving together are written in one
+ *   transaction, so they share one fsync. Each prefix's next number is max(seq) + 1, read
+ *   under the prefix's lock (Tx.lock) in that transaction: numbers are unique and consecutive
+ *   under any concurrency, in any number of processes, and a create that fails uses none.
+ *   If a batch fails for one bad create, each is written alone, so only that one fails.
+ * - Every change reads the row (locked for update), applies src/domain/order-changes.ts and
+ *   writes it with its mail, in one transaction.
+ * - Reads are always read through; order-copies.ts spares re-parsing unchanged orders.
+ */
+import { setImmediate } from 'node:timers/promises';
+import {
+  type Actor,
+  NewOrder,
+  type OrderRecord,
+  type OrderStatus,
+  parseOrderNumber,
+  type SalesSummaryCents,
+} from '../../../domain/order.js';
+import {
+  type Applied,
+  applyFeedback,
+  applyHoldExpiry,
+  applyOrderPatch,
+  applyRelease,
+  applyShipping,
+  buildNewOrder,
+} from '../../../domain/order-changes.js';
+import { isAppError } from '../../../errors/catalogue.js';
+import { newId } from '../../../lib/ids.js';
+import { duplicateOrderId, orderNotFound } from '../errors.js';
+import { GroupCommit, type Outcome } from '../group-commit.js';
+import type { MailJob } from '../ports/mail-outbox.js';
+import type { ChangeOptions, CreateOptions, OrderListQuery, OrdersPort, UpdateResult } from '../ports/orders.js';
+import type { Db, Param, Queryable, Row, Tx } from './db.js';
+import { SqlIdempotencyKeys } from './idempotency-keys.js';
+import { SqlMailOutbox } from './mail-outbox.js';
+import { OrderCopies } from './order-copies.js';
+import { INSERT_COLUMNS, insertValues, rowToOrder, SELECT_COLUMNS, UPDATE_SQL, updateValues } from './order-rows.js';
+import { placeholders } from './values.js';
+
+/** Orders read and parsed between two yields to the event loop in a long list: a few milliseconds' work. */
+export const LIST_SLICE = 200;
+
+/** Lists kept with the change marker they were read at (see `list`). */
+const LIST_MEMO = 64;
+
+// Exported for bench/orders.bench.ts, which times them without the store around them.
+export const INSERT_ORDER_SQL = `INSERT INTO orders (${INSERT_COLUMNS.join(', ')}) VALUES (${placeholders(INSERT_COLUMNS.length)})`;
+export const NEXT_SEQUENCE_SQL = 'SELECT coalesce(max(seq), 0) + 1 AS n FROM orders WHERE prefix = ?';
+
+type PendingCreate = { input: NewOrder; id: string; now: Date; jobs: MailJob[]; opts: CreateOptions };
+
+/**
+ * How an order is found by a ref: an order number through the (prefix, seq) key, anything else
+ * as an id (as given, or lower-cased: ids are stored lower-case). One index lookup either way.
+ */
+function byRef(ref: string): { where: string; params: Param[] } {
+  const trimmed = ref.trim();
+  const n = parseOrderNumber(trimmed.toUpperCase());
+  if (n) return { where: 'WHERE prefix = ? AND seq = ?', params: [n.prefix, n.sequence] };
+  return { where: 'WHERE id IN (?, ?)', params: [trimmed, trimmed.toLowerCase()] };
+}
+
+/** Per-status count and total of orders not held, as GROUP BY gives them. */
+export type StatusTotals = Partial<Record<OrderStatus, { count: number; totalCents: number }>>;
+
+/** The sales summary's figures from per-status totals (docs/contract.md, "Status and shipping"). */
+export function summaryFromTotals(totals: StatusTotals): SalesSummaryCents {
+  const of = (s: OrderStatus) => totals[s] ?? { count: 0, totalCents: 0 };
+  const paid = of('paid');
+  const pending = of('pending');
+  return {
+    totalOrders: pending.count + paid.count + of('void').count + of('cancelled').count,
+    pendingCount: pending.count,
+    completedCount: paid.count,
+    cancelledCount: of('cancelled').count + of('void').count,
+    totalRevenueCents: paid.totalCents,
+    pendingRevenueCents: pending.totalCents,
+    averageOrderValueCents: paid.count === 0 ? 0 : Math.round(paid.totalCents / paid.count),
+  };
+}
+
+const isUnavailable = (err: unknown) => isAppError(err) && err.code === 'STORE_UNAVAILABLE';
+
+export class SqlOrders implements OrdersPort {
+  private readonly copies = new OrderCopies();
+  /** Lists as last read, with the change marker read before them (see `list`). */
+  private readonly lists = new Map<string, { marker: string; orders: OrderRecord[] }>();
+  private readonly creates = new GroupCommit<PendingCreate, OrderRecord>((batch) => this.writeCreates(batch));
+
+  constructor(private readonly db: Db) {}
+
+  /** Resolves once every create submitted so far is written (the store closes after it). */
+  idle(): Promise<void> {
+    return this.creates.idle();
+  }
+
+  async create(input: NewOrder, opts: CreateOptions): Promise<OrderRecord> {
+    const parsed = NewOrder.parse(input);
+    const now = new Date();
+    const id = parsed.id ?? newId();
+    // Built (and checked) before the transaction, so a bad job fails before a number is used.
+    const jobs = SqlMailOutbox.build(opts.mail ?? [], now, id);
+    return this.creates.submit({ input: parsed, id, now, jobs, opts });
+  }
+
+  /** A batch in one transaction; if it fails for one create's sake, each create alone. */
+  private async writeCreates(batch: PendingCreate[]): Promise<Outcome<OrderRecord>[]> {
+    try {
+      const orders = await this.db.transaction((tx) => this.insert(tx, batch));
+      return orders.map((value) => ({ ok: true, value: this.copies.keep(value) }));
+    } catch (error) {
+      if (batch.length === 1 || isUnavailable(error)) return batch.map(() => ({ ok: false, error }));
+    }
+    const out: Outcome<OrderRecord>[] = [];
+    for (const p of batch) out.push(...(await this.writeCreates([p])));
+    return out;
+  }
+
+  /** Numbers the batch (each prefix's next number read once, under its lock), then writes it all. */
+  private async insert(tx: Tx, batch: PendingCreate[]): Promise<OrderRecord[]> {
+    const next = new Map<string, number>();
+    const orders: OrderRecord[] = [];
+    const rows: Param[][] = [];
+    for (const p of batch) {
+      const { prefix } = p.input;
+      let seq = next.get(prefix);
+      if (seq === undefined) {
+        await tx.lock(`order-number:${prefix}`);
+        seq = Number((await tx.get<{ n: number }>(NEXT_SEQUENCE_SQL, [prefix]))?.n);
+      }
+      const order = buildNewOrder(p.input, seq, p.now, p.id, p.opts.by);
+      next.set(prefix, seq + 1);
+      orders.push(order);
+      rows.push(insertValues(order, prefix, seq));
+    }
+    try {
+      await tx.insert('orders', INSERT_COLUMNS, rows);
+    } catch (err) {
+      // A taken id (the caller's bug): retried create by create (writeCreates), it fails alone.
+      if ((err as { uniqueColumns?: string }).uniqueColumns === 'id') throw duplicateOrderId(batch[0]?.id ?? '');
+      throw err;
+    }
+    await SqlMailOutbox.insert(
+      tx,
+      batch.flatMap((p) => p.jobs),
+    );
+    for (const [i, p] of batch.entries()) {
+      const key = p.opts.idempotency;
+      const order = orders[i] as OrderRecord;
+      if (key) await SqlIdempotencyKeys.completeWithOrder(tx, key.key, key.reservedAt, order.id, key.respond(order));
+    }
+    return orders;
+  }
+
+  async get(ref: string): Promise<OrderRecord | null> {
+    const { where, params } = byRef(ref);
+    // Its id and version first: an order handed out before at that version is answered as it
+    // is, without reading and parsing its row (most reads of an order repeat an earlier one).
+    const head = await this.db.get<{ id: string; version: number }>(`SELECT id, version FROM orders ${where}`, params);
+    if (!head) return null;
+    const copy = this.copies.get(head.id, Number(head.version));
+    if (copy) return copy;
+    const row = await this.db.get(`SELECT ${SELECT_COLUMNS} FROM orders WHERE id = ?`, [head.id]);
+    return row ? this.adopt(row) : null;
+  }
+
+  /** The frozen copy of the row's order at its version: the one handed out before, or a new one. */
+  private adopt(row: Row): OrderRecord {
+    return this.copies.get(row.id as string, Number(row.version)) ?? this.copies.keep(rowToOrder(row));
+  }
+
+  async list(query: OrderListQuery = {}): Promise<OrderRecord[]> {
+    if (query.statuses?.length === 0) return [];
+    const where: string[] = [];
+    const params: Param[] = [];
+    if (!query.includeHeld) where.push('held = FALSE');
+    if (query.statuses) {
+      where.push(`status IN (${placeholders(query.statuses.length)})`);
+      params.push(...query.statuses);
+    }
+    if (query.eventSlug !== undefined) {
+      where.push('event_slug = ?');
+      params.push(query.eventSlug);
+    }
+    const filter = where.length > 0 ? where.join(' AND ') : 'TRUE';
+    // Nothing committed anywhere since this list was last read: it is still current. (An
+    // admin dashboard polls its lists; most polls find nothing changed.)
+    const key = `${filter}\u0000${params.join('\u0000')}`;
+    const marker = await this.db.changeMarker();
+    const memo = this.lists.get(key);
+    if (memo?.marker === marker) return memo.orders.slice();
+    // Which orders, newest first, and at which version: a few milliseconds for 10,000.
+    const heads = await this.db.all<{ pk: number; id: string; version: number }>(
+      `SELECT pk, id, version FROM orders WHERE ${filter} ORDER BY pk DESC`,
+      params,
+    );
+    const found = new Map<number, OrderRecord>();
+    const missing: number[] = [];
+    for (const h of heads) {
+      const copy = this.copies.get(h.id, Number(h.version));
+      if (copy) found.set(Number(h.pk), copy);
+      else missing.push(Number(h.pk));
+    }
+    // The others a slice at a time, yielding between slices: 10,000 orders parsed at once would
+    // hold every other request for 100 ms or more. An order changed meanwhile is read as it is
+    // now; one that left the list meanwhile (the filter is applied again) is left out.
+    for (let i = 0; i < missing.length; i += LIST_SLICE) {
+      if (i > 0) await setImmediate();
+      const slice = missing.slice(i, i + LIST_SLICE);
+      const size = slice.length <= 16 ? 16 : LIST_SLICE; // two statement texts, padded with pk 0 (none)
+      const pks = [...slice, ...Array.from({ length: size - slice.length }, () => 0)];
+      const rows = await this.db.all(
+        `SELECT ${SELECT_COLUMNS} FROM orders WHERE pk IN (${placeholders(size)}) AND ${filter}`,
+        [...pks, ...params],
+      );
+      for (const row of rows) found.set(Number(row.pk), this.adopt(row));
+    }
+    const out: OrderRecord[] = [];
+    for (const h of heads) {
+      const order = found.get(Number(h.pk));
+      if (order) out.push(order);
+    }
+    if (this.lists.size >= LIST_MEMO) this.lists.clear();
+    this.lists.set(key, { marker, orders: out.slice() });
+    return out;
+  }
+
+  /** Reads the order locked for update, applies the change and writes it with its mail, in one transaction. */
+  private async modify(ref: string, opts: ChangeOptions, apply: (o: OrderRecord) => Applied): Promise<UpdateResult> {
+    const result = await this.db.transaction(async (tx) => {
+      const { where, params } = byRef(ref);
+      const row = await tx.get(`SELECT ${SELECT_COLUMNS} FROM orders ${where}${this.db.dialect.forUpdate}`, params);
+      if (!row) throw orderNotFound(ref);
+      const current = rowToOrder(row);
+      const applied = apply(current);
+      if (applied.changed) {
+        await this.write(tx, applied.order, current.version);
+        await SqlMailOutbox.insert(tx, SqlMailOutbox.build(opts.mail ?? [], new Date(), current.id));
+      }
+      return applied;
+    });
+    return { order: this.copies.keep(result.order), changed: result.changed };
+  }
+
+  private async write(tx: Queryable, order: OrderRecord, fromVersion: number): Promise<void> {
+    const changed = await tx.run(UPDATE_SQL, updateValues(order, fromVersion));
+    if (changed !== 1) throw new Error(`order ${order.orderNumber} changed under its lock`);
+  }
+
+  update(ref: string, patch: Parameters<OrdersPort['update']>[1], opts: ChangeOptions): Promise<UpdateResult> {
+    const now = new Date();
+    return this.modify(ref, opts, (o) => applyOrderPatch(o, patch, now, opts.by));
+  }
+
+  setShipping(ref: string, patch: Parameters<OrdersPort['setShipping']>[1], opts: ChangeOptions) {
+    const now = new Date();
+    return this.modify(ref, opts, (o) => applyShipping(o, patch, now, opts.by));
+  }
+
+  async appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord> {
+    const now = new Date();
+    return (await this.modify(ref, opts, (o) => applyFeedback(o, text, at, now, opts.by))).order;
+  }
+
+  releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult> {
+    const now = new Date();
+    return this.modify(ref, opts, (o) => applyRelease(o, now, opts.by));
+  }
+
+  async expireHolds(now: Date): Promise<OrderRecord[]> {
+    const at = new Date();
+    const expired = await this.db.transaction(async (tx) => {
+      const rows = await tx.all(
+        `SELECT ${SELECT_COLUMNS} FROM orders WHERE held = TRUE AND status = 'pending' AND hold_expires_at <= ?
+         ORDER BY pk${this.db.dialect.forUpdate}`,
+        [now.toISOString()],
+      );
+      const out: OrderRecord[] = [];
+      for (const row of rows) {
+        const current = rowToOrder(row);
+        const { order } = applyHoldExpiry(current, at);
+        await this.write(tx, order, current.version);
+        out.push(order);
+      }
+      return out;
+    });
+    return expired.map((o) => this.copies.keep(o));
+  }
+
+  async summary(query: { eventSlug?: string | undefined } = {}): Promise<SalesSummaryCents> {
+    const byEvent = query.eventSlug !== undefined;
+    const rows = await this.db.all<{ status: OrderStatus; n: number; total: number }>(
+      `SELECT status, CAST(count(*) AS INTEGER) AS n, CAST(coalesce(sum(total_cents), 0) AS BIGINT) AS total
+       FROM orders WHERE held = FALSE${byEvent ? ' AND event_slug = ?' : ''} GROUP BY status`,
+      byEvent ? [query.eventSlug as string] : [],
+    );
+    const totals: StatusTotals = {};
+    for (const r of rows) totals[r.status] = { count: Number(r.n), totalCents: Number(r.total) };
+    return summaryFromTotals(totals);
+  }
+}
+
+export type { Actor };

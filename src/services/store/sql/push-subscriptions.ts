@@ -1,0 +1,58 @@
+/**
+ * Push subscriptions on either engine (ports/push-subscriptions.ts): table
+ * `push_subscriptions`, keyed by (endpoint, order_key), order_key being the order's id or ''
+ * for admin subscriptions (a primary key column can't hold NULL).
+ */
+import { PushSubscriptionRecord, type PushSubscriptionsPort } from '../ports/push-subscriptions.js';
+import type { Db, Row } from './db.js';
+
+const COLUMNS = 'endpoint, p256dh, auth, scope, order_id, created_at';
+
+const toRecord = (r: Row): PushSubscriptionRecord =>
+  PushSubscriptionRecord.parse({
+    endpoint: r.endpoint,
+    p256dh: r.p256dh,
+    auth: r.auth,
+    scope: r.scope,
+    orderId: r.order_id,
+    createdAt: r.created_at,
+  });
+
+export class SqlPushSubscriptions implements PushSubscriptionsPort {
+  constructor(private readonly db: Db) {}
+
+  save(sub: PushSubscriptionRecord): Promise<{ created: boolean }> {
+    const orderKey = sub.orderId ?? '';
+    return this.db.transaction(async (tx) => {
+      const inserted = await tx.run(
+        `INSERT INTO push_subscriptions (endpoint, order_key, p256dh, auth, scope, order_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (endpoint, order_key) DO NOTHING`,
+        [sub.endpoint, orderKey, sub.p256dh, sub.auth, sub.scope, sub.orderId, new Date(sub.createdAt).toISOString()],
+      );
+      if (inserted === 0) {
+        // Subscribed before: the browser may have new keys for the same endpoint.
+        await tx.run(
+          'UPDATE push_subscriptions SET p256dh = ?, auth = ?, scope = ? WHERE endpoint = ? AND order_key = ?',
+          [sub.p256dh, sub.auth, sub.scope, sub.endpoint, orderKey],
+        );
+      }
+      return { created: inserted === 1 };
+    });
+  }
+
+  async list(query: { scope: 'admin' } | { orderId: string }): Promise<PushSubscriptionRecord[]> {
+    const rows =
+      'scope' in query
+        ? await this.db.all(`SELECT ${COLUMNS} FROM push_subscriptions WHERE scope = ? ORDER BY created_at`, [
+            query.scope,
+          ])
+        : await this.db.all(`SELECT ${COLUMNS} FROM push_subscriptions WHERE order_id = ? ORDER BY created_at`, [
+            query.orderId,
+          ]);
+    return rows.map(toRecord);
+  }
+
+  async delete(endpoint: string): Promise<void> {
+    await this.db.transaction((tx) => tx.run('DELETE FROM push_subscriptions WHERE endpoint = ?', [endpoint]));
+  }
+}

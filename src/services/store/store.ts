@@ -1,0 +1,101 @@
+/**
+ * The system of record: one engine (SQLite or PostgreSQL) and the ports built on it, one
+ * per kind of record. Consumers get the port they use (`fastify.store.orders`,
+ * `fastify.store.outbox`, ...), never the engine. How to add a record: docs/store.md.
+ */
+
+import { PostgresEngine, type PostgresEngineOptions } from './engines/postgres/engine.js';
+import { SqliteEngine, type SqliteEngineOptions } from './engines/sqlite/engine.js';
+import { importSheetsSideStore } from './import-sheets-side-store.js';
+import { type StoreLogger, silentLogger } from './logger.js';
+import type { CaptchaTokensPort } from './ports/captcha-tokens.js';
+import type { EventSettingsPort } from './ports/event-settings.js';
+import type { IdempotencyKeysPort } from './ports/idempotency-keys.js';
+import type { MailOutboxPort } from './ports/mail-outbox.js';
+import type { OrdersPort } from './ports/orders.js';
+import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
+import { SqlCaptchaTokens } from './sql/captcha-tokens.js';
+import type { Db } from './sql/db.js';
+import { SqlEventSettings } from './sql/event-settings.js';
+import { SqlIdempotencyKeys } from './sql/idempotency-keys.js';
+import { SqlMailOutbox } from './sql/mail-outbox.js';
+import { SqlOrders } from './sql/orders.js';
+import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
+
+/** What `fastify.store` holds: the ports. */
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly orders: OrdersPort;
+  readonly eventSettings: EventSettingsPort;
+  readonly pushSubscriptions: PushSubscriptionsPort;
+  readonly idempotencyKeys: IdempotencyKeysPort;
+  readonly captchaTokens: CaptchaTokensPort;
+  readonly outbox: MailOutboxPort;
+}
+
+export type StoreOptions = (
+  | ({ engine: 'sqlite' } & SqliteEngineOptions)
+  | ({ engine: 'postgres' } & PostgresEngineOptions)
+) & {
+  /** A Google Sheets deployment's `DATA_DIR/sheets-local.db` to take into the record once (docs/store.md). */
+  sheetsSideStore?: string;
+};
+
+type Engine = Db & {
+  health(): Promise<{ ok: boolean; details: Record<string, unknown> }>;
+  close(): Promise<void>;
+};
+
+export class OpenedStore<E extends Engine = Engine> implements Store {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly orders: SqlOrders;
+  readonly eventSettings: EventSettingsPort;
+  readonly pushSubscriptions: PushSubscriptionsPort;
+  readonly idempotencyKeys: IdempotencyKeysPort;
+  readonly captchaTokens: CaptchaTokensPort;
+  readonly outbox: MailOutboxPort;
+
+  constructor(readonly db: E) {
+    this.engine = db.dialect.engine;
+    this.orders = new SqlOrders(db);
+    this.eventSettings = new SqlEventSettings(db);
+    this.pushSubscriptions = new SqlPushSubscriptions(db);
+    this.idempotencyKeys = new SqlIdempotencyKeys(db);
+    this.captchaTokens = new SqlCaptchaTokens(db);
+    this.outbox = new SqlMailOutbox(db);
+  }
+
+  /** Reachability for /readyz, with the mail waiting (informational). */
+  async health(): Promise<{ ok: boolean; details: Record<string, unknown> }> {
+    return this.db.health();
+  }
+
+  /** Writes what was submitted, then closes the engine. */
+  async close(): Promise<void> {
+    await this.orders.idle();
+    await this.db.close();
+  }
+}
+
+/**
+ * Opens the engine (connecting and migrating; a misconfiguration throws a ConfigError naming
+ * the variable) and builds the ports on it.
+ */
+export async function openStore(options: StoreOptions & { engine: 'sqlite' }): Promise<OpenedStore<SqliteEngine>>;
+export async function openStore(options: StoreOptions & { engine: 'postgres' }): Promise<OpenedStore<PostgresEngine>>;
+export async function openStore(options: StoreOptions): Promise<OpenedStore>;
+export async function openStore(options: StoreOptions): Promise<OpenedStore> {
+  const log: StoreLogger = options.log ?? silentLogger;
+  const db: Engine =
+    options.engine === 'sqlite' ? await SqliteEngine.open(options) : await PostgresEngine.open(options);
+  const store = new OpenedStore(db);
+  if (options.sheetsSideStore) {
+    try {
+      await importSheetsSideStore(db, options.sheetsSideStore, log);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+  return store;
+}
