@@ -31,6 +31,7 @@ import readiness from './plugins/readiness.js';
 import web from './plugins/web.js';
 import adminRoutes from './routes/admin/index.js';
 import intakeRoutes from './routes/admin/intake.js';
+import meRoutes from './routes/admin/me.js';
 import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
 import eventRoutes from './routes/events/index.js';
@@ -180,6 +181,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(adminRoutes);
   await fastify.register(salesRoutes); // GET /api/orders/summary/breakdown
   await fastify.register(intakeRoutes); // GET /api/admin/intake
+  await fastify.register(meRoutes); // GET /api/admin/me: the caller's role
   await fastify.register(feedbackRoutes);
   await fastify.register(labelRoutes);
   await fastify.register(orderRoutes);

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTokenEntry } from '../domain/roles.js';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 /**
@@ -193,8 +194,9 @@ function crossFieldProblems(env: Env): string[] {
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-  if (tokens.some((t) => t.length < 24)) {
-    out.push('ADMIN_TOKENS: every token must be at least 24 characters');
+  // An entry may carry a role prefix (owner:, staff:, viewer:); the token is what follows it.
+  if (tokens.some((t) => parseTokenEntry(t).token.length < 24)) {
+    out.push('ADMIN_TOKENS: every token must be at least 24 characters (after its role prefix, if any)');
   }
   if (env.CAPTCHA_PROVIDER === 'off' && env.NODE_ENV === 'production') {
     out.push('CAPTCHA_PROVIDER: "off" is refused when NODE_ENV=production');

@@ -63,7 +63,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.put(
     '/api/event-config',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'owner' },
       schema: {
         tags: ['events'],
         summary: "Change an event's flags, deadline, prices or shipping fee (admin)",
