@@ -44,7 +44,9 @@ import operationsRoutes from './routes/operations/index.js';
 import orderRoutes from './routes/orders/index.js';
 import orderLookupRoutes from './routes/orders/lookup.js';
 import photoRoutes from './routes/photos/index.js';
+import takedownRequestRoutes from './routes/photos/takedown.js';
 import pushRoutes from './routes/push/index.js';
+import takedownRoutes from './routes/takedowns/index.js';
 import address from './services/address/plugin.js';
 import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
@@ -59,6 +61,7 @@ import photos from './services/photos/plugin.js';
 import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
 import store from './services/store/plugin.js';
+import takedowns from './services/takedowns/plugin.js';
 
 export type AppOptions = {
   config: Config;
@@ -168,6 +171,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(notifier); // needs store; mail outbox worker
   await fastify.register(push); // needs store
   await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push
+  await fastify.register(takedowns); // needs store, photos, images, notifier
 
   // 3. routes
   await fastify.register(operationsRoutes);
@@ -175,6 +179,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(galleryRoutes);
   await fastify.register(imageRoutes);
   await fastify.register(photoRoutes); // GET /api/photos/{event}/{photo}
+  await fastify.register(takedownRequestRoutes); // POST /api/photos/{event}/{photo}/takedown
+  await fastify.register(takedownRoutes); // the owner's takedown queue
   await fastify.register(finderRoutes); // GET /api/finder/{code}
   await fastify.register(pushRoutes);
   await fastify.register(eventRoutes);

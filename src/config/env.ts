@@ -61,6 +61,8 @@ export const envSchema = z.object({
   INTAKE_SETTLE_MS: ms(0).default(2_000),
   /** A pause longer than this between consecutive frames ends a photo code's group. */
   FINDER_GAP_MS: ms(0).default(600_000),
+  /** Takedown requests: hide the photo at once (`hide-first`) or only once the owner decides (`review-first`). */
+  TAKEDOWN_MODE: z.enum(['hide-first', 'review-first']).default('hide-first'),
   /** A visitor's image render that cannot start within this long gets 503 BUSY (0: waits). */
   IMAGE_QUEUE_TIMEOUT_MS: ms(0).default(10_000),
   /** Thumbnails of new photos rendered as they arrive, and photo codes read from them. */

@@ -50,6 +50,7 @@ export const HISTORY_ACTIONS = [
   'feedback',
   'hold-release',
   'hold-expiry',
+  'photo-removed',
 ] as const;
 
 /**

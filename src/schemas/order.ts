@@ -83,7 +83,10 @@ export const HistoryEntry = z
   .object({
     at: z.string().describe('ISO 8601'),
     action: z.enum(HISTORY_ACTIONS),
-    field: z.string().optional().describe('`edit`: the field changed'),
+    field: z
+      .string()
+      .optional()
+      .describe('`edit`: the field changed; `photo-removed`: `photo`, with the number in `to`'),
     from: z.string().optional().describe('The status, shipping status or field value before'),
     to: z.string().optional().describe('...and after'),
     by: z
@@ -97,6 +100,11 @@ export const HistoryEntry = z
 /** The Order as admins see it: with its history. */
 export const AdminOrder = ApiOrder.extend({
   history: z.array(HistoryEntry).describe('Every change to the order, oldest first'),
+  removedPhotos: z
+    .array(z.string())
+    .describe(
+      'Numbers of this order’s photos taken down for good while it was unpaid (docs/contract.md, "Takedown requests"): the photographer should settle these lines with the customer',
+    ),
 }).meta({ id: 'AdminOrder' });
 export type AdminOrder = z.infer<typeof AdminOrder>;
 
@@ -111,6 +119,7 @@ export function toAdminOrder(o: OrderRecord): AdminOrder {
     if (h.to !== undefined) entry.to = h.to;
     return entry;
   });
+  view.removedPhotos = o.history.flatMap((h) => (h.action === 'photo-removed' && h.to ? [h.to] : []));
   return view;
 }
 

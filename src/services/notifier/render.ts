@@ -20,6 +20,7 @@ import {
   operatorContent,
   receiptContent,
   shippedContent,
+  takedownContent,
   verificationContent,
 } from './templates.js';
 
@@ -113,6 +114,21 @@ export function createRenderer(deps: RenderDeps): RenderJob {
           [],
           operatorContent(subject, text, ctx),
         );
+      }
+      case 'takedown': {
+        // The requester, not a customer of an order: everything the message needs is in the payload.
+        const { email, decision, eventName, photoNumber } = job.payload;
+        if (typeof email !== 'string' || !isSafeAddress(email.trim())) {
+          return { skip: 'the requester gave no usable email address' };
+        }
+        if ((decision !== 'remove' && decision !== 'restore') || typeof photoNumber !== 'string') {
+          throw new Error(`takedown mail ${job.id} has no decision or photo`);
+        }
+        const content = takedownContent(
+          { decision, eventName: typeof eventName === 'string' ? eventName : '', photoNumber },
+          ctx,
+        );
+        return envelope(job, null, [{ name: '', address: email.trim() }], [], content);
       }
     }
   };

@@ -220,3 +220,32 @@ export function operatorContent(subjectText: string, bodyText: string, ctx: Temp
   );
   return { subject, text: `${bodyText}\n\n— ${ctx.senderName}\n`, html };
 }
+
+/** What a takedown decision mail says (`takedown` jobs: payload `{ email, decision, eventName, photoNumber }`). */
+export type TakedownMail = { decision: 'remove' | 'restore'; eventName: string; photoNumber: string };
+
+/** The requester hears the owner's decision on their takedown request (docs/contract.md, "Takedown requests"). */
+export function takedownContent(mail: TakedownMail, ctx: TemplateContext): MessageContent {
+  const photo = `photo #${headerText(mail.photoNumber, 20)} of ${headerText(mail.eventName, 100)}`;
+  const subject =
+    mail.decision === 'remove' ? `Your removal request: ${photo} was removed` : `Your removal request: ${photo}`;
+  const lines =
+    mail.decision === 'remove'
+      ? [
+          `You asked us to take down ${photo}.`,
+          'We have removed it: it is no longer shown in the gallery, offered for sale or printed.',
+        ]
+      : [
+          `You asked us to take down ${photo}.`,
+          'We have reviewed your request and decided to keep the photo in the gallery.',
+          'If you think we got this wrong, reply to this message and tell us why.',
+        ];
+  const text = `Hello,\n\n${lines.join('\n')}\n\n— ${ctx.senderName}\n`;
+  const html = page(
+    subject,
+    ['<p>Hello,</p>', ...lines.map((l) => `<p>${escapeHtml(l)}</p>`), `<p>— ${escapeHtml(ctx.senderName)}</p>`].join(
+      '\n',
+    ),
+  );
+  return { subject, text, html };
+}

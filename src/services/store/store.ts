@@ -14,6 +14,7 @@ import type { IdempotencyKeysPort } from './ports/idempotency-keys.js';
 import type { MailOutboxPort } from './ports/mail-outbox.js';
 import type { OrdersPort } from './ports/orders.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
+import type { TakedownsPort } from './ports/takedowns.js';
 import { SqlCaptchaTokens } from './sql/captcha-tokens.js';
 import type { Db } from './sql/db.js';
 import { SqlEventSettings } from './sql/event-settings.js';
@@ -21,6 +22,7 @@ import { SqlIdempotencyKeys } from './sql/idempotency-keys.js';
 import { SqlMailOutbox } from './sql/mail-outbox.js';
 import { SqlOrders } from './sql/orders.js';
 import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
+import { SqlTakedowns } from './sql/takedowns.js';
 
 /** What `fastify.store` holds: the ports. */
 export interface Store {
@@ -31,6 +33,7 @@ export interface Store {
   readonly idempotencyKeys: IdempotencyKeysPort;
   readonly captchaTokens: CaptchaTokensPort;
   readonly outbox: MailOutboxPort;
+  readonly takedowns: TakedownsPort;
 }
 
 export type StoreOptions = (
@@ -54,6 +57,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly idempotencyKeys: IdempotencyKeysPort;
   readonly captchaTokens: CaptchaTokensPort;
   readonly outbox: MailOutboxPort;
+  readonly takedowns: TakedownsPort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -63,6 +67,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.idempotencyKeys = new SqlIdempotencyKeys(db);
     this.captchaTokens = new SqlCaptchaTokens(db);
     this.outbox = new SqlMailOutbox(db);
+    this.takedowns = new SqlTakedowns(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

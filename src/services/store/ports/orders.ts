@@ -60,6 +60,8 @@ export interface OrdersPort {
   setShipping(ref: string, patch: ShippingPatch, opts: ChangeOptions): Promise<UpdateResult>;
   /** Appends `[at] text` to the feedback; the 11th entry is AppError FEEDBACK_LIMIT. */
   appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord>;
+  /** Flags the order: photo `photoNumber` of it was taken down for good (a `photo-removed` history entry). */
+  flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult>;
   /** Confirms a held order (no-op if not held). */
   releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult>;
   /** Held pending orders whose hold expired by `now` become `cancelled` (by `system`); returns them. */

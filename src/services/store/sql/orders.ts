@@ -24,6 +24,7 @@ import {
   applyFeedback,
   applyHoldExpiry,
   applyOrderPatch,
+  applyPhotoRemoved,
   applyRelease,
   applyShipping,
   buildNewOrder,
@@ -264,6 +265,11 @@ export class SqlOrders implements OrdersPort {
   async appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord> {
     const now = new Date();
     return (await this.modify(ref, opts, (o) => applyFeedback(o, text, at, now, opts.by))).order;
+  }
+
+  flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult> {
+    const now = new Date();
+    return this.modify(ref, opts, (o) => applyPhotoRemoved(o, photoNumber, now, opts.by));
   }
 
   releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult> {

@@ -171,4 +171,26 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX captcha_tokens_expiry ON captcha_tokens (expires_at);
     `,
   },
+  {
+    version: 3,
+    name: 'takedown requests',
+    sql: `
+      CREATE TABLE takedowns (
+        id           text PRIMARY KEY,
+        event_slug   text NOT NULL,
+        photo_id     text NOT NULL,
+        photo_number text NOT NULL,
+        reason       text NOT NULL CHECK (reason IN ('me', 'copyright', 'other')),
+        email        text NOT NULL,
+        message      text NOT NULL,
+        hides        boolean NOT NULL,
+        created_at   timestamptz NOT NULL,
+        decision     text CHECK (decision IN ('remove', 'restore')),
+        decided_at   timestamptz,
+        decided_by   text
+      );
+      CREATE INDEX takedowns_photo ON takedowns (event_slug, photo_id);
+      CREATE INDEX takedowns_created ON takedowns (created_at);
+    `,
+  },
 ];
