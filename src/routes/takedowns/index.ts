@@ -138,7 +138,10 @@ const takedownRoutes: FastifyPluginAsyncZod = async (fastify) => {
       const photo = record.decision === 'remove' ? undefined : takedowns.photoOf(record);
       if (!photo) throw appError('PHOTO_NOT_FOUND', { details: `${record.eventSlug}/${record.photoNumber}` });
       const img = await images.get('thumbnail', photo, 'jpeg');
-      return reply.type('image/jpeg').header('cache-control', 'no-store').send(img.body as never);
+      return reply
+        .type('image/jpeg')
+        .header('cache-control', 'no-store')
+        .send(img.body as never);
     },
   );
 };
