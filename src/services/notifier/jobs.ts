@@ -1,6 +1,6 @@
 /**
  * The outbox jobs the rest of the service enqueues, atomically with the change that causes
- * them (`store.createOrder(order, { mail })`, `setShipping(..., { mail })`, ...). A job names
+ * them (`orders.create(order, { mail })`, `orders.setShipping(..., { mail })`, ...). A job names
  * the order; the message itself is rendered from the order as it is when it is sent.
  */
 import type { MailJobInput } from '../store/ports/mail-outbox.js';

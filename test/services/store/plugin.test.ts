@@ -49,7 +49,22 @@ test('ORDER_STORE=sheets runs on SQLite until the mirror is there, and says so',
   await app.ready();
   expect(app.store.engine).toBe('sqlite');
   expect(existsSync(path.join(dir, 'orders.db'))).toBe(true);
-  expect(lines.some((l) => l.level === 40 && /mirror is not available yet/.test(l.msg))).toBe(true);
+  expect(lines.filter((l) => l.level === 40 && /mirror is not available yet/.test(l.msg))).toHaveLength(1);
+});
+
+test('GOOGLE_SHEETS_ID with the default store starts on SQLite and says once that the sheet is not written', async (t) => {
+  const dir = await tempDir(t);
+  const lines: { level: number; msg: string }[] = [];
+  const app = await buildApp(testConfig(dir, { GOOGLE_SHEETS_ID: 'sheet-id', LOG_LEVEL: 'warn' }), {
+    level: 'warn',
+    stream: { write: (line: string) => lines.push(JSON.parse(line)) },
+  });
+  t.onTestFinished(() => app.close());
+  await app.ready();
+  expect(app.store.engine).toBe('sqlite');
+  const warned = lines.filter((l) => l.level === 40 && /spreadsheet is not written/.test(l.msg));
+  expect(warned).toHaveLength(1);
+  expect(warned[0]?.msg).toMatch(/GOOGLE_SHEETS_ID is set.*SQLite/);
 });
 
 test('the store is closed last: services closing after it still can write', async (t) => {
