@@ -9,15 +9,19 @@ import { ApiError, sendJson } from '../lib/api.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
+import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
 import type { Order, OrderChange, OrderStatus } from '../lib/types.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
-import { onAdminError } from './session.js';
+import { may, useAdminMe } from './role.js';
+import { adminToken, onAdminError } from './session.js';
 import { downloadLabel, itemLines, StatusBadges } from './shared.js';
 
 const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
 
 export default function OrderDetail({ orderRef }: { orderRef: string }) {
+  // Staff may mark paid but not void or cancel: those buttons show only to a role that may.
+  const me = useAdminMe(useStore(adminToken));
   const loaded = useFetch<Order>(`/api/orders/${encodeURIComponent(orderRef)}`, { admin: true });
   const [order, setOrder] = useState<Order | undefined>();
   const [busy, setBusy] = useState(false);
@@ -227,20 +231,24 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setStatus('paid')}>
                 Mark paid
               </button>
-              <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
-                Void
-              </ConfirmButton>
-              <ConfirmButton
-                class="btn btn-secondary"
-                disabled={busy}
-                confirmLabel="Confirm: cancel order"
-                onConfirm={() => setStatus('cancelled')}
-              >
-                Cancel order
-              </ConfirmButton>
+              {may(me, 'status:void') && (
+                <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
+                  Void
+                </ConfirmButton>
+              )}
+              {may(me, 'status:cancelled') && (
+                <ConfirmButton
+                  class="btn btn-secondary"
+                  disabled={busy}
+                  confirmLabel="Confirm: cancel order"
+                  onConfirm={() => setStatus('cancelled')}
+                >
+                  Cancel order
+                </ConfirmButton>
+              )}
             </>
           )}
-          {order.status === 'paid' && (
+          {order.status === 'paid' && may(me, 'status:void') && (
             <ConfirmButton disabled={busy} confirmLabel="Confirm: void (refund)" onConfirm={() => setStatus('void')}>
               Void (refund)
             </ConfirmButton>
