@@ -32,6 +32,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import sharp from 'sharp';
 import { builtApp, importBuilt } from './lib/built.js';
 import { load } from './lib/http-load.js';
@@ -67,8 +68,7 @@ const role = process.env.GALLERY_BENCH_ROLE;
 async function runIndexChild(): Promise<void> {
   const { createPhotoLibrary } =
     await importBuilt<typeof import('../src/services/photos/library.js')>('services/photos/library.js');
-  const quiet = () => undefined;
-  const log = { info: quiet, debug: quiet, warn: console.warn, error: console.error };
+  const log = pino({ level: 'warn' }, pino.destination(2));
   const started = performance.now();
   const lib = createPhotoLibrary({
     photosDir: need('BENCH_PHOTOS_DIR'),

@@ -1,5 +1,5 @@
 /**
- * Label rendering (SPEC §9): median time to render one PNG and one DOCX label over 50
+ * Label rendering (docs/contract.md, "Labels"): median time to render one PNG and one DOCX label over 50
  * orders of varied size (1-40 lines, short and 100-character names, Latin, accented and
  * CJK, ship and pickup), one at a time, after one warm-up label (which builds the cached
  * base layer: page, rule, box frame, captions, return address).

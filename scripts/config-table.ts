@@ -4,7 +4,7 @@
  * A test fails when the README's table is not what this produces.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { renderConfigTable, replaceConfigTable } from '../test/support/docs-config-table.js';
+import { renderConfigTable, replaceConfigTable } from './lib/config-table.js';
 
 const env = await readFile('.env.example', 'utf8');
 const readme = await readFile('README.md', 'utf8');

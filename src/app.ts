@@ -36,15 +36,16 @@ import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
-import finderRoutes from './routes/finder/index.js';
+import finderRoutes from './routes/gallery/finder.js';
 import galleryRoutes from './routes/gallery/index.js';
+import photoLookupRoutes from './routes/gallery/photo-lookup.js';
+import takedownRequestRoutes from './routes/gallery/takedown.js';
 import imageRoutes from './routes/images/index.js';
 import labelRoutes from './routes/labels/index.js';
 import operationsRoutes from './routes/operations/index.js';
 import orderRoutes from './routes/orders/index.js';
 import orderLookupRoutes from './routes/orders/lookup.js';
-import photoRoutes from './routes/photos/index.js';
-import takedownRequestRoutes from './routes/photos/takedown.js';
+import verifyRoutes from './routes/orders/verify.js';
 import pushRoutes from './routes/push/index.js';
 import takedownRoutes from './routes/takedowns/index.js';
 import address from './services/address/plugin.js';
@@ -63,7 +64,7 @@ import rateLimits from './services/rate-limit/plugin.js';
 import store from './services/store/plugin.js';
 import takedowns from './services/takedowns/plugin.js';
 
-export type AppOptions = {
+type AppOptions = {
   config: Config;
   /** The operator's terminal, when stdout is one: a generated admin token is shown there, never logged. */
   terminal?: Terminal | undefined;
@@ -76,11 +77,11 @@ declare module 'fastify' {
   }
 }
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
 const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Fastify's constructor options: what must be fixed before any plugin runs. */
-export function serverOptions(
+function serverOptions(
   config: Config,
   logger: FastifyServerOptions['logger'],
   frontDoor: FrontDoor,
@@ -111,7 +112,7 @@ export function serverOptions(
     // timeouts say; checking every second makes them mean what they say.
     http: { connectionsCheckingInterval: 1_000 },
     // Requests the HTTP parser refuses (malformed, headers too large, too slow) get the
-    // SPEC §1 body too.
+    // error body (docs/contract.md, "Hosts and formats") too.
     clientErrorHandler,
     // Fastify's default builds an Error with a stack for every refused body; the handler only
     // reads `validation` from it, so the stack is skipped (see AppError).
@@ -125,8 +126,8 @@ export function serverOptions(
       }
     },
     // Malformed percent-encoding (`/event/%E0%A4%A`) is refused by the router before any hook
-    // or error handler runs; answer it with the SPEC §1 body, CORS and the security headers,
-    // not Fastify's own body.
+    // or error handler runs; answer it with the error body (docs/contract.md, "Hosts and formats"),
+    // CORS and the security headers, not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
       for (const [name, value] of security) reply.header(name, value);
@@ -178,7 +179,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(captchaRoutes);
   await fastify.register(galleryRoutes);
   await fastify.register(imageRoutes);
-  await fastify.register(photoRoutes); // GET /api/photos/{event}/{photo}
+  await fastify.register(photoLookupRoutes); // GET /api/photos/{event}/{photo}
   await fastify.register(takedownRequestRoutes); // POST /api/photos/{event}/{photo}/takedown
   await fastify.register(takedownRoutes); // the owner's takedown queue
   await fastify.register(finderRoutes); // GET /api/finder/{code}
@@ -192,9 +193,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(labelRoutes);
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
+  await fastify.register(verifyRoutes); // /api/orders/verify (the confirmation link)
 }
-
-export default fp(app, { name: 'app' });
 
 /** A ready-to-use instance with the app registered (not listening). */
 export async function buildApp(

@@ -10,11 +10,13 @@
  * also while the server runs. Exit code: 0 done, 1 some images failed, 2 bad usage,
  * 78 bad configuration.
  */
+
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config/env.js';
 import { PRIVATE_UMASK } from '../lib/data-dir.js';
@@ -34,7 +36,7 @@ const REBUILT: Readonly<Record<'thumbnail' | 'preview', readonly ImageFormat[]>>
 const REBUILT_KINDS = Object.keys(REBUILT) as (keyof typeof REBUILT)[];
 
 import { ensureDemoLibrary } from '../services/photos/demo.js';
-import { createPhotoLibrary, type LibraryLogger } from '../services/photos/library.js';
+import { createPhotoLibrary } from '../services/photos/library.js';
 import type { Photo } from '../services/photos/types.js';
 
 export type PregenerateOptions = {
@@ -45,7 +47,7 @@ export type PregenerateOptions = {
   kinds?: readonly (keyof typeof REBUILT)[];
   /** Images worked on at once (default: the number of cores). */
   concurrency?: number;
-  log: LibraryLogger;
+  log: FastifyBaseLogger;
   /** Called after every image, for a progress display. */
   onProgress?: (state: { done: number; total: number; failed: number }) => void;
   /** Called once the work is known. */
@@ -177,7 +179,10 @@ function parseCli(argv: string[]): Pick<PregenerateOptions, 'event' | 'kinds' | 
     allowPositionals: false,
   });
   if (values.help) {
-    process.stdout.write('usage: npm run thumbnails [-- --event CODE] [--kind thumbnail|preview] [--concurrency N]\n');
+    process.stdout.write(
+      'usage: npm run thumbnails [-- --event CODE] [--kind thumbnail|preview] [--concurrency N]\n' +
+        '   or: node dist/cli/thumbnails.js [--event CODE] ... (in the Docker image: docker exec <container> node dist/cli/thumbnails.js)\n',
+    );
     process.exit(0);
   }
   const kind = values.kind;

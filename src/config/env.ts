@@ -146,7 +146,7 @@ export const envSchema = z.object({
     .transform((v) => v.replace(/\\n/g, '\n')),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 
 /** Env plus values derived from it: resolved folders and the public URL. */
 export type Config = Env & {
@@ -171,15 +171,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
-  const problems = crossFieldProblems(env);
-  if (problems.length > 0) {
-    throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  }
-  const dataDir = path.resolve(env.DATA_DIR);
   const adminTokens = (env.ADMIN_TOKENS ?? '')
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
+  const problems = crossFieldProblems(env, adminTokens);
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+  const dataDir = path.resolve(env.DATA_DIR);
   return {
     ...env,
     dataDir,
@@ -190,14 +190,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 }
 
 /** Rules that involve more than one variable; each message starts with the variable's name. */
-function crossFieldProblems(env: Env): string[] {
+function crossFieldProblems(env: Env, adminTokens: string[]): string[] {
   const out: string[] = [];
-  const tokens = (env.ADMIN_TOKENS ?? '')
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
   // An entry may carry a role prefix (owner:, staff:, viewer:); the token is what follows it.
-  if (tokens.some((t) => parseTokenEntry(t).token.length < 24)) {
+  if (adminTokens.some((t) => parseTokenEntry(t).token.length < 24)) {
     out.push('ADMIN_TOKENS: every token must be at least 24 characters (after its role prefix, if any)');
   }
   if (env.CAPTCHA_PROVIDER === 'off' && env.NODE_ENV === 'production') {

@@ -6,7 +6,7 @@
 import { formatCents, parseMoney } from './money.js';
 import type { OrderLine } from './order.js';
 
-export const ITEM_SEPARATOR = '; ';
+const ITEM_SEPARATOR = '; ';
 
 export function formatItemLine(line: OrderLine): string {
   return `Photo #${line.photoNumber} (${line.size}) x${line.quantity} = ${formatCents(line.lineCents)}`;
@@ -17,7 +17,7 @@ export function formatItems(lines: readonly OrderLine[]): string {
 }
 
 /** One line as a client wrote it: the amount is what the client claims (null if absent). */
-export type ParsedItemLine = { photoNumber: string; size: string; quantity: number; amountCents: number | null };
+type ParsedItemLine = { photoNumber: string; size: string; quantity: number; amountCents: number | null };
 
 export type ParseItemsResult =
   | { ok: true; lines: ParsedItemLine[] }

@@ -26,7 +26,7 @@ export function dollarsToCents(dollars: number): number {
   return Math.round(dollars * 100);
 }
 
-/** Cents → a dollar number for the sales summary (SPEC §1: numbers there). */
+/** Cents → a dollar number for the sales summary (docs/contract.md, "Hosts and formats": numbers there). */
 export function centsToDollars(cents: number): number {
   return Math.round(cents) / 100;
 }

@@ -1,7 +1,7 @@
 /**
  * What an order is, as the order store keeps it. Every adapter parses the rows it reads
  * with `OrderRecord` at its boundary, so the rest of the service only sees valid orders.
- * Money is integer cents; the API turns it into "$12.50" text (SPEC §1).
+ * Money is integer cents; the API turns it into "$12.50" text (docs/contract.md, "Hosts and formats").
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -83,7 +83,7 @@ export const OrderLine = z.object({
 });
 export type OrderLine = z.infer<typeof OrderLine>;
 
-/** The fields an admin may edit before fulfilment (SPEC §5). */
+/** The fields an admin may edit before fulfilment (docs/contract.md, "Status and shipping"). */
 export const EditableFields = z.object({
   customerName: z.string(),
   customerEmail: z.string(),
@@ -115,7 +115,7 @@ export const OrderRecord = EditableFields.extend({
   trackingNumber: z.string(),
   /** Every feedback entry, oldest first, each `[<ISO time>] <text>`, separated by a blank line. */
   feedback: z.string(),
-  /** High-value orders wait for email confirmation (SPEC §8): held orders are in no admin list. */
+  /** High-value orders wait for email confirmation (docs/contract.md, "Notifications"): held orders are in no admin list. */
   held: z.boolean(),
   /** When an unconfirmed hold is cancelled; null when not held. */
   holdExpiresAt: isoTimestamp.nullable(),
@@ -142,7 +142,7 @@ export const NewOrder = OrderRecord.omit({
   version: true,
   history: true,
 }).extend({
-  /** The event's order-number prefix (SPEC §2: letters and digits, upper-case, ≤ 8). */
+  /** The event's order-number prefix (docs/contract.md, "Gallery": letters and digits, upper-case, ≤ 8). */
   prefix: z.string().regex(/^[A-Z0-9]{1,8}$/),
   /**
    * The id to give the order (a UUID, stored lower-case), for a caller that needs it before
@@ -153,7 +153,7 @@ export const NewOrder = OrderRecord.omit({
 });
 export type NewOrder = z.infer<typeof NewOrder>;
 
-/** Sales figures in cents (SPEC §5); the API turns them into dollar numbers. */
+/** Sales figures in cents (docs/contract.md, "Status and shipping"); the API turns them into dollar numbers. */
 export type SalesSummaryCents = {
   totalOrders: number;
   pendingCount: number;
@@ -203,5 +203,7 @@ const emailDigest = (email: string) => createHash('sha256').update(email.trim().
  * digests have the same length whatever the input), so a lookup can't be timed.
  */
 export function orderEmailMatches(order: Pick<OrderRecord, 'customerEmail'>, email: string): boolean {
+  // A booth order may have no email: nothing matches it.
+  if (order.customerEmail.trim() === '') return false;
   return timingSafeEqual(emailDigest(order.customerEmail), emailDigest(email));
 }

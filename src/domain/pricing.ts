@@ -1,5 +1,5 @@
 /**
- * Prices an order from an event's price list, in integer cents (SPEC §4). The server's
+ * Prices an order from an event's price list, in integer cents (docs/contract.md, "Orders"). The server's
  * figures are the only ones that count; a client's figures are compared against them.
  */
 import { appError } from '../errors/catalogue.js';
@@ -76,7 +76,7 @@ export function priceOrder(
   return { lines, subtotalCents, shippingFeeCents, totalCents: subtotalCents + shippingFeeCents };
 }
 
-/** SPEC §3: open for orders when not archived, ordering enabled, and the deadline (if any) is ahead. */
+/** Open for orders when not archived, ordering enabled, and the deadline (if any) ahead (docs/contract.md, "Events"). */
 export function isOpenForOrders(
   ev: { isArchived: boolean; orderingEnabled: boolean; deadline: string | null },
   now: Date = new Date(),

@@ -6,9 +6,9 @@
  */
 import type { OrderRecord } from './order.js';
 
-export type SalesBucket = { orders: number; revenueCents: number };
-export type DaySales = SalesBucket & { date: string };
-export type EventSales = SalesBucket & { eventSlug: string };
+type SalesBucket = { orders: number; revenueCents: number };
+type DaySales = SalesBucket & { date: string };
+type EventSales = SalesBucket & { eventSlug: string };
 export type SalesBreakdown = { byDay: DaySales[]; byEvent: EventSales[] };
 
 /** Whether `zone` is an IANA time zone this runtime knows (`UTC`, `Europe/Paris`, ...). */

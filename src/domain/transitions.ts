@@ -1,5 +1,5 @@
 /**
- * The order status machine of SPEC §5, in one place. Stores call these inside their
+ * The order status machine (docs/contract.md, "Status and shipping"), in one place. Stores call these inside their
  * transaction (or lock), so the check and the write are atomic.
  */
 import { appError } from '../errors/catalogue.js';
@@ -16,7 +16,7 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
   return from === to || allowed[from].includes(to);
 }
 
-/** 'same' when nothing changes; throws 409 INVALID_TRANSITION for a move SPEC §5 forbids. */
+/** 'same' when nothing changes; throws 409 INVALID_TRANSITION for a move the contract forbids. */
 export function checkTransition(from: OrderStatus, to: OrderStatus): 'same' | 'change' {
   if (from === to) return 'same';
   if (!allowed[from].includes(to)) {
@@ -28,7 +28,7 @@ export function checkTransition(from: OrderStatus, to: OrderStatus): 'same' | 'c
   return 'change';
 }
 
-/** Shipping needs a paid order that ships (SPEC §5); else 409 ORDER_NOT_SHIPPABLE. */
+/** Shipping needs a paid order that ships (docs/contract.md, "Status and shipping"); else 409 ORDER_NOT_SHIPPABLE. */
 export function checkShippable(order: Pick<OrderRecord, 'status' | 'fulfillmentType' | 'orderNumber'>): void {
   if (order.status !== 'paid' || order.fulfillmentType !== 'ship') {
     throw appError('ORDER_NOT_SHIPPABLE', {
@@ -41,7 +41,7 @@ export function checkShippable(order: Pick<OrderRecord, 'status' | 'fulfillmentT
   }
 }
 
-/** Field edits only before fulfilment: pending or paid, and not shipped (SPEC §5). */
+/** Field edits only before fulfilment: pending or paid, and not shipped (docs/contract.md, "Status and shipping"). */
 export function checkEditable(
   order: Pick<OrderRecord, 'status' | 'shippingStatus' | 'orderNumber'>,
   fields: Partial<EditableFields>,

@@ -1,5 +1,5 @@
 /**
- * The one catalogue of error codes (SPEC §1). Services throw `AppError`s built from it;
+ * The one catalogue of error codes (docs/contract.md, "Hosts and formats"). Services throw `AppError`s built from it;
  * `errors/handler.ts` turns them (and Fastify's own errors) into
  * `{ error, code, details }` bodies. A code is never reused for another meaning.
  */
@@ -48,9 +48,7 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
-
-/** `details` is a string in the body; objects are JSON-encoded (SPEC §1). */
+/** `details` is a string in the body; objects are JSON-encoded (docs/contract.md, "Hosts and formats"). */
 export type ErrorDetails = string | Record<string, unknown> | unknown[];
 
 export class AppError extends Error {

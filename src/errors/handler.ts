@@ -1,5 +1,5 @@
 /**
- * The one error handler: every error, whoever threw it, leaves as a SPEC §1 body.
+ * The one error handler: every error, whoever threw it, leaves as an error body (docs/contract.md, "Hosts and formats").
  * 4xx are the client's business and logged at info; 5xx are logged with the error and
  * their message is replaced, so no internal detail or stack trace ever reaches a client.
  */
@@ -81,7 +81,7 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (a malformed request line or
  * header, headers over the size limit, a client too slow to send its request: slowloris)
- * get the SPEC §1 body and CORS too, instead of Fastify's own `{ error, message, statusCode }`.
+ * get the error body (docs/contract.md, "Hosts and formats") and CORS too, instead of Fastify's own `{ error, message, statusCode }`.
  * Passed as Fastify's `clientErrorHandler`; `this` is the Fastify instance.
  */
 export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {

@@ -31,7 +31,7 @@ export function descriptorLimit(
 }
 
 /** Descriptors kept for everything but connections. */
-export function descriptorReserve(limit: number, databasePoolSize: number): number {
+function descriptorReserve(limit: number, databasePoolSize: number): number {
   return Math.min(1024, Math.max(128, Math.floor(limit / 4))) + databasePoolSize;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The cross-cutting HTTP rules of SPEC §1: CORS on every response (errors and 404s
+ * The cross-cutting HTTP rules (docs/contract.md, "Hosts and formats"): CORS on every response (errors and 404s
  * included), `Cache-Control: no-cache` on JSON data unless a route chose otherwise,
  * the request id echoed back, and JSON as the only accepted request body type. Every
  * response also carries the security headers (docs/contract.md, "Hardening").

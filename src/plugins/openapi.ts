@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
-export const openapiInfo = {
+const openapiInfo = {
   title: 'Convention Photo Service',
   version: '1.0.0',
   description: [
@@ -18,11 +18,54 @@ export const openapiInfo = {
     'administration (`/api...`). Every error body is `{ error, code, details }`',
     '(see the `Error` schema); codes are stable. Money in Order objects is text such as',
     '`"$12.50"`; in the sales summary it is a number of dollars. Admin routes take',
-    '`Authorization: Bearer <token>`.',
+    '`Authorization: Bearer <token>`. The decisions behind the routes are written down in the',
+    "repository's `docs/contract.md`.",
   ].join('\n'),
 };
 
-export const openapiTags = [
+/**
+ * The servers "Try it out" on `/docs` calls: both hosts (docs/contract.md, "Hosts and formats")
+ * at `PUBLIC_BASE_URL` when it is set, else at `/`, a URL relative to wherever the document
+ * was fetched from, so the page works on any host and port. The checked-in document is made
+ * without `PUBLIC_BASE_URL`, so it says `/`.
+ */
+function openapiServers(publicBaseUrl: string | undefined) {
+  const base = publicBaseUrl?.replace(/\/+$/, '') || '/';
+  const host = (name: string, description: string) => ({
+    url: `{${name}}`,
+    description,
+    variables: { [name]: { default: base } },
+  });
+  return [
+    host('gallery_url', 'Gallery host (`/event...`)'),
+    host('base_url', 'Ordering and administration host (`/api...`)'),
+  ];
+}
+
+/**
+ * The Content-Security-Policy of the `/docs` page, from Swagger UI's own (which allows its
+ * inline scripts and styles by hash): "Try it out" may call this origin and `PUBLIC_BASE_URL`'s
+ * (`connect-src`); no framing (`frame-ancestors 'none'`); no `upgrade-insecure-requests`, which
+ * would turn the page's calls on a plain-http booth network into https ones that fail; nothing
+ * from another host (no validator badge from validator.swagger.io, no `https:` wildcard).
+ */
+function docsContentSecurityPolicy(publicBaseUrl: string | undefined): (header: string) => string {
+  const origin = publicBaseUrl ? new URL(publicBaseUrl).origin : '';
+  return (header) => {
+    const directives = header
+      .split(';')
+      .map((d) => d.trim())
+      .filter((d) => d !== '' && d !== 'upgrade-insecure-requests' && !d.startsWith('frame-ancestors'))
+      .map((d) => d.replace(' validator.swagger.io', '').replace(/ https:(?= |$)/g, ''))
+      // Swagger UI also sets style attributes, which no hash covers; a hash would switch
+      // 'unsafe-inline' off, so styles get 'unsafe-inline' alone (scripts keep their hashes).
+      .map((d) => (d.startsWith('style-src ') ? "style-src 'self' 'unsafe-inline'" : d));
+    directives.push(`connect-src 'self'${origin ? ` ${origin}` : ''}`, "frame-ancestors 'none'");
+    return directives.join('; ');
+  };
+}
+
+const openapiTags = [
   { name: 'gallery', description: 'Events, photo pages and folders (gallery host)' },
   { name: 'images', description: 'Thumbnails and watermarked previews; originals are never served' },
   { name: 'events', description: 'Event configuration and discovery (ordering host)' },
@@ -40,25 +83,15 @@ export default fp(
       openapi: {
         openapi: '3.1.0',
         info: openapiInfo,
-        servers: [
-          {
-            url: '{gallery_url}',
-            description: 'Gallery host (`/event...`)',
-            variables: { gallery_url: { default: 'http://localhost:3000' } },
-          },
-          {
-            url: '{base_url}',
-            description: 'Ordering and administration host (`/api...`)',
-            variables: { base_url: { default: 'http://localhost:3000' } },
-          },
-        ],
+        servers: openapiServers(fastify.config.PUBLIC_BASE_URL),
         tags: openapiTags,
         components: {
           securitySchemes: {
             adminToken: {
               type: 'http',
               scheme: 'bearer',
-              description: 'An admin token from `ADMIN_TOKENS` (or the one generated and printed at first start).',
+              description:
+                'An admin token from `ADMIN_TOKENS`, or the one generated at first start (`DATA_DIR/admin-token`).',
             },
           },
         },
@@ -67,14 +100,16 @@ export default fp(
       transformObject: jsonSchemaTransformObject,
     });
 
+    const csp = docsContentSecurityPolicy(fastify.config.PUBLIC_BASE_URL);
     await fastify.register(swaggerUi, {
       routePrefix: '/docs',
       uiConfig: { docExpansion: 'list', deepLinking: true },
       staticCSP: true,
-      // Like the app's own pages, /docs may not be framed by another site (clickjacking an
-      // admin who has pasted a token into "Authorize"): docs/contract.md, "Hardening".
-      transformStaticCSP: (header) => header.replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'"),
+      // Its frame-ancestors 'none' keeps /docs out of other sites' frames like the app's own
+      // pages (docs/contract.md, "Hardening"); nosniff comes with every response
+      // (lib/security-headers.ts).
+      transformStaticCSP: csp,
     });
   },
-  { name: 'openapi' },
+  { name: 'openapi', dependencies: ['config'] },
 );

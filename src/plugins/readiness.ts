@@ -4,10 +4,10 @@
  */
 import fp from 'fastify-plugin';
 
-export type ReadinessResult = { ok: boolean; details?: Record<string, unknown> };
-export type ReadinessCheck = () => Promise<ReadinessResult>;
+type ReadinessResult = { ok: boolean; details?: Record<string, unknown> };
+type ReadinessCheck = () => Promise<ReadinessResult>;
 
-export interface Readiness {
+interface Readiness {
   add(name: string, check: ReadinessCheck): void;
   run(): Promise<{ ok: boolean; checks: Record<string, ReadinessResult> }>;
 }
@@ -20,7 +20,7 @@ declare module 'fastify' {
 
 const CHECK_TIMEOUT_MS = 2000;
 
-export function createReadiness(): Readiness {
+function createReadiness(): Readiness {
   const checks = new Map<string, ReadinessCheck>();
   return {
     add(name, check) {

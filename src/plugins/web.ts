@@ -3,7 +3,8 @@
  *
  * - Hashed assets (`/assets/*`) with `@fastify/static`, pre-compressed (`.br`/`.gz` written at
  *   build time) and cached for a year; `sw.js` and the icon revalidated (`no-cache`).
- * - The app's pages answer with index.html: `/`, `/favorites`, `/checkout`, `/order/<n>`
+ * - The app's pages answer with index.html: `/`, `/favorites`, `/checkout`, `/order` (find an
+ *   order), `/order/<n>`
  *   (the receipt's feedback link is `/?feedback=<n>`), `/admin...`.
  * - The gallery pages live at the gallery API's own paths (`/event`, `/event/<code>`,
  *   `/event/<code>/<day>/<session>`): a browser navigation (`Accept` preferring `text/html`)
@@ -27,7 +28,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config/env.js';
 
 /** `<package>/dist/web` from both `src/plugins` (tsx) and `dist/plugins` (compiled). */
-export function defaultWebDir(): string {
+function defaultWebDir(): string {
   return fileURLToPath(new URL('../../dist/web', import.meta.url));
 }
 
@@ -81,7 +82,7 @@ For development, <code>npm run dev:web</code> serves it with hot reload.</p>
 `;
 
 /** Paths of the app's own pages (the gallery's are negotiated on the gallery routes). */
-const APP_PAGES = ['/', '/favorites', '/checkout', '/order/:orderNumber', '/me/:code', '/admin', '/admin/*'];
+const APP_PAGES = ['/', '/favorites', '/checkout', '/order', '/order/:orderNumber', '/me/:code', '/admin', '/admin/*'];
 
 export default fp(
   async function web(fastify) {

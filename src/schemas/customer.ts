@@ -2,7 +2,7 @@
  * The customer fields, defined once for every body that takes them: both order submissions
  * (variants A and B) and the admin's order edits (`PUT /api/orders/{id}`).
  *
- * Limits (SPEC §4): name 1–100 characters; email RFC-valid (the common dot-atom form), at
+ * Limits (docs/contract.md, "Orders"): name 1–100 characters; email RFC-valid (the common dot-atom form), at
  * most 254 characters, local part ≤ 64; phone 7–20 digits written with digits, spaces and
  * `+ ( ) - .`; street ≤ 200, city ≤ 100, state ≤ 50, ZIP ≤ 20. Lengths count characters
  * (code points), not UTF-16 units. Whether a state and ZIP exist and match is the address
@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { charLength, hasLineBreak, isWellFormed, phoneProblem, stripControls } from '../services/orders/text.js';
 
 /** One line of customer text: no line breaks, control characters removed, trimmed, `min`–`max` characters. */
-export function line(max: number, min = 0) {
+function line(max: number, min = 0) {
   return (
     z
       .string()

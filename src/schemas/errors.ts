@@ -1,5 +1,5 @@
 /**
- * The SPEC §1 error body as a zod schema, and `errorResponses()`, which every route
+ * The error body (docs/contract.md, "Hosts and formats") as a zod schema, and `errorResponses()`, which every route
  * uses to declare the errors it can answer with (so they reach the OpenAPI document).
  */
 import { z } from 'zod';
@@ -12,8 +12,6 @@ export const ErrorBody = z
     details: z.string().describe('More detail; a JSON-encoded string for field lists; never a stack trace'),
   })
   .meta({ id: 'Error' });
-
-export type ErrorBodyT = z.infer<typeof ErrorBody>;
 
 /**
  * Response schemas for the given error codes, grouped by HTTP status, with the codes

@@ -1,5 +1,5 @@
 /**
- * The Order as the API shows it (interface "Order" + SPEC §4/§5): money as "$12.50" text,
+ * The Order as the API shows it (docs/contract.md, "Orders" and "Status and shipping"): money as "$12.50" text,
  * items as the semicolon-separated text. `toApiOrder` is the only place a stored
  * OrderRecord becomes a response, and the schema is an allow-list.
  */

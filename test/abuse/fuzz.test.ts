@@ -5,7 +5,7 @@
  * `../`, `%2e%2e`, formula text, HTML), wrong types, deep nesting, 70 KB bodies, empty bodies
  * and wrong content types, with admin credentials, without, with a wrong token and with a
  * malformed header. Every answer must pass `problemsWith` (test/support/abuse-fuzz.ts):
- * no 5xx, errors exactly in the SPEC §1 shape, as documented, no stack trace.
+ * no 5xx, errors exactly in the error shape (docs/contract.md, "Hosts and formats"), as documented, no stack trace.
  *
  * `FUZZ_RUNS` (default 40) sets the draws per operation; `FUZZ_SEED` replays a run.
  */
@@ -22,7 +22,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 const AUTHS: readonly Auth[] = ['admin', 'admin', 'none', 'wrong', 'malformed'];
 
-test(`every operation, ${RUNS} fuzzed requests each: no 5xx, every error in the SPEC §1 shape`, {
+test(`every operation, ${RUNS} fuzzed requests each: no 5xx, every error in the error shape (docs/contract.md, "Hosts and formats")`, {
   timeout: 240_000,
 }, async (t) => {
   const dataDir = await tempDir(t);

@@ -14,7 +14,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { unzipSync } from 'fflate';
 import { simpleParser } from 'mailparser';
 import { describe, expect, test } from 'vitest';
-import { OUTBOX_DIR } from '../../src/services/notifier/transports/index.js';
+import { OUTBOX_DIR } from '../../src/services/notifier/transports/specs.js';
 import { adminHeaders, build, type TestApp, tempDir } from '../helpers/build.js';
 import { problemsWith } from '../support/abuse-fuzz.js';
 import { type Operation, operations } from '../support/abuse-openapi.js';

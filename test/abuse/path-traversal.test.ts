@@ -2,7 +2,7 @@
  * Path traversal in every path parameter of every operation of the OpenAPI document
  * (encoded, double-encoded, overlong UTF-8, backslashes, NUL, absolute paths), the other
  * parameters real, with admin credentials so nothing stops at the door: never a 2xx, never
- * a 5xx, the SPEC §1 body, and never a byte of a file outside PHOTOS_DIR. (The image routes
+ * a 5xx, the error body (docs/contract.md, "Hosts and formats"), and never a byte of a file outside PHOTOS_DIR. (The image routes
  * have their own, deeper version in test/routes/images/images.test.ts.)
  *
  * Over a real socket: `inject` parses URLs with WHATWG URL, which resolves `..` and `%2e%2e`
@@ -21,7 +21,7 @@ import { makeImage } from '../support/photos-fixtures.js';
 
 const MARKER = 'TOP-SECRET-MARKER-7c1e';
 
-test('every path parameter: traversal is 400/404 in the SPEC shape and reads nothing outside PHOTOS_DIR', {
+test('every path parameter: traversal is 400/404 in the error shape and reads nothing outside PHOTOS_DIR', {
   timeout: 60_000,
 }, async (t) => {
   const dataDir = await tempDir(t);

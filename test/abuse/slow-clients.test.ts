@@ -2,7 +2,7 @@
  * Slow clients and broken HTTP against the app listening on loopback (raw sockets):
  * slowloris (headers or body a byte at a time), a client that never reads its responses,
  * idle connections, and requests Node's parser refuses: each is cut off by a server timeout
- * or answered in the SPEC §1 shape, and honest clients keep being served meanwhile.
+ * or answered in the error shape (docs/contract.md, "Hosts and formats"), and honest clients keep being served meanwhile.
  *
  * REQUEST_TIMEOUT_MS is 1 s here (30 s by default; headers 10 s at most; a silent socket
  * 2 × REQUEST_TIMEOUT_MS), so the cut-offs take seconds, not minutes.
@@ -97,7 +97,7 @@ describe('slow clients are cut off by the server', () => {
   });
 });
 
-describe('HTTP that Node refuses is answered in the SPEC §1 shape', () => {
+describe('HTTP that Node refuses is answered in the error shape (docs/contract.md, "Hosts and formats")', () => {
   const cases: { name: string; raw: string; status: number; code: string }[] = [
     {
       name: 'a space in the path',

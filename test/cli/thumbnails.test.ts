@@ -3,6 +3,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { pino } from 'pino';
 import type { TestContext } from 'vitest';
 import { describe, expect, test } from 'vitest';
 import { formatSummary, pregenerate, UsageError } from '../../src/cli/thumbnails.js';
@@ -13,7 +14,7 @@ import { writeFixture } from '../support/images-fixtures.js';
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const silent = pino({ level: 'silent' });
 
 /** Two events: AAA with three photos (one broken), BBB with one. */
 async function library(t: TestContext) {

@@ -28,7 +28,7 @@ test('items text round-trips through format and parse', () => {
   );
 });
 
-test('the interface example parses; amounts are optional; bad lines are reported', () => {
+test('the documented example parses; amounts are optional; bad lines are reported', () => {
   expect(parseItems('Photo #12 (4x6) x2 = $10.00; Photo #7 (8x10) x1')).toEqual({
     ok: true,
     lines: [

@@ -19,7 +19,7 @@ describe('error handler', () => {
     return app;
   }
 
-  test('unknown route: 404 NOT_FOUND with the SPEC body and CORS', async (t) => {
+  test('unknown route: 404 NOT_FOUND with the error body and CORS', async (t) => {
     const app = await build(t);
     const res = await app.inject({ url: '/nope?x=1' });
     expect(res.statusCode).toBe(404);

@@ -8,7 +8,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { OUTBOX_DIR } from '../../src/services/notifier/transports/index.js';
+import { OUTBOX_DIR } from '../../src/services/notifier/transports/specs.js';
 import { openStore } from '../../src/services/store/store.js';
 import { adminHeaders, tempDir } from '../helpers/build.js';
 import { listAllOrders, orderLoad, sequenceOf } from '../support/fault-orders.js';

@@ -5,7 +5,7 @@ import { corsOptions } from '../../src/plugins/http-conventions.js';
 import { adminHeaders, build, tempDir, testConfig } from '../helpers/build.js';
 import { bodyB, ordersApp } from '../support/orders-fixtures.js';
 
-test('CORS preflight allows the SPEC methods and headers', async (t) => {
+test('CORS preflight allows the methods and headers of the contract', async (t) => {
   const app = await build(t);
   const res = await app.inject({
     method: 'OPTIONS',

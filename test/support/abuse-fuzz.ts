@@ -1,6 +1,6 @@
 /**
  * One fuzzed request per arbitrary draw, for any operation of the OpenAPI document, and
- * the checks every answer must pass whatever was sent: no 5xx; errors in the SPEC §1 shape
+ * the checks every answer must pass whatever was sent: no 5xx; errors in the error shape (docs/contract.md, "Hosts and formats")
  * (exactly `error`, `code`, `details`, all strings; a code of the catalogue with its status)
  * unless the operation documents another type for that status (the HTML confirmation page);
  * CORS on everything; `WWW-Authenticate` on 401 and `Retry-After` on 429; the status and the
@@ -28,7 +28,7 @@ import {
 
 export type Auth = 'admin' | 'none' | 'wrong' | 'malformed';
 
-export type FuzzBody =
+type FuzzBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown }
   | { kind: 'raw'; payload: string | Buffer; contentType?: string };
@@ -285,7 +285,7 @@ export type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'bo
   url: string;
 };
 
-export function answerOf(res: LightMyRequestResponse): Answer {
+function answerOf(res: LightMyRequestResponse): Answer {
   return {
     statusCode: res.statusCode,
     headers: res.headers,

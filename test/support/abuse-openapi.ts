@@ -74,7 +74,7 @@ export function loadDocument(): Doc {
 }
 
 /** Follows `$ref`s into `components.schemas`. */
-export function resolve(doc: Doc, schema: JsonSchema): JsonSchema {
+function resolve(doc: Doc, schema: JsonSchema): JsonSchema {
   let s = schema;
   for (let i = 0; s.$ref && i < 10; i++) {
     const name = s.$ref.replace('#/components/schemas/', '');
@@ -229,7 +229,7 @@ export function wrongTypeArb(): fc.Arbitrary<unknown> {
   );
 }
 
-export function deepArray(depth: number): unknown {
+function deepArray(depth: number): unknown {
   let v: unknown = 1;
   for (let i = 0; i < depth; i++) v = [v];
   return v;
@@ -242,7 +242,7 @@ export function deepJson(depth: number, kind: 'array' | 'object' = 'array'): str
     : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
-export function deepObject(depth: number): unknown {
+function deepObject(depth: number): unknown {
   let v: unknown = 'x';
   for (let i = 0; i < depth; i++) v = { a: v };
   return v;

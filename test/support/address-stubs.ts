@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'vitest';
 
-export type StubRequest = {
+type StubRequest = {
   method: string;
   path: string;
   query: Record<string, string>;
@@ -16,7 +16,7 @@ export type StubRequest = {
   body: string;
 };
 
-export type StubAnswer = { status: number; body?: unknown; raw?: string } | 'hang';
+type StubAnswer = { status: number; body?: unknown; raw?: string } | 'hang';
 
 type Handler = (req: StubRequest) => StubAnswer;
 
@@ -49,7 +49,7 @@ async function startStub(t: TestContext, handler: Handler): Promise<{ url: strin
 }
 
 /** A known address: what the customer typed (upper-cased street as the key) → the standard form. */
-export type KnownAddress = {
+type KnownAddress = {
   street: string;
   secondary?: string;
   city: string;
@@ -60,7 +60,7 @@ export type KnownAddress = {
   dpv?: string;
 };
 
-export const WHITE_HOUSE: KnownAddress = {
+const WHITE_HOUSE: KnownAddress = {
   street: '1600 PENNSYLVANIA AVE NW',
   city: 'WASHINGTON',
   state: 'DC',
@@ -68,7 +68,7 @@ export const WHITE_HOUSE: KnownAddress = {
   plus4: '0005',
 };
 
-export const EMPIRE_STATE: KnownAddress = {
+const EMPIRE_STATE: KnownAddress = {
   street: '350 5TH AVE',
   secondary: 'STE 300',
   city: 'NEW YORK',

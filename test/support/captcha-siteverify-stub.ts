@@ -7,12 +7,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'vitest';
 
-export type StubAnswer =
+type StubAnswer =
   | { kind: 'json'; status?: number; body: unknown }
   | { kind: 'text'; status: number; body: string }
   | { kind: 'hang' };
 
-export type ReceivedForm = {
+type ReceivedForm = {
   method: string;
   path: string;
   contentType: string | undefined;

@@ -15,9 +15,9 @@ import { bodyB } from './orders-fixtures.js';
 export type Ack = { orderNumber: string; id: string; customerName: string; url: string; ms: number; key?: string };
 export type Refusal = { status: number; code: string; customerName: string; url: string; ms: number };
 
-export type LoadState = {
+type LoadState = {
   acks: Ack[];
-  /** Answers other than 201 (with the SPEC code). */
+  /** Answers other than 201 (with their error code). */
   refusals: Refusal[];
   /** Requests that got no HTTP answer (connection refused or reset). */
   connectionErrors: number;

@@ -12,16 +12,16 @@
  * killed (not a tsx wrapper that would leave it running). Logs are JSON lines, kept.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestContext } from 'vitest';
 import { ADMIN_TOKEN, TEST_WEB_DIR } from '../helpers/build.js';
+import { freePort } from './free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NO_INTERNET = path.join(ROOT, 'test/setup/no-internet.ts');
 
-export type LogLine = { level?: number; msg?: string; [key: string]: unknown };
+type LogLine = { level?: number; msg?: string; [key: string]: unknown };
 
 export type ServerProcess = {
   readonly url: string;
@@ -36,14 +36,6 @@ export type ServerProcess = {
   /** Sends the signal and waits for the process to end. */
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
-
-export async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** The environment tests start from: quiet, no demo library, a known admin token. */
 export function serverEnv(dataDir: string, env: Record<string, string> = {}): Record<string, string> {

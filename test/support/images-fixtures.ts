@@ -68,16 +68,7 @@ export function fixturePhoto(overrides: Partial<Photo> & { id: string }): Photo 
   };
 }
 
-export type LoggedCall = { level: 'error' | 'warn' | 'info'; msg: string; obj: object };
-
-/** A logger that keeps what it was given. */
-export function recordingLogger() {
-  const calls: LoggedCall[] = [];
-  const at = (level: LoggedCall['level']) => (obj: object, msg: string) => {
-    calls.push({ level, msg, obj });
-  };
-  return { calls, error: at('error'), warn: at('warn'), info: at('info') };
-}
+export { recordingLogger } from './recording-logger.js';
 
 /** Mean absolute difference per channel value between two raw images of one size. */
 export function meanAbsDiff(a: Buffer, b: Buffer): number {

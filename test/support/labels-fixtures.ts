@@ -42,6 +42,8 @@ export function labelOrder(over: Partial<OrderRecord> = {}): OrderRecord {
     holdExpiresAt: null,
     addressVerified: true,
     channel: 'web',
+    version: 1,
+    history: [{ at: '2026-07-03T18:00:00.000Z', action: 'create', by: 'customer' }],
     ...over,
   });
 }

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'vitest';
 
-export type SendgridRequest = {
+type SendgridRequest = {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
@@ -15,7 +15,7 @@ export type SendgridRequest = {
 };
 
 /** The fields of a v3 /mail/send body that the tests read. */
-export type SendgridMailBody = {
+type SendgridMailBody = {
   from: { email: string; name?: string };
   subject: string;
   personalizations: { to: { email: string; name?: string }[]; cc?: { email: string; name?: string }[] }[];

@@ -7,12 +7,13 @@
  *   await smtp.stop(); await smtp.start();
  *   const [mail] = await smtp.waitFor(1);
  */
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { TestContext } from 'vitest';
+import { freePort } from './free-port.js';
 
-export type ReceivedMail = {
+type ReceivedMail = {
   envelope: { from: string; to: string[] };
   raw: Buffer;
   parsed: ParsedMail;
@@ -27,14 +28,6 @@ export type SmtpTestServer = {
   /** Resolves once `count` messages have arrived (rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
 };
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 export async function startSmtpServer(t: TestContext, opts: { listen?: boolean } = {}): Promise<SmtpTestServer> {
   const port = await freePort();

@@ -13,7 +13,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { expect, type TestContext } from 'vitest';
 import { z } from 'zod';
-import { OUTBOX_DIR } from '../../src/services/notifier/transports/index.js';
+import { OUTBOX_DIR } from '../../src/services/notifier/transports/specs.js';
 import { build, type TestApp, tempDir } from '../helpers/build.js';
 import { expectMatchesOpenApi } from '../helpers/openapi-response.js';
 import { altchaToken } from './captcha-altcha.js';
@@ -22,7 +22,7 @@ import { makeImage, writeEventJson, writePhoto } from './photos-fixtures.js';
 export const EVENT = 'Anime Expo';
 export const OTHER_EVENT = 'Other Con';
 export const PREFIX = 'AX26';
-export const PRICES = { '4x6': 5, '5x7': 10, '8x10': 20 };
+const PRICES = { '4x6': 5, '5x7': 10, '8x10': 20 };
 
 export type OrdersAppOptions = {
   env?: Record<string, string>;
@@ -104,10 +104,10 @@ export function bodyB(over: Record<string, unknown> = {}): Record<string, unknow
   };
 }
 
-/** The SPEC §1 error body, nothing more. */
+/** The error body (docs/contract.md, "Hosts and formats"), nothing more. */
 export const ErrorBody = z.strictObject({ error: z.string().min(1), code: z.string(), details: z.string() });
 
-/** Asserts status, code, the SPEC §1 body and the OpenAPI declaration; returns the parsed details when JSON. */
+/** Asserts status, code, the error body (docs/contract.md, "Hosts and formats") and the OpenAPI declaration; returns the parsed details when JSON. */
 export function expectError(
   res: LightMyRequestResponse,
   method: string,

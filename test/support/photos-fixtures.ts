@@ -6,7 +6,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { LibraryLogger } from '../../src/services/photos/library.js';
 
 export type ImageSpec = {
   width?: number;
@@ -54,18 +53,7 @@ export async function writeEventJson(root: string, event: string, json: unknown)
   await writeFile(path.join(root, event, 'event.json'), typeof json === 'string' ? json : JSON.stringify(json));
 }
 
-export type LogEntry = { level: 'info' | 'warn' | 'error' | 'debug'; obj: unknown; msg: string | undefined };
-
-/** A LibraryLogger that keeps every entry (tests assert on what was logged). */
-export function recordingLogger(): LibraryLogger & { entries: LogEntry[] } {
-  const entries: LogEntry[] = [];
-  const at =
-    (level: LogEntry['level']) =>
-    (obj: object | string, msg?: string): void => {
-      entries.push(typeof obj === 'string' ? { level, obj: {}, msg: obj } : { level, obj, msg });
-    };
-  return { entries, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
-}
+export { recordingLogger } from './recording-logger.js';
 
 /** Polls `check` until it returns true (or throws after `timeoutMs`). */
 export async function waitFor(

@@ -21,14 +21,14 @@ import { decrypt } from 'http_ece';
 import { generate } from 'selfsigned';
 import type { TestContext } from 'vitest';
 
-export type VapidCheck = {
+type VapidCheck = {
   valid: boolean;
   problem?: string;
   publicKey?: string;
   claims?: { aud?: string; exp?: number; sub?: string };
 };
 
-export type ReceivedPush = {
+type ReceivedPush = {
   endpoint: string;
   /** What this service answered. */
   status: number;
@@ -66,7 +66,7 @@ function b64urlJson(part: string): Record<string, unknown> {
 }
 
 /** Checks `Authorization: vapid t=<jwt>, k=<public key>` as a push service would. */
-export function checkVapid(header: string | undefined, origin: string): VapidCheck {
+function checkVapid(header: string | undefined, origin: string): VapidCheck {
   const m = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(header ?? '');
   if (!m) return { valid: false, problem: `no vapid authorization header: ${header}` };
   const [, jwt = '', k = ''] = m;

@@ -113,22 +113,3 @@ export async function makeFrame(spec: FrameSpec): Promise<Buffer> {
   if (spec.blur && spec.blur >= 0.3) out = out.blur(spec.blur);
   return finish(out);
 }
-
-/** A spread of realistic code frames: sizes, angles, tilt, blur and glare mixed. */
-export function frameSpecs(count: number, payloadOf: (i: number) => string): FrameSpec[] {
-  const rand = rng(4242);
-  const specs: FrameSpec[] = [];
-  for (let i = 0; i < count; i++) {
-    specs.push({
-      payload: payloadOf(i),
-      // A phone held up to the camera fills 15-45% of the short side.
-      qrFraction: 0.15 + rand() * 0.3,
-      rotate: Math.round((rand() - 0.5) * 50),
-      shear: (rand() - 0.5) * 0.3,
-      blur: rand() < 0.4 ? 1 + rand() * 3 : 0,
-      contrast: 0.45 + rand() * 0.55,
-      seed: 100 + i,
-    });
-  }
-  return specs;
-}

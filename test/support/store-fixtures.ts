@@ -1,7 +1,7 @@
 /**
  * Orders for store tests: `newOrder()` is a valid NewOrder with the totals computed from its
  * lines (override any field), `orderIn(orders, status)` creates one and moves it along the
- * status path to the status asked for.
+ * path of docs/contract.md, "Status and shipping", to the status asked for.
  */
 import type { NewOrder, OrderLine, OrderRecord, OrderStatus } from '../../src/domain/order.js';
 import type { OrdersPort } from '../../src/services/store/ports/orders.js';

@@ -10,7 +10,7 @@ import { type Browser, type BrowserContextOptions, type Page, chromium as playwr
 
 const DROPPED = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content']);
 
-export const QUIET_ARGS = [
+const QUIET_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',

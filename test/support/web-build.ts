@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
-export const webConfigFile = fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url));
+const webConfigFile = fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url));
 
 export async function buildWebApp(outDir: string): Promise<void> {
   await build({

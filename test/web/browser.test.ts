@@ -7,8 +7,7 @@
  * storage and cache). The tests use different events where one changes what another sees.
  * Screenshots go to test-artifacts/web/.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
@@ -16,40 +15,27 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
 import { makeFrame } from '../support/qr-frames.js';
-import {
-  DESKTOP,
-  horizontalOverflow,
-  launchBrowser,
-  openPage,
-  PHONE,
-  type WatchedPage,
-} from '../support/web-browser.js';
-import { buildWebApp } from '../support/web-build.js';
+import { DESKTOP, horizontalOverflow, openPage, PHONE, type WatchedPage } from '../support/web-browser.js';
 import { contrastCheck } from '../support/web-contrast.js';
-import { adminInit, startWebServer, type WebServer } from '../support/web-server.js';
+import { startWebHarness, type WebHarness } from '../support/web-harness.js';
+import { adminInit, type WebServer } from '../support/web-server.js';
 
 const ARTIFACTS = path.resolve('test-artifacts/web');
 const HARBOR = 'Harbor Comic Con'; // demo event: 4x6 $5, 5x7 $10, 8x10 $20, shipping $5
 const MATSURI = 'Spring Matsuri';
 const SESSION_PATH = `/event/${encodeURIComponent(HARBOR)}/Day%201/Cosplay%20Stage`;
 
-let webDir: string;
 let server: WebServer;
 let browser: Browser;
+let harness: WebHarness;
 
 beforeAll(async () => {
-  webDir = await mkdtemp(path.join(tmpdir(), 'photo-webapp-'));
   await mkdir(ARTIFACTS, { recursive: true });
-  // The server reads index.html when it starts, so it starts after the build.
-  [, browser] = await Promise.all([buildWebApp(webDir), launchBrowser()]);
-  server = await startWebServer(webDir);
+  harness = await startWebHarness();
+  ({ server, browser } = harness);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (webDir) await rm(webDir, { recursive: true, force: true });
-});
+afterAll(() => harness?.close());
 
 const api = (url: string, init: { method?: string; body?: unknown } = {}) =>
   server.app.inject({
@@ -216,7 +202,10 @@ describe('the customer and the photographer', () => {
     await expect.poll(() => a.locator('h1').textContent()).toBe(`Order ${orderNumber}`);
     expect(await a.locator('.detail-grid').textContent()).toContain('12 Main St');
 
+    // Marking paid asks once more, naming the amount.
     await a.getByRole('button', { name: 'Mark paid' }).click();
+    expect((await api(`/api/orders/${orderNumber}`)).json().status).toBe('pending');
+    await a.getByRole('button', { name: 'Confirm: $25.00 received' }).click();
     await a.locator('#tracking').waitFor();
     await a.fill('#tracking', '1Z999AA10123456784');
     await a.getByRole('button', { name: 'Mark shipped' }).click();

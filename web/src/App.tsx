@@ -15,6 +15,7 @@ import NotFound from './pages/NotFound.js';
 
 const Checkout = lazy(() => import('./pages/Checkout.js'));
 const OrderPage = lazy(() => import('./pages/Order.js'));
+const FindOrder = lazy(() => import('./pages/FindOrder.js'));
 const Admin = lazy(() => import('./admin/Admin.js'));
 const MyPhotos = lazy(() => import('./pages/MyPhotos.js'));
 
@@ -36,6 +37,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
     case 'checkout':
       return rest.length === 0 ? <Checkout /> : <NotFound />;
     case 'order':
+      if (rest.length === 0) return <FindOrder />;
       return rest.length === 1 ? (
         <OrderPage key={rest[0]} orderNumber={rest[0] as string} query={query} />
       ) : (

@@ -1,6 +1,5 @@
 /**
- * What the admin routes do to an order, on top of the store's atomic checks
- * (docs/contract.md, "Status and shipping"):
+ * What the admin routes do to an order, on top of the store's atomic checks (docs/contract.md, "Status and shipping"):
  *
  * - Status moves and field edits go through `orders.update`, which checks the transition
  *   and the edit rule in the same transaction as the write. Before that the same rules are
@@ -25,6 +24,7 @@ import { shippedJob } from '../../services/notifier/jobs.js';
 import type { Notifier } from '../../services/notifier/types.js';
 import type { PushNotifier } from '../../services/push/types.js';
 import type { OrderPatch, OrdersPort, ShippingPatch } from '../../services/store/ports/orders.js';
+import { loadOrder } from '../shared/order-ref.js';
 
 export type ChangeDeps = {
   orders: Pick<OrdersPort, 'get' | 'update' | 'setShipping'>;
@@ -36,17 +36,6 @@ export type ChangeDeps = {
 export type ChangeResult = { order: OrderRecord; changed: boolean; message: string };
 
 const ADDRESS_FIELDS = ['fulfillmentType', 'shippingAddress', 'city', 'state', 'zipCode'] as const;
-
-export async function loadOrder(orders: Pick<OrdersPort, 'get'>, ref: string): Promise<OrderRecord> {
-  const order = await orders.get(ref);
-  if (!order) {
-    throw appError('ORDER_NOT_FOUND', {
-      message: `Order ${ref.slice(0, 100)} not found`,
-      details: { ref: ref.slice(0, 100) },
-    });
-  }
-  return order;
-}
 
 function refuseHeld(order: OrderRecord): void {
   if (order.held) {

@@ -1,5 +1,5 @@
 /**
- * Order administration (SPEC §5), every route behind the admin token:
+ * Order administration (docs/contract.md, "Status and shipping"), every route behind the admin token:
  * the pending / completed / cancelled lists, the sales summary, one order, `PUT` edits,
  * `update-status` and `update-shipping`.
  *
@@ -17,11 +17,11 @@ import type { OrderStatus } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummary, toAdminOrder, toApiSummary } from '../../schemas/order.js';
-import { etagMatches } from '../images/http-cache.js';
-import { type ChangeDeps, changeOrder, changeShipping, loadOrder } from './changes.js';
+import { etagMatches } from '../shared/etag.js';
+import { IdParams, loadOrder } from '../shared/order-ref.js';
+import { type ChangeDeps, changeOrder, changeShipping } from './changes.js';
 import { acceptsGzip, createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
 import {
-  IdParams,
   ListQuery,
   OrderChangeResponse,
   OrderList,
@@ -56,7 +56,7 @@ const LISTS: { path: string; name: string; statuses: OrderStatus[]; what: string
 ];
 
 const transitionsNote = [
-  'Status moves (SPEC §5): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and',
+  'Status moves (docs/contract.md, "Status and shipping"): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and',
   '`cancelled` are final. Asking for the current status again is 200 with `changed: false` and changes',
   'nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.',
 ].join('\n');
@@ -158,7 +158,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         tags: ['admin'],
         summary: 'One order',
         description: [
-          'By order number (any case) or id (the interface names this parameter `orderNumber`). Orders',
+          'By order number (any case) or id (some clients call this parameter `orderNumber`). Orders',
           'waiting for email confirmation are shown too (`verificationRequired: true`).',
           'Unknown: 404 `ORDER_NOT_FOUND`. With its `history`: every change, when, and by whom.',
           authNote,
@@ -229,7 +229,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         summary: 'Mark an order paid, void or cancelled',
         description: [
           'Body `{ status }`: `paid`, `void` or `cancelled` (and `pending`, which only ever matches the',
-          'current status). `cancelled` is accepted as SPEC §5 makes pending → cancelled an admin move.',
+          'current status). `cancelled` is accepted: pending → cancelled is an admin move (docs/contract.md, "Status and shipping").',
           transitionsNote,
           'Orders waiting for email confirmation: 409 `ORDER_HELD`. A change pushes a notification.',
           'Returns `{ success, message, changed, order }`.',

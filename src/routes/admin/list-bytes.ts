@@ -50,7 +50,7 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 /** The serialised list and its ETag (new for every build: equal tags always mean equal bytes). */
-export type ListBody = {
+type ListBody = {
   bytes: Buffer;
   etag: string;
   /** The same bytes gzipped, made once on first use (zlib's thread pool, not the event loop). */

@@ -1,5 +1,5 @@
 /**
- * Request and response shapes of the admin order routes (SPEC §5). Bodies are strict
+ * Request and response shapes of the admin order routes (docs/contract.md, "Status and shipping"). Bodies are strict
  * objects: a field that is not listed is 400 VALIDATION_FAILED, never silently ignored.
  * The customer fields are those of an order submission (src/schemas/customer.ts).
  */
@@ -7,16 +7,6 @@ import { z } from 'zod';
 import { FulfillmentType, ORDER_STATUSES, OrderStatus } from '../../domain/order.js';
 import { City, CustomerEmail, CustomerName, Phone, State, Street, Zip } from '../../schemas/customer.js';
 import { AdminOrder } from '../../schemas/order.js';
-
-export const OrderRef = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .describe('The order’s id or its order number (`AX25-0001`, any case)');
-
-export const IdParams = z.object({ id: OrderRef });
-export const OrderNumberParams = z.object({ orderNumber: OrderRef });
 
 export const ListQuery = z.object({
   eventSlug: z
@@ -27,7 +17,7 @@ export const ListQuery = z.object({
     .describe('Only orders of this event (its code); an event with no orders gives an empty list'),
 });
 
-export const EditableFieldsBody = {
+const EditableFieldsBody = {
   customerName: CustomerName,
   customerEmail: CustomerEmail,
   customerPhone: Phone.describe('7–20 digits with `+ ( ) - . space`, or empty'),
@@ -40,7 +30,9 @@ export const EditableFieldsBody = {
 
 export const UpdateOrderBody = z
   .strictObject({
-    status: OrderStatus.optional().describe('Moves along SPEC §5: pending → paid | void | cancelled, paid → void'),
+    status: OrderStatus.optional().describe(
+      'Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void',
+    ),
     customerName: EditableFieldsBody.customerName.optional(),
     customerEmail: EditableFieldsBody.customerEmail.optional(),
     customerPhone: EditableFieldsBody.customerPhone.optional(),
@@ -60,7 +52,7 @@ export const UpdateStatusBody = z
   })
   .meta({ id: 'OrderStatusUpdate' });
 
-export const TrackingNumber = z
+const TrackingNumber = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/, '1-64 letters, digits, spaces or hyphens')

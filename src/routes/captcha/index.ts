@@ -1,5 +1,5 @@
 /**
- * `GET /api/captcha/challenge`: what the checkout needs to show the CAPTCHA (SPEC §7).
+ * `GET /api/captcha/challenge`: what the checkout needs to show the CAPTCHA (docs/contract.md, "CAPTCHA").
  * With ALTCHA, a fresh signed challenge in exactly the shape the `altcha` widget 3.x reads
  * (point its `challenge` attribute at this URL); with a hosted provider, which widget to
  * load and its site key; with `off`, just that. The front end can therefore always ask here
@@ -45,7 +45,9 @@ const Off = z
   .object({ provider: z.literal('off') })
   .describe('CAPTCHA disabled (development only): orders need no token');
 
-export const ChallengeResponse = z.discriminatedUnion('provider', [AltchaChallenge, HostedWidget, Off]);
+const ChallengeResponse = z
+  .discriminatedUnion('provider', [AltchaChallenge, HostedWidget, Off])
+  .meta({ id: 'CaptchaChallenge' });
 
 const captchaRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(

@@ -1,5 +1,5 @@
 /**
- * Event configuration and discovery on the ordering host (SPEC §3):
+ * Event configuration and discovery on the ordering host (docs/contract.md, "Events"):
  * `GET /api/event-config`, `PUT /api/event-config` (admin), `GET /api/proxy-events`,
  * `GET /api/event-prefix`.
  *

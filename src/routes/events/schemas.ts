@@ -1,5 +1,5 @@
 /**
- * Event configuration shapes (SPEC §3). Prices and the shipping fee are numbers of dollars
+ * Event configuration shapes (docs/contract.md, "Events"). Prices and the shipping fee are numbers of dollars
  * here, as in event.json and the sales summary (integer cents inside the service); Order
  * objects alone carry money as "$12.50" text.
  */
@@ -8,10 +8,10 @@ import { centsToDollars, dollarsToCents } from '../../domain/money.js';
 import { closedReason } from '../../domain/pricing.js';
 import type { EffectiveEvent } from '../../services/events/catalog.js';
 
-export const MAX_DOLLARS = 100_000;
-export const MAX_SIZES = 20;
+const MAX_DOLLARS = 100_000;
+const MAX_SIZES = 20;
 
-export const EventSlug = z.string().min(1).max(200).describe('Event code (the event folder name), case-sensitive');
+const EventSlug = z.string().min(1).max(200).describe('Event code (the event folder name), case-sensitive');
 
 /** A dollar amount with at most two decimals, 0 to MAX_DOLLARS. */
 const Dollars = z
@@ -24,7 +24,7 @@ const Dollars = z
  * A print size as it appears in the items text `Photo #12 (4x6) x1`: letters, digits, spaces
  * and `x × . - / "`, never `(`, `)` or `;`, which would break that text.
  */
-export const SizeName = z
+const SizeName = z
   .string()
   .regex(
     /^[\p{L}\p{N}](?:[\p{L}\p{N} ×./"'-]{0,30}[\p{L}\p{N}×./"'-])?$/u,
@@ -122,7 +122,7 @@ export function toSettingsPatch(body: EventConfigUpdate) {
   };
 }
 
-export const ActiveEvent = z.object({
+const ActiveEvent = z.object({
   eventSlug: z.string(),
   eventName: z.string(),
   eventPrefix: z.string(),

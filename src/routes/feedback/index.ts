@@ -16,10 +16,9 @@ import { MAX_FEEDBACK_ENTRIES } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { isWellFormed } from '../../services/orders/text.js';
-import { loadOrder } from '../admin/changes.js';
-import { OrderNumberParams } from '../admin/schemas.js';
+import { loadOrder, OrderNumberParams } from '../shared/order-ref.js';
 
-export const MAX_FEEDBACK_LENGTH = 2000;
+const MAX_FEEDBACK_LENGTH = 2000;
 /** All feedback of one order together, so a guessed order number cannot grow a row forever. */
 export const MAX_FEEDBACK_CHARS = 20_000;
 
@@ -28,7 +27,7 @@ const FORBIDDEN = /(?![\t\n])\p{Cc}/u;
 
 const codePoints = (s: string) => [...s].length;
 
-export const FeedbackBody = z
+const FeedbackBody = z
   .strictObject({
     feedback: z
       .string()

@@ -1,5 +1,5 @@
 /**
- * The gallery host (SPEC §2): `GET /event`, `GET /event/{eventCode}`,
+ * The gallery host (docs/contract.md, "Gallery"): `GET /event`, `GET /event/{eventCode}`,
  * `GET /event/{eventCode}/{day}` and `GET /event/{eventCode}/{day}/{session}`.
  *
  * Right after a start-up on a large library whose first scan is still running, these

@@ -19,7 +19,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { EventParams } from './schemas.js';
 
 /** Well below the server's idle-socket timeout (twice REQUEST_TIMEOUT_MS, 60 s by default). */
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 
 const LiveCount = z.object({ totalCount: z.number().int() }).meta({ id: 'LiveCount' });
 

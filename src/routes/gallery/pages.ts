@@ -23,7 +23,7 @@ export type EventSettingsSource = {
   settingsOf(event: LibraryEvent): EventSettings;
 };
 
-export const eventJsonSettings: EventSettingsSource = {
+const eventJsonSettings: EventSettingsSource = {
   generation: 0,
   settingsOf: (event) => event,
 };
@@ -196,7 +196,7 @@ export function createGalleryPages(opts: {
  * when there is none. `takenAt` is the camera clock written as if UTC, so its characters
  * 11-16 are the clock's HH:MM.
  */
-export function pageAtTime(photos: readonly Photo[], req: EventPageRequest): number {
+function pageAtTime(photos: readonly Photo[], req: EventPageRequest): number {
   const at = req.at ?? '00:00';
   for (let i = 0; i < photos.length; i++) {
     const p = photos[i] as Photo;

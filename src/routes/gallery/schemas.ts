@@ -1,7 +1,7 @@
 /**
- * Zod schemas of the gallery routes (SPEC §2): request parameters, and allow-lists for
- * every response. The decisions SPEC leaves open are written into the descriptions, so
- * they reach the OpenAPI document.
+ * Zod schemas of the gallery routes (docs/contract.md, "Gallery"): request parameters, and
+ * allow-lists for every response. The decisions behind them are written into the
+ * descriptions too, so they reach the OpenAPI document.
  */
 import { z } from 'zod';
 
@@ -52,7 +52,7 @@ export const EventParams = z.object({
 export const DayParams = EventParams.extend({ day: name.describe('Day folder name, URL-encoded') });
 export const SessionParams = DayParams.extend({ session: name.describe('Session folder name, URL-encoded') });
 
-export const EventStatusSchema = z
+const EventStatusSchema = z
   .object({
     isArchived: z.boolean(),
     orderingEnabled: z.boolean(),
@@ -196,6 +196,3 @@ export const SessionPage = z
 
 export type PhotoItemT = z.infer<typeof PhotoItem>;
 export type EventSummaryT = z.infer<typeof EventSummary>;
-export type EventPageT = z.infer<typeof EventPage>;
-export type DayPageT = z.infer<typeof DayPage>;
-export type SessionPageT = z.infer<typeof SessionPage>;

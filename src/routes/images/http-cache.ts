@@ -1,6 +1,6 @@
 /**
  * HTTP caching of images: the response headers of every served image, computed once per
- * image (not per request), and `If-None-Match` matching.
+ * image (not per request). `If-None-Match` matching is in routes/shared/etag.ts.
  *
  * Policy: a URL carrying the photo's current version (`?v=`, as the gallery builds them)
  * names bytes that never change: `public, max-age=31536000, immutable`. Any other URL
@@ -44,18 +44,4 @@ export function imageHeaders(img: ServedImage, versioned: boolean, notModified: 
   }
   const set = versioned ? sets.immutable : sets.revalidate;
   return notModified ? set.notModified : set.ok;
-}
-
-/**
- * Whether `If-None-Match` names `etag`: a list of (possibly weak) tags, or `*`.
- * Weak comparison, as RFC 9110 prescribes for If-None-Match.
- */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch === etag) return true;
-  for (const raw of ifNoneMatch.split(',')) {
-    const tag = raw.trim();
-    if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true;
-  }
-  return false;
 }

@@ -15,7 +15,8 @@ import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import type { ImageKind } from '../../services/images/types.js';
-import { CACHE_IMMUTABLE, CACHE_REVALIDATE, etagMatches, imageHeaders } from './http-cache.js';
+import { etagMatches } from '../shared/etag.js';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE, imageHeaders } from './http-cache.js';
 import { negotiateFormat } from './negotiate.js';
 
 const Params = z.object({

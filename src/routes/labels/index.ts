@@ -1,5 +1,5 @@
 /**
- * Shipping labels (SPEC §9), admin only, on the four paths of the interface:
+ * Shipping labels (docs/contract.md, "Labels"), admin only, on four paths:
  * `GET /api/orders/{id}/envelope/png|docx` and `GET /api/envelope/png|docx/{orderId}`.
  * Rendering is `fastify.labels`' business; these routes find the order and send the file as
  * an attachment named `label-<orderNumber>.<ext>`, never cached (it carries an address).
@@ -12,8 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import type { LabelFile } from '../../services/labels/types.js';
-import { loadOrder } from '../admin/changes.js';
-import { OrderRef } from '../admin/schemas.js';
+import { loadOrder, OrderRef } from '../shared/order-ref.js';
 
 const FORMATS = {
   png: {

@@ -1,4 +1,4 @@
-/** `/healthz`, `/readyz` and `/openapi.json` (SPEC §11). */
+/** `/healthz`, `/readyz` and `/openapi.json` (docs/contract.md, "Operations"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';

@@ -1,16 +1,15 @@
 /**
- * Order submission (SPEC §4) and the high-value confirmation link (SPEC §8):
- * - `POST /api/orders/create` (interface variant A): 201 `{ success, orderNumber, status, total, verificationRequired }`;
- * - `POST /api/orders` (variant B): 201 with the created Order;
- * - `GET /api/orders/verify?token=`: an HTML page (confirmed / already confirmed / expired / invalid).
+ * Order submission (docs/contract.md, "Orders"):
+ * - `POST /api/orders/create` (body variant A): 201 `{ success, orderNumber, status, total, verificationRequired }`;
+ * - `POST /api/orders` (variant B): 201 with the created Order.
  * The pipeline and its order of checks live in services/orders/intake.ts; these routes map
- * the two body shapes onto it. `/api/orders/verify` is a static path, so it wins over the
- * admin routes' `/api/orders/{orderNumber}`.
+ * the two body shapes onto it. The confirmation link of held orders is verify.ts.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatCents } from '../../domain/money.js';
+import type { OrderRecord } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { ApiOrder, toApiOrder } from '../../schemas/order.js';
@@ -23,9 +22,7 @@ import {
   createFulfillment,
   SubmitOrderBody,
   SubmitOrderHeaders,
-  VerifyQuery,
 } from './schemas.js';
-import { PAGE_HEADERS, verifyPage } from './verify-page.js';
 
 const submissionErrors: ErrorCode[] = [
   'VALIDATION_FAILED',
@@ -68,6 +65,19 @@ const commonDescription = [
   'durable before the response is sent. A replayed response carries `Idempotent-Replayed: true`.',
 ].join('\n');
 
+/** What happens next, for whoever placed the order: the customer online, the photographer at the booth. */
+function submissionMessage(order: OrderRecord): string {
+  const n = order.orderNumber;
+  if (order.held)
+    return `Order ${n} is waiting for your confirmation: please follow the link we sent to ${order.customerEmail}.`;
+  if (order.channel === 'booth') {
+    return order.customerEmail
+      ? `Order ${n} is placed; the receipt goes to ${order.customerEmail}.`
+      : `Order ${n} is placed; no email was given, so no receipt is sent.`;
+  }
+  return `Thank you! Order ${n} is placed; a receipt is on its way to ${order.customerEmail}.`;
+}
+
 /** What the request itself says about the submission, as opposed to its body. */
 type Who = 'admin' | 'by' | 'captchaToken' | 'ip' | 'idempotencyKey';
 
@@ -107,6 +117,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
       referer: fields.referer,
       lines: fields.lines,
       customer: fields.customer,
+      emailField: fields.emailField,
       addressFields: fields.addressFields,
       respond: fields.respond,
     };
@@ -120,7 +131,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
         tags: ['orders'],
         summary: 'Submit an order (photo numbers)',
         description: [
-          'Interface body variant A: `photos` are photo numbers (the default size, quantity 1) or',
+          'Body variant A: `photos` are photo numbers (the default size, quantity 1) or',
           '`{ number, size, quantity }`; `customerInfo.phone` is optional; `fulfillmentType` is `ship` when',
           '`shippingAddress` is given, else `pickup`, unless stated. The server prices the order from the',
           "event's price list (shipping fee for `ship` only).",
@@ -151,11 +162,12 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
           },
           customer: {
             name: body.customerInfo.name,
-            email: body.customerInfo.email,
+            email: body.customerInfo.email ?? '',
             phone: body.customerInfo.phone,
             fulfillmentType: createFulfillment(body),
             address,
           },
+          emailField: 'customerInfo.email',
           addressFields: {
             line1: 'shippingAddress.line1',
             city: 'shippingAddress.city',
@@ -169,9 +181,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
               status: order.status,
               total: formatCents(order.totalCents),
               verificationRequired: order.held,
-              message: order.held
-                ? `Order ${order.orderNumber} is waiting for your confirmation: please follow the link we sent to ${order.customerEmail}.`
-                : `Thank you! Order ${order.orderNumber} is placed; a receipt is on its way to ${order.customerEmail}.`,
+              message: submissionMessage(order),
             }) satisfies z.infer<typeof CreateOrderResponse>,
         }),
       );
@@ -187,7 +197,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
         tags: ['orders'],
         summary: 'Submit an order (items text with amounts)',
         description: [
-          'Interface body variant B. The event comes from `eventSlug`, else from the `Referer` (a gallery URL',
+          'Body variant B. The event comes from `eventSlug`, else from the `Referer` (a gallery URL',
           'such as `https://gallery.example/event/AX2026/Day%201/...`); neither: 400 `EVENT_REQUIRED`.',
           '`items` is parsed; every line must name a photo of the event, a size on its price list and a',
           'quantity 1–99. The server recomputes every amount in integer cents: a client figure (`subtotal`,',
@@ -227,51 +237,12 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
             fulfillmentType: body.fulfillmentType,
             address: { line1: body.shippingAddress, city: body.city, state: body.state, zip: body.zipCode },
           },
+          emailField: 'customerEmail',
           addressFields: { line1: 'shippingAddress', city: 'city', state: 'state', zip: 'zipCode' },
           respond: toApiOrder,
         }),
       );
       return send(reply, result);
-    },
-  );
-
-  const html = (description: string) => ({
-    description,
-    content: { 'text/html': { schema: z.string() } },
-  });
-
-  fastify.get(
-    '/api/orders/verify',
-    {
-      // A HEAD request (link checkers) must not confirm anything.
-      exposeHeadRoute: false,
-      schema: {
-        tags: ['orders'],
-        summary: 'Confirm a high-value order (the link in the confirmation mail)',
-        description: [
-          'Opened by the customer from the confirmation mail; answers a small HTML page, not JSON.',
-          'The token is `<orderId>.<expires>.<mac>`: the order id, the expiry in Unix seconds (the hold',
-          'expiry, `VERIFY_LINK_TTL_HOURS` after submission) and an HMAC-SHA256 over both with the',
-          "server's link secret. Following it releases the held order into the pending list, mails",
-          'the receipt and notifies the admins. The outcome is on `<main data-code="...">`:',
-          '`CONFIRMED` (200); `ALREADY_CONFIRMED` (200, the link was used before: single use);',
-          '`VERIFICATION_FAILED` (403, forged, altered or incomplete link); `VERIFICATION_EXPIRED` (410,',
-          'the hold lapsed and the order is cancelled); `INVALID_TRANSITION` (409, the order was cancelled).',
-        ].join('\n'),
-        querystring: VerifyQuery,
-        response: {
-          200: html('Confirmed, or confirmed already'),
-          403: html('`VERIFICATION_FAILED`: the link is forged, altered or incomplete'),
-          409: html('`INVALID_TRANSITION`: the order was cancelled and cannot be confirmed'),
-          410: html('`VERIFICATION_EXPIRED`: the link expired; the order is (or will be) cancelled'),
-          ...errorResponses('VALIDATION_FAILED', 'STORE_UNAVAILABLE'),
-        },
-      },
-    },
-    async (request, reply) => {
-      const outcome = await orderIntake.confirm(request.query.token);
-      const page = verifyPage(outcome);
-      return reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
     },
   );
 };

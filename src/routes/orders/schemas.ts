@@ -1,5 +1,5 @@
 /**
- * Order submission bodies (interface variants A and B, SPEC §4) and their answers.
+ * Order submission bodies (variants A and B, docs/contract.md, "Orders") and their answers.
  *
  * The customer fields and their limits are src/schemas/customer.ts (shared with the admin's
  * order edits); at most 200 lines. An order that ships needs street, city, state and ZIP;
@@ -56,7 +56,12 @@ export const CreateOrderBody = z
       ),
     customerInfo: z.object({
       name: CustomerName,
-      email: CustomerEmail,
+      email: CustomerEmail.or(z.literal(''))
+        .optional()
+        .describe(
+          'Receipts and the confirmation link go here. Required, except on orders taken at the booth ' +
+            '(admin credentials): a walk-in customer may leave it out and gets no receipt',
+        ),
       phone: OptionalPhone,
     }),
     shippingAddress: z
@@ -168,6 +173,9 @@ export const SubmitOrderHeaders = z.looseObject({
     .describe('The gallery page the order comes from (`.../event/<eventSlug>/...`); used when `eventSlug` is absent'),
 });
 
-export const VerifyQuery = z.object({
-  token: z.string().max(1024).optional().describe('The token of the link in the confirmation mail'),
-});
+const VerifyToken = z.string().max(1024).describe('The token of the link in the confirmation mail');
+
+export const VerifyQuery = z.object({ token: VerifyToken.optional() });
+
+/** The confirmation page's form (`application/x-www-form-urlencoded`), or the same as JSON. */
+export const VerifyBody = z.object({ token: VerifyToken }).meta({ id: 'ConfirmOrderRequest' });

@@ -1,51 +1,87 @@
 /**
- * The small HTML page `GET /api/orders/verify` answers with: a person opened the link from a
- * mail, so they get a page, not JSON. Every value from an order is escaped; the page loads
- * nothing (CSP `default-src 'none'`) and sends no Referer onwards (the token is in its URL).
- * The outcome's code is on `<main data-code="...">` for scripts and tests.
+ * The small HTML pages of the confirmation link (docs/contract.md, "Notifications"): a person
+ * opened the link from a mail, so they get a page, not JSON. Opening it shows the order and a
+ * button that POSTs the token (a GET never confirms: mail scanners follow links); pressing
+ * it confirms. Every page has the shop's name as a header linking home, and, where the order
+ * is known, links to its order page and its event's gallery.
+ *
+ * Every value from an order is escaped; the pages load nothing (CSP `default-src 'none'`),
+ * post only to this site, and send no Referer onwards (the token is in the URL). The
+ * outcome's code is on `<main data-code="...">` for scripts and tests.
  */
 
+import { formatItemLine } from '../../domain/items.js';
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { escapeHtml } from '../../lib/escape.js';
 import type { ConfirmOutcome } from '../../services/orders/confirm.js';
+import { VERIFY_PATH } from '../../services/orders/verify-link.js';
 
-export type VerifyPage = {
+type VerifyPage = {
   status: 200 | 403 | 409 | 410;
-  code: 'CONFIRMED' | 'ALREADY_CONFIRMED' | ErrorCode;
+  code: 'AWAITING_CONFIRMATION' | 'CONFIRMED' | 'ALREADY_CONFIRMED' | ErrorCode;
   html: string;
 };
 
 export const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'X-Robots-Tag': 'noindex',
 };
 
-function page(status: VerifyPage['status'], code: VerifyPage['code'], title: string, paragraphs: string[]): VerifyPage {
-  const ok = status === 200;
+const enc = encodeURIComponent;
+
+/** The links under a page: the order's page and its event's gallery, or the gallery's home. */
+function links(order: OrderRecord | null): string {
+  const list = order
+    ? [
+        `<a href="/order/${enc(order.orderNumber)}">See order ${escapeHtml(order.orderNumber)}</a>`,
+        `<a href="/event/${enc(order.eventSlug)}">Back to the photos</a>`,
+      ]
+    : ['<a href="/">Back to the photos</a>'];
+  return `<nav class="links">${list.join('\n')}</nav>`;
+}
+
+function page(
+  siteName: string,
+  status: VerifyPage['status'],
+  code: VerifyPage['code'],
+  title: string,
+  body: string[],
+  order: OrderRecord | null,
+): VerifyPage {
+  const good = status === 200;
   const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(title)} · ${escapeHtml(siteName)}</title>
 <style>
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#222;margin:0;padding:2rem 1rem}
-main{max-width:32rem;margin:0 auto;background:#fff;border-radius:8px;padding:1.5rem 2rem;box-shadow:0 1px 4px rgba(0,0,0,.1)}
-h1{font-size:1.4rem;margin-top:0;color:${ok ? '#1b7f3b' : '#a33'}}
-.code{color:#777;font-size:.8rem}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#222;margin:0}
+header{background:#1f2937;padding:.8rem 1rem}
+header a{color:#fff;font-weight:600;text-decoration:none}
+main{max-width:32rem;margin:1.5rem auto;background:#fff;border-radius:8px;padding:1.5rem 2rem;box-shadow:0 1px 4px rgba(0,0,0,.1)}
+h1{font-size:1.4rem;margin-top:0;color:${good ? '#1b6e34' : '#9b2c2c'}}
+ul{padding-left:1.2rem}
+button{font:inherit;font-size:1.1rem;background:#1b6e34;color:#fff;border:0;border-radius:6px;padding:.7rem 1.4rem;cursor:pointer}
+.links{display:flex;gap:1.2rem;flex-wrap:wrap;margin-top:1.5rem}
+.links a{color:#1d4ed8}
+.code,.muted{color:#555;font-size:.85rem}
 </style>
 </head>
 <body>
+<header><a href="/">${escapeHtml(siteName)}</a></header>
 <main data-code="${code}">
 <h1>${escapeHtml(title)}</h1>
-${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
-${ok ? '' : `<p class="code">Code: ${code}</p>`}
+${body.join('\n')}
+${good ? '' : `<p class="code">Code: ${code}</p>`}
+${links(order)}
 </main>
 </body>
 </html>
@@ -54,40 +90,117 @@ ${ok ? '' : `<p class="code">Code: ${code}</p>`}
 }
 
 const orderLabel = (o: OrderRecord) => `<strong>${escapeHtml(o.orderNumber)}</strong>`;
+const p = (html: string) => `<p>${html}</p>`;
 
-/** The page for each outcome (statuses: 200 confirmed/already, 403 invalid, 409 cancelled, 410 expired). */
-export function verifyPage(outcome: ConfirmOutcome): VerifyPage {
+function summary(o: OrderRecord): string[] {
+  const delivery =
+    o.fulfillmentType === 'ship'
+      ? `Shipped to ${escapeHtml([o.shippingAddress, o.city, `${o.state} ${o.zipCode}`].join(', '))}.`
+      : 'To pick up at the booth.';
+  return [
+    p(`Order ${orderLabel(o)}, ${escapeHtml(formatCents(o.totalCents))} in all:`),
+    `<ul>${o.items.map((line) => `<li>${escapeHtml(formatItemLine(line))}</li>`).join('')}</ul>`,
+    p(delivery),
+  ];
+}
+
+/** The page for each outcome; `token` goes into the confirmation form. */
+export function verifyPage(outcome: ConfirmOutcome, opts: { siteName: string; token?: string }): VerifyPage {
+  const { siteName } = opts;
   switch (outcome.kind) {
+    case 'confirmable': {
+      const o = outcome.order;
+      const until = o.holdExpiresAt ? new Date(o.holdExpiresAt).toUTCString() : '';
+      return page(
+        siteName,
+        200,
+        'AWAITING_CONFIRMATION',
+        'Confirm your order',
+        [
+          ...summary(o),
+          `<form method="post" action="${VERIFY_PATH}">`,
+          `<input type="hidden" name="token" value="${escapeHtml(opts.token ?? '')}">`,
+          '<button type="submit">Confirm my order</button>',
+          '</form>',
+          p(
+            `<span class="muted">Large orders wait for the buyer to confirm them. Nothing happens until you press the button${
+              until ? `; the order is cancelled if it is not confirmed by ${escapeHtml(until)}` : ''
+            }.</span>`,
+          ),
+        ],
+        o,
+      );
+    }
     case 'confirmed': {
       const o = outcome.order;
-      return page(200, 'CONFIRMED', 'Order confirmed', [
-        `Thank you, ${escapeHtml(o.customerName)}! Your order ${orderLabel(o)} (${escapeHtml(formatCents(o.totalCents))}) is confirmed.`,
-        `A receipt is on its way to ${escapeHtml(o.customerEmail)}.`,
-      ]);
+      return page(
+        siteName,
+        200,
+        'CONFIRMED',
+        'Order confirmed',
+        [
+          p(`Thank you, ${escapeHtml(o.customerName)}! Your order is confirmed.`),
+          ...summary(o),
+          p(`A receipt is on its way to ${escapeHtml(o.customerEmail)}.`),
+        ],
+        o,
+      );
     }
     case 'already': {
       const o = outcome.order;
-      return page(200, 'ALREADY_CONFIRMED', 'Order already confirmed', [
-        `Your order ${orderLabel(o)} was confirmed already; there is nothing more to do.`,
-        'The receipt was sent when it was confirmed.',
-      ]);
+      return page(
+        siteName,
+        200,
+        'ALREADY_CONFIRMED',
+        'Order already confirmed',
+        [
+          p(`Your order ${orderLabel(o)} was confirmed already; there is nothing more to do.`),
+          p('The receipt was sent when it was confirmed.'),
+        ],
+        o,
+      );
     }
     case 'expired':
-      return page(410, 'VERIFICATION_EXPIRED', 'This confirmation link has expired', [
-        outcome.order
-          ? `Order ${orderLabel(outcome.order)} was not confirmed in time and has been cancelled.`
-          : 'The order it belongs to is no longer on file.',
-        'Please place the order again; you will get a new link.',
-      ]);
+      return page(
+        siteName,
+        410,
+        'VERIFICATION_EXPIRED',
+        'This confirmation link has expired',
+        [
+          p(
+            outcome.order
+              ? `Order ${orderLabel(outcome.order)} was not confirmed in time and has been cancelled.`
+              : 'The order it belongs to is no longer on file.',
+          ),
+          p('Please place the order again; you will get a new link.'),
+        ],
+        outcome.order,
+      );
     case 'cancelled':
-      return page(409, 'INVALID_TRANSITION', 'This order was cancelled', [
-        `Order ${orderLabel(outcome.order)} was cancelled and can no longer be confirmed.`,
-        'Please place the order again, or contact us if this is a mistake.',
-      ]);
+      return page(
+        siteName,
+        409,
+        'INVALID_TRANSITION',
+        'This order was cancelled',
+        [
+          p(`Order ${orderLabel(outcome.order)} was cancelled and can no longer be confirmed.`),
+          p('Please place the order again, or contact us if this is a mistake.'),
+        ],
+        outcome.order,
+      );
     case 'invalid':
-      return page(403, 'VERIFICATION_FAILED', 'This confirmation link is not valid', [
-        'The link is incomplete or has been altered. Please open it again from the email, ' +
-          'or copy the whole link into the address bar.',
-      ]);
+      return page(
+        siteName,
+        403,
+        'VERIFICATION_FAILED',
+        'This confirmation link is not valid',
+        [
+          p(
+            'The link is incomplete or has been altered. Please open it again from the email, ' +
+              'or copy the whole link into the address bar.',
+          ),
+        ],
+        null,
+      );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `GET /api/push/public-key` and `POST /api/push/subscribe` (SPEC §8).
+ * `GET /api/push/public-key` and `POST /api/push/subscribe` (docs/contract.md, "Notifications").
  *
  * Who may subscribe, and to what:
  * - valid admin credentials: scope `admin`, every order event (new orders, status, shipping);

@@ -1,5 +1,5 @@
 /**
- * Push subscription bodies (SPEC §8): what `PushSubscription.toJSON()` gives in a browser
+ * Push subscription bodies (docs/contract.md, "Notifications"): what `PushSubscription.toJSON()` gives in a browser
  * (`endpoint`, `expirationTime`, `keys.p256dh`, `keys.auth`), plus `orderNumber` and `email`
  * for a customer's subscription to one order.
  */
@@ -30,9 +30,9 @@ function isP256Point(v: string): boolean {
  * unless PUSH_ALLOW_HOSTS names them) is checked by the route against the configuration
  * (services/push/egress.ts), and the address connected to is checked again at send time.
  */
-export const PushEndpoint = z.url({ protocol: /^https$/, message: 'endpoint must be an https URL' }).max(2048);
+const PushEndpoint = z.url({ protocol: /^https$/, message: 'endpoint must be an https URL' }).max(2048);
 
-export const PushKeys = z.object({
+const PushKeys = z.object({
   p256dh: base64urlKey(65, 'keys.p256dh')
     .refine((v) => Buffer.from(v, 'base64url')[0] === 0x04, 'keys.p256dh must be an uncompressed P-256 point')
     .refine(isP256Point, 'keys.p256dh must be a point on the P-256 curve'),

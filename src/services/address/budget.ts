@@ -11,7 +11,7 @@ export class VerifierUnavailable extends Error {
   override name = 'VerifierUnavailable';
 }
 
-export class BudgetExceeded extends Error {
+class BudgetExceeded extends Error {
   override name = 'BudgetExceeded';
 }
 

@@ -1,5 +1,5 @@
 /**
- * The `local` address check (SPEC §8): rules that need no network and are never wrong
+ * The `local` address check (docs/contract.md, "Notifications"): rules that need no network and are never wrong
  * about what they refuse. State code, ZIP / ZIP+4 format, ZIP prefix ↔ state (bundled
  * table), a house or box number in the street line, APO/FPO/DPO for military states.
  * Also the first step of the `usps` and `smarty` verifiers: an address these rules refuse
@@ -16,7 +16,7 @@ function normaliseLine1(line1: string): string {
 }
 
 /** "123456789", "12345 6789", "12345-6789" → "12345-6789"; anything else unchanged (trimmed). */
-export function normaliseZip(zip: string): string {
+function normaliseZip(zip: string): string {
   const compact = zip.replace(/\s+/g, '');
   const m = /^(\d{5})-?(\d{4})$/.exec(compact);
   if (m) return `${m[1]}-${m[2]}`;

@@ -1,5 +1,5 @@
 /**
- * Postal address check (SPEC §8), decorated as `fastify.addressVerifier`; the verifier is
+ * Postal address check (docs/contract.md, "Notifications"), decorated as `fastify.addressVerifier`; the verifier is
  * ADDRESS_VERIFIER (`local` default, `usps`, `smarty`, `off`).
  *
  *   const check = await fastify.addressVerifier.verify({ line1, city, state, zip });

@@ -1,18 +1,18 @@
 /**
- * US postal state codes and which of them a ZIP code may carry (SPEC §8, local check).
+ * US postal state codes and which of them a ZIP code may carry (docs/contract.md, "Notifications": the local check).
  */
 import { ZIP_PREFIX_RANGES, ZIP_STATE_EXCEPTIONS } from './zip-prefixes.js';
 
 /** The 50 states. */
-export const STATES: readonly string[] = (
+const STATES: readonly string[] = (
   'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND ' +
   'OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'
 ).split(' ');
-export const DISTRICT = ['DC'] as const;
+const DISTRICT = ['DC'] as const;
 /** Territories, and the freely associated states USPS serves as domestic mail. */
-export const TERRITORIES = ['PR', 'GU', 'VI', 'AS', 'MP', 'FM', 'MH', 'PW'] as const;
+const TERRITORIES = ['PR', 'GU', 'VI', 'AS', 'MP', 'FM', 'MH', 'PW'] as const;
 /** Armed Forces Americas, Europe, Pacific: the city is APO, FPO or DPO. */
-export const MILITARY = ['AA', 'AE', 'AP'] as const;
+const MILITARY = ['AA', 'AE', 'AP'] as const;
 export const MILITARY_CITIES = ['APO', 'FPO', 'DPO'] as const;
 
 export const POSTAL_STATE_CODES: ReadonlySet<string> = new Set([...STATES, ...DISTRICT, ...TERRITORIES, ...MILITARY]);

@@ -1,4 +1,4 @@
-/** Postal address check (SPEC §8), decorated as `fastify.addressVerifier`. */
+/** Postal address check (docs/contract.md, "Notifications"), decorated as `fastify.addressVerifier`. */
 export type PostalAddress = { line1: string; city: string; state: string; zip: string };
 
 export type AddressCheck =

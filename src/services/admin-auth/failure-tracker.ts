@@ -1,5 +1,5 @@
 /**
- * Counts wrong admin tokens per client address and locks an address out (SPEC §6):
+ * Counts wrong admin tokens per client address and locks an address out (docs/contract.md, "Admin authentication"):
  * more than `maxFailures` wrong tokens within `windowMs` of the first one, and every
  * admin request from that address is refused for `windowMs` from that moment.
  *

@@ -1,5 +1,5 @@
 /**
- * Admin authentication (SPEC §6), decorated as `fastify.adminAuth`.
+ * Admin authentication (docs/contract.md, "Admin authentication"), decorated as `fastify.adminAuth`.
  *
  * Tokens come from `ADMIN_TOKENS`. With none configured, the first start generates one and
  * stores it in `DATA_DIR/admin-token` (mode 0600); later starts reuse it. The token itself is

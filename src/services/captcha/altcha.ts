@@ -1,5 +1,5 @@
 /**
- * ALTCHA, the self-hosted proof of work (SPEC §7), with altcha-lib's v2 API, which is what
+ * ALTCHA, the self-hosted proof of work (docs/contract.md, "CAPTCHA"), with altcha-lib's v2 API, which is what
  * the `altcha` browser widget 3.x speaks:
  * - the challenge is the JSON `createChallenge` returns ({ parameters, signature });
  * - the widget sends back base64(JSON({ challenge: { parameters, signature }, solution })).
@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import type { CaptchaTokensPort } from '../store/ports/captcha-tokens.js';
 
-export const ALTCHA_ALGORITHM = 'SHA-256';
+const ALTCHA_ALGORITHM = 'SHA-256';
 
 export type AltchaOptions = {
   hmacKey: string;
@@ -65,7 +65,7 @@ function failed(details: string) {
 }
 
 /** Decodes the widget's base64 JSON payload; undefined when it is not one. */
-export function decodeAltchaPayload(token: string): z.infer<typeof AltchaPayload> | undefined {
+function decodeAltchaPayload(token: string): z.infer<typeof AltchaPayload> | undefined {
   try {
     const parsed = AltchaPayload.safeParse(JSON.parse(Buffer.from(token, 'base64').toString('utf8')));
     return parsed.success ? parsed.data : undefined;

@@ -1,5 +1,5 @@
 /**
- * CAPTCHA (SPEC §7), decorated as `fastify.captcha`; the provider is CAPTCHA_PROVIDER.
+ * CAPTCHA (docs/contract.md, "CAPTCHA"), decorated as `fastify.captcha`; the provider is CAPTCHA_PROVIDER.
  *
  *   if (!fastify.adminAuth.isAdmin(request)) {
  *     await fastify.captcha.verify(captchaTokenOf(request), request.ip);
@@ -46,13 +46,13 @@ declare module 'fastify' {
   }
 }
 
-export const ALTCHA_KEY_FILE = 'altcha-hmac-key';
+const ALTCHA_KEY_FILE = 'altcha-hmac-key';
 /** Longer than any real token (Turnstile: 2048 characters; ALTCHA payloads: under 1 KiB). */
-export const MAX_TOKEN_LENGTH = 16 * 1024;
+const MAX_TOKEN_LENGTH = 16 * 1024;
 /** How long an accepted siteverify token is remembered. */
-export const SITEVERIFY_REPLAY_TTL_MS = 10 * 60_000;
+const SITEVERIFY_REPLAY_TTL_MS = 10 * 60_000;
 /** Seconds a client is told to wait when the provider is down. */
-export const UNAVAILABLE_RETRY_AFTER_S = 10;
+const UNAVAILABLE_RETRY_AFTER_S = 10;
 
 function requireToken(token: string | undefined): string {
   if (token === undefined || token.trim() === '') {
@@ -62,7 +62,7 @@ function requireToken(token: string | undefined): string {
   return token.trim();
 }
 
-export function altchaCaptcha(opts: Parameters<typeof createAltcha>[0]): Captcha {
+function altchaCaptcha(opts: Parameters<typeof createAltcha>[0]): Captcha {
   const altcha = createAltcha(opts);
   return {
     provider: 'altcha',
@@ -75,7 +75,7 @@ export function altchaCaptcha(opts: Parameters<typeof createAltcha>[0]): Captcha
   };
 }
 
-export type SiteverifyCaptchaOptions = {
+type SiteverifyCaptchaOptions = {
   provider: SiteverifyProvider;
   secret: string;
   siteKey?: string;
@@ -85,7 +85,7 @@ export type SiteverifyCaptchaOptions = {
   used: CaptchaTokensPort;
 };
 
-export function siteverifyCaptcha(opts: SiteverifyCaptchaOptions): Captcha {
+function siteverifyCaptcha(opts: SiteverifyCaptchaOptions): Captcha {
   const url = opts.verifyUrl ?? SITEVERIFY_URLS[opts.provider];
   const used = opts.used;
   const unavailable = (details: string, cause?: unknown) =>
@@ -140,7 +140,7 @@ export function siteverifyCaptcha(opts: SiteverifyCaptchaOptions): Captcha {
   };
 }
 
-export function offCaptcha(): Captcha {
+function offCaptcha(): Captcha {
   return {
     provider: 'off',
     async verify() {},

@@ -1,5 +1,5 @@
 /**
- * Where a submission carries its CAPTCHA token (SPEC §4): the `captchaToken` body field,
+ * Where a submission carries its CAPTCHA token (docs/contract.md, "Orders"): the `captchaToken` body field,
  * else the `X-Captcha-Token` header.
  */
 import type { FastifyRequest } from 'fastify';

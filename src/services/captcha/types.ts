@@ -1,4 +1,4 @@
-/** CAPTCHA (SPEC §7), decorated as `fastify.captcha`. */
+/** CAPTCHA (docs/contract.md, "CAPTCHA"), decorated as `fastify.captcha`. */
 export interface Captcha {
   readonly provider: 'altcha' | 'turnstile' | 'hcaptcha' | 'recaptcha' | 'off';
   /**

@@ -1,6 +1,6 @@
 /**
  * The effective configuration of every event: the photo library's event.json defaults
- * with the admin's overrides from the order store on top (SPEC §3). Gallery and ordering
+ * with the admin's overrides from the order store on top (docs/contract.md, "Events"). Gallery and ordering
  * routes read events through this, so a change made with PUT /api/event-config applies
  * everywhere without a restart.
  */
@@ -11,7 +11,7 @@ import type { EventSettings, EventSettingsPatch, EventSettingsPort } from '../st
 
 export type EffectiveEvent = EventDefaults & {
   photoCount: number;
-  /** Open for orders now (SPEC §3 `active`). */
+  /** Open for orders now (`active`, docs/contract.md, "Events"). */
   open: boolean;
 };
 
@@ -28,7 +28,7 @@ export interface EventCatalog {
 /** How long a snapshot of the overrides is trusted before the store is asked again. */
 const REFRESH_MS = 1000;
 
-export function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new Date()): EffectiveEvent {
+function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new Date()): EffectiveEvent {
   // One literal, no `{ ...merged, photoCount, open }`: on Node 20 a spread followed by more
   // properties costs about 1 µs per property, and every order reads its event through here.
   const effective: EffectiveEvent = {

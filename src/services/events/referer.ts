@@ -1,5 +1,5 @@
 /**
- * Finds the event a visitor came from in a `Referer` (SPEC §3): a gallery URL such as
+ * Finds the event a visitor came from in a `Referer` (docs/contract.md, "Events"): a gallery URL such as
  * `https://gallery.example/event/AX2025/Day%201/...`, or a page with `?event=` /
  * `?eventSlug=` in its query. Returns the candidate code; the caller checks it exists.
  */

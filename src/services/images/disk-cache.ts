@@ -6,9 +6,11 @@
  * A cache that cannot be written (read-only disk, wrong owner, full) never fails a
  * request: the failure is logged once, and again only after the cache has recovered.
  */
+
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 
 /** File name endings of renders, by format. */
 const RENDER_SUFFIXES = ['.jpg', '.webp'] as const;
@@ -51,11 +53,6 @@ async function names(dir: string): Promise<string[]> {
   }
 }
 
-export type CacheLogger = {
-  error(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-};
-
 export class DiskCache {
   private readonly madeDirs = new Set<string>();
   private failing = false;
@@ -63,7 +60,7 @@ export class DiskCache {
 
   constructor(
     readonly dir: string,
-    private readonly log: CacheLogger,
+    private readonly log: FastifyBaseLogger,
   ) {}
 
   fileFor(kind: string, key: string, suffix: RenderSuffix = '.jpg'): string {

@@ -28,7 +28,7 @@ export type RenderQueue = {
 /** How long a background render waits before it looks again whether visitors' renders are waiting. */
 const BACKGROUND_POLL_MS = 10;
 /** Seconds a client is told to wait after 503 BUSY. */
-export const BUSY_RETRY_AFTER_S = 5;
+const BUSY_RETRY_AFTER_S = 5;
 
 export function renderQueue(concurrency: number, opts: { timeoutMs?: number } = {}): RenderQueue {
   const limit = pLimit(concurrency);

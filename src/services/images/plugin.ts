@@ -21,7 +21,7 @@ declare module 'fastify' {
  * An orphan younger than this is kept: `npm run thumbnails` or a second server sharing the
  * folder may have rendered it for a photo this process has not indexed yet.
  */
-export const ORPHAN_GRACE_MS = 10 * 60 * 1000;
+const ORPHAN_GRACE_MS = 10 * 60 * 1000;
 
 /** Where rendered images are kept, under DATA_DIR. */
 export function imageCacheDir(dataDir: string): string {

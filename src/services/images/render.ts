@@ -33,6 +33,10 @@ export const QUALITY: Readonly<Record<ImageKind, Readonly<Record<ImageFormat, nu
   thumbnail2x: { jpeg: 78, webp: 62 },
   preview: { jpeg: 82, webp: 68 },
 };
+/**
+ * libwebp's effort (0-6) for every WebP render.
+ * @public bench/phone-bytes.bench.ts reads it from the built module (dist/), out of knip's sight.
+ */
 export const WEBP_EFFORT = 2;
 
 function encode(pipeline: Sharp, format: ImageFormat, quality: number): Sharp {

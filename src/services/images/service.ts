@@ -8,15 +8,17 @@
  * renderer's own revision and the libvips version. All of them go into the key, so a
  * replaced original or a changed setting gets a new file and a new ETag, never a stale one.
  */
+
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import { appError } from '../../errors/catalogue.js';
 import type { Photo } from '../photos/types.js';
-import { type CacheLogger, DiskCache, type RenderSuffix } from './disk-cache.js';
+import { DiskCache, type RenderSuffix } from './disk-cache.js';
 import { renderQueue } from './limiter.js';
 import { type PruneResult, pruneDiskCache } from './prune.js';
 import { QUALITY, type Rendered, renderFromPixels, renderImage } from './render.js';
@@ -57,7 +59,7 @@ export type ImageServiceOptions = {
    * `BUSY` (IMAGE_QUEUE_TIMEOUT_MS); 0 waits as long as it takes (the pre-generation job).
    */
   queueTimeoutMs?: number;
-  log: CacheLogger & { warn(obj: object, msg: string): void };
+  log: FastifyBaseLogger;
 };
 
 export type ImageServiceHandle = ImageService & {

@@ -3,18 +3,9 @@
  * Noto Sans JP font file, never a system font, as a semi-transparent, rotated RGBA tile
  * that `render.ts` repeats across the whole image.
  */
-import { createRequire } from 'node:module';
 import sharp, { type OverlayOptions } from 'sharp';
 import { escapeHtml } from '../../lib/escape.js';
-
-const require = createRequire(import.meta.url);
-
-/** The font file shipped in node_modules (works offline, same glyphs everywhere, CJK included). */
-export const WATERMARK_FONT_FILE = require.resolve(
-  '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf',
-);
-/** The family name inside that file: Pango uses the file only when the names match. */
-const FONT_FAMILY = 'Noto Sans JP';
+import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
 
 /** Raw, non-premultiplied RGBA pixels, ready for sharp's `composite({ raw, tile: true })`. */
 export type WatermarkTile = { data: Buffer; width: number; height: number; channels: 4 };
@@ -29,7 +20,7 @@ const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 async function renderText(text: string, color: string, alpha: number, px: number) {
   const markup = `<span foreground="${color}" fgalpha="${alpha}%">${escapeHtml(text)}</span>`;
   return sharp({
-    text: { text: markup, font: `${FONT_FAMILY} ${px}`, fontfile: WATERMARK_FONT_FILE, rgba: true, dpi: 72 },
+    text: { text: markup, font: `${FONT_FAMILY} ${px}`, fontfile: FONT_FILES.regular, rgba: true, dpi: 72 },
   })
     .png()
     .toBuffer({ resolveWithObject: true });
@@ -40,7 +31,7 @@ async function renderText(text: string, color: string, alpha: number, px: number
  * about 1/18 of the long edge high, turned 30°, repeated in staggered rows over one
  * previewSize-square layer (rows run on without seams), cut to each preview's size.
  */
-export async function renderWatermarkTile(text: string, previewSize: number): Promise<WatermarkTile> {
+async function renderWatermarkTile(text: string, previewSize: number): Promise<WatermarkTile> {
   const px = Math.max(12, Math.round(previewSize / 18));
   const shadow = Math.max(1, Math.round(px / 32));
   const [light, dark] = await Promise.all([

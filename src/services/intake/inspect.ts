@@ -18,7 +18,7 @@ import { readQrTexts } from './qr.js';
  * camera (15-45% of the frame's short side) reads reliably at this size, and a 6000 px
  * original still decodes at 1/8 (750 px).
  */
-export const SCAN_SIZE = 720;
+const SCAN_SIZE = 720;
 
 export type InspectorOptions = {
   images: Pick<ImageService, 'background' | 'storeThumbnails'>;

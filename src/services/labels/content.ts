@@ -1,11 +1,11 @@
 /**
- * What a label says (SPEC §9), independent of how it is drawn: the PNG and the DOCX
+ * What a label says (docs/contract.md, "Labels"), independent of how it is drawn: the PNG and the DOCX
  * renderers both lay out exactly this, so the two files always carry the same text.
  */
 import type { OrderLine, OrderRecord } from '../../domain/order.js';
 
 /** Shown instead of an address on orders collected at the booth. */
-export const PICKUP_TEXT = 'PICKUP AT BOOTH';
+const PICKUP_TEXT = 'PICKUP AT BOOTH';
 
 export type LabelContent = {
   orderNumber: string;
@@ -31,7 +31,7 @@ export function returnAddressLines(text: string): string[] {
   return text.split(/\r?\n/).map(cleanText).filter(Boolean);
 }
 
-export function itemText(line: Pick<OrderLine, 'photoNumber' | 'size' | 'quantity'>): string {
+function itemText(line: Pick<OrderLine, 'photoNumber' | 'size' | 'quantity'>): string {
   return `Photo #${line.photoNumber} (${line.size}) x${line.quantity}`;
 }
 

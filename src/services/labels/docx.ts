@@ -25,14 +25,14 @@ import {
   VerticalAlignTable,
   WidthType,
 } from 'docx';
+import { FONT_FAMILY } from '../../lib/font.js';
 import { type LabelContent, returnAddressLines } from './content.js';
-import { FONT_FAMILY } from './font.js';
 import { isWide } from './wide.js';
 
 const TWIPS_PER_PT = 20;
 const TWIPS_PER_IN = 1440;
 
-export const PAGE = { width: 6 * TWIPS_PER_IN, height: 4 * TWIPS_PER_IN, margin: 0.2 * TWIPS_PER_IN };
+const PAGE = { width: 6 * TWIPS_PER_IN, height: 4 * TWIPS_PER_IN, margin: 0.2 * TWIPS_PER_IN };
 const CONTENT_WIDTH_PT = (PAGE.width - 2 * PAGE.margin) / TWIPS_PER_PT; // 403.2
 /** The height inside the margins, in points (259.2). */
 export const PAGE_CONTENT_HEIGHT_PT = (PAGE.height - 2 * PAGE.margin) / TWIPS_PER_PT;
@@ -161,7 +161,7 @@ export function planDocxLabel(content: LabelContent, returnAddress: string) {
   };
 }
 
-export function buildDocxLabel(content: LabelContent, returnAddress: string): Document {
+function buildDocxLabel(content: LabelContent, returnAddress: string): Document {
   const plan = planDocxLabel(content, returnAddress);
   const caption = (text: string, indentPt?: number) =>
     paragraph({ text, bold: true }, SIZES.caption, indentPt === undefined ? {} : { indentPt });

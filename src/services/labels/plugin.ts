@@ -1,5 +1,5 @@
 /**
- * Shipping labels (SPEC §9), decorated as `fastify.labels`. The return address is
+ * Shipping labels (docs/contract.md, "Labels"), decorated as `fastify.labels`. The return address is
  * RETURN_ADDRESS (lines separated by `\n`). The label routes and the receipt mail use
  * this interface only; nothing else touches sharp or docx for labels.
  */

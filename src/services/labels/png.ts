@@ -3,12 +3,14 @@
  *
  * Layout (px, see REGIONS):  ┌─────────────────────────────────────────────┐
  *   top line   60,50         │ AX25-0001 · Photo #12 (4x6) x2, ...          │
- *   rule       y 288         │─────────────────────────────────────────────│
- *   FROM       60,318        │ FROM / Convention Photos / 123 Main St / ... │
- *   SHIP TO    300,568       │        SHIP TO                               │
- *   box        300,612       │        ┌────────────────────────────────────┐│
+ *   rule       y 200         │─────────────────────────────────────────────│
+ *   FROM       60,224        │ FROM / Convention Photos / 123 Main St / ... │
+ *   SHIP TO    300,474       │        SHIP TO                               │
+ *   box        300,518       │        ┌────────────────────────────────────┐│
  *                            │        │ NAME / street / City, ST ZIP       ││
  *                            └────────┴────────────────────────────────────┴┘
+ * The top line's band holds two lines at its preferred size (more items are set smaller);
+ * a shorter top line sits in the middle of it, so no empty band opens under the header.
  * Everything that is the same on every label (white page, rule, box frame, captions and
  * the return address) is drawn once into a base buffer; a label costs two text renders
  * (top line, recipient), a copy of the base, and one PNG encode.
@@ -21,14 +23,14 @@
  */
 import sharp, { type CreateText } from 'sharp';
 import { escapeHtml } from '../../lib/escape.js';
+import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
 import { type LabelContent, returnAddressLines, topLineText } from './content.js';
-import { FONT_FAMILY, FONT_FILES } from './font.js';
 import { keepTogether } from './markup.js';
 import { isWide } from './wide.js';
 
 export const LABEL_WIDTH = 1800;
 export const LABEL_HEIGHT = 1200;
-export const LABEL_DPI = 300;
+const LABEL_DPI = 300;
 /** Nothing is drawn closer than this to the page edge (0.15 in). */
 export const PAGE_MARGIN = 45;
 
@@ -36,13 +38,13 @@ export type Region = { left: number; top: number; width: number; height: number 
 
 /** Where each block goes; exported so tests can look for ink in the right places. */
 export const REGIONS = {
-  topLine: { left: 60, top: 50, width: 1680, height: 220 },
-  rule: { left: 60, top: 288, width: 1680, height: 4 },
-  fromCaption: { left: 60, top: 318, width: 200, height: 40 },
-  returnAddress: { left: 60, top: 360, width: 900, height: 190 },
-  shipToCaption: { left: 300, top: 568, width: 300, height: 40 },
-  box: { left: 300, top: 612, width: 1440, height: 528 },
-  recipient: { left: 345, top: 650, width: 1350, height: 452 },
+  topLine: { left: 60, top: 50, width: 1680, height: 136 },
+  rule: { left: 60, top: 200, width: 1680, height: 4 },
+  fromCaption: { left: 60, top: 224, width: 200, height: 40 },
+  returnAddress: { left: 60, top: 266, width: 900, height: 190 },
+  shipToCaption: { left: 300, top: 474, width: 300, height: 40 },
+  box: { left: 300, top: 518, width: 1440, height: 622 },
+  recipient: { left: 345, top: 556, width: 1350, height: 546 },
 } as const satisfies Record<string, Region>;
 
 const BOX_STROKE = 6;
@@ -215,13 +217,13 @@ function registerBoldFace(): Promise<unknown> {
 }
 
 /** The top line: the order number in bold, then the items, wrapping only between items. */
-export function topLineMarkup(content: LabelContent): string {
+function topLineMarkup(content: LabelContent): string {
   const items = content.items.map((i) => escapeHtml(keepTogether(i))).join(', ');
   return `<b>${escapeHtml(content.orderNumber)}</b> · ${items}`;
 }
 
 /** The recipient block: the name larger and bold, then the address lines. */
-export function recipientParagraphs(content: LabelContent): Paragraph[] {
+function recipientParagraphs(content: LabelContent): Paragraph[] {
   return [
     { text: content.name, scale: 1.2, bold: true },
     ...content.addressLines.map((text) => ({ text, bold: content.pickup })),
@@ -265,8 +267,9 @@ export function createPngLabelRenderer(opts: { returnAddress: string }): PngLabe
         renderBlock(blocks.recipient.block),
       ]);
       const page = Buffer.from(basePage);
-      inkOnto(page, top, REGIONS.topLine.left, REGIONS.topLine.top);
-      // The recipient block sits in the middle of the box's height.
+      // Both blocks sit in the middle of their regions' height.
+      const t = REGIONS.topLine;
+      inkOnto(page, top, t.left, t.top + Math.floor((t.height - top.height) / 2));
       const r = REGIONS.recipient;
       inkOnto(page, recipient, r.left, r.top + Math.floor((r.height - recipient.height) / 2));
       return sharp(page, { raw: { width: LABEL_WIDTH, height: LABEL_HEIGHT, channels: 1 } })

@@ -4,14 +4,13 @@
  */
 import type { OrderRecord } from '../../domain/order.js';
 import { labelContent } from './content.js';
-import { renderDocxLabel } from './docx.js';
 import { createPngLabelRenderer } from './png.js';
 import type { LabelRenderer } from './types.js';
 
-export const PNG_CONTENT_TYPE = 'image/png';
+const PNG_CONTENT_TYPE = 'image/png';
 export const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-export function labelFilename(orderNumber: string, ext: 'png' | 'docx'): string {
+function labelFilename(orderNumber: string, ext: 'png' | 'docx'): string {
   return `label-${orderNumber}.${ext}`;
 }
 
@@ -23,6 +22,8 @@ export function createLabelRenderer(opts: { returnAddress: string }): LabelRende
       return { filename: labelFilename(order.orderNumber, 'png'), contentType: PNG_CONTENT_TYPE, content };
     },
     async docx(order: OrderRecord) {
+      // The docx library is loaded on the first DOCX label, not at start-up (about 40 ms).
+      const { renderDocxLabel } = await import('./docx.js');
       const content = await renderDocxLabel(labelContent(order), opts.returnAddress);
       return { filename: labelFilename(order.orderNumber, 'docx'), contentType: DOCX_CONTENT_TYPE, content };
     },

@@ -1,5 +1,5 @@
 /**
- * Shipping labels (SPEC §9), decorated as `fastify.labels`. Used by the label routes
+ * Shipping labels (docs/contract.md, "Labels"), decorated as `fastify.labels`. Used by the label routes
  * and by the notifier (receipt attachments). Nothing else touches sharp or docx for labels.
  */
 import type { OrderRecord } from '../../domain/order.js';

@@ -16,13 +16,8 @@ export function shippedJob(orderId: string): MailJobInput {
 }
 
 /** The high-value confirmation carrying the signed link. */
-export function verificationJob(orderId: string, verifyUrl: string): MailJobInput {
+function verificationJob(orderId: string, verifyUrl: string): MailJobInput {
   return { kind: 'verification', orderId, payload: { verifyUrl } };
-}
-
-/** A notice to OPERATOR_EMAIL (skipped when it is not set). */
-export function operatorJob(subject: string, text: string, orderId: string | null = null): MailJobInput {
-  return { kind: 'operator', orderId, payload: { subject, text } };
 }
 
 /** `Notifier.jobsForNewOrder`: the confirmation link for a held order, else the receipt. */

@@ -21,7 +21,8 @@ import type { LabelRenderer } from '../labels/types.js';
 import { describeError } from './chain.js';
 import { createDelivery } from './delivery.js';
 import type { MailDraft } from './message.js';
-import { createTransport, type TransportSpec } from './transports/index.js';
+import { createTransport } from './transports/create.js';
+import type { TransportSpec } from './transports/specs.js';
 import type { TransportName } from './transports/transport.js';
 
 export type MailThreadSetup = { returnAddress: string; transports: TransportSpec[] };

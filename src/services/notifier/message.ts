@@ -7,7 +7,7 @@ import type { OrderRecord } from '../../domain/order.js';
 
 export type MailAddress = { name: string; address: string };
 
-export type MailAttachment = { filename: string; contentType: string; content: Buffer };
+type MailAttachment = { filename: string; contentType: string; content: Buffer };
 
 export type OutgoingMail = {
   from: MailAddress;

@@ -1,5 +1,5 @@
 /**
- * Mail (SPEC §8), decorated as `fastify.notifier`.
+ * Mail (docs/contract.md, "Notifications"), decorated as `fastify.notifier`.
  *
  * Routes enqueue mail jobs with the store change that causes them
  * (`store.orders.create(input, { mail: fastify.notifier.jobsForNewOrder(order, verifyUrl) })`,
@@ -28,7 +28,7 @@ import { jobsForNewOrder } from './jobs.js';
 import { CANCEL_GRACE_MS, threadedDelivery } from './mail-thread-client.js';
 import { parseMailbox } from './message.js';
 import { createRenderer } from './render.js';
-import { transportNames, transportSpecs } from './transports/index.js';
+import { transportNames, transportSpecs } from './transports/specs.js';
 import type { Notifier } from './types.js';
 import { OutboxWorker } from './worker.js';
 

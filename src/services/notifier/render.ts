@@ -4,8 +4,7 @@
  *
  * A job whose message no longer makes sense is skipped, with the reason recorded as the
  * job's `sentVia` (`skipped: ...`): a shipped notice for an order that was un-shipped, a
- * confirmation link for an order that was confirmed or cancelled meanwhile, an operator
- * notice without OPERATOR_EMAIL. Anything else that fails (order missing, labels failing,
+ * confirmation link for an order that was confirmed or cancelled meanwhile. Anything else that fails (order missing, labels failing,
  * an address no transport could take) throws, and the job is retried later.
  *
  * This runs on the main thread and is cheap (one order read, some strings); the labels a
@@ -17,7 +16,6 @@ import { domainOf, type MailAddress, type MailDraft } from './message.js';
 import { headerText, isSafeAddress } from './sanitize.js';
 import {
   type MessageContent,
-  operatorContent,
   receiptContent,
   shippedContent,
   takedownContent,
@@ -84,12 +82,19 @@ export function createRenderer(deps: RenderDeps): RenderJob {
     switch (job.kind) {
       case 'receipt': {
         const order = await orderOf(job);
+        if (order.customerEmail.trim() === '') {
+          // A booth order without an email: the operator's copy only, if there is one.
+          if (!deps.operatorEmail) return { skip: 'no customer email (booth order) and no OPERATOR_EMAIL' };
+          const op = { name: '', address: deps.operatorEmail };
+          return envelope(job, order, [op], [], receiptContent(order, ctx), order);
+        }
         const to = customer(order);
         return envelope(job, order, [to], operatorCopy(to), receiptContent(order, ctx), order);
       }
       case 'shipped': {
         const order = await orderOf(job);
         if (order.shippingStatus !== 'shipped') return { skip: 'order is no longer marked shipped' };
+        if (order.customerEmail.trim() === '') return { skip: 'no customer email (booth order)' };
         return envelope(job, order, [customer(order)], [], shippedContent(order, ctx));
       }
       case 'verification': {
@@ -101,19 +106,6 @@ export function createRenderer(deps: RenderDeps): RenderJob {
           throw new Error(`verification mail ${job.id} has no http(s) verifyUrl`);
         }
         return envelope(job, order, [customer(order)], [], verificationContent(order, ctx, verifyUrl));
-      }
-      case 'operator': {
-        if (!deps.operatorEmail) return { skip: 'OPERATOR_EMAIL is not set' };
-        const order = job.orderId ? await deps.getOrder(job.orderId) : null;
-        const subject = typeof job.payload.subject === 'string' ? job.payload.subject : 'Notice';
-        const text = typeof job.payload.text === 'string' ? job.payload.text : '';
-        return envelope(
-          job,
-          order,
-          [{ name: '', address: deps.operatorEmail }],
-          [],
-          operatorContent(subject, text, ctx),
-        );
       }
       case 'takedown': {
         // The requester, not a customer of an order: everything the message needs is in the payload.
@@ -130,6 +122,9 @@ export function createRenderer(deps: RenderDeps): RenderJob {
         );
         return envelope(job, null, [{ name: '', address: email.trim() }], [], content);
       }
+      default:
+        // A kind the store's outbox knows but this version never enqueues.
+        return { skip: `no message for ${job.kind} mail` };
     }
   };
 }

@@ -18,6 +18,11 @@ export type TemplateContext = {
   senderName: string;
 };
 
+/** Where the web app shows an order's status (it asks for the order's email on another device). */
+function orderStatusUrl(publicBaseUrl: string, orderNumber: string): string {
+  return `${publicBaseUrl}/order/${encodeURIComponent(orderNumber)}`;
+}
+
 /** Where the web app lets a customer leave feedback for an order. */
 export function feedbackUrl(publicBaseUrl: string, orderNumber: string): string {
   return `${publicBaseUrl}/?feedback=${encodeURIComponent(orderNumber)}`;
@@ -89,10 +94,11 @@ function fulfilmentHtml(order: OrderRecord): string {
 
 const ATTACHED_TEXT = 'Attached: your order label, as an image (PNG) and as a Word document (DOCX).';
 
-/** The receipt: order lines, totals, pickup or shipping, the attached labels, a feedback link. */
+/** The receipt: order lines, totals, pickup or shipping, the attached labels, status and feedback links. */
 export function receiptContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
   const subject = headerText(`Your order ${order.orderNumber}: receipt`);
   const feedback = feedbackUrl(ctx.publicBaseUrl, order.orderNumber);
+  const status = orderStatusUrl(ctx.publicBaseUrl, order.orderNumber);
   const name = greetingName(order);
   const text = [
     `Hello ${name},`,
@@ -107,6 +113,7 @@ export function receiptContent(order: OrderRecord, ctx: TemplateContext): Messag
     ...fulfilmentText(order),
     '',
     ATTACHED_TEXT,
+    `Where your order is (paid, shipped, ready): ${status}`,
     `Tell us how we did: ${feedback}`,
     '',
     `— ${ctx.senderName}`,
@@ -120,6 +127,7 @@ export function receiptContent(order: OrderRecord, ctx: TemplateContext): Messag
       itemsHtml(order),
       fulfilmentHtml(order),
       `<p>${escapeHtml(ATTACHED_TEXT)}</p>`,
+      `<p><a href="${escapeHtml(status)}">See where your order is</a> (paid, shipped, ready)</p>`,
       `<p><a href="${escapeHtml(feedback)}">Tell us how we did</a></p>`,
       `<p>— ${escapeHtml(ctx.senderName)}</p>`,
     ].join('\n'),
@@ -172,7 +180,8 @@ export function verificationContent(order: OrderRecord, ctx: TemplateContext, ve
     `Hello ${name},`,
     '',
     `We received order ${order.orderNumber} for ${formatCents(order.totalCents)} with your email address.`,
-    'Orders of this value are confirmed by email before we process them. To confirm, open this link:',
+    'Orders of this value are confirmed by email before we process them. To confirm, open this link',
+    'and press "Confirm my order":',
     '',
     verifyUrl,
     '',
@@ -193,7 +202,7 @@ export function verificationContent(order: OrderRecord, ctx: TemplateContext, ve
       `<p>Hello ${escapeHtml(name)},</p>`,
       `<p>We received order <strong>${escapeHtml(order.orderNumber)}</strong> for ${escapeHtml(
         formatCents(order.totalCents),
-      )} with your email address. Orders of this value are confirmed by email before we process them.</p>`,
+      )} with your email address. Orders of this value are confirmed by email before we process them: open the link and press <em>Confirm my order</em>.</p>`,
       `<p><a href="${escapeHtml(verifyUrl)}" style="display:inline-block;padding:10px 18px;background:#1a73e8;color:#fff;text-decoration:none;border-radius:4px">Confirm order ${escapeHtml(
         order.orderNumber,
       )}</a></p>`,
@@ -207,18 +216,6 @@ export function verificationContent(order: OrderRecord, ctx: TemplateContext, ve
     ].join('\n'),
   );
   return { subject, text, html };
-}
-
-/** A free-form notice to the operator (`operator` jobs: payload `{ subject, text }`). */
-export function operatorContent(subjectText: string, bodyText: string, ctx: TemplateContext): MessageContent {
-  const subject = headerText(subjectText) || 'Notice';
-  const html = page(
-    subject,
-    `<pre style="white-space:pre-wrap;font-family:inherit">${escapeHtml(bodyText)}</pre><p>— ${escapeHtml(
-      ctx.senderName,
-    )}</p>`,
-  );
-  return { subject, text: `${bodyText}\n\n— ${ctx.senderName}\n`, html };
 }
 
 /** What a takedown decision mail says (`takedown` jobs: payload `{ email, decision, eventName, photoNumber }`). */

@@ -1,5 +1,5 @@
 /**
- * Mail (SPEC §8), decorated as `fastify.notifier`. Messages are queued in the order store's
+ * Mail (docs/contract.md, "Notifications"), decorated as `fastify.notifier`. Messages are queued in the order store's
  * outbox (atomically with the change that causes them, via the store's `mail` option) and
  * sent by a worker: SendGrid, then SMTP, else .eml files. Nothing is dropped.
  */

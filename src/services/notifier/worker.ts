@@ -24,7 +24,7 @@ import { describeError } from './chain.js';
 import type { Deliver } from './delivery.js';
 import type { RenderJob } from './render.js';
 
-export type OutboxStore = Pick<MailOutboxPort, 'claimDue' | 'markSent' | 'markFailed'>;
+type OutboxStore = Pick<MailOutboxPort, 'claimDue' | 'markSent' | 'markFailed'>;
 
 export type OutboxWorkerOptions = {
   store: OutboxStore;

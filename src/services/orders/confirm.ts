@@ -1,16 +1,21 @@
 /**
- * Following the confirmation link of a held high-value order (SPEC §8).
+ * The confirmation link of a held high-value order (docs/contract.md, "Notifications").
+ * Opening the link (GET) only looks (`inspect`): mail scanners and link previews follow
+ * links, so a GET never confirms. The page it shows has a button that POSTs the token, and
+ * that (`confirm`) releases the hold.
  *
  * - signature wrong or token malformed: `invalid` (403 VERIFICATION_FAILED); nothing is read;
- * - the order was confirmed already (second click, mail client prefetch): `already` (200);
+ * - the order was confirmed already (second click): `already` (200);
  * - the hold lapsed (link past its expiry, or the expiry job cancelled the order): `expired`
  *   (410 VERIFICATION_EXPIRED); confirming it is no longer possible;
  * - the order was cancelled some other way while held: `cancelled` (409 INVALID_TRANSITION);
- * - else the hold is released with the receipt job in the same store write, the admins get
- *   the `created` push, and the mail worker is woken: `confirmed` (200).
+ * - else `inspect` answers `confirmable` (200, the page with the button), and `confirm`
+ *   releases the hold with the receipt job in the same store write, sends the admins the
+ *   `created` push, wakes the mail worker, and answers `confirmed` (200).
  * Single use follows from the release working once: the store's write is atomic, so two
- * concurrent clicks give one `confirmed` and one `already`, and one receipt.
+ * concurrent confirmations give one `confirmed` and one `already`, and one receipt.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { OrderRecord } from '../../domain/order.js';
 import type { Notifier } from '../notifier/types.js';
 import type { PushNotifier } from '../push/types.js';
@@ -18,6 +23,7 @@ import type { OrdersPort } from '../store/ports/orders.js';
 import type { LinkSigner } from './verify-link.js';
 
 export type ConfirmOutcome =
+  | { kind: 'confirmable'; order: OrderRecord }
   | { kind: 'confirmed'; order: OrderRecord }
   | { kind: 'already'; order: OrderRecord }
   | { kind: 'expired'; order: OrderRecord | null }
@@ -29,7 +35,7 @@ export type ConfirmDeps = {
   notifier: Pick<Notifier, 'jobsForNewOrder' | 'kick'>;
   push: Pick<PushNotifier, 'notifyOrder'>;
   links: LinkSigner;
-  log: { warn(obj: object, msg: string): void };
+  log: FastifyBaseLogger;
   now?: () => Date;
 };
 
@@ -46,7 +52,8 @@ export function createConfirmer(deps: ConfirmDeps) {
     return linkExpired ? { kind: 'expired', order } : { kind: 'cancelled', order };
   }
 
-  return async function confirm(token: string | undefined): Promise<ConfirmOutcome> {
+  /** What the link would do now, without doing it. */
+  async function inspect(token: string | undefined): Promise<ConfirmOutcome> {
     const check = deps.links.check(token);
     if (!check.ok) return { kind: 'invalid' };
     const order = await deps.orders.get(check.orderId);
@@ -62,12 +69,17 @@ export function createConfirmer(deps: ConfirmDeps) {
     if (!order.held) return settled(order, linkExpired);
     if (order.status !== 'pending') return { kind: 'cancelled', order };
     if (linkExpired) return { kind: 'expired', order };
+    return { kind: 'confirmable', order };
+  }
 
-    const result = await deps.orders.releaseHold(order.id, {
+  async function confirm(token: string | undefined): Promise<ConfirmOutcome> {
+    const seen = await inspect(token);
+    if (seen.kind !== 'confirmable') return seen;
+    const result = await deps.orders.releaseHold(seen.order.id, {
       by: 'customer',
-      mail: deps.notifier.jobsForNewOrder({ id: order.id, held: false }),
+      mail: deps.notifier.jobsForNewOrder({ id: seen.order.id, held: false }),
     });
-    if (!result.changed) return settled(result.order, linkExpired);
+    if (!result.changed) return settled(result.order, false);
     try {
       deps.push.notifyOrder('created', result.order);
       deps.notifier.kick();
@@ -75,5 +87,7 @@ export function createConfirmer(deps: ConfirmDeps) {
       deps.log.warn({ err, orderNumber: result.order.orderNumber }, 'could not announce a confirmed order');
     }
     return { kind: 'confirmed', order: result.order };
-  };
+  }
+
+  return { inspect, confirm };
 }

@@ -1,18 +1,14 @@
 /**
- * The hold-expiry job (SPEC §8): held high-value orders whose confirmation link lapsed become
+ * The hold-expiry job (docs/contract.md, "Notifications"): held high-value orders whose confirmation link lapsed become
  * `cancelled` (they then show in the cancelled list and count as cancelled). Runs once
  * at start-up (holds that lapsed while the service was down) and then every `intervalMs` on
  * an unref'd timer, so it never keeps the process alive; stopped on close. Runs never overlap.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { OrderRecord } from '../../domain/order.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 
-export const HOLD_EXPIRY_INTERVAL_MS = 60_000;
-
-export type HoldExpiryLog = {
-  info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-};
+const HOLD_EXPIRY_INTERVAL_MS = 60_000;
 
 export class HoldExpiryJob {
   private timer: NodeJS.Timeout | undefined;
@@ -21,7 +17,7 @@ export class HoldExpiryJob {
   constructor(
     private readonly opts: {
       orders: Pick<OrdersPort, 'expireHolds'>;
-      log: HoldExpiryLog;
+      log: FastifyBaseLogger;
       intervalMs?: number;
       now?: () => Date;
     },

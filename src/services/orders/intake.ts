@@ -7,10 +7,11 @@
  * customer can correct (a typo in the email, a closed event, a wrong ZIP) spends the
  * CAPTCHA they solved (a token is accepted once):
  *   0. (route) body shape and limits                          400 VALIDATION_FAILED
- *   1. who: admin credentials (booth) or a CAPTCHA token present  401 / 400 CAPTCHA_REQUIRED
+ *   1. who: admin credentials (booth) or a CAPTCHA token present  401 / 400 CAPTCHA_REQUIRED;
+ *      an email address, which only booth orders may leave out    400 VALIDATION_FAILED
  *   2. Idempotency-Key: replay, conflict or in-progress         201 replay / 409
  *   3. event: body, else Referer                                400 EVENT_REQUIRED / 404
- *   4. open for orders                                          409 ORDERING_CLOSED
+ *   4. open for orders (booth: not archived is enough)          409 ORDERING_CLOSED
  *   5. lines, prices, client figures                            400 UNKNOWN_PHOTO / VALIDATION_FAILED / PRICE_MISMATCH
  *   6. address check (ship only; ≤ ADDRESS_VERIFY_TIMEOUT_MS)   400 ADDRESS_INVALID
  *   7. CAPTCHA verified (and spent)                             403 CAPTCHA_FAILED / 503
@@ -25,6 +26,7 @@
  * order's id itself, so the link can be signed before the order is stored and its mail is
  * stored with it: there is never a held order without its confirmation mail.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { Actor, FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
 import { closedReason } from '../../domain/pricing.js';
 import { appError } from '../../errors/catalogue.js';
@@ -42,7 +44,7 @@ import { idempotent, type KeyReservation, requestFingerprint, type StoredRespons
 import { priceRequest, type RequestedLines } from './lines.js';
 import type { LinkSigner } from './verify-link.js';
 
-export type CustomerInput = {
+type CustomerInput = {
   name: string;
   email: string;
   /** '' when not given (variant A). */
@@ -69,6 +71,8 @@ export type Submission = {
   referer?: string | undefined;
   lines: RequestedLines;
   customer: CustomerInput;
+  /** The request's name of the email field, for its VALIDATION_FAILED details. */
+  emailField: string;
   /** The request's names of the address fields, for ADDRESS_INVALID details. */
   addressFields: Record<keyof PostalAddress, string>;
   /** The 201 body for the created order (variant A confirmation, variant B Order). */
@@ -101,7 +105,7 @@ export type IntakeDeps = {
     /** A pending Idempotency-Key reservation older than this was abandoned. */
     staleReservationMs: number;
   };
-  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  log: FastifyBaseLogger;
   now?: () => Date;
 };
 
@@ -111,6 +115,17 @@ export interface OrderIntake {
 
 export function createOrderIntake(deps: IntakeDeps): OrderIntake {
   const now = deps.now ?? (() => new Date());
+
+  /** Only an order taken at the booth (admin credentials) may leave the email out. */
+  function requireEmail(s: Submission): void {
+    if (s.admin || s.customer.email !== '') return;
+    throw appError('VALIDATION_FAILED', {
+      message: 'An email address is required',
+      details: [
+        { in: 'body', field: s.emailField, message: 'required (only orders taken at the booth may leave it out)' },
+      ],
+    });
+  }
 
   function requireWho(s: Submission): void {
     if (s.admin || deps.captcha.provider === 'off') return;
@@ -130,7 +145,9 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
     const event = await deps.events.get(code);
     if (!event) throw appError('EVENT_NOT_FOUND', { details: code.slice(0, 200) });
     const reason = closedReason(event, now());
-    if (reason !== null) {
+    // At the booth the photographer sells for any event that is not archived, also when
+    // online ordering is off or past its deadline.
+    if (reason !== null && !(s.admin && reason !== 'archived')) {
       const why = {
         archived: 'the event is archived',
         disabled: 'ordering is disabled for this event',
@@ -234,6 +251,7 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
   return {
     async submit(s) {
       requireWho(s);
+      requireEmail(s);
       let result: { order: OrderRecord; response: StoredResponse };
       if (s.idempotencyKey !== undefined) {
         const eventKey = s.eventSlug ?? eventCodeFromReferer(s.referer) ?? '';

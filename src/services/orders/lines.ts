@@ -1,5 +1,5 @@
 /**
- * Order lines, from either body variant to a priced order (SPEC §4), in this order:
+ * Order lines, from either body variant to a priced order (docs/contract.md, "Orders"), in this order:
  * 1. variant B's `items` text is parsed (syntax and quantity errors: 400 VALIDATION_FAILED);
  * 2. at most MAX_ORDER_LINES lines (400 VALIDATION_FAILED);
  * 3. every line names a photo of the event (else 400 UNKNOWN_PHOTO listing all unknown ones);
@@ -20,10 +20,10 @@ import {
 import { appError } from '../../errors/catalogue.js';
 
 /** Variant A: photo numbers, or `{ number, size, quantity }`. */
-export type ListedLine = { photo: string; size?: string | undefined; quantity: number };
+type ListedLine = { photo: string; size?: string | undefined; quantity: number };
 
 /** Variant B: the items text and the figures the client computed. */
-export type ClaimedFigures = { subtotal: string; shippingFee: string; total: string };
+type ClaimedFigures = { subtotal: string; shippingFee: string; total: string };
 
 export type RequestedLines =
   | { kind: 'list'; items: readonly ListedLine[] }
@@ -49,7 +49,7 @@ function lookUp(find: PhotoFinder, ref: string) {
 }
 
 /** Steps 1–3: the lines as priceOrder takes them, photo numbers in the library's spelling. */
-export function requestedLines(
+function requestedLines(
   eventSlug: string,
   input: RequestedLines,
   find: PhotoFinder,
@@ -98,7 +98,7 @@ export function requestedLines(
 }
 
 /** The server's figures, as PRICE_MISMATCH details and for responses. */
-export function serverFigures(priced: PricedOrder) {
+function serverFigures(priced: PricedOrder) {
   return {
     items: formatItems(priced.lines),
     lines: priced.lines.map((l, i) => ({
@@ -118,7 +118,7 @@ export function serverFigures(priced: PricedOrder) {
 type Mismatch = { field: string; line?: number; expected: string; received: string };
 
 /** Step 5: every client figure against the server's; throws PRICE_MISMATCH listing each difference. */
-export function checkClaimedFigures(priced: PricedOrder, claimed: ClaimedFigures, claimedLineCents: (number | null)[]) {
+function checkClaimedFigures(priced: PricedOrder, claimed: ClaimedFigures, claimedLineCents: (number | null)[]) {
   const unreadable: { in: string; field: string; message: string }[] = [];
   const amounts: Record<keyof ClaimedFigures, number | null> = {
     subtotal: parseMoney(claimed.subtotal),

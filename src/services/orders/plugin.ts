@@ -1,7 +1,7 @@
 /**
- * Order intake (SPEC §4, §8), decorated as `fastify.orderIntake`: the submission pipeline
+ * Order intake (docs/contract.md, "Orders" and "Notifications"), decorated as `fastify.orderIntake`: the submission pipeline
  * both submission routes call (intake.ts), the confirmation of held high-value orders
- * (confirm.ts, behind `GET /api/orders/verify`), and the hold-expiry job (hold-expiry.ts).
+ * (confirm.ts, behind `/api/orders/verify`), and the hold-expiry job (hold-expiry.ts).
  *
  * The confirmation links are signed with VERIFY_LINK_SECRET or, when it is unset, with a
  * secret generated once and kept in `DATA_DIR/verify-link-secret` (mode 0600). Several
@@ -19,9 +19,11 @@ import { HoldExpiryJob } from './hold-expiry.js';
 import { createOrderIntake, type Submission, type SubmissionResult } from './intake.js';
 import { createLinkSigner, type LinkSigner } from './verify-link.js';
 
-export interface OrderIntakeService {
+interface OrderIntakeService {
   submit(submission: Submission): Promise<SubmissionResult>;
-  /** Follows a confirmation link (the token of `?token=`). */
+  /** What a confirmation link (the token of `?token=`) would do, without doing it. */
+  inspectLink(token: string | undefined): Promise<ConfirmOutcome>;
+  /** Confirms the held order a confirmation link names (the page's button). */
   confirm(token: string | undefined): Promise<ConfirmOutcome>;
   /** One run of the hold-expiry job: cancels lapsed holds, returns them. */
   expireHolds(): Promise<OrderRecord[]>;
@@ -73,12 +75,13 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
     },
     log,
   });
-  const confirm = createConfirmer({ orders, notifier: fastify.notifier, push: fastify.push, links, log });
+  const confirmer = createConfirmer({ orders, notifier: fastify.notifier, push: fastify.push, links, log });
   const job = new HoldExpiryJob({ orders, log });
 
   fastify.decorate('orderIntake', {
     submit: intake.submit,
-    confirm,
+    inspectLink: confirmer.inspect,
+    confirm: confirmer.confirm,
     expireHolds: () => job.runOnce(),
     links,
   } satisfies OrderIntakeService);

@@ -1,5 +1,5 @@
 /**
- * What customer text may contain (SPEC §4). Single-line fields (name, email, phone, address
+ * What customer text may contain (docs/contract.md, "Orders"). Single-line fields (name, email, phone, address
  * parts) are printed on labels, put in mail headers and written to the spreadsheet, so:
  * - a line break (CR, LF, NEL, U+2028, U+2029) is refused, never silently joined: it is the
  *   one thing that would let text spill into another mail header or label line;
@@ -62,9 +62,9 @@ export function charLength(text: string): number {
 }
 
 /** Phone: 7–20 digits, written with digits and `+ ( ) - .` and spaces only. */
-export const PHONE_CHARS = /^[0-9+().\- ]+$/;
-export const PHONE_MIN_DIGITS = 7;
-export const PHONE_MAX_DIGITS = 20;
+const PHONE_CHARS = /^[0-9+().\- ]+$/;
+const PHONE_MIN_DIGITS = 7;
+const PHONE_MAX_DIGITS = 20;
 
 export function phoneProblem(phone: string): string | undefined {
   if (!PHONE_CHARS.test(phone)) return 'may contain only digits, spaces and + ( ) - .';

@@ -1,5 +1,5 @@
 /**
- * The signed confirmation link of a held high-value order (SPEC §8):
+ * The signed confirmation link of a held high-value order (docs/contract.md, "Notifications"):
  *
  *   ${PUBLIC_BASE_URL}/api/orders/verify?token=<orderId>.<expires>.<mac>
  *
@@ -15,9 +15,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 const VERSION = 'v1';
 const TOKEN = /^([0-9a-f-]{36})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 
-export type LinkCheck =
-  | { ok: true; orderId: string; expiresAt: Date }
-  | { ok: false; reason: 'malformed' | 'signature' };
+type LinkCheck = { ok: true; orderId: string; expiresAt: Date } | { ok: false; reason: 'malformed' | 'signature' };
 
 export interface LinkSigner {
   /** The token for `orderId`, valid until `expiresAt` (truncated to whole seconds). */

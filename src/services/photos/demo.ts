@@ -7,23 +7,16 @@
  * display order (day, session, capture time), which is exactly the order drawn here.
  * Text is rendered with the font shipped in node_modules (no system fonts needed).
  */
+
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { escapeHtml } from '../../lib/escape.js';
-import type { LibraryLogger } from './library.js';
+import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
 import { compareNames, isHidden } from './naming.js';
 
-const require = createRequire(import.meta.url);
-
-/** Noto Sans JP, from the @expo-google-fonts package (a dependency). */
-export function demoFontFile(): string {
-  return require.resolve('@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf');
-}
-
-const FONT_FAMILY = 'Noto Sans JP';
 const DAY_MS = 86_400_000;
 
 type DemoSession = { name: string; photos: number };
@@ -42,7 +35,7 @@ type DemoEvent = {
 };
 
 /** 60 photos: 30 per event. */
-export const DEMO_EVENTS: readonly DemoEvent[] = [
+const DEMO_EVENTS: readonly DemoEvent[] = [
   {
     folder: 'Harbor Comic Con',
     name: 'Harbor Comic Con',
@@ -217,7 +210,7 @@ async function renderText(text: string, sizePt: number, fontfile: string, color:
 }
 
 /** Draws one demo image: JPEG bytes with EXIF DateTimeOriginal set. */
-export async function renderDemoImage(img: DemoImage, fontfile = demoFontFile()): Promise<Buffer> {
+export async function renderDemoImage(img: DemoImage, fontfile: string = FONT_FILES.regular): Promise<Buffer> {
   const short = Math.min(img.width, img.height);
   const [numberPng, captionPng] = await Promise.all([
     renderText(`No. ${img.number}`, Math.round(short * 0.2), fontfile, '#ffffff'),
@@ -250,7 +243,7 @@ export async function renderDemoImage(img: DemoImage, fontfile = demoFontFile())
 }
 
 /** PHOTOS_DIR is missing, or holds nothing but hidden entries. */
-export async function isLibraryEmpty(photosDir: string): Promise<boolean> {
+async function isLibraryEmpty(photosDir: string): Promise<boolean> {
   try {
     return (await readdir(photosDir)).every(isHidden);
   } catch (err) {
@@ -268,9 +261,9 @@ export function demoMarkerFile(dataDir: string): string {
  * (ignored by the index) and moved into place at the end, so an interrupted run leaves
  * PHOTOS_DIR empty and the next start tries again.
  */
-export async function generateDemoLibrary(opts: {
+async function generateDemoLibrary(opts: {
   photosDir: string;
-  log: LibraryLogger;
+  log: FastifyBaseLogger;
   now?: Date;
 }): Promise<{ events: number; photos: number }> {
   const now = opts.now ?? new Date();
@@ -298,7 +291,7 @@ export async function generateDemoLibrary(opts: {
       };
       await writeFile(path.join(staging, event.folder, 'event.json'), `${JSON.stringify(json, null, 2)}\n`);
     }
-    const fontfile = demoFontFile();
+    const fontfile = FONT_FILES.regular;
     const limit = pLimit(4);
     let done = 0;
     await Promise.all(
@@ -332,7 +325,7 @@ export async function generateDemoLibrary(opts: {
 export async function ensureDemoLibrary(opts: {
   photosDir: string;
   dataDir: string;
-  log: LibraryLogger;
+  log: FastifyBaseLogger;
   now?: Date;
 }): Promise<boolean> {
   if (!(await isLibraryEmpty(opts.photosDir))) return false;

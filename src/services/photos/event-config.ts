@@ -1,5 +1,5 @@
 /**
- * `<event>/event.json` (SPEC §2): its zod schema and the merge with derived defaults.
+ * `<event>/event.json` (docs/contract.md, "Gallery"): its zod schema and the merge with derived defaults.
  * Amounts in the file are dollars (numbers such as 5 or 12.5, or text such as "$5.00");
  * everything here returns integer cents. A file that does not validate is reported
  * and the event runs on the derived defaults alone, never on half a configuration.

@@ -10,6 +10,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import type { FastifyBaseLogger } from 'fastify';
 import type pLimit from 'p-limit';
 import { HEADER_CHUNK_BYTES, readImageHeader } from './header.js';
 import { type HeaderResult, HeaderThread } from './header-reader.js';
@@ -34,15 +35,9 @@ const WARM_UP_FILES = 200;
 /** Files per message to a header thread: big enough that a hand-off costs little per file. */
 const THREAD_CHUNK_FILES = 256;
 
-export type ReaderLogger = {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-  debug(obj: object, msg: string): void;
-};
-
 export type ReaderContext = {
   photosDir: string;
-  log: ReaderLogger;
+  log: FastifyBaseLogger;
   gate: IntakeGate;
   ioLimit: ReturnType<typeof pLimit>;
   buffers: Buffer[];

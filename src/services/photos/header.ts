@@ -85,7 +85,7 @@ export function parseExifDate(value: unknown): number | null {
  * exifr does not read WebP: its EXIF sits in a RIFF chunk named "EXIF", which holds a plain
  * TIFF block that exifr does read. Returns that block, or undefined.
  */
-export function webpExifBlock(data: Uint8Array): Uint8Array | undefined {
+function webpExifBlock(data: Uint8Array): Uint8Array | undefined {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WEBP') {
     return undefined;
@@ -131,7 +131,7 @@ export async function parseHeader(chunk: Uint8Array): Promise<ImageHeader & { ty
 }
 
 /** A file that is not complete (yet): a JPEG without its end-of-image marker. */
-export class IncompleteImageError extends Error {
+class IncompleteImageError extends Error {
   override name = 'IncompleteImageError';
 }
 

@@ -20,6 +20,7 @@
  * listeners. Scans and commits never overlap.
  */
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import { type ReaderContext, SCAN_SLICE_MS, type SessionJob } from './file-reader.js';
 import { HEADER_CHUNK_BYTES } from './header.js';
@@ -32,13 +33,6 @@ import type { LibraryEvent, Photo, PhotoLibrary } from './types.js';
 import { buildView } from './views.js';
 import { createWatcher, type DirtySet } from './watcher.js';
 
-export type LibraryLogger = {
-  info(obj: object | string, msg?: string): void;
-  warn(obj: object | string, msg?: string): void;
-  error(obj: object | string, msg?: string): void;
-  debug(obj: object | string, msg?: string): void;
-};
-
 /** What an inspector is given: the original, and the identity its renders are cached under. */
 export type InspectTarget = { file: string; eventCode: string; id: string; version: string };
 /** Looks at one new photo: the photo code it shows (null for none). Rejects when it cannot be decoded. */
@@ -47,7 +41,7 @@ export type Inspector = (target: InspectTarget) => Promise<{ code: string | null
 export type LibraryOptions = {
   photosDir: string;
   dataDir: string;
-  log: LibraryLogger;
+  log: FastifyBaseLogger;
   /** Full rescan period in ms; 0 turns it off. */
   rescanIntervalMs: number;
   /** Watch directories for changes (default true). */
@@ -93,7 +87,7 @@ export interface ManagedPhotoLibrary extends PhotoLibrary {
  * milliseconds to start (hundreds under tsx), which a few thousand files don't win back.
  */
 const THREAD_MIN_FILES = 2000;
-export const DEFAULT_FINDER_GAP_MS = 10 * 60 * 1000;
+const DEFAULT_FINDER_GAP_MS = 10 * 60 * 1000;
 /** Inspected photos are published in batches, at most this often. */
 const INSPECTED_COMMIT_MS = 150;
 

@@ -70,7 +70,7 @@ export function indexDir(dataDir: string): string {
 }
 
 /** A file name that is safe whatever the event folder is called, and still readable. */
-export function indexFileFor(dataDir: string, code: string): string {
+function indexFileFor(dataDir: string, code: string): string {
   const slug = code.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40);
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 12);
   return path.join(indexDir(dataDir), `${slug}-${hash}.json`);

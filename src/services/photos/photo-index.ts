@@ -4,6 +4,7 @@
  * copy under DATA_DIR (persist.ts). The scanner fills `tree`; `commit` numbers new photos,
  * saves when needed and asks views.ts for the published view.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { EventJsonT } from './event-config.js';
 import { naturalKey, relativeKey } from './naming.js';
 import { type FileRecord, loadEventIndex, type SessionRecords, saveEventIndex } from './persist.js';
@@ -40,9 +41,7 @@ export type EventState = {
 
 export const sessionKey = (day: string, session: string) => `${day}\u0000${session}`;
 
-type Logger = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
-
-export async function newEventState(dataDir: string, code: string, log: Logger): Promise<EventState> {
+export async function newEventState(dataDir: string, code: string, log: FastifyBaseLogger): Promise<EventState> {
   const stored = await loadEventIndex(dataDir, code, (msg, err) => log.warn({ err }, msg));
   return {
     code,
@@ -86,7 +85,7 @@ function assignNumbers(st: EventState): boolean {
   return assigned;
 }
 
-async function persist(dataDir: string, st: EventState, log: Logger): Promise<void> {
+async function persist(dataDir: string, st: EventState, log: FastifyBaseLogger): Promise<void> {
   const sessions: SessionRecords[] = [];
   for (const [day, sessionMap] of st.tree) {
     for (const [session, files] of sessionMap) sessions.push({ day, session, files });
@@ -102,7 +101,7 @@ async function persist(dataDir: string, st: EventState, log: Logger): Promise<vo
 export async function commit(
   dataDir: string,
   st: EventState,
-  opts: { log: Logger; gapMs: number; hidden?: HiddenCheck },
+  opts: { log: FastifyBaseLogger; gapMs: number; hidden?: HiddenCheck },
 ): Promise<void> {
   if (assignNumbers(st)) st.unsaved = true;
   if (st.unsaved) {

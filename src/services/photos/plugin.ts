@@ -27,7 +27,7 @@ declare module 'fastify' {
  * library (a few seconds) finishes in the background, behind a 503, rather than risking a
  * failed start-up on a busy machine.
  */
-export const INITIAL_WAIT_MS = 2_000;
+const INITIAL_WAIT_MS = 2_000;
 
 export default fp(
   async function photosPlugin(fastify) {

@@ -1,5 +1,5 @@
 /**
- * Whether an event is open for orders (SPEC §3): the one place this is decided.
+ * Whether an event is open for orders (docs/contract.md, "Events"): the one place this is decided.
  * Today the settings come from event.json; when admins override them through the order
  * store, the caller passes the merged settings and adds the store's settings generation
  * to its page-cache keys.

@@ -2,7 +2,8 @@
  * The photo library's narrow interface (decorated as `fastify.photos`). The gallery
  * routes and the image service depend on this, never on the file system.
  *
- * PHOTOS_DIR/<event>/<day>/<session>/<image>, with an optional <event>/event.json (SPEC §2).
+ * PHOTOS_DIR/<event>/<day>/<session>/<image>, with an optional <event>/event.json
+ * (docs/contract.md, "Gallery").
  */
 
 export type Photo = {

@@ -18,6 +18,7 @@
  * number and its place in the shooting order (so code groups and numbers don't shift), and
  * only `hidden` of the view still knows it, for the admin's takedown queue.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import { resolveEventDefaults } from './event-config.js';
 import { compareNames, naturalKey, photoId, photoVersion, relativeKey } from './naming.js';
 import type { EventState } from './photo-index.js';
@@ -44,7 +45,7 @@ const EMPTY_DAYS: readonly DayFolder[] = Object.freeze([]);
 const sessionKey = (day: string, session: string) => `${day}\u0000${session}`;
 
 /** Capture times ascending; photos without one after those with one. */
-export function compareTimes(a: number | null, b: number | null): number {
+function compareTimes(a: number | null, b: number | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
@@ -87,9 +88,10 @@ export function orderedTree(st: EventState): OrderedDay[] {
 
 type Frame = { name: string; key: string; takenAtMs: number | null; code: string | null; photo: Photo | undefined };
 
-type Logger = { error(obj: object, msg: string): void };
-
-export function buildView(st: EventState, opts: { log: Logger; gapMs: number; hidden?: HiddenCheck }): EventView {
+export function buildView(
+  st: EventState,
+  opts: { log: FastifyBaseLogger; gapMs: number; hidden?: HiddenCheck },
+): EventView {
   const photos: Photo[] = [];
   const byId = new Map<string, Photo>();
   const byNumber = new Map<string, Photo>();
@@ -188,7 +190,7 @@ export function compareFrames(
   );
 }
 
-export function groupByCode(frames: readonly Frame[], gapMs: number, into: Map<string, Photo[]>): void {
+function groupByCode(frames: readonly Frame[], gapMs: number, into: Map<string, Photo[]>): void {
   let current: Photo[] | undefined;
   let last: number | null = null;
   for (const f of frames) {

@@ -31,7 +31,7 @@ import ipaddr from 'ipaddr.js';
 /** The error a refused connection fails with; the notifier gives up on it at once. */
 export const ENDPOINT_NOT_PUBLIC = 'ERR_PUSH_ENDPOINT_NOT_PUBLIC';
 
-export class EndpointNotPublicError extends Error {
+class EndpointNotPublicError extends Error {
   readonly code = ENDPOINT_NOT_PUBLIC;
   constructor(
     readonly host: string,

@@ -14,7 +14,7 @@ export const VAPID_KEY_FILE = 'vapid-keys.json';
 const decodedLength = (key: string) => (/^[A-Za-z0-9_-]+=*$/.test(key) ? Buffer.from(key, 'base64url').length : -1);
 
 /** Throws a ConfigError naming the variable when a key is not base64url of the right size. */
-export function checkVapidKeys(keys: VapidKeys, source: { publicName: string; privateName: string }): VapidKeys {
+function checkVapidKeys(keys: VapidKeys, source: { publicName: string; privateName: string }): VapidKeys {
   if (decodedLength(keys.publicKey) !== 65 || Buffer.from(keys.publicKey, 'base64url')[0] !== 4) {
     throw new ConfigError(`${source.publicName}: must be a base64url P-256 public key (65 bytes uncompressed)`);
   }

@@ -30,7 +30,7 @@ const STATUS_WORDS: Record<string, string> = {
 };
 
 /** Where a click leads: the admin view of the order, or the customer's order page. */
-export function pushUrl(publicBaseUrl: string, audience: PushAudience, orderNumber: string): string {
+function pushUrl(publicBaseUrl: string, audience: PushAudience, orderNumber: string): string {
   const n = encodeURIComponent(orderNumber);
   return audience === 'admin' ? `${publicBaseUrl}/admin?order=${n}` : `${publicBaseUrl}/?order=${n}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Web push (SPEC §8), decorated as `fastify.push`. Routes call
+ * Web push (docs/contract.md, "Notifications"), decorated as `fastify.push`. Routes call
  * `fastify.push.notifyOrder('created' | 'status' | 'shipping', order)` after the change is
  * stored; delivery happens in the background and never affects the request.
  * On close, pushes under way get half of `SHUTDOWN_GRACE_MS` to finish.

@@ -1,5 +1,5 @@
 /**
- * Web push delivery (SPEC §8), without Fastify: `createPushNotifier` is what the plugin
+ * Web push delivery (docs/contract.md, "Notifications"), without Fastify: `createPushNotifier` is what the plugin
  * decorates as `fastify.push`, and what tests and benches drive directly.
  *
  * - `notifyOrder` returns at once; the subscriptions are looked up and the pushes sent in the
@@ -14,6 +14,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
+import pLimit from 'p-limit';
 import webpush from 'web-push';
 import type { OrderRecord } from '../../domain/order.js';
 import type { PushSubscriptionRecord, PushSubscriptionsPort } from '../store/ports/push-subscriptions.js';
@@ -23,7 +24,7 @@ import type { OrderEvent, PushNotifier } from './types.js';
 
 export type VapidKeys = { publicKey: string; privateKey: string };
 
-export type PushStore = Pick<PushSubscriptionsPort, 'list' | 'delete'>;
+type PushStore = Pick<PushSubscriptionsPort, 'list' | 'delete'>;
 
 export type PushNotifierOptions = {
   store: PushStore;
@@ -72,7 +73,7 @@ function statusOf(err: unknown): number | undefined {
 }
 
 /** Endpoints are capability URLs: logs get the push service's origin and a short tail only. */
-export function endpointForLog(endpoint: string): string {
+function endpointForLog(endpoint: string): string {
   try {
     const u = new URL(endpoint);
     return `${u.origin}/…${endpoint.slice(-6)}`;
@@ -110,24 +111,12 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
   // Every push waiting to retry listens for the close: up to maxQueued of them, not a leak
   // (each listener goes when its wait ends), so no MaxListenersExceededWarning for them.
   setMaxListeners(maxQueued + concurrency, closing.signal);
-  let active = 0;
   let queued = 0;
-  const waiting: (() => void)[] = [];
+  const slot = pLimit(concurrency);
 
   const report = (o: PushOutcome) => {
     for (const l of listeners) l(o);
   };
-
-  async function slot<T>(fn: () => Promise<T>): Promise<T> {
-    if (active >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  }
 
   function sleep(ms: number): Promise<void> {
     if (closing.signal.aborted) return Promise.resolve();

@@ -1,4 +1,4 @@
-/** Web push (SPEC §8), decorated as `fastify.push`. Delivery never blocks a request. */
+/** Web push (docs/contract.md, "Notifications"), decorated as `fastify.push`. Delivery never blocks a request. */
 import type { OrderRecord } from '../../domain/order.js';
 
 export type OrderEvent = 'created' | 'status' | 'shipping';

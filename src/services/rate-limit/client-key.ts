@@ -6,7 +6,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 
-export const IPV6_PREFIX_BITS = 64;
+const IPV6_PREFIX_BITS = 64;
 
 export function clientKey(ip: string | undefined): string {
   if (!ip) return 'unknown';

@@ -14,7 +14,7 @@ import { LRUCache } from 'lru-cache';
 type Counter = { current: number; windowStart: number };
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
-export const DEFAULT_CACHE_SIZE = 10_000;
+const DEFAULT_CACHE_SIZE = 10_000;
 
 export class GroupStore implements FastifyRateLimitStore {
   private readonly counters: LRUCache<string, Counter>;

@@ -1,5 +1,5 @@
 /**
- * Rate limits per client address (SPEC §4), on top of @fastify/rate-limit, registered with
+ * Rate limits per client address (docs/contract.md, "Orders"), on top of @fastify/rate-limit, registered with
  * `global: false`: nothing is limited unless a route opts in. `fastify.rateLimits` holds
  * the ready-made configurations:
  *
@@ -15,7 +15,7 @@
  *
  * The client is its address (see client-key.ts: IPv6 grouped by /64). Requests carrying
  * valid admin credentials are never limited (orders typed in at the booth). The check runs
- * in `onRequest`, before the body is read. Over the limit: 429 with the SPEC §1 body, code
+ * in `onRequest`, before the body is read. Over the limit: 429 with the error body (docs/contract.md, "Hosts and formats"), code
  * RATE_LIMITED, and `Retry-After` in seconds (plus the x-ratelimit-* headers).
  *
  * The counters live in this process: with several instances behind a load balancer each

@@ -12,7 +12,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Actor } from '../../domain/order.js';
 import type { ImageService } from '../images/types.js';
-import { operatorJob } from '../notifier/jobs.js';
 import type { Photo, PhotoLibrary } from '../photos/types.js';
 import type { MailJobInput } from '../store/ports/mail-outbox.js';
 import type { OrdersPort } from '../store/ports/orders.js';
@@ -58,12 +57,6 @@ export type TakedownDeps = {
   mode: TakedownMode;
   syncMs: number;
   log: FastifyBaseLogger;
-};
-
-const REASONS: Record<TakedownReason, string> = {
-  me: 'I am in this photo and want it removed',
-  copyright: 'copyright',
-  other: 'other',
 };
 
 export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
@@ -137,27 +130,15 @@ export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
     mode: deps.mode,
     async request({ photo, reason, email, message }) {
       const hides = deps.mode === 'hide-first';
-      const record = await store.create(
-        { eventSlug: photo.eventCode, photoId: photo.id, photoNumber: photo.number, reason, email, message, hides },
-        {
-          mail: [
-            operatorJob(
-              `Takedown request: photo #${photo.number} of ${eventName(photo.eventCode)}`,
-              [
-                `Someone asked for photo #${photo.number} of ${eventName(photo.eventCode)} to be taken down.`,
-                `Reason: ${REASONS[reason]}`,
-                message ? `Message: ${message}` : '',
-                hides
-                  ? 'The photo is hidden from the gallery until you decide (dashboard, Takedowns).'
-                  : 'The photo stays up until you decide (dashboard, Takedowns).',
-              ]
-                .filter(Boolean)
-                .join('\n'),
-            ),
-          ],
-        },
-      );
-      deps.kickMail();
+      const record = await store.create({
+        eventSlug: photo.eventCode,
+        photoId: photo.id,
+        photoNumber: photo.number,
+        reason,
+        email,
+        message,
+        hides,
+      });
       if (hides) await sync();
       log.info({ takedown: record.id, event: photo.eventCode, photo: photo.number, hides }, 'takedown requested');
       return record;

@@ -11,19 +11,19 @@ import { expect } from 'vitest';
 import webpush from 'web-push';
 import type { NewOrder, OrderRecord, OrderStatus } from '../../../src/domain/order.js';
 import { createPushNotifier } from '../../../src/services/push/service.js';
-import { ADMIN_TOKEN, adminHeaders, build, type TestApp, tempDir } from '../../helpers/build.js';
+import { adminHeaders, build, type TestApp, tempDir } from '../../helpers/build.js';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
 import { makeImage, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
 import { type PushService, startPushService } from '../../support/push-service.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
-export { ADMIN_TOKEN, adminHeaders };
+export { adminHeaders };
 
 export const AX = 'AX2025';
 export const BX = 'Bench Expo';
 
 /** event.json of the two events most tests use. */
-export const DEFAULT_EVENTS: Record<string, Record<string, unknown>> = {
+const DEFAULT_EVENTS: Record<string, Record<string, unknown>> = {
   [AX]: {
     name: 'Anime Expo 2025',
     date: '2025-07-03',
@@ -44,7 +44,7 @@ export async function appWithEvents(t: TestContext, opts: AppOptions = {}): Prom
   return build(t, { dataDir, ...(opts.env ? { env: opts.env } : {}) });
 }
 
-export async function writeLibrary(photosDir: string, events: Record<string, Record<string, unknown>>): Promise<void> {
+async function writeLibrary(photosDir: string, events: Record<string, Record<string, unknown>>): Promise<void> {
   const jpeg = await makeImage();
   for (const [code, json] of Object.entries(events)) {
     await writePhoto(photosDir, [code, 'Day 1', 'Morning', 'IMG_0001.jpg'], jpeg);
@@ -52,7 +52,7 @@ export async function writeLibrary(photosDir: string, events: Record<string, Rec
   }
 }
 
-/** A new order straight through the store, moved to `status` along SPEC §5 (and shipped if asked). */
+/** A new order straight through the store, moved to `status` along the allowed moves (docs/contract.md, "Status and shipping"), and shipped if asked. */
 export async function orderIn(
   app: TestApp,
   status: OrderStatus,
@@ -74,7 +74,7 @@ export async function orderIn(
 
 export const errorBody = { error: expect.any(String), code: expect.any(String), details: expect.any(String) };
 
-/** Asserts the status and the SPEC §1 error body with its code (`call` checks it against OpenAPI). */
+/** Asserts the status and the error body (docs/contract.md, "Hosts and formats") with its code (`call` checks it against OpenAPI). */
 export function expectError(res: LightMyRequestResponse, status: number, code: string): void {
   expect(res.statusCode, res.body).toBe(status);
   const body = res.json();

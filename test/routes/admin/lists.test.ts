@@ -1,5 +1,5 @@
 /**
- * The admin order lists, the sales summary and the single-order route (SPEC §5).
+ * The admin order lists, the sales summary and the single-order route (docs/contract.md, "Status and shipping").
  */
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';

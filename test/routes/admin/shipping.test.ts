@@ -1,5 +1,5 @@
 /**
- * `POST /api/orders/{id}/update-shipping` (SPEC §5): both body forms, the undo, the cases
+ * `POST /api/orders/{id}/update-shipping` (docs/contract.md, "Status and shipping"): both body forms, the undo, the cases
  * that cannot ship, and what it sets off (the "shipped" mail through the outbox, a push).
  */
 import { readdir, readFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Status moves (every from × to pair of SPEC §5, through update-status and PUT), field edits
+ * Status moves (every from × to pair of docs/contract.md, "Status and shipping", through update-status and PUT), field edits
  * and their rules, held orders, and a property-based run over the PUT body.
  */
 import fc from 'fast-check';
@@ -10,7 +10,7 @@ import { appWithEvents, call, errorBody, expectError, orderIn, withPushService }
 
 const STATUSES: OrderStatus[] = ['pending', 'paid', 'void', 'cancelled'];
 
-/** SPEC §5, written out: the moves an admin may make. */
+/** The moves an admin may make, written out (docs/contract.md, "Status and shipping"). */
 const ALLOWED: Record<OrderStatus, OrderStatus[]> = {
   pending: ['paid', 'void', 'cancelled'],
   paid: ['void'],
@@ -18,7 +18,7 @@ const ALLOWED: Record<OrderStatus, OrderStatus[]> = {
   cancelled: [],
 };
 
-describe('every from × to status pair (SPEC §5)', () => {
+describe('every from × to status pair (docs/contract.md, "Status and shipping")', () => {
   for (const via of ['update-status', 'PUT'] as const) {
     test(`through ${via}`, async (t) => {
       const app = await appWithEvents(t);
@@ -147,7 +147,7 @@ describe('PUT /api/orders/{id}: field edits', () => {
     }
   });
 
-  test('after fulfilment (shipped, void, cancelled) edits are 409 ORDER_FULFILLED; a status alone still follows SPEC §5', async (t) => {
+  test('after fulfilment (shipped, void, cancelled) edits are 409 ORDER_FULFILLED; a status alone still follows the allowed moves', async (t) => {
     const app = await appWithEvents(t);
     const cases = [
       await orderIn(app, 'paid', { shipped: true }),
@@ -286,7 +286,7 @@ describe('PUT /api/orders/{id}: field edits', () => {
 });
 
 describe('PUT /api/orders/{id}: any body', () => {
-  test('no input yields a 5xx; every 4xx has the SPEC §1 body; every 200 is an Order', async (t) => {
+  test('no input yields a 5xx; every 4xx has the error body (docs/contract.md, "Hosts and formats"); every 200 is an Order', async (t) => {
     const app = await appWithEvents(t);
     const order = await orderIn(app, 'pending');
     const editable = [

@@ -1,5 +1,5 @@
 /**
- * Event configuration and discovery (SPEC §3): GET/PUT /api/event-config, /api/proxy-events,
+ * Event configuration and discovery (docs/contract.md, "Events"): GET/PUT /api/event-config, /api/proxy-events,
  * /api/event-prefix, and the cached active-event list.
  */
 import fc from 'fast-check';
@@ -187,7 +187,7 @@ describe('PUT /api/event-config', () => {
     expect(await app.store.eventSettings.get('Nope')).toBeNull();
   });
 
-  test('any body: never a 5xx, every 4xx has the SPEC §1 body', async (t) => {
+  test('any body: never a 5xx, every 4xx has the error body (docs/contract.md, "Hosts and formats")', async (t) => {
     const app = await appWithEvents(t);
     const key = fc.constantFrom('eventSlug', 'isArchived', 'orderingEnabled', 'deadline', 'prices', 'shippingFee', 'x');
     const value = fc.oneof(

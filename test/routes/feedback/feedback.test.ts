@@ -1,6 +1,7 @@
 /**
- * `POST /api/orders/{orderNumber}/feedback`: appended with a timestamp, limits (10 entries,
- * then 409 FEEDBACK_LIMIT), text hygiene, unknown orders, and the per-address rate limit.
+ * `POST /api/orders/{orderNumber}/feedback` (docs/contract.md, "Status and shipping"): appended
+ * with a timestamp, limits (10 entries, then 409 FEEDBACK_LIMIT), text hygiene, unknown
+ * orders, and the per-address rate limit.
  */
 import { describe, expect, test } from 'vitest';
 import { MAX_FEEDBACK_CHARS } from '../../../src/routes/feedback/index.js';

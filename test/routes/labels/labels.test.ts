@@ -1,5 +1,5 @@
 /**
- * The four label routes (SPEC §9): a real PNG (1800 × 1200, read back with sharp) and a real
+ * The four label routes (docs/contract.md, "Labels"): a real PNG (1800 × 1200, read back with sharp) and a real
  * DOCX (opened back up), served as attachments named after the order, never cached.
  */
 import sharp from 'sharp';

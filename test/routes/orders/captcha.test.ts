@@ -1,5 +1,5 @@
 /**
- * Who may submit (SPEC §4, §7), on both routes: a CAPTCHA token (ALTCHA solved for real) or
+ * Who may submit (docs/contract.md, "Orders" and "CAPTCHA"), on both routes: a CAPTCHA token (ALTCHA solved for real) or
  * admin credentials. Forged, expired and replayed tokens are refused; a mistake the customer
  * can correct never spends the solved CAPTCHA.
  */

@@ -225,7 +225,6 @@ describe('POST /api/orders/create', () => {
       [{ name: 'x'.repeat(101), email }, 'customerInfo.name'],
       [{ name: 'Ada\nLovelace', email }, 'customerInfo.name'],
       [{ name: 'Ada\r\nBcc: x@evil.example', email }, 'customerInfo.name'],
-      [{ name: 'Ada' }, 'customerInfo.email'],
       [{ name: 'Ada', email: 'ada@' }, 'customerInfo.email'],
       [{ name: 'Ada', email: 'ada example@example.com' }, 'customerInfo.email'],
       [{ name: 'Ada', email: 'ada@example.com\nBcc: x@evil.example' }, 'customerInfo.email'],
@@ -278,8 +277,9 @@ describe('POST /api/orders/create', () => {
   });
 
   test('ordering closed by each of its three conditions: 409 ORDERING_CLOSED with the reason', async (t) => {
-    const app = await ordersApp(t);
-    const post = () => app.inject({ method: 'POST', url: URL, headers: adminHeaders, payload: bodyA() });
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const post = () => app.inject({ method: 'POST', url: URL, payload: bodyA() });
+    const booth = () => app.inject({ method: 'POST', url: URL, headers: adminHeaders, payload: bodyA() });
     const past = new Date(Date.now() - 60_000).toISOString();
     const cases = [
       [{ isArchived: true }, 'archived'],
@@ -291,9 +291,58 @@ describe('POST /api/orders/create', () => {
       const { parsed, error } = expectError(await post(), 'POST', URL, 409, 'ORDERING_CLOSED');
       expect(parsed).toMatchObject({ eventSlug: EVENT, reason });
       expect(error).toContain('Anime Expo 2026');
+      // At the booth the photographer still sells, unless the event is archived.
+      if (reason === 'archived') expectError(await booth(), 'POST', URL, 409, 'ORDERING_CLOSED');
+      else expect((await booth()).statusCode, reason).toBe(201);
       await app.events.update(EVENT, { isArchived: false, orderingEnabled: true, deadline: null });
     }
     expect((await post()).statusCode).toBe(201);
+  });
+
+  test('a booth order may leave the email out (no receipt then); an order online may not', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const walkIn = { customerInfo: { name: 'Walk-in Customer' } };
+    const online = await app.inject({ method: 'POST', url: URL, payload: bodyA(walkIn) });
+    const { parsed } = expectError(online, 'POST', URL, 400, 'VALIDATION_FAILED');
+    expect(parsed).toEqual([expect.objectContaining({ field: 'customerInfo.email' })]);
+    const blank = await app.inject({
+      method: 'POST',
+      url: URL,
+      payload: bodyA({ customerInfo: { name: 'Walk-in Customer', email: '' } }),
+    });
+    expectError(blank, 'POST', URL, 400, 'VALIDATION_FAILED');
+
+    const res = await app.inject({ method: 'POST', url: URL, headers: adminHeaders, payload: bodyA(walkIn) });
+    expect(res.statusCode).toBe(201);
+    expectMatchesOpenApi('POST', URL, res);
+    expect(res.json().message).toBe(
+      `Order ${res.json().orderNumber} is placed; no email was given, so no receipt is sent.`,
+    );
+    expect(await app.store.orders.get(res.json().orderNumber)).toMatchObject({ customerEmail: '', channel: 'booth' });
+    // The receipt job is done without sending anything (no customer, no OPERATOR_EMAIL).
+    await app.notifier.flush();
+    expect(await app.store.outbox.pendingCount()).toBe(0);
+    expect((await outbox(app.dataDir)).filter((m) => m.name.includes(res.json().orderNumber))).toEqual([]);
+    // Its order can't be looked up or followed by an empty email.
+    const lookup = await app.inject({
+      method: 'POST',
+      url: '/api/orders/lookup',
+      payload: { orderNumber: res.json().orderNumber, email: '' },
+    });
+    expect(lookup.statusCode).toBeGreaterThanOrEqual(400);
+
+    // With OPERATOR_EMAIL set, the operator still gets the receipt (with the labels).
+    const withOperator = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off', OPERATOR_EMAIL: 'booth@example.com' } });
+    const second = await withOperator.inject({
+      method: 'POST',
+      url: URL,
+      headers: adminHeaders,
+      payload: bodyA(walkIn),
+    });
+    await withOperator.notifier.flush();
+    const mails = (await outbox(withOperator.dataDir)).filter((m) => m.name.includes(second.json().orderNumber));
+    expect(mails.map((m) => m.to)).toEqual([['booth@example.com']]);
+    expect(mails[0]?.attachments).toHaveLength(2);
   });
 
   test('an undeliverable address: 400 ADDRESS_INVALID naming the field', async (t) => {

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on both submission routes (SPEC §4): the same key with the same body
+ * `Idempotency-Key` on both submission routes (docs/contract.md, "Orders"): the same key with the same body
  * replays the first response and creates nothing; another body is 409; a failed request
  * leaves the key free.
  */

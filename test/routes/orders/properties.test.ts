@@ -1,7 +1,7 @@
 /**
  * Property-based tests over both submission bodies (fast-check): arbitrary JSON, and
  * near-valid bodies with one to three fields replaced, removed or added. Whatever comes in:
- * never a 5xx; every 4xx has exactly the SPEC §1 body; every answer is one the OpenAPI
+ * never a 5xx; every 4xx has exactly the error body (docs/contract.md, "Hosts and formats"); every answer is one the OpenAPI
  * document declares, with a body matching its schema; a 201 is a stored order.
  * The CAPTCHA is off here (it is not the point); half the runs are booth orders.
  */

@@ -1,7 +1,8 @@
 /**
- * High-value confirmation (SPEC §8), end to end: a held order, the mail with the signed link,
- * the HTML page the link answers, release into the pending list with the receipt and the
- * admin push, single use, forged and expired links, and the expiry job.
+ * High-value confirmation (docs/contract.md, "Notifications"), end to end: a held order, the
+ * mail with the signed link, the page the link shows (the order and a button; opening it
+ * confirms nothing), the button's POST that releases it into the pending list with the
+ * receipt and the admin push, single use, forged and expired links, and the expiry job.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -36,15 +37,33 @@ async function verificationLink(app: TestApp, orderNumber: string): Promise<stri
 /** The path and query of an absolute link, for inject. */
 const local = (link: string) => link.replace('http://photos.test', '');
 
-async function open(app: TestApp, url: string) {
-  const res = await app.inject({ url });
+function page(res: { statusCode: number; body: string; headers: Record<string, unknown> }) {
   expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
   expect(res.headers['cache-control']).toBe('no-store');
   expect(res.headers['referrer-policy']).toBe('no-referrer');
   expect(res.headers['content-security-policy']).toContain("default-src 'none'");
-  expectMatchesOpenApi('GET', url, res);
   const code = /<main data-code="([A-Z_]+)">/.exec(res.body)?.[1];
   return { status: res.statusCode, code, html: res.body };
+}
+
+/** Opens the link (GET): what a person, or a mail scanner, gets. */
+async function open(app: TestApp, url: string) {
+  const res = await app.inject({ url });
+  expectMatchesOpenApi('GET', url, res);
+  return page(res);
+}
+
+/** Presses the page's button: the form POST with the link's token. */
+async function confirm(app: TestApp, url: string) {
+  const token = new URL(url, 'http://x').searchParams.get('token') ?? '';
+  const res = await app.inject({
+    method: 'POST',
+    url: VERIFY,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ token }).toString(),
+  });
+  expectMatchesOpenApi('POST', VERIFY, res);
+  return page(res);
 }
 
 async function pendingNumbers(app: TestApp): Promise<string[]> {
@@ -90,8 +109,24 @@ describe('high-value orders', () => {
     ]);
     expect(link).toMatch(/^http:\/\/photos\.test\/api\/orders\/verify\?token=[0-9a-f-]{36}\.\d+\.[\w-]{43}$/);
 
-    const confirmed = await open(app, local(link));
+    // Opening the link shows the order and a button, and changes nothing.
+    const shown = await open(app, local(link));
+    expect(shown).toMatchObject({ status: 200, code: 'AWAITING_CONFIRMATION' });
+    expect(shown.html).toContain(number);
+    expect(shown.html).toContain('$120.00');
+    expect(shown.html).toContain('Photo #6 (8x10) x1');
+    expect(shown.html).toContain(`<form method="post" action="${VERIFY}">`);
+    expect(shown.html).toContain(`name="token" value="${new URL(link).searchParams.get('token')}"`);
+    // A way on: the shop's name leads home, the order page and the event's photos are linked.
+    expect(shown.html).toContain('<header><a href="/">Convention Photos</a></header>');
+    expect(shown.html).toContain(`href="/order/${number}"`);
+    expect(shown.html).toContain(`href="/event/${encodeURIComponent((held?.eventSlug ?? '') as string)}"`);
+    expect((await app.store.orders.get(number))?.held).toBe(true);
+    expect(await pendingNumbers(app)).toEqual([]);
+
+    const confirmed = await confirm(app, local(link));
     expect(confirmed).toMatchObject({ status: 200, code: 'CONFIRMED' });
+    expect(confirmed.html).toContain(`href="/order/${number}"`);
     expect(confirmed.html).toContain(number);
     expect(confirmed.html).toContain('$120.00');
     expect(await pendingNumbers(app)).toEqual([number]);
@@ -103,9 +138,10 @@ describe('high-value orders', () => {
     expect((await receipts()).map((m) => m.attachments)).toEqual([[`label-${number}.png`, `label-${number}.docx`]]);
 
     // Single use: the second click finds it confirmed; nothing is sent again.
-    const again = await open(app, local(link));
+    const again = await confirm(app, local(link));
     expect(again).toMatchObject({ status: 200, code: 'ALREADY_CONFIRMED' });
     expect(again.html).toContain(number);
+    expect(await open(app, local(link))).toMatchObject({ status: 200, code: 'ALREADY_CONFIRMED' });
     await app.notifier.flush();
     expect(await receipts()).toHaveLength(1);
     expect(pushed).toHaveBeenCalledTimes(1);
@@ -131,12 +167,14 @@ describe('high-value orders', () => {
       VERIFY,
       `${VERIFY}?token=%3Cscript%3E`,
     ]) {
-      const page = await open(app, url);
-      expect(page, url).toMatchObject({ status: 403, code: 'VERIFICATION_FAILED' });
-      expect(page.html).not.toContain('<script>');
+      const shown = await open(app, url);
+      expect(shown, url).toMatchObject({ status: 403, code: 'VERIFICATION_FAILED' });
+      expect(shown.html).not.toContain('<script>');
+      expect(await confirm(app, url), url).toMatchObject({ status: 403, code: 'VERIFICATION_FAILED' });
     }
     // Validly signed for an order that does not exist: it cannot be confirmed.
     expect(await open(app, `${VERIFY}?token=${someoneElse}`)).toMatchObject({ status: 410 });
+    expect(await confirm(app, `${VERIFY}?token=${someoneElse}`)).toMatchObject({ status: 410 });
     expect((await app.store.orders.get(res.json().orderNumber))?.held).toBe(true);
     // A HEAD (link checkers, previews) confirms nothing.
     expect((await app.inject({ method: 'HEAD', url: link })).statusCode).not.toBe(200);
@@ -163,8 +201,9 @@ describe('high-value orders', () => {
       vi.useRealTimers();
     });
     vi.setSystemTime(Date.now() + 48 * 3_600_000 + 1000);
-    const expired = await open(app, local(link));
+    const expired = await confirm(app, local(link));
     expect(expired).toMatchObject({ status: 410, code: 'VERIFICATION_EXPIRED' });
+    expect(await open(app, local(link))).toMatchObject({ status: 410, code: 'VERIFICATION_EXPIRED' });
     // The page alone changes nothing; the job cancels it.
     expect((await app.store.orders.get(number))?.held).toBe(true);
     const cancelled = await app.orderIntake.expireHolds();
@@ -184,6 +223,7 @@ describe('high-value orders', () => {
     const link = local(await verificationLink(app, number));
     await app.store.orders.update(number, { status: 'cancelled' }, { by: 'admin' });
     expect(await open(app, link)).toMatchObject({ status: 409, code: 'INVALID_TRANSITION' });
+    expect(await confirm(app, link)).toMatchObject({ status: 409, code: 'INVALID_TRANSITION' });
     expect((await app.store.orders.get(number))?.held).toBe(true);
   });
 
@@ -191,8 +231,8 @@ describe('high-value orders', () => {
     const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
     const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });
     const link = local(await verificationLink(app, res.json().orderNumber));
-    const pages = await Promise.all(Array.from({ length: 5 }, () => app.inject({ url: link })));
-    const codes = pages.map((p) => /data-code="([A-Z_]+)"/.exec(p.body)?.[1]).sort();
+    const pages = await Promise.all(Array.from({ length: 5 }, () => confirm(app, link)));
+    const codes = pages.map((p) => p.code).sort();
     expect(codes).toEqual([
       'ALREADY_CONFIRMED',
       'ALREADY_CONFIRMED',
@@ -202,6 +242,29 @@ describe('high-value orders', () => {
     ]);
     await app.notifier.flush();
     expect((await outbox(app.dataDir)).filter((m) => m.name.includes('-receipt-'))).toHaveLength(1);
+  });
+
+  test('opening the link any number of times (a mail scanner, a preview) confirms nothing', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });
+    const number = res.json().orderNumber;
+    const link = local(await verificationLink(app, number));
+    for (let i = 0; i < 3; i++) {
+      expect(await open(app, link)).toMatchObject({ status: 200, code: 'AWAITING_CONFIRMATION' });
+    }
+    expect((await app.store.orders.get(number))?.held).toBe(true);
+    await app.notifier.flush();
+    expect((await outbox(app.dataDir)).filter((m) => m.name.includes('-receipt-'))).toEqual([]);
+    // The button's POST with no token, or another content type, is refused without a change.
+    const refused = [
+      ['application/x-www-form-urlencoded', '', 400, 'VALIDATION_FAILED'],
+      ['text/plain', 'x', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ] as const;
+    for (const [type, payload, status, code] of refused) {
+      const res = await app.inject({ method: 'POST', url: VERIFY, headers: { 'content-type': type }, payload });
+      expectError(res, 'POST', VERIFY, status, code);
+    }
+    expect((await app.store.orders.get(number))?.held).toBe(true);
   });
 
   test('the held order and its confirmation mail are stored together: the mail names the order and signs its id', async (t) => {
@@ -277,7 +340,9 @@ describe('high-value orders', () => {
         customerInfo: { name: '<img src=x onerror=alert(1)> & "Bobby"', email: 'bobby@example.com' },
       }),
     });
-    const page = await open(app, local(await verificationLink(app, res.json().orderNumber)));
+    const link = local(await verificationLink(app, res.json().orderNumber));
+    expect((await open(app, link)).html).not.toContain('<img');
+    const page = await confirm(app, link);
     expect(page.code).toBe('CONFIRMED');
     expect(page.html).not.toContain('<img');
     expect(page.html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Bobby&quot;');
@@ -291,7 +356,7 @@ describe('high-value orders', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     await app.close();
     const again = await build(t, { dataDir: app.dataDir, env: { ...ORDER_TEST_ENV, CAPTCHA_PROVIDER: 'off' } });
-    expect(await open(again, link)).toMatchObject({ status: 200, code: 'CONFIRMED' });
+    expect(await confirm(again, link)).toMatchObject({ status: 200, code: 'CONFIRMED' });
     await again.close();
 
     // With VERIFY_LINK_SECRET set, that secret signs (the stored one is not used).

@@ -26,7 +26,7 @@ async function appWithAdminRoutes(t: T, env: Record<string, string> = {}) {
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('requireAdmin', () => {
-  test('no credentials: 401 UNAUTHORIZED with WWW-Authenticate and the SPEC body', async (t) => {
+  test('no credentials: 401 UNAUTHORIZED with WWW-Authenticate and the error body', async (t) => {
     const app = await appWithAdminRoutes(t);
     const res = await app.inject({ url: '/test/admin' });
     expect(res.statusCode).toBe(401);

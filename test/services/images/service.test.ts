@@ -212,7 +212,7 @@ describe('caching', () => {
     }
     await service.close();
     expect(service.stats()).toMatchObject({ renders: 4, diskWriteFailures: 4 });
-    const errors = log.calls.filter((c) => c.level === 'error');
+    const errors = log.entries.filter((c) => c.level === 'error');
     expect(errors).toHaveLength(1);
     expect(errors[0]?.msg).toMatch(/not writable/);
   });
@@ -227,7 +227,7 @@ describe('caching', () => {
     await mkdir(path.join(dir, 'cache'));
     await service.get('thumbnail', await photo('b', { width: 300, height: 200, seed: 1 }));
     await service.close();
-    expect(log.calls.map((c) => c.level)).toEqual(['error', 'info']);
+    expect(log.entries.map((c) => c.level)).toEqual(['error', 'info']);
     expect(service.stats().diskWriteFailures).toBe(1);
   });
 });
@@ -252,7 +252,7 @@ describe('failures', () => {
     });
     await expect(service.get('thumbnail', broken)).rejects.toMatchObject({ code: 'IMAGE_UNAVAILABLE' });
     expect(service.stats().failures).toBe(1);
-    expect(log.calls.filter((c) => c.level === 'warn')).toHaveLength(1);
+    expect(log.entries.filter((c) => c.level === 'warn')).toHaveLength(1);
   });
 });
 

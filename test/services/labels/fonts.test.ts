@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { FONT_FAMILY, FONT_FILES } from '../../../src/services/labels/font.js';
+import { FONT_FAMILY, FONT_FILES } from '../../../src/lib/font.js';
 import { LABEL_HEIGHT, LABEL_WIDTH, REGIONS } from '../../../src/services/labels/png.js';
 import { createLabelRenderer } from '../../../src/services/labels/renderer.js';
 import { tempDir } from '../../helpers/build.js';

@@ -76,6 +76,24 @@ describe('PNG label', () => {
     expect(caption.bottom).toBeLessThan(box.top - 4);
   });
 
+  test('no empty band under the header: a one-line top line sits mid-band, close above the rule', async () => {
+    const { img } = await pngOf();
+    const band = REGIONS.topLine;
+    const ink = inkIn(img, band);
+    const above = ink.top - band.top;
+    const below = band.top + band.height - ink.bottom;
+    expect(Math.abs(above - below)).toBeLessThan(24);
+    expect(REGIONS.rule.top - ink.bottom).toBeLessThan(80);
+    // Many items still fit the band, set smaller over more lines.
+    const many = await pngOf({ items: manyItems(40) });
+    const crowded = inkIn(many.img, band);
+    expect(crowded.bottom - crowded.top).toBeGreaterThan(ink.bottom - ink.top);
+    expect(
+      inkIn(many.img, { ...band, top: band.top + band.height, height: REGIONS.rule.top - band.top - band.height })
+        .count,
+    ).toBe(0);
+  });
+
   test('the same order renders the same pixels every time (and with a fresh renderer)', async () => {
     const a = await renderer().png(labelOrder());
     const b = await renderer().png(labelOrder());

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { simpleParser } from 'mailparser';
 import { describe, expect, test } from 'vitest';
 import { CANCEL_GRACE_MS } from '../../../src/services/notifier/mail-thread-client.js';
-import { OUTBOX_DIR } from '../../../src/services/notifier/transports/index.js';
+import { OUTBOX_DIR } from '../../../src/services/notifier/transports/specs.js';
 import { build, type TestApp } from '../../helpers/build.js';
 import { startSendgridStub } from '../../support/mail-sendgrid-stub.js';
 import { startSmtpServer, startStallingSmtpServer } from '../../support/mail-smtp-server.js';
@@ -51,14 +51,19 @@ function storedJobs(dataDir: string) {
 /** Records every call to the outbox's store methods made after `closed()` is true. */
 function storeCallsAfter(app: TestApp, closed: () => boolean): string[] {
   const late: string[] = [];
-  const store = app.store as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const name of ['claimDueMail', 'markMailSent', 'markMailFailed', 'getOrder']) {
-    const original = store[name] as (...args: unknown[]) => unknown;
-    store[name] = (...args: unknown[]) => {
-      if (closed()) late.push(name);
-      return original.apply(app.store, args);
-    };
-  }
+  const watch = (port: object, names: string[]) => {
+    const methods = port as Record<string, (...args: unknown[]) => unknown>;
+    for (const name of names) {
+      const original = methods[name];
+      if (typeof original !== 'function') throw new Error(`no method ${name} to watch`);
+      methods[name] = (...args: unknown[]) => {
+        if (closed()) late.push(name);
+        return original.apply(port, args);
+      };
+    }
+  };
+  watch(app.store.outbox, ['claimDue', 'markSent', 'markFailed']);
+  watch(app.store.orders, ['get']);
   return late;
 }
 

@@ -133,14 +133,4 @@ describe('rendering at send time', () => {
       /not found/,
     );
   });
-
-  test('operator notice: skipped without OPERATOR_EMAIL', async (t) => {
-    const a = await setup(t);
-    const input: MailJobInput = { kind: 'operator', orderId: null, payload: { subject: 'Hi\r\nX: y', text: 'Body' } };
-    expect(await a.render(await a.job(input))).toEqual({ skip: 'OPERATOR_EMAIL is not set' });
-    const b = await setup(t, 'booth@example.com');
-    const mail = mailOf(await b.render(await b.job(input)));
-    expect(mail.to).toEqual([{ name: '', address: 'booth@example.com' }]);
-    expect(mail.subject).toBe('Hi X: y');
-  });
 });

@@ -15,7 +15,7 @@ import { orderRecord } from '../../support/mail-fixtures.js';
 const ctx = { publicBaseUrl: 'https://photos.example.com', senderName: 'Convention Photos' };
 
 describe('receipt', () => {
-  test('lists every line, the totals, the shipping address, the labels and the feedback link', () => {
+  test('lists every line, the totals, the shipping address, the labels, the status and feedback links', () => {
     const order = orderRecord();
     const { subject, text, html } = receiptContent(order, ctx);
     expect(subject).toBe('Your order AX25-0001: receipt');
@@ -32,6 +32,9 @@ describe('receipt', () => {
     expect(text).toContain('Attached: your order label, as an image (PNG) and as a Word document (DOCX).');
     expect(text).toContain('https://photos.example.com/?feedback=AX25-0001');
     expect(html).toContain('href="https://photos.example.com/?feedback=AX25-0001"');
+    // A link to the order's status page, in both parts.
+    expect(text).toContain('https://photos.example.com/order/AX25-0001');
+    expect(html).toContain('href="https://photos.example.com/order/AX25-0001"');
   });
 
   test('a pickup order says pickup and shows no address', () => {

@@ -1,17 +1,9 @@
 import { expect, test } from 'vitest';
 import { HoldExpiryJob } from '../../../src/services/orders/hold-expiry.js';
 import { waitFor } from '../../support/photos-fixtures.js';
+import { recordingLogger } from '../../support/recording-logger.js';
 import { sqliteStore } from '../../support/store-engines.js';
 import { newOrder } from '../../support/store-fixtures.js';
-
-function recordingLog() {
-  const entries: { level: string; obj: object; msg: string }[] = [];
-  return {
-    entries,
-    info: (obj: object, msg: string) => entries.push({ level: 'info', obj, msg }),
-    error: (obj: object, msg: string) => entries.push({ level: 'error', obj, msg }),
-  };
-}
 
 test('the job cancels lapsed holds at start and on its timer, leaves live ones, and stops', async (t) => {
   const store = await sqliteStore(t);
@@ -24,7 +16,7 @@ test('the job cancels lapsed holds at start and on its timer, leaves live ones, 
     { by: 'customer' },
   );
 
-  const log = recordingLog();
+  const log = recordingLogger();
   const job = new HoldExpiryJob({ orders: store.orders, log, intervalMs: 30 });
   job.start();
   t.onTestFinished(() => job.stop());
@@ -55,7 +47,7 @@ test('the job cancels lapsed holds at start and on its timer, leaves live ones, 
 });
 
 test('a failing store is logged, not thrown, and the next run tries again', async (t) => {
-  const log = recordingLog();
+  const log = recordingLogger();
   let calls = 0;
   const job = new HoldExpiryJob({
     orders: {

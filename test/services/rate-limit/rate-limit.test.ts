@@ -22,7 +22,7 @@ async function appWithLimitedRoutes(t: T) {
 }
 
 describe('per-route rate limits', () => {
-  test('over the limit: 429 RATE_LIMITED with Retry-After, the SPEC body and CORS', async (t) => {
+  test('over the limit: 429 RATE_LIMITED with Retry-After, the error body and CORS', async (t) => {
     const app = await appWithLimitedRoutes(t);
     for (let i = 0; i < 3; i++) {
       const ok = await app.inject({ method: 'POST', url: '/test/orders-a' });

@@ -25,6 +25,7 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
     'orders',
     'outbox',
     'pushSubscriptions',
+    'takedowns',
   ]);
   expect(existsSync(path.join(app.dataDir, 'orders.db'))).toBe(true);
   const o = await app.store.orders.create(newOrder(), { by: 'customer' });

@@ -1,16 +1,18 @@
 /**
- * An order taken at the booth: photo numbers, sizes and quantities typed in, the customer's
- * details, pickup or shipping. Sent with the admin token, so no CAPTCHA and no rate limit
- * (`POST /api/orders/create`, `channel: booth`).
+ * An order the photographer takes at the booth: photo numbers, sizes and quantities typed in,
+ * the customer's name (email and phone optional: a walk-in may want no receipt), pickup or
+ * shipping. Sent with the admin token (`POST /api/orders/create`, `channel: booth`): no
+ * CAPTCHA, no rate limit, and every event that is not archived can be sold, also one whose
+ * online ordering is off or past its deadline.
  */
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
 import { ApiError, sendJson } from '../lib/api.js';
+import type { GalleryEvent } from '../lib/api-schema.js';
 import { dollarsToCents, money } from '../lib/format.js';
 import { useEventConfig, useFetch } from '../lib/hooks.js';
-import type { ActiveEvent } from '../lib/types.js';
 import { uuid } from '../lib/uuid.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { onAdminError } from './session.js';
@@ -20,14 +22,14 @@ const EMPTY: Customer = { name: '', email: '', phone: '', street: '', city: '', 
 let lineSeq = 0;
 const newLine = (size = ''): Line => ({ id: ++lineSeq, number: '', size, quantity: 1 });
 
-type Created = { orderNumber: string; total: string; message: string };
+type Created = { orderNumber: string; total: string; email: string };
 
 export default function BoothOrder() {
   useTitle('Booth order');
-  const events = useFetch<ActiveEvent[]>('/api/proxy-events');
-  const open = useMemo(() => (events.data ?? []).filter((e) => e.active), [events.data]);
+  const events = useFetch<GalleryEvent[]>('/event');
+  const open = useMemo(() => (events.data ?? []).filter((e) => !e.status.isArchived), [events.data]);
   const [chosen, setChosen] = useState('');
-  const eventSlug = chosen || open[0]?.eventSlug || '';
+  const eventSlug = chosen || open[0]?.code || '';
   const config = useEventConfig(eventSlug || null);
   const [lines, setLines] = useState<Line[]>(() => [newLine()]);
   const [customer, setCustomer] = useState<Customer>(EMPTY);
@@ -64,7 +66,7 @@ export default function BoothOrder() {
     if (!c || busy) return;
     setError('');
     const filled = lines.filter((l) => l.number.trim() !== '');
-    const found = customerProblems(customer, { ship: fulfilment === 'ship', phoneRequired: false });
+    const found = customerProblems(customer, { ship: fulfilment === 'ship', phoneRequired: false, booth: true });
     setProblems(found);
     setLineProblem(filled.length === 0 ? 'Enter at least one photo number.' : '');
     if (filled.length === 0 || Object.keys(found).length > 0) {
@@ -75,7 +77,11 @@ export default function BoothOrder() {
     const body = {
       eventSlug,
       photos: filled.map((l) => ({ number: l.number.trim().replace(/^#/, ''), size: sizeOf(l), quantity: l.quantity })),
-      customerInfo: { name: customer.name.trim(), email: customer.email.trim(), phone: customer.phone.trim() },
+      customerInfo: {
+        name: customer.name.trim(),
+        ...(customer.email.trim() ? { email: customer.email.trim() } : {}),
+        phone: customer.phone.trim(),
+      },
       fulfillmentType: fulfilment,
       ...(ship
         ? {
@@ -92,11 +98,11 @@ export default function BoothOrder() {
     if (attempt.current?.fingerprint !== fingerprint) attempt.current = { key: uuid(), fingerprint };
     setBusy(true);
     try {
-      const res = await sendJson<Created>('POST', '/api/orders/create', body, {
+      const res = await sendJson<{ orderNumber: string; total: string }>('POST', '/api/orders/create', body, {
         admin: true,
         headers: { 'Idempotency-Key': attempt.current.key },
       });
-      setCreated(res);
+      setCreated({ orderNumber: res.orderNumber, total: res.total, email: customer.email.trim() });
     } catch (err) {
       const e2 = onAdminError(err);
       if (e2 instanceof ApiError) {
@@ -120,7 +126,8 @@ export default function BoothOrder() {
         <h1>Booth order</h1>
         <Notice kind="ok" role="status">
           <p>
-            Order <strong class="mono">{created.orderNumber}</strong> ({created.total}) is placed. {created.message}
+            Order <strong class="mono">{created.orderNumber}</strong> ({created.total}) is placed.{' '}
+            {created.email ? `The receipt goes to ${created.email}.` : 'No email was given, so no receipt is sent.'}
           </p>
         </Notice>
         <div class="actions">
@@ -138,10 +145,14 @@ export default function BoothOrder() {
   return (
     <>
       <h1>Booth order</h1>
-      <p class="muted">For customers at the booth: no CAPTCHA; the receipt is emailed as for online orders.</p>
+      <p class="muted">
+        Take an order at the booth: the photo numbers, sizes and the customer’s name. With an email address the customer
+        gets the receipt, as for orders online. Every event that is not archived is listed, also those closed for online
+        orders.
+      </p>
       {events.error && <ErrorBox error={events.error} onRetry={events.reload} />}
       {events.data && open.length === 0 && (
-        <Notice kind="warn">No event is open for orders. Open one under Events.</Notice>
+        <Notice kind="warn">Every event is archived. Bring one back under Events to sell for it.</Notice>
       )}
       {open.length > 0 && (
         <form class="booth" onSubmit={submit} noValidate>
@@ -153,8 +164,8 @@ export default function BoothOrder() {
               onChange={(e) => setChosen((e.target as HTMLSelectElement).value)}
             >
               {open.map((ev) => (
-                <option key={ev.eventSlug} value={ev.eventSlug}>
-                  {ev.eventName}
+                <option key={ev.code} value={ev.code}>
+                  {ev.status.active ? ev.name : `${ev.name} (closed online)`}
                 </option>
               ))}
             </select>
@@ -233,6 +244,7 @@ export default function BoothOrder() {
             problems={problems}
             shippingLabel={c ? `+ ${money(dollarsToCents(c.shippingFee))}` : ''}
             phoneRequired={false}
+            booth
           />
           <p class="booth-total">
             Total <strong>{money(subtotal + shipping)}</strong>

@@ -6,17 +6,17 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
 import { ApiError, sendJson } from '../lib/api.js';
+import type { ActiveEventList, EventConfig } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
 import { closedMessage, eventConfigUrl, forget, useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { showToast } from '../lib/toast.js';
-import type { ActiveEvent, EventConfig } from '../lib/types.js';
 import { IntakePanel } from './Intake.js';
 import { onAdminError } from './session.js';
 
 export default function EventSettings() {
   useTitle('Events');
-  const events = useFetch<ActiveEvent[]>('/api/proxy-events');
+  const events = useFetch<ActiveEventList>('/api/proxy-events');
   return (
     <>
       <h1>Events</h1>

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox } from '../components/common.js';
 import { type ApiError, getJson } from '../lib/api.js';
-import type { IntakeStatus } from '../lib/types.js';
+import type { IntakeStatus } from '../lib/api-schema.js';
 import { onAdminError } from './session.js';
 
 const POLL_MS = 5000;

@@ -6,12 +6,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { ApiError, sendJson } from '../lib/api.js';
+import type { Order, OrderChange } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
-import type { Order, OrderChange, OrderStatus } from '../lib/types.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { may, useAdminMe } from './role.js';
 import { adminToken, onAdminError } from './session.js';
@@ -61,7 +61,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     }
   };
 
-  const setStatus = (status: OrderStatus) =>
+  const setStatus = (status: Order['status']) =>
     run(
       async () =>
         (
@@ -228,9 +228,14 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
         <div class="actions">
           {order.status === 'pending' && !held && (
             <>
-              <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setStatus('paid')}>
+              <ConfirmButton
+                class="btn btn-primary"
+                disabled={busy}
+                confirmLabel={`Confirm: ${order.total} received`}
+                onConfirm={() => setStatus('paid')}
+              >
                 Mark paid
-              </button>
+              </ConfirmButton>
               {may(me, 'status:void') && (
                 <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
                   Void

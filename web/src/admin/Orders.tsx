@@ -5,10 +5,10 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
+import type { ActiveEventList, Order, SalesSummary } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
-import type { ActiveEvent, Order, SalesSummary } from '../lib/types.js';
 import { onAdminError } from './session.js';
 import { itemLines, StatusBadges } from './shared.js';
 
@@ -42,7 +42,7 @@ export default function Orders({ query }: { query: URLSearchParams }) {
   const filter = event ? `?eventSlug=${encodeURIComponent(event)}` : '';
   const orders = useFetch<Order[]>(`/api/orders/${list}${filter}`, { admin: true, keep: true });
   const summary = useFetch<SalesSummary>(`/api/orders/summary${filter}`, { admin: true, keep: true });
-  const events = useFetch<ActiveEvent[]>('/api/proxy-events');
+  const events = useFetch<ActiveEventList>('/api/proxy-events');
 
   useEffect(() => {
     if (orders.error) onAdminError(orders.error);

@@ -7,9 +7,9 @@
  */
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorBox, Spinner, useTitle } from '../components/common.js';
+import type { ActiveEventList, SalesBreakdown, SalesSummary } from '../lib/api-schema.js';
 import { dollarsToCents, money } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
-import type { ActiveEvent, SalesBreakdown, SalesSummary } from '../lib/types.js';
 
 type Bar = { key: string; label: string; cents: number; orders: number };
 
@@ -32,7 +32,7 @@ export default function Sales() {
     `/api/orders/summary/breakdown?timeZone=${encodeURIComponent(zone)}${event ? `&eventSlug=${encodeURIComponent(event)}` : ''}`,
     { admin: true, keep: true },
   );
-  const events = useFetch<ActiveEvent[]>('/api/proxy-events');
+  const events = useFetch<ActiveEventList>('/api/proxy-events');
   const names = useMemo(() => new Map((events.data ?? []).map((e) => [e.eventSlug, e.eventName])), [events.data]);
 
   const byDay: Bar[] = useMemo(

@@ -1,6 +1,6 @@
 /** Pieces the admin views share: order lines read back from the items text, status badges, labels. */
 import { request } from '../lib/api.js';
-import type { Order } from '../lib/types.js';
+import type { Order } from '../lib/api-schema.js';
 import { onAdminError } from './session.js';
 
 export type ItemLine = { text: string; number: string; size: string; quantity: number; amount: string };

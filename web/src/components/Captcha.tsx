@@ -9,7 +9,7 @@
 import type { Ref } from 'preact';
 import { useEffect, useImperativeHandle, useRef, useState } from 'preact/hooks';
 import { getJson } from '../lib/api.js';
-import type { CaptchaChallenge } from '../lib/types.js';
+import type { CaptchaChallenge } from '../lib/api-schema.js';
 
 export type CaptchaHandle = {
   /** The token to send, solving first if needed; undefined when no CAPTCHA is configured. */

@@ -1,4 +1,8 @@
-/** Name, contact, ship-or-pickup and address fields, with their error messages; shared by checkout and booth orders. */
+/**
+ * Name, contact, ship-or-pickup and address fields, with their error messages; shared by the
+ * checkout (the customer types them: "Your details") and booth orders (the photographer types
+ * them for a customer: `booth`, where the email is optional).
+ */
 import type { Customer, Problems } from '../lib/validate.js';
 
 export type Fulfilment = 'ship' | 'pickup';
@@ -75,6 +79,7 @@ export function CustomerForm({
   shippingLabel,
   phoneRequired,
   prefix = 'c',
+  booth = false,
 }: {
   value: Customer;
   onChange: (c: Customer) => void;
@@ -84,12 +89,13 @@ export function CustomerForm({
   shippingLabel: string;
   phoneRequired: boolean;
   prefix?: string;
+  booth?: boolean;
 }) {
   const set = (k: keyof Customer) => (v: string) => onChange({ ...value, [k]: v });
   return (
     <>
       <fieldset class="form-section">
-        <legend>Your details</legend>
+        <legend>{booth ? 'Customer' : 'Your details'}</legend>
         <Field
           prefix={prefix}
           id="name"
@@ -109,8 +115,9 @@ export function CustomerForm({
           value={value.email}
           problem={problems.email}
           onInput={set('email')}
-          autoComplete="email"
-          hint="Your receipt goes here."
+          autoComplete={booth ? 'off' : 'email'}
+          hint={booth ? 'The receipt goes here; leave it empty if the customer wants none.' : 'Your receipt goes here.'}
+          required={!booth}
           maxLength={254}
         />
         <Field
@@ -122,9 +129,13 @@ export function CustomerForm({
           value={value.phone}
           problem={problems.phone}
           onInput={set('phone')}
-          autoComplete="tel"
+          autoComplete={booth ? 'off' : 'tel'}
           required={phoneRequired}
-          hint="Only used if there is a question about your order."
+          hint={
+            booth
+              ? 'In case there is a question about the order.'
+              : 'Only used if there is a question about your order.'
+          }
           maxLength={30}
         />
       </fieldset>
@@ -140,7 +151,7 @@ export function CustomerForm({
               onChange={() => onFulfilment('ship')}
             />
             <span>
-              <strong>Ship to me</strong>
+              <strong>{booth ? 'Ship to the customer' : 'Ship to me'}</strong>
               <span class="muted"> {shippingLabel}</span>
             </span>
           </label>

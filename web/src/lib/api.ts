@@ -1,5 +1,5 @@
 /**
- * One way to talk to the API: JSON in and out, error bodies (SPEC §1 `{ error, code, details }`)
+ * One way to talk to the API: JSON in and out, error bodies (`{ error, code, details }`, docs/contract.md, "Hosts and formats")
  * turned into ApiError, the admin token added when asked for, and network failures reported
  * in words a customer understands.
  */
@@ -49,7 +49,7 @@ export class ApiError extends Error {
   }
 }
 
-export const NETWORK_ERROR = 'NETWORK';
+const NETWORK_ERROR = 'NETWORK';
 
 let tokenSource: () => string | null = () => null;
 

@@ -1,7 +1,8 @@
 /** Data loading for pages: one request per URL at a time, answers kept for instant "back". */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, getJson, type RequestOptions } from './api.js';
-import type { ClosedReason, EventConfig } from './types.js';
+import type { EventConfig } from './api-schema.js';
+import { formatDeadline } from './format.js';
 
 const MAX_CACHED = 60;
 const cache = new Map<string, unknown>();
@@ -95,7 +96,7 @@ export function useEventConfig(code: string | null): Loaded<EventConfig> {
 }
 
 /** Why an event takes no orders, in words (from the API's `closedReason`). */
-export function closedMessage(status: { closedReason: ClosedReason | null; deadline: string | null }): string {
+export function closedMessage(status: { closedReason: EventConfig['closedReason']; deadline: string | null }): string {
   switch (status.closedReason) {
     case 'archived':
       return 'This event is archived: its photos can no longer be ordered.';
@@ -103,8 +104,8 @@ export function closedMessage(status: { closedReason: ClosedReason | null; deadl
       return 'Ordering is turned off for this event right now.';
     case 'deadline': {
       if (!status.deadline) return 'The ordering deadline for this event has passed.';
-      const when = new Date(status.deadline).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-      return `The ordering deadline for this event passed on ${when}.`;
+      const when = formatDeadline(status.deadline);
+      return `The ordering deadline for this event passed ${when.startsWith('the end') ? 'at' : 'on'} ${when}.`;
     }
     default:
       return 'Ordering is closed for this event.';

@@ -31,8 +31,14 @@ const isObject = (v: unknown): v is never => typeof v === 'object' && v !== null
 export const cart = persistent<CartLine[]>('cps.cart.v1', [], { valid: isArray });
 export const favourites = persistent<Favourite[]>('cps.favourites.v1', [], { valid: isArray });
 export const placedOrders = persistent<Record<string, PlacedOrder>>('cps.orders.v1', {}, { valid: isObject });
+/** Order number → the email a customer found it with on this device (`/order`), for this tab only. */
+export const lookedUpOrders = persistent<Record<string, string>>(
+  'cps.lookups.v1',
+  {},
+  { kind: 'session', valid: isObject },
+);
 
-export const MAX_QUANTITY = 99;
+const MAX_QUANTITY = 99;
 
 export function addToCart(line: CartLine): void {
   cart.update((lines) => {

@@ -1,6 +1,8 @@
 /**
- * The customer fields checked in the browser with the server's own rules (SPEC §4), so most
- * mistakes are caught before a round trip. The server checks again; its answer wins.
+ * The customer fields checked in the browser with the server's own rules (docs/contract.md,
+ * "Orders"), so most mistakes are caught before a round trip. The server checks again; its
+ * answer wins. At the booth the photographer types them in: the messages speak of "the
+ * customer", and the email may be left out.
  */
 export type Customer = {
   name: string;
@@ -16,7 +18,7 @@ export type Problems = Partial<Record<keyof Customer, string>>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function phoneProblem(phone: string, required: boolean): string | undefined {
+function phoneProblem(phone: string, required: boolean): string | undefined {
   const p = phone.trim();
   if (p === '') return required ? 'Enter a phone number' : undefined;
   if (!/^[0-9+().\- ]+$/.test(p)) return 'Use digits, spaces and + ( ) - . only';
@@ -25,14 +27,18 @@ export function phoneProblem(phone: string, required: boolean): string | undefin
   return undefined;
 }
 
-export function customerProblems(c: Customer, opts: { ship: boolean; phoneRequired: boolean }): Problems {
+export function customerProblems(
+  c: Customer,
+  opts: { ship: boolean; phoneRequired: boolean; booth?: boolean },
+): Problems {
   const out: Problems = {};
   const name = c.name.trim();
-  if (name === '') out.name = 'Enter your name';
+  if (name === '') out.name = opts.booth ? 'Enter the customer’s name' : 'Enter your name';
   else if ([...name].length > 100) out.name = 'At most 100 characters';
   const email = c.email.trim();
-  if (email === '') out.email = 'Enter your email address';
-  else if (!EMAIL.test(email) || email.length > 254) out.email = 'Enter a valid email address, like name@example.com';
+  if (email === '') {
+    if (!opts.booth) out.email = 'Enter your email address';
+  } else if (!EMAIL.test(email) || email.length > 254) out.email = 'Enter a valid email address, like name@example.com';
   const phone = phoneProblem(c.phone, opts.phoneRequired);
   if (phone) out.phone = phone;
   if (opts.ship) {

@@ -11,12 +11,12 @@ import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
 import { ApiError, localUrl, sendJson } from '../lib/api.js';
+import type { EventConfig, Order } from '../lib/api-schema.js';
 import { dollarsToCents, money, moneyText } from '../lib/format.js';
 import { closedMessage, eventConfigUrl, forget, useEventConfig } from '../lib/hooks.js';
 import { eventPath, navigate } from '../lib/router.js';
 import { type CartLine, cart, placedOrders } from '../lib/shop.js';
 import { persistent, useStore } from '../lib/store.js';
-import type { EventConfig, Order } from '../lib/types.js';
 import { uuid } from '../lib/uuid.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 
@@ -30,7 +30,7 @@ const draft = persistent<{ customer: Customer; fulfilment: Fulfilment }>(
 
 const sameLine = (a: CartLine, b: CartLine) => a.event === b.event && a.number === b.number && a.size === b.size;
 
-export function priceLines(lines: CartLine[], config: EventConfig) {
+function priceLines(lines: CartLine[], config: EventConfig) {
   const rows = lines.map((l) => {
     const unit = config.prices[l.size];
     return { line: l, unitCents: unit === undefined ? null : dollarsToCents(unit) };

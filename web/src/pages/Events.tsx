@@ -1,18 +1,21 @@
 /** The front page: every event, newest first, with a few thumbnails and whether it takes orders. */
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { localUrl } from '../lib/api.js';
-import { formatDate, plural } from '../lib/format.js';
+import type { GalleryEvent } from '../lib/api-schema.js';
+import { formatDate, formatDeadline, plural } from '../lib/format.js';
 import { closedMessage, useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
-import type { EventSummary } from '../lib/types.js';
 
 export default function Events() {
   useTitle('');
-  const { data, error, reload } = useFetch<EventSummary[]>('/event');
+  const { data, error, reload } = useFetch<GalleryEvent[]>('/event');
   return (
     <main class="page" id="main">
       <h1>Event photos</h1>
       <p class="lead">Find your photos, pick your favourites and order prints — shipped home or ready at the booth.</p>
+      <p>
+        Ordered already? <a href="/order">Find your order</a> to see whether it is paid, shipped or ready.
+      </p>
       {error && !data && <ErrorBox error={error} onRetry={reload} />}
       {!data && !error && <Spinner label="Loading events…" />}
       {data && data.length === 0 && <Notice>No events yet. Photos appear here as soon as they are uploaded.</Notice>}
@@ -34,7 +37,7 @@ export default function Events() {
                   {ev.status.active ? (
                     <p class="badge badge-ok">
                       Ordering open
-                      {ev.status.deadline ? ` until ${formatDate(ev.status.deadline)}` : ''}
+                      {ev.status.deadline ? ` until ${formatDeadline(ev.status.deadline)}` : ''}
                     </p>
                   ) : (
                     <p class="badge badge-muted" title={closedMessage(ev.status)}>

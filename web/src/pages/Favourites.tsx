@@ -4,6 +4,8 @@ import { Notice, useTitle } from '../components/common.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { PhotoGrid } from '../components/PhotoGrid.js';
 import { enc } from '../lib/api.js';
+import type { GalleryEvent } from '../lib/api-schema.js';
+import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { type Favourite, favourites } from '../lib/shop.js';
 import { useStore } from '../lib/store.js';
@@ -11,12 +13,15 @@ import { useStore } from '../lib/store.js';
 export default function Favourites() {
   useTitle('Favourites');
   const favs = useStore(favourites);
+  // Favourites keep the event's folder name (its code); people know it by its name.
+  const events = useFetch<GalleryEvent[]>('/event');
+  const nameOf = (code: string) => events.data?.find((e) => e.code === code)?.name ?? code;
   const [open, setOpen] = useState<{ photos: LightboxPhoto[]; index: number } | null>(null);
   const byEvent = new Map<string, Favourite[]>();
   for (const f of favs) byEvent.set(f.event, [...(byEvent.get(f.event) ?? []), f]);
   const toLightbox = (f: Favourite): LightboxPhoto => ({
     event: f.event,
-    eventName: f.event,
+    eventName: nameOf(f.event),
     number: f.number,
     thumbnail: f.thumb,
     fullSize: `/api/preview/${enc(f.event)}/${enc(f.number)}`,
@@ -34,7 +39,7 @@ export default function Favourites() {
       {[...byEvent].map(([event, list]) => (
         <section key={event} class="section">
           <h2>
-            <a href={eventPath(event)}>{event}</a>
+            <a href={eventPath(event)}>{nameOf(event)}</a>
           </h2>
           <PhotoGrid
             photos={list.map((f) => ({ event: f.event, number: f.number, thumbnail: f.thumb, label: '' }))}

@@ -12,10 +12,21 @@ import { SearchIcon } from '../components/icons.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { type GridPhoto, PhotoGrid } from '../components/PhotoGrid.js';
 import { type ApiError, enc, getJson } from '../lib/api.js';
-import { formatDate, plural } from '../lib/format.js';
+import type {
+  GalleryEventPage as EventPage,
+  GalleryDayPage,
+  GallerySessionPage,
+  LiveCount,
+  GalleryPhoto as PhotoItem,
+  PhotoLookup,
+} from '../lib/api-schema.js';
+import { formatDate, formatDeadline, plural } from '../lib/format.js';
 import { cached, closedMessage, useEventConfig, useFetch, whenIdle } from '../lib/hooks.js';
 import { eventPath, navigate, pendingScroll, useLocation } from '../lib/router.js';
-import type { EventPage, FolderPage, PhotoItem, PhotoLookup, PhotoPlace } from '../lib/types.js';
+
+/** A day or a session page: the fields the gallery reads are the same in both. */
+type FolderPage = GalleryDayPage | GallerySessionPage;
+type PhotoPlace = PhotoLookup['position']['event'];
 
 const PAGE_SIZE = 48;
 
@@ -131,7 +142,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
     if (!('EventSource' in window)) return;
     const source = new EventSource(`${eventPath(code)}/live`);
     source.addEventListener('photos', (e) => {
-      const { totalCount } = JSON.parse((e as MessageEvent<string>).data) as { totalCount: number };
+      const { totalCount } = JSON.parse((e as MessageEvent<string>).data) as LiveCount;
       baseCount.current ??= totalCount;
       setLiveCount(totalCount);
     });
@@ -323,10 +334,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
         </Notice>
       )}
       {event?.status.active && event.status.deadline && (
-        <p class="muted small">
-          Order prints until{' '}
-          {new Date(event.status.deadline).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}.
-        </p>
+        <p class="muted small">Order prints until {formatDeadline(event.status.deadline)}.</p>
       )}
 
       {meta.data && meta.data.folders.length > 0 && (

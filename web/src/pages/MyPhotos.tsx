@@ -9,11 +9,9 @@ import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { PhotoGrid } from '../components/PhotoGrid.js';
 import { type ApiError, enc, getJson } from '../lib/api.js';
-import type { PhotoItem } from '../lib/types.js';
+import type { FinderPhotos, GalleryPhoto as PhotoItem } from '../lib/api-schema.js';
 
 const REFRESH_MS = 10_000;
-
-type Found = { code: string; photos: PhotoItem[] };
 
 /** The event code inside a photo item's thumbnail URL (`/api/proxy-image/<event>/<id>`). */
 function eventOf(p: PhotoItem): string {
@@ -23,7 +21,7 @@ function eventOf(p: PhotoItem): string {
 
 export default function MyPhotos({ code }: { code: string }) {
   useTitle('My photos');
-  const [found, setFound] = useState<Found | undefined>();
+  const [found, setFound] = useState<FinderPhotos | undefined>();
   const [error, setError] = useState<ApiError | undefined>();
   const [open, setOpen] = useState<number | null>(null);
   useEffect(() => {
@@ -31,7 +29,7 @@ export default function MyPhotos({ code }: { code: string }) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = async () => {
       try {
-        const f = await getJson<Found>(`/api/finder/${enc(code)}`);
+        const f = await getJson<FinderPhotos>(`/api/finder/${enc(code)}`);
         if (!stop) {
           setFound(f);
           setError(undefined);

@@ -1,36 +1,51 @@
 /**
  * After checkout: the order number, what happens next (a confirmation link for high-value
  * orders), the order's current status, opt-in notifications, and feedback. The receipt mail
- * links here too (`/?feedback=<orderNumber>`), and push notifications (`/?order=<orderNumber>`),
- * possibly on another device: there the page asks for the order's email address to show its
- * status (`POST /api/orders/lookup`), and the feedback form shows as well.
+ * links here too (`/order/<orderNumber>` and `/?feedback=<orderNumber>`), and push
+ * notifications (`/?order=<orderNumber>`), possibly on another device: there the page asks
+ * for the order's email address to show its status (`POST /api/orders/lookup`), and the
+ * feedback form shows as well. `/order` alone finds an order by number and email (the
+ * home page's "Find your order").
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
 import { BellIcon } from '../components/icons.js';
 import { type ApiError, sendJson } from '../lib/api.js';
+import type { CustomerOrder } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
 import { pushSupported, subscribePush } from '../lib/push.js';
-import { placedOrders } from '../lib/shop.js';
+import { lookedUpOrders, placedOrders } from '../lib/shop.js';
 import { useStore } from '../lib/store.js';
-import type { CustomerOrder } from '../lib/types.js';
 
 export default function OrderPage({ orderNumber, query }: { orderNumber: string; query: URLSearchParams }) {
   useTitle(`Order ${orderNumber}`);
   const orders = useStore(placedOrders);
   const order = orders[orderNumber];
+  const lookups = useStore(lookedUpOrders);
+  const knownEmail = order?.email ?? lookups[orderNumber];
+  const status = useOrderLookup(orderNumber, knownEmail);
+  const live = status.found;
   const feedbackFirst = query.get('feedback') !== null;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (!feedbackFirst) heading.current?.focus();
   }, [feedbackFirst]);
 
+  // What this device remembered at checkout gives way to the order as it is now: once the
+  // customer has confirmed a held order, it is no longer shown (or remembered) as held.
+  const held = live ? live.verificationRequired : (order?.verificationRequired ?? false);
+  useEffect(() => {
+    if (order?.verificationRequired && live && !live.verificationRequired) {
+      placedOrders.update((all) => ({ ...all, [orderNumber]: { ...order, verificationRequired: false } }));
+    }
+  }, [live, order, orderNumber]);
+
   return (
     <main class="page page-narrow" id="main">
       {order ? (
         <>
           <h1 ref={heading} tabIndex={-1}>
-            {order.verificationRequired ? 'Almost done: check your email' : 'Thank you for your order!'}
+            {held ? 'Almost done: check your email' : 'Thank you for your order!'}
           </h1>
           <div class="order-card">
             <p class="muted">Your order number</p>
@@ -47,20 +62,22 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
               ))}
             </ul>
           </div>
-          {order.verificationRequired ? (
+          {held ? (
             <Notice kind="warn" role="status">
               This order is large, so we need you to confirm it: we sent a link to <strong>{order.email}</strong>. Your
-              order is held until you open that link (within 48 hours).
+              order is held until you open that link and confirm (within 48 hours).
             </Notice>
           ) : (
-            <Notice kind="ok" role="status">
-              A receipt is on its way to <strong>{order.email}</strong>.{' '}
-              {order.fulfillmentType === 'pickup'
-                ? 'Show your order number at the booth to collect your prints.'
-                : 'We will email you when your prints ship.'}
-            </Notice>
+            (!live || live.status === 'pending') && (
+              <Notice kind="ok" role="status">
+                A receipt is on its way to <strong>{order.email}</strong>.{' '}
+                {order.fulfillmentType === 'pickup'
+                  ? 'Show your order number at the booth to collect your prints.'
+                  : 'We will email you when your prints ship.'}
+              </Notice>
+            )
           )}
-          <OrderStatus orderNumber={order.orderNumber} knownEmail={order.email} />
+          <OrderStatus orderNumber={order.orderNumber} lookup={status} askEmail={false} />
           <PushOptIn orderNumber={order.orderNumber} email={order.email} />
         </>
       ) : (
@@ -68,7 +85,7 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
           <h1 ref={heading} tabIndex={-1}>
             Order {orderNumber}
           </h1>
-          <OrderStatus orderNumber={orderNumber} />
+          <OrderStatus orderNumber={orderNumber} lookup={status} askEmail={!knownEmail} />
         </>
       )}
       <Feedback orderNumber={orderNumber} autoFocus={feedbackFirst} />
@@ -76,6 +93,84 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
         <a href="/">Back to the events</a>
       </p>
     </main>
+  );
+}
+
+export type OrderLookup = {
+  found: CustomerOrder | null;
+  error: string;
+  busy: boolean;
+  /** Looks the order up with `email`; `quiet` shows no error (a lookup nobody asked for). */
+  look(email: string, quiet: boolean): Promise<CustomerOrder | null>;
+  fail(message: string): void;
+};
+
+/**
+ * The order as it is now (`POST /api/orders/lookup`): looked up at once with an email this
+ * device knows (it placed the order, or the customer typed it here), else when asked.
+ */
+export function useOrderLookup(orderNumber: string, knownEmail: string | undefined): OrderLookup {
+  const [found, setFound] = useState<CustomerOrder | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const look = async (address: string, quiet: boolean): Promise<CustomerOrder | null> => {
+    if (!quiet && !/^[^\s@]+@[^\s@]+$/.test(address)) {
+      setError('Type the email address the order was placed with.');
+      return null;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const order = await sendJson<CustomerOrder>('POST', '/api/orders/lookup', { orderNumber, email: address });
+      setFound(order);
+      return order;
+    } catch (err) {
+      const e2 = err as ApiError;
+      if (!quiet) {
+        setError(
+          e2.code === 'ORDER_NOT_FOUND'
+            ? `We could not find order ${orderNumber} with that email address. Use the address the receipt was sent to.`
+            : e2.code === 'RATE_LIMITED'
+              ? `Too many tries from this network. Please try again in ${e2.retryAfter ?? 60} seconds.`
+              : e2.code === 'VALIDATION_FAILED'
+                ? 'Type the order number and the email address the order was placed with.'
+                : e2.message,
+        );
+      }
+      return null;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    // Its current status, without asking (nothing shows if it fails).
+    if (knownEmail) void look(knownEmail, true);
+  }, [knownEmail, orderNumber]);
+
+  return { found, error, busy, look, fail: setError };
+}
+
+export function EmailField({ value, onInput, error }: { value: string; onInput: (v: string) => void; error: string }) {
+  return (
+    <>
+      <label for="lookup-email">Email address</label>
+      <input
+        id="lookup-email"
+        type="email"
+        autoComplete="email"
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'lookup-error' : undefined}
+        onInput={(e) => onInput((e.target as HTMLInputElement).value)}
+      />
+      {error && (
+        <p id="lookup-error" class="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </>
   );
 }
 
@@ -122,78 +217,35 @@ function statusInWords(o: CustomerOrder): { badge: string; kind: 'ok' | 'warn' |
 }
 
 /**
- * The order's current status. On the device that placed it the email is known and the status
- * loads by itself; elsewhere the customer types the email the order was placed with.
+ * The order's current status. Where the email is known the status loads by itself;
+ * elsewhere the customer types the email the order was placed with.
  */
-function OrderStatus({ orderNumber, knownEmail }: { orderNumber: string; knownEmail?: string }) {
+function OrderStatus({
+  orderNumber,
+  lookup,
+  askEmail,
+}: {
+  orderNumber: string;
+  lookup: OrderLookup;
+  askEmail: boolean;
+}) {
   const [email, setEmail] = useState('');
-  const [found, setFound] = useState<CustomerOrder | null>(null);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const look = async (address: string, quiet: boolean) => {
-    setBusy(true);
-    setError('');
-    try {
-      setFound(await sendJson<CustomerOrder>('POST', '/api/orders/lookup', { orderNumber, email: address }));
-    } catch (err) {
-      const e2 = err as ApiError;
-      if (!quiet) {
-        setError(
-          e2.code === 'ORDER_NOT_FOUND'
-            ? `We could not find order ${orderNumber} with that email address. Use the address the receipt was sent to.`
-            : e2.code === 'RATE_LIMITED'
-              ? `Too many tries from this network. Please try again in ${e2.retryAfter ?? 60} seconds.`
-              : e2.code === 'VALIDATION_FAILED'
-                ? 'Type the email address the order was placed with.'
-                : e2.message,
-        );
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  useEffect(() => {
-    // On the device that placed the order: its current status, without asking (nothing shows if it fails).
-    if (knownEmail) void look(knownEmail, true);
-  }, [knownEmail]);
-
+  if (!lookup.found && !askEmail) return null;
   const submit = (e: Event) => {
     e.preventDefault();
-    const value = email.trim();
-    if (!/^[^\s@]+@[^\s@]+$/.test(value)) {
-      setError('Type the email address the order was placed with.');
-      return;
-    }
-    void look(value, false);
+    void lookup.look(email.trim(), false);
   };
-
-  if (knownEmail && !found) return null;
   return (
     <section class="section" aria-labelledby="status-title">
       <h2 id="status-title">Order status</h2>
-      {found ? <StatusCard order={found} /> : null}
-      {!found && (
+      {lookup.found ? (
+        <StatusCard order={lookup.found} />
+      ) : (
         <form onSubmit={submit} noValidate>
           <p class="muted">To see the status of order {orderNumber}, type the email address you ordered with.</p>
-          <label for="lookup-email">Email address</label>
-          <input
-            id="lookup-email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'lookup-error' : undefined}
-            onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
-          />
-          {error && (
-            <p id="lookup-error" class="field-error" role="alert">
-              {error}
-            </p>
-          )}
-          <button type="submit" class="btn btn-primary" disabled={busy}>
-            {busy ? 'Looking…' : 'Show status'}
+          <EmailField value={email} onInput={setEmail} error={lookup.error} />
+          <button type="submit" class="btn btn-primary" disabled={lookup.busy}>
+            {lookup.busy ? 'Looking…' : 'Show status'}
           </button>
         </form>
       )}

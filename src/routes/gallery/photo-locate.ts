@@ -5,8 +5,8 @@
  * at most the event's photo list.
  */
 import type { Photo, PhotoLibrary } from '../../services/photos/types.js';
-import { galleryPath, type PhotoItemBuilder } from '../gallery/photo-item.js';
-import type { PhotoLookupT } from './schemas.js';
+import { galleryPath, type PhotoItemBuilder } from './photo-item.js';
+import type { PhotoLookupT } from './photo-lookup-schemas.js';
 
 type Library = Pick<PhotoLibrary, 'getEvent' | 'findPhoto' | 'photosOf' | 'dayPhotos' | 'sessionPhotos'>;
 

@@ -9,8 +9,8 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { photoItemBuilder } from '../gallery/photo-item.js';
-import { PhotoItem } from '../gallery/schemas.js';
+import { photoItemBuilder } from './photo-item.js';
+import { PhotoItem } from './schemas.js';
 
 const Params = z.object({
   code: z

@@ -5,9 +5,9 @@
 import path from 'node:path';
 import { describe, expect, type TestContext, test } from 'vitest';
 import { photoItemBuilder } from '../../../src/routes/gallery/photo-item.js';
-import photoRoutes from '../../../src/routes/photos/index.js';
-import { locatePhoto } from '../../../src/routes/photos/locate.js';
-import { PhotoLookup } from '../../../src/routes/photos/schemas.js';
+import { locatePhoto } from '../../../src/routes/gallery/photo-locate.js';
+import photoRoutes from '../../../src/routes/gallery/photo-lookup.js';
+import { PhotoLookup } from '../../../src/routes/gallery/photo-lookup-schemas.js';
 import { build, type TestApp, tempDir } from '../../helpers/build.js';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
 import { unscannedLibraryApp } from '../../helpers/unscanned-library.js';

@@ -12,8 +12,8 @@ import { errorResponses } from '../../schemas/errors.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import { isWellFormed } from '../../services/orders/text.js';
 import { TakedownReason } from '../../services/store/ports/takedowns.js';
-import { findByRef } from './locate.js';
-import { PhotoLookupParams } from './schemas.js';
+import { findByRef } from './photo-locate.js';
+import { PhotoLookupParams } from './photo-lookup-schemas.js';
 
 export const MAX_TAKEDOWN_MESSAGE = 2000;
 /** C0 controls but tab and newline, DEL, C1 controls. */

@@ -4,7 +4,7 @@
  * session's pages for a page size.
  */
 import { z } from 'zod';
-import { DEFAULT_LIMIT, MAX_LIMIT, PageQuery, PhotoItem } from '../gallery/schemas.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, PageQuery, PhotoItem } from './schemas.js';
 
 export const PhotoLookupParams = z.object({
   event: z.string().min(1).max(500).describe('Event code (its folder name), URL-encoded'),

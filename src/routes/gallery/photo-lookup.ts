@@ -4,14 +4,14 @@
  * "Find photo #" can open the right page instead of guessing with a HEAD on the thumbnail.
  *
  * Not under `/event/{code}/...`: any name there could be a day folder's. The item is built by
- * the gallery's own builder (routes/gallery/photo-item.ts): same shape and URLs as the pages.
+ * the gallery's own builder (photo-item.ts): same shape and URLs as the pages.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { photoItemBuilder } from '../gallery/photo-item.js';
-import { locatePhoto } from './locate.js';
-import { PhotoLookup, PhotoLookupParams, PhotoLookupQuery } from './schemas.js';
+import { photoItemBuilder } from './photo-item.js';
+import { locatePhoto } from './photo-locate.js';
+import { PhotoLookup, PhotoLookupParams, PhotoLookupQuery } from './photo-lookup-schemas.js';
 
 const photoRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const library = fastify.photos;

@@ -2,8 +2,8 @@
  * Renders `.env.example` as the README's configuration table: one row per variable with
  * its default (or "unset" and an example) and the comment above it, grouped by section.
  */
-export const START = '<!-- config:start (generated from .env.example by `npm run docs:config`) -->';
-export const END = '<!-- config:end -->';
+const START = '<!-- config:start (generated from .env.example by `npm run docs:config`) -->';
+const END = '<!-- config:end -->';
 
 export function renderConfigTable(envExample: string): string {
   const out: string[] = [];

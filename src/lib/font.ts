@@ -1,8 +1,9 @@
 /**
- * The one font labels are set in: Noto Sans JP (SIL OFL), shipped inside the npm package
- * `@expo-google-fonts/noto-sans-jp`. It covers Latin with accents, kana and kanji, so a
- * label looks the same on every machine and in the Docker image, with no system font.
- * Resolved through Node's module resolution, so it works from `src/` (tsx) and `dist/`.
+ * The one font the server draws text with (labels, the preview watermark, the demo photos):
+ * Noto Sans JP (SIL OFL), shipped inside the npm package `@expo-google-fonts/noto-sans-jp`.
+ * It covers Latin with accents, kana and kanji, so what is drawn looks the same on every
+ * machine and in the Docker image, with no system font. Resolved here once, through Node's
+ * module resolution, so it works from `src/` (tsx) and `dist/`.
  */
 import { createRequire } from 'node:module';
 

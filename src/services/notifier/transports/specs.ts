@@ -1,14 +1,12 @@
 /**
- * Which transports to use, as plain data (it crosses into the mail thread), and the factory
- * that turns it into transports: SendGrid when `SENDGRID_API_KEY` is set, SMTP when
- * `SMTP_URL` is, in that order; with neither, `.eml` files in `DATA_DIR/outbox`.
+ * Which transports to use, as plain data (it crosses into the mail thread, where create.ts
+ * turns it into transports): SendGrid when `SENDGRID_API_KEY` is set, SMTP when `SMTP_URL`
+ * is, in that order; with neither, `.eml` files in `DATA_DIR/outbox`. The main thread needs
+ * only this, so it never loads nodemailer or @sendgrid/mail (faster start-up).
  */
 import path from 'node:path';
 import type { Config } from '../../../config/env.js';
-import { fileTransport } from './file.js';
-import { sendgridTransport } from './sendgrid.js';
-import { smtpTransport } from './smtp.js';
-import type { MailTransport, TransportName } from './transport.js';
+import type { TransportName } from './transport.js';
 
 export const OUTBOX_DIR = 'outbox';
 
@@ -31,17 +29,6 @@ export function transportSpecs(
   if (config.SMTP_URL) specs.push({ kind: 'smtp', url: config.SMTP_URL });
   if (specs.length === 0) specs.push({ kind: 'file', dir: path.join(config.dataDir, OUTBOX_DIR) });
   return specs;
-}
-
-export function createTransport(spec: TransportSpec): MailTransport {
-  switch (spec.kind) {
-    case 'sendgrid':
-      return sendgridTransport(spec.apiKey, { baseUrl: spec.baseUrl });
-    case 'smtp':
-      return smtpTransport(spec.url);
-    case 'file':
-      return fileTransport(spec.dir);
-  }
 }
 
 export function transportNames(specs: readonly TransportSpec[]): TransportName[] {

@@ -1,0 +1,84 @@
+/**
+ * `npm run build`: compiles the server (src/ → dist/, `tsc -b`, incremental) and builds the
+ * browser app (web/ → dist/web, `vite build`).
+ *
+ * `node scripts/build.mjs [--if-changed] [server] [web]`: both parts unless one is named.
+ * `--if-changed` (what `npm start` does first, in scripts/start.mjs) builds only what changed
+ * since the last build: it hashes each part's inputs and compares them with the hashes stored
+ * in dist/.build-stamp.json, so a restart with nothing changed costs a few milliseconds
+ * instead of a full build (docs/development.md, "Restarts"). Plain JavaScript, so it runs
+ * without a TypeScript loader.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const STAMP = 'dist/.build-stamp.json';
+const BIN = 'node_modules/.bin';
+
+/** What each part is built from, and what it builds. */
+const parts = {
+  server: {
+    inputs: ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
+    output: 'dist/server.js',
+    command: [`${BIN}/tsc`, '-b', 'tsconfig.build.json'],
+  },
+  web: {
+    inputs: ['web', 'package-lock.json'],
+    output: 'dist/web/index.html',
+    command: [`${BIN}/vite`, 'build', 'web', '--logLevel', 'warn'],
+  },
+};
+
+function filesOf(entry) {
+  if (!existsSync(entry)) return [];
+  if (!statSync(entry).isDirectory()) return [entry];
+  return readdirSync(entry, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath ?? d.path, d.name))
+    .sort();
+}
+
+function hashOf(inputs) {
+  const hash = createHash('sha256');
+  for (const file of inputs.flatMap(filesOf)) {
+    hash.update(file).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function readStamp() {
+  try {
+    return JSON.parse(readFileSync(STAMP, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Builds the parts named in `only` (all when empty); with `ifChanged`, only those whose
+ * inputs changed since the last build. Exits the process when a build fails.
+ */
+export function build({ ifChanged = false, only = [] } = {}) {
+  const stamp = readStamp();
+  for (const [name, part] of Object.entries(parts)) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    const hash = hashOf(part.inputs);
+    if (ifChanged && stamp[name] === hash && existsSync(part.output)) continue;
+    const started = Date.now();
+    const run = spawnSync(part.command[0], part.command.slice(1), { stdio: 'inherit' });
+    if (run.status !== 0) process.exit(run.status ?? 1);
+    stamp[name] = hash;
+    writeFileSync(STAMP, `${JSON.stringify(stamp, null, 2)}\n`);
+    process.stdout.write(
+      `built ${name} (${path.basename(part.command[0])} ${part.command[1]}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  build({ ifChanged: args.includes('--if-changed'), only: args.filter((a) => a in parts) });
+}

@@ -1,0 +1,113 @@
+/**
+ * The confirmation link of a held high-value order (docs/contract.md, "Notifications"):
+ * - `GET /api/orders/verify?token=`: a page showing the order and a "Confirm my order" button;
+ *   it changes nothing, so a mail scanner or link preview that follows the link confirms
+ *   nothing;
+ * - `POST /api/orders/verify` (the button: a form with `token`): confirms, and answers the
+ *   outcome's page.
+ * Both answer HTML (services/orders/confirm.ts has the outcomes, verify-page.ts the pages).
+ * A static path, so it wins over the admin routes' `/api/orders/{orderNumber}`.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses } from '../../schemas/errors.js';
+import { parseMailbox } from '../../services/notifier/message.js';
+import type { ConfirmOutcome } from '../../services/orders/confirm.js';
+import { VERIFY_PATH } from '../../services/orders/verify-link.js';
+import { VerifyBody, VerifyQuery } from './schemas.js';
+import { PAGE_HEADERS, verifyPage } from './verify-page.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+
+const pages = {
+  403: html('`VERIFICATION_FAILED`: the link is forged, altered or incomplete'),
+  409: html('`INVALID_TRANSITION`: the order was cancelled and cannot be confirmed'),
+  410: html('`VERIFICATION_EXPIRED`: the link expired; the order is (or will be) cancelled'),
+};
+
+const outcomes = [
+  'The token is `<orderId>.<expires>.<mac>`: the order id, the expiry in Unix seconds (the hold',
+  'expiry, `VERIFY_LINK_TTL_HOURS` after submission) and an HMAC-SHA256 over both with the',
+  'server\'s link secret. The outcome is on `<main data-code="...">`:',
+].join('\n');
+
+const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { orderIntake } = fastify;
+  const siteName = parseMailbox(fastify.config.MAIL_FROM).name || 'Convention Photos';
+
+  // The page's form posts `token=...`; parsed here only (this plugin's scope), small.
+  fastify.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  const answer = (outcome: ConfirmOutcome, token: string | undefined) => {
+    const page = verifyPage(outcome, { siteName, ...(token === undefined ? {} : { token }) });
+    return { status: page.status, html: page.html };
+  };
+
+  fastify.get(
+    VERIFY_PATH,
+    {
+      // A HEAD request (link checkers) gets nothing either.
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['orders'],
+        summary: 'The confirmation link of a high-value order: shows the order, confirms nothing',
+        description: [
+          'Opened by the customer from the confirmation mail; answers a small HTML page, not JSON.',
+          'It shows the order and a "Confirm my order" button that POSTs the token to this path;',
+          'opening the link changes nothing (mail scanners and link previews follow links).',
+          outcomes,
+          '`AWAITING_CONFIRMATION` (200, the page with the button); `ALREADY_CONFIRMED` (200);',
+          '`VERIFICATION_FAILED` (403, forged, altered or incomplete link); `VERIFICATION_EXPIRED` (410,',
+          'the hold lapsed and the order is cancelled); `INVALID_TRANSITION` (409, the order was cancelled).',
+        ].join('\n'),
+        querystring: VerifyQuery,
+        response: {
+          200: html('The order and its "Confirm my order" button, or: confirmed already'),
+          ...pages,
+          ...errorResponses('VALIDATION_FAILED', 'STORE_UNAVAILABLE'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.query;
+      const page = answer(await orderIntake.inspectLink(token), token);
+      return reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
+    },
+  );
+
+  fastify.post(
+    VERIFY_PATH,
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Confirm a high-value order (the button on the confirmation page)',
+        description: [
+          'The form of the page `GET /api/orders/verify` shows (`token=...`, form-encoded; JSON works',
+          'too). Releases the held order into the pending list, mails the receipt and notifies the',
+          'admins, once: a second confirmation finds it confirmed. Answers an HTML page.',
+          outcomes,
+          '`CONFIRMED` (200); `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403);',
+          '`VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409).',
+        ].join('\n'),
+        consumes: [FORM, 'application/json'],
+        body: VerifyBody,
+        response: {
+          200: html('Confirmed, or confirmed already'),
+          ...pages,
+          ...errorResponses('VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'STORE_UNAVAILABLE'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.body;
+      const page = answer(await orderIntake.confirm(token), undefined);
+      return reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
+    },
+  );
+};
+
+export default verifyRoutes;

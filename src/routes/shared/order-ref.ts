@@ -1,0 +1,31 @@
+/**
+ * How a route names one order: its id or its order number, in a path parameter, and the
+ * lookup that turns it into the order or a 404. Shared by the admin, feedback and label
+ * routes (docs/contract.md, "Orders": `{id}` and `{orderNumber}` both take either).
+ */
+import { z } from 'zod';
+import type { OrderRecord } from '../../domain/order.js';
+import { appError } from '../../errors/catalogue.js';
+import type { OrdersPort } from '../../services/store/ports/orders.js';
+
+export const OrderRef = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .describe('The order’s id or its order number (`AX25-0001`, any case)');
+
+export const IdParams = z.object({ id: OrderRef });
+export const OrderNumberParams = z.object({ orderNumber: OrderRef });
+
+/** The order `ref` names, or 404 ORDER_NOT_FOUND. */
+export async function loadOrder(orders: Pick<OrdersPort, 'get'>, ref: string): Promise<OrderRecord> {
+  const order = await orders.get(ref);
+  if (!order) {
+    throw appError('ORDER_NOT_FOUND', {
+      message: `Order ${ref.slice(0, 100)} not found`,
+      details: { ref: ref.slice(0, 100) },
+    });
+  }
+  return order;
+}

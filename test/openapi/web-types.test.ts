@@ -1,0 +1,42 @@
+/**
+ * The browser app's API types are generated from openapi/openapi.json (scripts/api-types.ts),
+ * so the app can't drift from the server: the checked-in file is current, and a field the
+ * server stops declaring breaks the web app's typecheck where the app reads it.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from 'vitest';
+import { API_TYPES_FILE, OPENAPI_FILE, renderApiTypes } from '../../scripts/lib/api-types.js';
+
+const run = promisify(execFile);
+
+test('web/src/lib/api-schema.ts is what openapi/openapi.json gives (run `npm run api-types`)', async () => {
+  const [doc, file] = await Promise.all([readFile(OPENAPI_FILE, 'utf8'), readFile(API_TYPES_FILE, 'utf8')]);
+  expect(file).toBe(await renderApiTypes(doc));
+  expect(file).toContain('export type Order = ');
+});
+
+test('a schema change the app does not follow breaks the web typecheck', { timeout: 180_000 }, async (t) => {
+  // A copy of web/ inside the repository (so node_modules resolves), with types generated
+  // from a document whose Order no longer has `orderNumber`.
+  const dir = path.resolve('test-artifacts', `web-types-${process.pid}`);
+  await mkdir(dir, { recursive: true });
+  t.onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  await cp('web', dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}dist`) });
+  const doc = JSON.parse(await readFile(OPENAPI_FILE, 'utf8'));
+  const order = doc.components.schemas.Order;
+  delete order.properties.orderNumber;
+  order.required = order.required.filter((f: string) => f !== 'orderNumber');
+  await writeFile(path.join(dir, 'src/lib/api-schema.ts'), await renderApiTypes(JSON.stringify(doc)));
+
+  const tsc = path.resolve('node_modules/typescript/bin/tsc');
+  const result = await run(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json')]).then(
+    () => ({ code: 0, out: '' }),
+    (err: { code: number; stdout: string }) => ({ code: err.code, out: err.stdout }),
+  );
+  expect(result.code).not.toBe(0);
+  expect(result.out).toMatch(/Property 'orderNumber' does not exist on type/);
+  expect(result.out).toMatch(/src\/admin\//); // where the admin pages read an Order's number
+});

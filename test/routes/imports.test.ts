@@ -1,0 +1,28 @@
+/**
+ * Route folders depend on services and on src/routes/shared, never on each other: a helper
+ * two areas need lives in shared/ (DEVELOPERS.md, "Layout").
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+
+const ROUTES = 'src/routes';
+
+test('no route folder imports from another route folder (only from ../shared)', async () => {
+  const crossings: string[] = [];
+  for (const area of await readdir(ROUTES)) {
+    for (const file of await readdir(path.join(ROUTES, area), { recursive: true })) {
+      if (!file.endsWith('.ts')) continue;
+      const text = await readFile(path.join(ROUTES, area, file), 'utf8');
+      for (const m of text.matchAll(/from '(\.\.\/[^']+)'/g)) {
+        const target = path.normalize(path.join(ROUTES, area, path.dirname(file), m[1] as string));
+        const rel = path.relative(ROUTES, target);
+        if (rel.startsWith('..')) continue; // outside src/routes: services, schemas, domain
+        const [other] = rel.split(path.sep);
+        if (other !== area && other !== 'shared') crossings.push(`${area}/${file} → ${rel}`);
+      }
+    }
+  }
+  expect(crossings).toEqual([]);
+  expect((await readdir(ROUTES)).includes('shared')).toBe(true);
+});

@@ -1,0 +1,30 @@
+/**
+ * The browser tests' set-up: the app built from the current sources into a temporary folder
+ * (test/support/web-build.ts), a Chromium (web-browser.ts), and the whole service serving that
+ * build (web-server.ts). The server reads index.html when it starts, so it starts after the
+ * build; `close` undoes all three.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './web-browser.js';
+import { buildWebApp } from './web-build.js';
+import { startWebServer, type WebServer } from './web-server.js';
+
+export type WebHarness = { server: WebServer; browser: Browser; close: () => Promise<void> };
+
+export async function startWebHarness(): Promise<WebHarness> {
+  const webDir = await mkdtemp(path.join(tmpdir(), 'photo-webapp-'));
+  const [, browser] = await Promise.all([buildWebApp(webDir), launchBrowser()]);
+  const server = await startWebServer(webDir);
+  return {
+    server,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.close();
+      await rm(webDir, { recursive: true, force: true });
+    },
+  };
+}
