@@ -4944,6 +4944,26 @@ export interface components {
                 };
             };
         };
+        TakedownRequestInput: {
+            /**
+             * @description `me`: I am in this photo and want it down; `copyright`: it is my work or infringes it; `other`
+             * @enum {string}
+             */
+            reason: "me" | "copyright" | "other";
+            /**
+             * Format: email
+             * @description Where the decision is sent
+             */
+            email: string;
+            /** @description Optional, at most 2000 characters */
+            message?: string;
+            /** @description The CAPTCHA solution (or `X-Captcha-Token`) */
+            captchaToken?: string;
+        };
+        TakedownAcceptedInput: {
+            /** @description The request, as the admin’s takedown queue names it */
+            requestId: string;
+        };
         CreateOrderRequestInput: {
             /** @description The event (gallery code) */
             eventSlug: string;
@@ -5082,26 +5102,6 @@ export interface components {
             updatedAt: string;
             /** @description True while a high-value order waits for the customer to follow the link mailed to them */
             verificationRequired: boolean;
-        };
-        TakedownRequestInput: {
-            /**
-             * @description `me`: I am in this photo and want it down; `copyright`: it is my work or infringes it; `other`
-             * @enum {string}
-             */
-            reason: "me" | "copyright" | "other";
-            /**
-             * Format: email
-             * @description Where the decision is sent
-             */
-            email: string;
-            /** @description Optional, at most 2000 characters */
-            message?: string;
-            /** @description The CAPTCHA solution (or `X-Captcha-Token`) */
-            captchaToken?: string;
-        };
-        TakedownAcceptedInput: {
-            /** @description The request, as the admin’s takedown queue names it */
-            requestId: string;
         };
         PushSubscribeRequestInput: {
             /**
@@ -5719,6 +5719,26 @@ export interface components {
                 };
             };
         };
+        TakedownRequest: {
+            /**
+             * @description `me`: I am in this photo and want it down; `copyright`: it is my work or infringes it; `other`
+             * @enum {string}
+             */
+            reason: "me" | "copyright" | "other";
+            /**
+             * Format: email
+             * @description Where the decision is sent
+             */
+            email: string;
+            /** @description Optional, at most 2000 characters */
+            message?: string;
+            /** @description The CAPTCHA solution (or `X-Captcha-Token`) */
+            captchaToken?: string;
+        };
+        TakedownAccepted: {
+            /** @description The request, as the admin’s takedown queue names it */
+            requestId: string;
+        };
         CreateOrderRequest: {
             /** @description The event (gallery code) */
             eventSlug: string;
@@ -5878,26 +5898,6 @@ export interface components {
             /** @description True while a high-value order waits for the customer to follow the link mailed to them */
             verificationRequired: boolean;
         };
-        TakedownRequest: {
-            /**
-             * @description `me`: I am in this photo and want it down; `copyright`: it is my work or infringes it; `other`
-             * @enum {string}
-             */
-            reason: "me" | "copyright" | "other";
-            /**
-             * Format: email
-             * @description Where the decision is sent
-             */
-            email: string;
-            /** @description Optional, at most 2000 characters */
-            message?: unknown;
-            /** @description The CAPTCHA solution (or `X-Captcha-Token`) */
-            captchaToken?: string;
-        };
-        TakedownAccepted: {
-            /** @description The request, as the admin’s takedown queue names it */
-            requestId: string;
-        };
         PushSubscribeRequest: {
             /**
              * Format: uri
@@ -6008,14 +6008,14 @@ export type GallerySessionPageInput = components['schemas']['GallerySessionPageI
 export type FinderPhotosInput = components['schemas']['FinderPhotosInput'];
 export type LiveCountInput = components['schemas']['LiveCountInput'];
 export type PhotoLookupInput = components['schemas']['PhotoLookupInput'];
+export type TakedownRequestInput = components['schemas']['TakedownRequestInput'];
+export type TakedownAcceptedInput = components['schemas']['TakedownAcceptedInput'];
 export type CreateOrderRequestInput = components['schemas']['CreateOrderRequestInput'];
 export type CreateOrderResponseInput = components['schemas']['CreateOrderResponseInput'];
 export type SubmitOrderRequestInput = components['schemas']['SubmitOrderRequestInput'];
 export type ConfirmOrderRequestInput = components['schemas']['ConfirmOrderRequestInput'];
 export type OrderLookupRequestInput = components['schemas']['OrderLookupRequestInput'];
 export type CustomerOrderInput = components['schemas']['CustomerOrderInput'];
-export type TakedownRequestInput = components['schemas']['TakedownRequestInput'];
-export type TakedownAcceptedInput = components['schemas']['TakedownAcceptedInput'];
 export type PushSubscribeRequestInput = components['schemas']['PushSubscribeRequestInput'];
 export type PushSubscribeResponseInput = components['schemas']['PushSubscribeResponseInput'];
 export type PushPublicKeyInput = components['schemas']['PushPublicKeyInput'];
@@ -6052,14 +6052,14 @@ export type GallerySessionPage = components['schemas']['GallerySessionPage'];
 export type FinderPhotos = components['schemas']['FinderPhotos'];
 export type LiveCount = components['schemas']['LiveCount'];
 export type PhotoLookup = components['schemas']['PhotoLookup'];
+export type TakedownRequest = components['schemas']['TakedownRequest'];
+export type TakedownAccepted = components['schemas']['TakedownAccepted'];
 export type CreateOrderRequest = components['schemas']['CreateOrderRequest'];
 export type CreateOrderResponse = components['schemas']['CreateOrderResponse'];
 export type SubmitOrderRequest = components['schemas']['SubmitOrderRequest'];
 export type ConfirmOrderRequest = components['schemas']['ConfirmOrderRequest'];
 export type OrderLookupRequest = components['schemas']['OrderLookupRequest'];
 export type CustomerOrder = components['schemas']['CustomerOrder'];
-export type TakedownRequest = components['schemas']['TakedownRequest'];
-export type TakedownAccepted = components['schemas']['TakedownAccepted'];
 export type PushSubscribeRequest = components['schemas']['PushSubscribeRequest'];
 export type PushSubscribeResponse = components['schemas']['PushSubscribeResponse'];
 export type PushPublicKey = components['schemas']['PushPublicKey'];
