@@ -32,6 +32,7 @@ import web from './plugins/web.js';
 import adminRoutes from './routes/admin/index.js';
 import intakeRoutes from './routes/admin/intake.js';
 import meRoutes from './routes/admin/me.js';
+import mirrorRoutes from './routes/admin/mirror.js';
 import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
 import eventRoutes from './routes/events/index.js';
@@ -56,6 +57,7 @@ import finder from './services/finder/plugin.js';
 import images from './services/images/plugin.js';
 import intake from './services/intake/plugin.js';
 import labels from './services/labels/plugin.js';
+import mirror from './services/mirror/plugin.js';
 import notifier from './services/notifier/plugin.js';
 import orderIntake from './services/orders/plugin.js';
 import photos from './services/photos/plugin.js';
@@ -159,6 +161,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // 2. services
   await fastify.register(store); // first, so it is closed last (Fastify closes in reverse order)
+  await fastify.register(mirror); // needs store; the spreadsheet mirror's worker
   await fastify.register(adminAuth, { terminal: opts.terminal });
   await fastify.register(rateLimits); // needs adminAuth (admins are not limited)
   await fastify.register(captcha);
@@ -187,6 +190,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(eventRoutes);
   await fastify.register(adminRoutes);
   await fastify.register(salesRoutes); // GET /api/orders/summary/breakdown
+  await fastify.register(mirrorRoutes); // GET /api/admin/mirror
   await fastify.register(intakeRoutes); // GET /api/admin/intake
   await fastify.register(meRoutes); // GET /api/admin/me: the caller's role
   await fastify.register(feedbackRoutes);

@@ -82,6 +82,10 @@ export const envSchema = z.object({
   GOOGLE_SHEETS_TAB: z.string().min(1).default('Orders'),
   GOOGLE_APPLICATION_CREDENTIALS: optional(z.string().min(1)),
   GOOGLE_SHEETS_ROOT_URL: optional(url),
+  /** How often the spreadsheet mirror looks for new and changed orders to write (docs/mirror.md). */
+  MIRROR_FLUSH_MS: ms(50, 5_000).default(500),
+  /** How long the first start waits for the sheet's orders to be imported before serving. */
+  MIRROR_IMPORT_WAIT_MS: ms(0).default(15_000),
 
   // --- admin -------------------------------------------------------------------
   ADMIN_TOKENS: optional(z.string()),
@@ -207,6 +211,8 @@ function crossFieldProblems(env: Env, adminTokens: string[]): string[] {
     if (!env.GOOGLE_APPLICATION_CREDENTIALS) {
       out.push('GOOGLE_APPLICATION_CREDENTIALS: required when ORDER_STORE=sheets');
     }
+  } else if (env.GOOGLE_SHEETS_ID && !env.GOOGLE_APPLICATION_CREDENTIALS) {
+    out.push('GOOGLE_APPLICATION_CREDENTIALS: required when GOOGLE_SHEETS_ID is set (the spreadsheet mirror)');
   }
   if (env.ORDER_STORE === 'postgres' && !env.DATABASE_URL) {
     out.push('DATABASE_URL: required when ORDER_STORE=postgres');

@@ -8,6 +8,7 @@
  * `changed: false` means the order is returned as it was: no write, no history, no mail.
  */
 import { appError } from '../errors/catalogue.js';
+import { formatItems } from './items.js';
 import {
   type Actor,
   appendFeedbackText,
@@ -180,4 +181,36 @@ export function applyHoldExpiry(order: OrderRecord, now: Date): Applied {
     by: 'system',
   };
   return { order: next(order, { status: 'cancelled', held: false, holdExpiresAt: null }, [entry], now), changed: true };
+}
+
+/**
+ * The feedback text replaced as a whole: a hand edit of the spreadsheet's feedback column
+ * (docs/contract.md, "System of record and the spreadsheet mirror"). The entry cap applies to
+ * what the API appends, not to what the operator types.
+ */
+export function applyFeedbackText(order: OrderRecord, feedback: string, now: Date, by: Actor): Applied {
+  if (feedback === order.feedback) return { order, changed: false };
+  const entry: HistoryEntry = { at: now.toISOString(), action: 'edit', field: 'feedback', by };
+  return { order: next(order, { feedback }, [entry], now), changed: true };
+}
+
+/**
+ * The lines replaced (a hand edit of the spreadsheet's items column): only before fulfilment,
+ * like every field edit; the subtotal becomes the lines' sum and the total follows it.
+ */
+export function applyLines(order: OrderRecord, items: OrderRecord['items'], now: Date, by: Actor): Applied {
+  const text = formatItems;
+  if (text(items) === text(order.items)) return { order, changed: false };
+  checkEditable(order, { customerName: order.customerName });
+  const subtotalCents = items.reduce((n, l) => n + l.lineCents, 0);
+  const entry: HistoryEntry = {
+    at: now.toISOString(),
+    action: 'edit',
+    field: 'items',
+    from: text(order.items),
+    to: text(items),
+    by,
+  };
+  const changes = { items, subtotalCents, totalCents: subtotalCents + order.shippingFeeCents };
+  return { order: next(order, changes, [entry], now), changed: true };
 }

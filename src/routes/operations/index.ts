@@ -7,6 +7,14 @@ const Health = z.object({ status: z.literal('ok') });
 const Ready = z.object({
   status: z.enum(['ready', 'unavailable']),
   checks: z.record(z.string(), z.object({ ok: z.boolean(), details: z.record(z.string(), z.unknown()).optional() })),
+  mirror: z
+    .object({
+      pending: z.number().int().describe('Orders not yet in the spreadsheet'),
+      lastSyncAt: z.string().nullable().describe('When the mirror last read or wrote the sheet'),
+      lastError: z.string().nullable().describe('The last failure in words; null once the sheet answers'),
+    })
+    .optional()
+    .describe('With the spreadsheet mirror on. The sheet being unreachable never makes the server unready.'),
 });
 
 const operationsRoutes: FastifyPluginAsyncZod = async (fastify) => {
@@ -34,9 +42,10 @@ const operationsRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (_request, reply) => {
       const result = await fastify.readiness.run();
+      const mirror = result.checks.mirror?.details as z.infer<typeof Ready>['mirror'];
       return reply
         .code(result.ok ? 200 : 503)
-        .send({ status: result.ok ? 'ready' : 'unavailable', checks: result.checks });
+        .send({ status: result.ok ? 'ready' : 'unavailable', checks: result.checks, ...(mirror ? { mirror } : {}) });
     },
   );
 

@@ -52,14 +52,6 @@ export function storeOptions(config: Config, log: StoreLogger): StoreOptions {
 async function storePlugin(fastify: FastifyInstance): Promise<void> {
   const { config } = fastify;
   const log = fastify.log.child({ component: 'store' });
-  // The spreadsheet mirror is a worker of its own, not in this version yet: a Sheets
-  // deployment starts on the record and is told, once, that the sheet is not written.
-  if (config.ORDER_STORE === 'sheets' || config.GOOGLE_SHEETS_ID) {
-    const where = config.ORDER_STORE === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'SQLite (DATA_DIR/orders.db)';
-    log.warn(
-      `${config.ORDER_STORE === 'sheets' ? 'ORDER_STORE=sheets' : 'GOOGLE_SHEETS_ID is set'}: orders are kept in ${where}; the spreadsheet mirror is not available yet in this version, so the spreadsheet is not written`,
-    );
-  }
   const store = await openStore(storeOptions(config, log));
   fastify.decorate('store', {
     engine: store.engine,
@@ -70,6 +62,7 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     captchaTokens: store.captchaTokens,
     outbox: store.outbox,
     takedowns: store.takedowns,
+    mirror: store.mirror,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {

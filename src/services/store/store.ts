@@ -12,6 +12,7 @@ import type { CaptchaTokensPort } from './ports/captcha-tokens.js';
 import type { EventSettingsPort } from './ports/event-settings.js';
 import type { IdempotencyKeysPort } from './ports/idempotency-keys.js';
 import type { MailOutboxPort } from './ports/mail-outbox.js';
+import type { MirrorPort } from './ports/mirror.js';
 import type { OrdersPort } from './ports/orders.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
 import type { TakedownsPort } from './ports/takedowns.js';
@@ -20,6 +21,7 @@ import type { Db } from './sql/db.js';
 import { SqlEventSettings } from './sql/event-settings.js';
 import { SqlIdempotencyKeys } from './sql/idempotency-keys.js';
 import { SqlMailOutbox } from './sql/mail-outbox.js';
+import { SqlMirror } from './sql/mirror.js';
 import { SqlOrders } from './sql/orders.js';
 import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
 import { SqlTakedowns } from './sql/takedowns.js';
@@ -33,6 +35,8 @@ export interface Store {
   readonly idempotencyKeys: IdempotencyKeysPort;
   readonly captchaTokens: CaptchaTokensPort;
   readonly outbox: MailOutboxPort;
+  /** The spreadsheet mirror's records (src/services/mirror is its one user). */
+  readonly mirror: MirrorPort;
   readonly takedowns: TakedownsPort;
 }
 
@@ -57,6 +61,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly idempotencyKeys: IdempotencyKeysPort;
   readonly captchaTokens: CaptchaTokensPort;
   readonly outbox: MailOutboxPort;
+  readonly mirror: MirrorPort;
   readonly takedowns: TakedownsPort;
 
   constructor(readonly db: E) {
@@ -67,6 +72,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.idempotencyKeys = new SqlIdempotencyKeys(db);
     this.captchaTokens = new SqlCaptchaTokens(db);
     this.outbox = new SqlMailOutbox(db);
+    this.mirror = new SqlMirror(db);
     this.takedowns = new SqlTakedowns(db);
   }
 

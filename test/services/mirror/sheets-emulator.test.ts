@@ -282,6 +282,13 @@ describe('Sheets emulator with the real googleapis client', () => {
     emu.setFaults({ outage: true });
     expect((await failure(read())).status).toBe(503);
 
+    // unreachable: the connection is cut, no answer and no status; nothing is counted
+    const before = emu.stats().calls['values.get'];
+    emu.setFaults({ unreachable: true });
+    const cut = await failure(read());
+    expect(cut.status).toBeUndefined();
+    expect(emu.stats().calls['values.get']).toBe(before);
+
     emu.setFaults({ applyThenFail: { count: 1 } });
     const append = (v: string) =>
       api.spreadsheets.values.append({

@@ -12,6 +12,7 @@ import { expect, test } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { openStore } from '../../../src/services/store/store.js';
 import { build, tempDir, testConfig } from '../../helpers/build.js';
+import { mirrorSetup } from '../../support/mirror-fixtures.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
 test('the default app has a SQLite store in DATA_DIR, one port per record, reported on /readyz', async (t) => {
@@ -22,6 +23,7 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
     'engine',
     'eventSettings',
     'idempotencyKeys',
+    'mirror',
     'orders',
     'outbox',
     'pushSubscriptions',
@@ -34,38 +36,18 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
   expect(res.json().checks.store).toEqual({ ok: true, details: { engine: 'sqlite', file: 'orders.db' } });
 });
 
-test('ORDER_STORE=sheets runs on SQLite until the mirror is there, and says so', async (t) => {
+test('ORDER_STORE=sheets runs on SQLite with the spreadsheet mirror on', async (t) => {
+  const m = await mirrorSetup(t);
   const dir = await tempDir(t);
-  const lines: { level: number; msg: string }[] = [];
-  const app = await buildApp(
-    testConfig(dir, {
-      ORDER_STORE: 'sheets',
-      GOOGLE_SHEETS_ID: 'sheet-id',
-      GOOGLE_APPLICATION_CREDENTIALS: path.join(dir, 'key.json'),
-      LOG_LEVEL: 'warn',
-    }),
-    { level: 'warn', stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
-  );
+  const app = await buildApp(testConfig(dir, { ...m.env, ORDER_STORE: 'sheets' }));
   t.onTestFinished(() => app.close());
   await app.ready();
   expect(app.store.engine).toBe('sqlite');
   expect(existsSync(path.join(dir, 'orders.db'))).toBe(true);
-  expect(lines.filter((l) => l.level === 40 && /mirror is not available yet/.test(l.msg))).toHaveLength(1);
-});
-
-test('GOOGLE_SHEETS_ID with the default store starts on SQLite and says once that the sheet is not written', async (t) => {
-  const dir = await tempDir(t);
-  const lines: { level: number; msg: string }[] = [];
-  const app = await buildApp(testConfig(dir, { GOOGLE_SHEETS_ID: 'sheet-id', LOG_LEVEL: 'warn' }), {
-    level: 'warn',
-    stream: { write: (line: string) => lines.push(JSON.parse(line)) },
-  });
-  t.onTestFinished(() => app.close());
-  await app.ready();
-  expect(app.store.engine).toBe('sqlite');
-  const warned = lines.filter((l) => l.level === 40 && /spreadsheet is not written/.test(l.msg));
-  expect(warned).toHaveLength(1);
-  expect(warned[0]?.msg).toMatch(/GOOGLE_SHEETS_ID is set.*SQLite/);
+  expect(app.mirror.enabled).toBe(true);
+  // the first start read the (empty) sheet and wrote its header row
+  expect((await app.mirror.status()).importedAt).not.toBeNull();
+  expect(m.emu.getValues(m.sheetId, "'Orders'!A1:B1")).toEqual([['orderNumber', 'createdAt']]);
 });
 
 test('the store is closed last: services closing after it still can write', async (t) => {

@@ -13,6 +13,7 @@ import { showToast } from '../lib/toast.js';
 import './admin.css';
 import BoothOrder from './BoothOrder.js';
 import EventSettings from './EventSettings.js';
+import MirrorPanel from './Mirror.js';
 import OrderDetail from './OrderDetail.js';
 import Orders from './Orders.js';
 import { may, useAdminMe } from './role.js';
@@ -88,6 +89,7 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
         </div>
       </nav>
       <main class="page page-wide" id="main">
+        <MirrorPanel />
         {view}
       </main>
     </div>

@@ -89,6 +89,15 @@ export interface paths {
                                     };
                                 };
                             };
+                            /** @description With the spreadsheet mirror on. The sheet being unreachable never makes the server unready. */
+                            mirror?: {
+                                /** @description Orders not yet in the spreadsheet */
+                                pending: number;
+                                /** @description When the mirror last read or wrote the sheet */
+                                lastSyncAt: string | null;
+                                /** @description The last failure in words; null once the sheet answers */
+                                lastError: string | null;
+                            };
                         };
                     };
                 };
@@ -117,6 +126,15 @@ export interface paths {
                                         [key: string]: unknown;
                                     };
                                 };
+                            };
+                            /** @description With the spreadsheet mirror on. The sheet being unreachable never makes the server unready. */
+                            mirror?: {
+                                /** @description Orders not yet in the spreadsheet */
+                                pending: number;
+                                /** @description When the mirror last read or wrote the sheet */
+                                lastSyncAt: string | null;
+                                /** @description The last failure in words; null once the sheet answers */
+                                lastError: string | null;
                             };
                         };
                     };
@@ -3041,6 +3059,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/mirror": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spreadsheet mirror: orders waiting, last error, conflicts and rows to look at
+         * @description With GOOGLE_SHEETS_ID set, every order is kept in the system of record and copied to the
+         *     spreadsheet by a worker; while Google can’t be reached orders wait here (`pending`) and nothing
+         *     is refused. Conflicts and refused hand edits are the latest 200; the row lists describe the sheet
+         *     as last read. Without a token or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`),
+         *     429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MirrorStatus"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/intake": {
         parameters: {
             query?: never;
@@ -4606,6 +4705,41 @@ export interface components {
                 since: string;
             }[];
         };
+        MirrorProblemInput: {
+            orderId: string | null;
+            orderNumber: string | null;
+            /** @description 1-based row of the sheet, when known */
+            sheetRow: number | null;
+            /** @description What happened, in words */
+            message: string;
+            /** @description When it was found (ISO 8601) */
+            at: string;
+        };
+        MirrorStatusInput: {
+            /** @description false: GOOGLE_SHEETS_ID is not set; every other field is empty */
+            enabled: boolean;
+            /** @description This server process is the one writing to the sheet */
+            leader: boolean;
+            tab: string | null;
+            /** @description Orders new or changed in the record and not yet in the sheet */
+            pending: number;
+            lastSyncAt: string | null;
+            /** @description The last failure, in words; null once the sheet answers again */
+            lastError: string | null;
+            lastErrorAt: string | null;
+            /** @description When the sheet was first read (its orders imported) */
+            importedAt: string | null;
+            /** @description A cell changed in the sheet and through the service: the service's value won */
+            conflicts: components["schemas"]["MirrorProblemInput"][];
+            /** @description Hand edits the order rules refused: not applied, the values written back */
+            rejected: components["schemas"]["MirrorProblemInput"][];
+            /** @description Rows that cannot be read: reported, never rewritten */
+            unreadable: components["schemas"]["MirrorProblemInput"][];
+            /** @description Orders whose row was removed by hand: kept, not written again */
+            removed: components["schemas"]["MirrorProblemInput"][];
+            /** @description Rows repeating an order (id or number): the first counts */
+            duplicates: components["schemas"]["MirrorProblemInput"][];
+        };
         AdminMeInput: {
             /**
              * @description `owner` (everything), `staff` (booth helpers) or `viewer` (reads only)
@@ -5381,6 +5515,41 @@ export interface components {
                 since: string;
             }[];
         };
+        MirrorProblem: {
+            orderId: string | null;
+            orderNumber: string | null;
+            /** @description 1-based row of the sheet, when known */
+            sheetRow: number | null;
+            /** @description What happened, in words */
+            message: string;
+            /** @description When it was found (ISO 8601) */
+            at: string;
+        };
+        MirrorStatus: {
+            /** @description false: GOOGLE_SHEETS_ID is not set; every other field is empty */
+            enabled: boolean;
+            /** @description This server process is the one writing to the sheet */
+            leader: boolean;
+            tab: string | null;
+            /** @description Orders new or changed in the record and not yet in the sheet */
+            pending: number;
+            lastSyncAt: string | null;
+            /** @description The last failure, in words; null once the sheet answers again */
+            lastError: string | null;
+            lastErrorAt: string | null;
+            /** @description When the sheet was first read (its orders imported) */
+            importedAt: string | null;
+            /** @description A cell changed in the sheet and through the service: the service's value won */
+            conflicts: components["schemas"]["MirrorProblem"][];
+            /** @description Hand edits the order rules refused: not applied, the values written back */
+            rejected: components["schemas"]["MirrorProblem"][];
+            /** @description Rows that cannot be read: reported, never rewritten */
+            unreadable: components["schemas"]["MirrorProblem"][];
+            /** @description Orders whose row was removed by hand: kept, not written again */
+            removed: components["schemas"]["MirrorProblem"][];
+            /** @description Rows repeating an order (id or number): the first counts */
+            duplicates: components["schemas"]["MirrorProblem"][];
+        };
         AdminMe: {
             /**
              * @description `owner` (everything), `staff` (booth helpers) or `viewer` (reads only)
@@ -5990,6 +6159,8 @@ export type OrderShippingUpdateInput = components['schemas']['OrderShippingUpdat
 export type OrderChangeInput = components['schemas']['OrderChangeInput'];
 export type OrderListInput = components['schemas']['OrderListInput'];
 export type IntakeStatusInput = components['schemas']['IntakeStatusInput'];
+export type MirrorProblemInput = components['schemas']['MirrorProblemInput'];
+export type MirrorStatusInput = components['schemas']['MirrorStatusInput'];
 export type AdminMeInput = components['schemas']['AdminMeInput'];
 export type SalesBreakdownInput = components['schemas']['SalesBreakdownInput'];
 export type CaptchaChallengeInput = components['schemas']['CaptchaChallengeInput'];
@@ -6034,6 +6205,8 @@ export type OrderShippingUpdate = components['schemas']['OrderShippingUpdate'];
 export type OrderChange = components['schemas']['OrderChange'];
 export type OrderList = components['schemas']['OrderList'];
 export type IntakeStatus = components['schemas']['IntakeStatus'];
+export type MirrorProblem = components['schemas']['MirrorProblem'];
+export type MirrorStatus = components['schemas']['MirrorStatus'];
 export type AdminMe = components['schemas']['AdminMe'];
 export type SalesBreakdown = components['schemas']['SalesBreakdown'];
 export type CaptchaChallenge = components['schemas']['CaptchaChallenge'];

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { ConfigError } from '../../../config/env.js';
 import { statusOf } from './retry.js';
 
-export const SHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
+const SHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 
 export type ServiceAccount = { email: string; privateKey: string };
 
@@ -69,7 +69,7 @@ export function createSheetsApi(
 }
 
 /** Turns a failure to open the spreadsheet at start-up into a message naming the variable to fix. */
-export function openFailure(
+function openFailure(
   err: unknown,
   ctx: { spreadsheetId: string; email: string; rootUrl: string | undefined },
 ): ConfigError {

@@ -167,10 +167,10 @@ export function toCells(o: OrderRecord): RowCells {
 }
 
 /** Google Sheets refuses a cell longer than this. */
-export const MAX_CELL_CHARS = 50_000;
+const MAX_CELL_CHARS = 50_000;
 
 /** The first column whose text a spreadsheet cell cannot hold, if any. */
-export function oversizedCell(cells: RowCells): ColumnKey | undefined {
+function oversizedCell(cells: RowCells): ColumnKey | undefined {
   return ORDER_COLUMNS.find((k) => cells[k].length > MAX_CELL_CHARS);
 }
 
@@ -334,4 +334,18 @@ export function parseRow(cells: RowCells): RowParse {
 export function orderNumberParts(text: string): { prefix: string; sequence: number } | null {
   const m = /^\s*([A-Za-z0-9]{1,8})-(\d{1,9})\s*$/.exec(text);
   return m ? { prefix: (m[1] as string).toUpperCase(), sequence: Number(m[2]) } : null;
+}
+
+/** A hand-typed status ("Paid", "refunded", ...) as a status, or null when it names none. */
+export function readStatus(text: string): OrderRecord['status'] | null {
+  return STATUS_WORDS[word(text)] ?? null;
+}
+
+/** A row's lines (column K as a person wrote it, or its JSON copy while K is unchanged). */
+export function readLines(cells: RowCells): { ok: true; lines: OrderLine[] } | { ok: false; reason: string } {
+  try {
+    return { ok: true, lines: lines(cells) };
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
 }

@@ -44,7 +44,7 @@ export function isRetryable(err: unknown): boolean {
 }
 
 /** `Retry-After` in ms, when the server sent one in seconds. */
-export function retryAfterMs(err: unknown): number | undefined {
+function retryAfterMs(err: unknown): number | undefined {
   const headers = (err as HttpishError | undefined)?.response?.headers as
     | { get?: (k: string) => string | null }
     | Record<string, string>

@@ -173,7 +173,42 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    name: 'the spreadsheet mirror: rows written, its state, its problems',
+    // The same tables as SQLite's version 4 (engines/sqlite/migrations.ts).
+    sql: `
+      CREATE TABLE mirror_rows (
+        order_id   text PRIMARY KEY,
+        version    integer NOT NULL CHECK (version >= 0),
+        cells      jsonb NOT NULL,
+        sheet_row  integer,
+        removed    boolean NOT NULL DEFAULT false,
+        written_at timestamptz NOT NULL
+      );
+
+      CREATE TABLE mirror_state (
+        id            integer PRIMARY KEY CHECK (id = 1),
+        last_sync_at  timestamptz,
+        last_error    text,
+        last_error_at timestamptz,
+        imported_at   timestamptz
+      );
+      INSERT INTO mirror_state (id) VALUES (1);
+
+      CREATE TABLE mirror_problems (
+        pk           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind         text NOT NULL CHECK (kind IN ('conflict', 'rejected', 'unreadable', 'removed', 'duplicate')),
+        order_id     text,
+        order_number text,
+        sheet_row    integer,
+        message      text NOT NULL,
+        at           timestamptz NOT NULL
+      );
+    `,
+  },
+  {
+    version: 6,
     name: 'takedown requests',
+    // The same table as SQLite's version 7 (engines/sqlite/migrations.ts).
     sql: `
       CREATE TABLE takedowns (
         id           text PRIMARY KEY,

@@ -240,6 +240,41 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
+    name: 'the spreadsheet mirror: rows written, its state, its problems',
+    // The mirror (src/services/mirror) keeps, per order, the version and the cells it last
+    // wrote to the sheet: what "changed since" means in both directions (docs/mirror.md).
+    sql: `
+      CREATE TABLE mirror_rows (
+        order_id   TEXT PRIMARY KEY,
+        version    INTEGER NOT NULL CHECK (version >= 0),
+        cells      TEXT NOT NULL,
+        sheet_row  INTEGER,
+        removed    INTEGER NOT NULL DEFAULT 0 CHECK (removed IN (0, 1)),
+        written_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE mirror_state (
+        id            INTEGER PRIMARY KEY CHECK (id = 1),
+        last_sync_at  TEXT,
+        last_error    TEXT,
+        last_error_at TEXT,
+        imported_at   TEXT
+      ) STRICT;
+      INSERT INTO mirror_state (id) VALUES (1);
+
+      CREATE TABLE mirror_problems (
+        pk           INTEGER PRIMARY KEY,
+        kind         TEXT NOT NULL CHECK (kind IN ('conflict', 'rejected', 'unreadable', 'removed', 'duplicate')),
+        order_id     TEXT,
+        order_number TEXT,
+        sheet_row    INTEGER,
+        message      TEXT NOT NULL,
+        at           TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 7,
     name: 'takedown requests',
     // One row per request; `decision` NULL while open (docs/contract.md, "Takedown requests").
     sql: `

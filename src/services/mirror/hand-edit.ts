@@ -1,0 +1,94 @@
+/**
+ * A hand edit of a row, as a change of the order through the API's rules
+ * (src/domain/order-changes.ts, by `sheet`): a status move is checked like update-status, an
+ * edit of C–J like `PUT /api/orders/{id}`, shipping status and tracking like update-shipping.
+ * A move the rules forbid, or a cell that says nothing the record can hold, throws the same
+ * AppError the API answers with; the inbound pass reports it and applies nothing of the row.
+ */
+import type { EditableFields, OrderRecord } from '../../domain/order.js';
+import {
+  type Applied,
+  applyFeedbackText,
+  applyLines,
+  applyOrderPatch,
+  applyShipping,
+  type OrderPatch,
+} from '../../domain/order-changes.js';
+import { appError } from '../../errors/catalogue.js';
+import { type ColumnKey, type RowCells, readLines, readStatus } from './sheets/layout.js';
+
+const FIELD_KEYS = [
+  'customerName',
+  'customerEmail',
+  'customerPhone',
+  'fulfillmentType',
+  'shippingAddress',
+  'city',
+  'state',
+  'zipCode',
+] as const satisfies readonly (keyof EditableFields & ColumnKey)[];
+const ADDRESS_KEYS: readonly ColumnKey[] = ['shippingAddress', 'city', 'state', 'zipCode'];
+
+const unreadable = (key: ColumnKey, text: string, expected: string) =>
+  appError('VALIDATION_FAILED', {
+    message: `${key} "${text.trim().slice(0, 40)}" is not ${expected}`,
+    details: { field: key },
+  });
+
+/** Chains changes: each sees the order the previous one made. */
+function chain(order: OrderRecord, steps: ((o: OrderRecord) => Applied)[]): Applied {
+  let current: Applied = { order, changed: false };
+  for (const step of steps) {
+    const next = step(current.order);
+    current = { order: next.order, changed: current.changed || next.changed };
+  }
+  return current;
+}
+
+/** The change that the hand-edited `keys` of `sheet` ask for, to apply to the order as it is now. */
+export function handEdit(keys: readonly ColumnKey[], sheet: RowCells, now: Date): (order: OrderRecord) => Applied {
+  const edited = new Set(keys);
+  return (order) => {
+    const patch: OrderPatch = {};
+    if (edited.has('status')) {
+      patch.status = readStatus(sheet.status) ?? undefined;
+      if (!patch.status) throw unreadable('status', sheet.status, 'pending, paid, void or cancelled');
+    }
+    const fields: NonNullable<OrderPatch['fields']> = {};
+    for (const key of FIELD_KEYS) {
+      if (!edited.has(key)) continue;
+      const text = sheet[key].trim();
+      if (key === 'fulfillmentType') {
+        const word = text.toLowerCase();
+        if (word !== 'ship' && word !== 'pickup') throw unreadable(key, text, 'ship or pickup');
+        fields.fulfillmentType = word;
+      } else fields[key] = text;
+    }
+    // The address check ran on the old address; the new one is not checked.
+    if (ADDRESS_KEYS.some((k) => edited.has(k))) fields.addressVerified = null;
+    if (Object.keys(fields).length > 0) patch.fields = fields;
+    const steps: ((o: OrderRecord) => Applied)[] = [(o) => applyOrderPatch(o, patch, now, 'sheet')];
+    if (edited.has('shippingStatus') || edited.has('trackingNumber')) {
+      steps.push((o) => {
+        const word = sheet.shippingStatus.trim().toLowerCase();
+        if (edited.has('shippingStatus') && !['ship', 'shipped', 'pickup'].includes(word)) {
+          throw unreadable('shippingStatus', sheet.shippingStatus, 'ship, shipped or pickup');
+        }
+        const tracking = edited.has('trackingNumber') ? sheet.trackingNumber.trim() : undefined;
+        // A tracking number typed in marks the order shipped, as update-shipping does.
+        const shipped = edited.has('shippingStatus')
+          ? word === 'shipped'
+          : o.shippingStatus === 'shipped' || Boolean(tracking);
+        if (!shipped && o.shippingStatus !== 'shipped' && !tracking) return { order: o, changed: false };
+        return applyShipping(o, { shipped, trackingNumber: tracking }, now, 'sheet');
+      });
+    }
+    if (edited.has('feedback')) steps.push((o) => applyFeedbackText(o, sheet.feedback, now, 'sheet'));
+    if (edited.has('items')) {
+      const lines = readLines(sheet);
+      if (!lines.ok) throw unreadable('items', sheet.items, `readable lines (${lines.reason})`);
+      steps.push((o) => applyLines(o, lines.lines, now, 'sheet'));
+    }
+    return chain(order, steps);
+  };
+}

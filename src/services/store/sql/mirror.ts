@@ -1,0 +1,242 @@
+/**
+ * The spreadsheet mirror's records on either engine (ports/mirror.ts): tables `mirror_rows`,
+ * `mirror_state` and `mirror_problems`, and the two order writes the mirror makes (imports
+ * and hand edits), each in one transaction with its mirror row.
+ *
+ * The mirror's own bookkeeping (rows written, state, problems) commits `relaxed`: after a
+ * power cut the worker's first pass reads the sheet and finds by column R what it had
+ * written, so a lost mark never writes a row twice.
+ */
+import type { OrderRecord } from '../../../domain/order.js';
+import type { Applied } from '../../../domain/order-changes.js';
+import { orderNotFound } from '../errors.js';
+import {
+  type ImportRow,
+  MAX_EVENT_PROBLEMS,
+  MirrorCells,
+  type MirrorPort,
+  MirrorProblem,
+  MirrorRow,
+  MirrorState,
+  type PendingOrder,
+  SNAPSHOT_KINDS,
+} from '../ports/mirror.js';
+import type { Db, Param, Queryable, Row } from './db.js';
+import { INSERT_COLUMNS, insertValues, rowToOrder, SELECT_COLUMNS, UPDATE_SQL, updateValues } from './order-rows.js';
+import { bool, json, placeholders } from './values.js';
+
+/** The order's columns, qualified (the join with mirror_rows shares `version`). */
+const ORDER_COLUMNS = SELECT_COLUMNS.split(', ')
+  .map((c) => `o.${c}`)
+  .join(', ');
+const PENDING_FROM = `FROM orders o LEFT JOIN mirror_rows m ON m.order_id = o.id
+  WHERE m.order_id IS NULL OR (m.removed = FALSE AND m.version < o.version)`;
+const ROW_COLUMNS = 'order_id, version, cells, sheet_row, removed, written_at';
+const UPSERT_ROW = `INSERT INTO mirror_rows (${ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, cells = excluded.cells,
+  sheet_row = excluded.sheet_row, removed = excluded.removed, written_at = excluded.written_at`;
+/** A hand edit of column K changes the lines and the amounts, which UPDATE_SQL leaves alone. */
+const UPDATE_LINES = 'UPDATE orders SET items = ?, subtotal_cents = ?, total_cents = ? WHERE id = ?';
+
+const toMirrorRow = (r: Row, prefix = ''): MirrorRow =>
+  MirrorRow.parse({
+    orderId: r[`${prefix}order_id`],
+    version: Number(r[`${prefix}version`]),
+    cells: json(r[`${prefix}cells`]),
+    sheetRow: r[`${prefix}sheet_row`] === null ? null : Number(r[`${prefix}sheet_row`]),
+    removed: bool(r[`${prefix}removed`]),
+    writtenAt: r[`${prefix}written_at`],
+  });
+
+const rowParams = (r: Omit<MirrorRow, 'writtenAt'>, at: string): Param[] => [
+  r.orderId,
+  r.version,
+  JSON.stringify(r.cells),
+  r.sheetRow,
+  r.removed,
+  at,
+];
+
+export class SqlMirror implements MirrorPort {
+  constructor(private readonly db: Db) {}
+
+  async pending(limit: number): Promise<PendingOrder[]> {
+    const rows = await this.db.all(
+      `SELECT ${ORDER_COLUMNS}, m.order_id AS m_order_id, m.version AS m_version, m.cells AS m_cells,
+        m.sheet_row AS m_sheet_row, m.removed AS m_removed, m.written_at AS m_written_at
+       ${PENDING_FROM} ORDER BY o.prefix, o.seq LIMIT ?`,
+      [limit],
+    );
+    return rows.map((r) => ({ order: rowToOrder(r), written: r.m_order_id ? toMirrorRow(r, 'm_') : null }));
+  }
+
+  async pendingCount(): Promise<number> {
+    const row = await this.db.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n ${PENDING_FROM}`);
+    return Number(row?.n ?? 0);
+  }
+
+  async rows(): Promise<Map<string, MirrorRow>> {
+    const rows = await this.db.all(`SELECT ${ROW_COLUMNS} FROM mirror_rows`);
+    return new Map(rows.map((r) => [r.order_id as string, toMirrorRow(r)]));
+  }
+
+  async recordWritten(rows: readonly Omit<MirrorRow, 'writtenAt'>[]): Promise<void> {
+    if (rows.length === 0) return;
+    const at = new Date().toISOString();
+    await this.db.transaction(async (tx) => {
+      for (const r of rows) await tx.run(UPSERT_ROW, rowParams(r, at));
+    }, 'relaxed');
+  }
+
+  importOrders(rows: readonly ImportRow[]) {
+    const at = new Date().toISOString();
+    return this.db.transaction(async (tx) => {
+      const imported: OrderRecord[] = [];
+      const skipped: { row: ImportRow; reason: string }[] = [];
+      for (const row of rows) {
+        // The numbering lock: a create of the same prefix waits, then numbers after these.
+        await tx.lock(`order-number:${row.prefix}`);
+        const taken = await tx.get<{ id: string; order_number: string }>(
+          'SELECT id, order_number FROM orders WHERE id = ? OR (prefix = ? AND seq = ?)',
+          [row.order.id, row.prefix, row.seq],
+        );
+        if (taken) {
+          skipped.push({
+            row,
+            reason:
+              taken.id === row.order.id
+                ? `its id is order ${taken.order_number}'s`
+                : `order number ${row.order.orderNumber} belongs to another order in the record`,
+          });
+          continue;
+        }
+        await tx.insert('orders', INSERT_COLUMNS, [insertValues(row.order, row.prefix, row.seq)]);
+        await tx.run(
+          UPSERT_ROW,
+          rowParams(
+            { orderId: row.order.id, version: 0, cells: row.cells, sheetRow: row.sheetRow, removed: false },
+            at,
+          ),
+        );
+        imported.push(row.order);
+      }
+      return { imported, skipped };
+    });
+  }
+
+  applyEdit(orderId: string, apply: (order: OrderRecord) => Applied, cells: MirrorCells): Promise<Applied> {
+    const at = new Date().toISOString();
+    return this.db.transaction(async (tx) => {
+      const row = await tx.get(`SELECT ${SELECT_COLUMNS} FROM orders WHERE id = ?${this.db.dialect.forUpdate}`, [
+        orderId,
+      ]);
+      if (!row) throw orderNotFound(orderId);
+      const current = rowToOrder(row);
+      const applied = apply(current);
+      if (applied.changed) {
+        const o = applied.order;
+        if ((await tx.run(UPDATE_SQL, updateValues(o, current.version))) !== 1) {
+          throw new Error(`order ${o.orderNumber} changed under its lock`);
+        }
+        if (o.subtotalCents !== current.subtotalCents || JSON.stringify(o.items) !== JSON.stringify(current.items)) {
+          await tx.run(UPDATE_LINES, [JSON.stringify(o.items), o.subtotalCents, o.totalCents, o.id]);
+        }
+      }
+      await this.rebase(tx, orderId, cells, at);
+      return applied;
+    });
+  }
+
+  /** The mirror row's base cells become `cells`; its version is kept (the new order version is pending). */
+  private async rebase(tx: Queryable, orderId: string, cells: MirrorCells, at: string): Promise<void> {
+    const changed = await tx.run('UPDATE mirror_rows SET cells = ?, written_at = ? WHERE order_id = ?', [
+      JSON.stringify(MirrorCells.parse(cells)),
+      at,
+      orderId,
+    ]);
+    if (changed === 0) {
+      await tx.run(UPSERT_ROW, rowParams({ orderId, version: 0, cells, sheetRow: null, removed: false }, at));
+    }
+  }
+
+  async state(): Promise<MirrorState> {
+    const r = await this.db.get('SELECT last_sync_at, last_error, last_error_at, imported_at FROM mirror_state');
+    return MirrorState.parse({
+      lastSyncAt: r?.last_sync_at ?? null,
+      lastError: r?.last_error ?? null,
+      lastErrorAt: r?.last_error_at ?? null,
+      importedAt: r?.imported_at ?? null,
+    });
+  }
+
+  async setState(patch: Partial<MirrorState>): Promise<void> {
+    const columns: Record<keyof MirrorState, string> = {
+      lastSyncAt: 'last_sync_at',
+      lastError: 'last_error',
+      lastErrorAt: 'last_error_at',
+      importedAt: 'imported_at',
+    };
+    const keys = (Object.keys(patch) as (keyof MirrorState)[]).filter((k) => patch[k] !== undefined);
+    if (keys.length === 0) return;
+    const sets = keys.map((k) => `${columns[k]} = ?`).join(', ');
+    await this.db.transaction(
+      (tx) =>
+        tx.run(
+          `UPDATE mirror_state SET ${sets} WHERE id = 1`,
+          keys.map((k) => patch[k] ?? null),
+        ),
+      'relaxed',
+    );
+  }
+
+  async problems(): Promise<MirrorProblem[]> {
+    const rows = await this.db.all(
+      'SELECT kind, order_id, order_number, sheet_row, message, at FROM mirror_problems ORDER BY pk DESC',
+    );
+    return rows.map((r) =>
+      MirrorProblem.parse({
+        kind: r.kind,
+        orderId: r.order_id,
+        orderNumber: r.order_number,
+        sheetRow: r.sheet_row === null ? null : Number(r.sheet_row),
+        message: r.message,
+        at: r.at,
+      }),
+    );
+  }
+
+  async replaceSnapshotProblems(problems: readonly MirrorProblem[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run(`DELETE FROM mirror_problems WHERE kind IN (${placeholders(SNAPSHOT_KINDS.length)})`, [
+        ...SNAPSHOT_KINDS,
+      ]);
+      await this.insertProblems(tx, problems);
+    }, 'relaxed');
+  }
+
+  async addEvents(problems: readonly MirrorProblem[]): Promise<void> {
+    if (problems.length === 0) return;
+    const kinds = `kind NOT IN (${placeholders(SNAPSHOT_KINDS.length)})`;
+    await this.db.transaction(async (tx) => {
+      await this.insertProblems(tx, problems);
+      await tx.run(
+        `DELETE FROM mirror_problems WHERE ${kinds} AND pk NOT IN
+          (SELECT pk FROM mirror_problems WHERE ${kinds} ORDER BY pk DESC LIMIT ?)`,
+        [...SNAPSHOT_KINDS, ...SNAPSHOT_KINDS, MAX_EVENT_PROBLEMS],
+      );
+    }, 'relaxed');
+  }
+
+  private async insertProblems(tx: Queryable, problems: readonly MirrorProblem[]): Promise<void> {
+    for (const p of problems) {
+      await tx.run(
+        'INSERT INTO mirror_problems (kind, order_id, order_number, sheet_row, message, at) VALUES (?, ?, ?, ?, ?, ?)',
+        [p.kind, p.orderId, p.orderNumber, p.sheetRow, p.message, p.at],
+      );
+    }
+  }
+
+  changeMarker(): Promise<string> {
+    return this.db.changeMarker();
+  }
+}
