@@ -19,6 +19,7 @@ import {
   receiptContent,
   shippedContent,
   takedownContent,
+  takedownNoticeContent,
   verificationContent,
 } from './templates.js';
 
@@ -121,6 +122,26 @@ export function createRenderer(deps: RenderDeps): RenderJob {
           ctx,
         );
         return envelope(job, null, [{ name: '', address: email.trim() }], [], content);
+      }
+      case 'operator': {
+        // A notice for the photographer (OPERATOR_EMAIL): a new takedown request.
+        if (!deps.operatorEmail) return { skip: 'no OPERATOR_EMAIL' };
+        const p = job.payload;
+        if (p.about !== 'takedown' || typeof p.photoNumber !== 'string') {
+          return { skip: `no message for operator notice ${String(p.about)}` };
+        }
+        const content = takedownNoticeContent(
+          {
+            eventName: typeof p.eventName === 'string' ? p.eventName : '',
+            photoNumber: p.photoNumber,
+            reason: typeof p.reason === 'string' ? p.reason : 'other',
+            email: typeof p.email === 'string' ? p.email : '',
+            message: typeof p.message === 'string' ? p.message : '',
+            hidden: p.hidden === true,
+          },
+          ctx,
+        );
+        return envelope(job, null, [{ name: '', address: deps.operatorEmail }], [], content);
       }
       default:
         // A kind the store's outbox knows but this version never enqueues.

@@ -20,6 +20,7 @@ export default fp(
       images: fastify.images,
       kickMail: () => fastify.notifier.kick(),
       mode: fastify.config.TAKEDOWN_MODE,
+      notifyOperator: fastify.config.OPERATOR_EMAIL !== undefined,
       syncMs: SYNC_MS,
       log: fastify.log,
     });

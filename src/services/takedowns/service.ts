@@ -5,6 +5,9 @@
  * photo leaves everything that reads the library at once: listings, counts, the finder,
  * `/api/proxy-events` thumbnails, its image URLs (404) and new orders (400 UNKNOWN_PHOTO).
  *
+ * With OPERATOR_EMAIL set, each request is stored with a notice to the photographer in the same
+ * transaction (the outbox's `operator` mail), so nothing asked goes unheard.
+ *
  * Other processes sharing a PostgreSQL record learn of a change within `syncMs` (each process
  * reads the hidden set again on that period); the process that took the request hides the
  * photo before it answers.
@@ -55,6 +58,8 @@ export type TakedownDeps = {
   /** Wakes the mail worker after mail was enqueued. */
   kickMail: () => void;
   mode: TakedownMode;
+  /** OPERATOR_EMAIL is set: each new request mails the photographer a notice with the queue's link. */
+  notifyOperator: boolean;
   syncMs: number;
   log: FastifyBaseLogger;
 };
@@ -130,15 +135,24 @@ export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
     mode: deps.mode,
     async request({ photo, reason, email, message }) {
       const hides = deps.mode === 'hide-first';
-      const record = await store.create({
-        eventSlug: photo.eventCode,
-        photoId: photo.id,
-        photoNumber: photo.number,
-        reason,
-        email,
-        message,
-        hides,
-      });
+      const notice: MailJobInput = {
+        kind: 'operator',
+        orderId: null,
+        payload: {
+          about: 'takedown',
+          eventName: eventName(photo.eventCode),
+          photoNumber: photo.number,
+          reason,
+          email,
+          message,
+          hidden: hides,
+        },
+      };
+      const record = await store.create(
+        { eventSlug: photo.eventCode, photoId: photo.id, photoNumber: photo.number, reason, email, message, hides },
+        { mail: deps.notifyOperator ? [notice] : [] },
+      );
+      if (deps.notifyOperator) deps.kickMail();
       if (hides) await sync();
       log.info({ takedown: record.id, event: photo.eventCode, photo: photo.number, hides }, 'takedown requested');
       return record;

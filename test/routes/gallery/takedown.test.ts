@@ -4,6 +4,7 @@
  * (review-first); "remove" deletes its renders and flags unpaid orders holding it; "restore"
  * lists it again; the requester hears the decision through the real SMTP server.
  */
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { photoCodeUrl } from '../../../src/domain/photo-code.js';
@@ -171,6 +172,37 @@ describe('POST /api/photos/{event}/{photo}/takedown, hide-first (the default)', 
     expect((await ask(app, '1', { email: 'second@example.com' })).statusCode).toBe(202);
     const open = (await app.inject({ url: '/api/takedowns?status=open', headers: adminHeaders })).json().takedowns;
     expect(open.map((r: { photo: { number: string } }) => r.photo.number).sort()).toEqual(['1', '1', '3']);
+  });
+});
+
+describe('the photographer hears of a request', () => {
+  test("with OPERATOR_EMAIL, each request mails a notice: the photo, the request, whether it is hidden, the queue's link", async (t) => {
+    const smtp = await startSmtpServer(t);
+    const app = await takedownApp(t, {
+      SMTP_URL: smtp.url,
+      MAIL_RETRY_BASE_MS: '100',
+      OPERATOR_EMAIL: 'photographer@example.com',
+      PUBLIC_BASE_URL: 'https://photos.example.com',
+    });
+    expect((await ask(app, '2', { message: 'That is me <b>please</b>' })).statusCode).toBe(202);
+    const [mail] = await smtp.waitFor(1, 15_000);
+    expect(mail?.envelope.to).toEqual(['photographer@example.com']);
+    expect(mail?.parsed.subject).toBe('Takedown request: photo #2 of Con 2026');
+    expect(mail?.parsed.text).toContain('From: cosplayer@example.com');
+    expect(mail?.parsed.text).toContain('Message: That is me <b>please</b>');
+    expect(mail?.parsed.text).toContain('hidden from the gallery until you decide');
+    expect(mail?.parsed.text).toContain('https://photos.example.com/admin/takedowns');
+    expect(mail?.parsed.html).toContain('That is me &lt;b&gt;please&lt;/b&gt;');
+  });
+
+  test('without OPERATOR_EMAIL no notice is queued', async (t) => {
+    const app = await takedownApp(t);
+    expect((await ask(app, '2')).statusCode).toBe(202);
+    await app.notifier.flush();
+    // Mail goes to files in DATA_DIR/outbox without SMTP: none was written.
+    const written = await readdir(path.join(app.dataDir, 'outbox')).catch(() => [] as string[]);
+    expect(written.filter((f) => f.endsWith('.eml'))).toEqual([]);
+    expect(await app.store.outbox.pendingCount()).toBe(0);
   });
 });
 
