@@ -77,9 +77,18 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
 
   const lines = itemLines(order.items);
   const held = order.verificationRequired;
+  // What the role may use (GET /api/admin/me): a viewer sees the order and none of its actions.
   const editable =
-    !held && (order.status === 'pending' || order.status === 'paid') && order.shippingStatus !== 'shipped';
-  const canShip = !held && order.status === 'paid' && order.fulfillmentType === 'ship';
+    may(me, 'PUT /api/orders/:id') &&
+    !held &&
+    (order.status === 'pending' || order.status === 'paid') &&
+    order.shippingStatus !== 'shipped';
+  const canShip =
+    may(me, 'POST /api/orders/:id/update-shipping') &&
+    !held &&
+    order.status === 'paid' &&
+    order.fulfillmentType === 'ship';
+  const mayLabel = may(me, 'GET /api/orders/:id/envelope/png');
 
   return (
     <>
@@ -228,14 +237,16 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
         <div class="actions">
           {order.status === 'pending' && !held && (
             <>
-              <ConfirmButton
-                class="btn btn-primary"
-                disabled={busy}
-                confirmLabel={`Confirm: ${order.total} received`}
-                onConfirm={() => setStatus('paid')}
-              >
-                Mark paid
-              </ConfirmButton>
+              {may(me, 'status:paid') && (
+                <ConfirmButton
+                  class="btn btn-primary"
+                  disabled={busy}
+                  confirmLabel={`Confirm: ${order.total} received`}
+                  onConfirm={() => setStatus('paid')}
+                >
+                  Mark paid
+                </ConfirmButton>
+              )}
               {may(me, 'status:void') && (
                 <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
                   Void
@@ -258,33 +269,37 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               Void (refund)
             </ConfirmButton>
           )}
-          <button
-            type="button"
-            class="btn btn-secondary"
-            onClick={() =>
-              run(async () => {
-                await downloadLabel(order, 'png');
-                return order;
-              })
-            }
-          >
-            Label (PNG)
-          </button>
-          <button
-            type="button"
-            class="btn btn-secondary"
-            onClick={() =>
-              run(async () => {
-                await downloadLabel(order, 'docx');
-                return order;
-              })
-            }
-          >
-            Label (DOCX)
-          </button>
+          {mayLabel && (
+            <>
+              <button
+                type="button"
+                class="btn btn-secondary"
+                onClick={() =>
+                  run(async () => {
+                    await downloadLabel(order, 'png');
+                    return order;
+                  })
+                }
+              >
+                Label (PNG)
+              </button>
+              <button
+                type="button"
+                class="btn btn-secondary"
+                onClick={() =>
+                  run(async () => {
+                    await downloadLabel(order, 'docx');
+                    return order;
+                  })
+                }
+              >
+                Label (DOCX)
+              </button>
+            </>
+          )}
         </div>
         {canShip && <Shipping order={order} busy={busy} run={run} />}
-        {order.fulfillmentType === 'ship' && order.status === 'pending' && !held && (
+        {order.fulfillmentType === 'ship' && order.status === 'pending' && !held && may(me, 'status:paid') && (
           <p class="muted small">Mark the order paid to ship it.</p>
         )}
       </section>

@@ -115,8 +115,7 @@ export default function Takedowns() {
               <p>
                 {REASONS[t.reason]} · {t.email} · {new Date(t.createdAt).toLocaleString()}
               </p>
-              {t.message && <blockquote>{t.message}</blockquote>}
-              <p class="muted">{t.hidden ? 'Hidden from the gallery now.' : 'Still shown in the gallery.'}</p>
+              {t.message && <blockquote class="takedown-message">{t.message}</blockquote>}
               {t.status === 'open' ? (
                 <div class="actions">
                   <button
@@ -139,6 +138,7 @@ export default function Takedowns() {
               ) : (
                 <p>Decided: {t.decision === 'remove' ? 'removed' : 'kept'}</p>
               )}
+              <p class="muted small">{t.hidden ? 'Hidden from the gallery now.' : 'Still shown in the gallery.'}</p>
             </div>
           </li>
         ))}

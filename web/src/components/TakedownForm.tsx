@@ -85,7 +85,10 @@ export function TakedownForm({ event, number, onDone }: { event: string; number:
           inputMode="email"
           autoComplete="email"
           value={email}
-          onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
+          onInput={(e) => {
+            setEmail((e.target as HTMLInputElement).value);
+            setError('');
+          }}
         />
       </div>
       <div class="field">
