@@ -704,6 +704,13 @@ describe('consent', () => {
     }
     await expect.poll(() => server.app.photos.getEvent(event)?.photoCount, { timeout: 15_000 }).toBe(3);
     const gallery = `${server.url}/event/${encodeURIComponent(event)}`;
+    // An unpaid booth order holds photo #2 already.
+    const booth = await api('/api/orders/create', {
+      method: 'POST',
+      body: { eventSlug: event, photos: ['2', '3'], customerInfo: { name: 'Grace Hopper', phone: '555-010-2000' } },
+    });
+    expect(booth.statusCode, booth.body).toBe(201);
+    const held = booth.json().orderNumber as string;
 
     // ---- the attendee, on a phone: "Request removal" on photo #2
     const attendee = await openPage(browser, PHONE);
@@ -763,8 +770,14 @@ describe('consent', () => {
     await remove.click();
     taps++;
     await expect.poll(() => a.locator('.toast').textContent()).toContain('Photo #2 removed.');
+    expect(await a.locator('.toast').textContent()).toContain(`Unpaid orders to settle: ${held}`);
     expect(taps).toBe(2);
     await expect.poll(() => a.getByText('No open requests.').count()).toBe(1);
+
+    // The unpaid order holding it is flagged for the photographer.
+    await a.goto(`${server.url}/admin/orders/${held}`);
+    await expect.poll(() => a.locator('.badges').textContent()).toContain('photo removed');
+    expect(await a.locator('.notice-warn').first().textContent()).toContain('Photo #2 of this order was removed');
 
     const decided = (await api('/api/takedowns?status=decided')).json().takedowns as Record<string, unknown>[];
     expect(decided.find((d) => d.id === open?.id)).toMatchObject({

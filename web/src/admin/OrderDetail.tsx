@@ -15,7 +15,7 @@ import { showToast } from '../lib/toast.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { may, useAdminMe } from './role.js';
 import { adminToken, onAdminError } from './session.js';
-import { downloadLabel, itemLines, StatusBadges } from './shared.js';
+import { downloadLabel, itemLines, removedPhotos, StatusBadges } from './shared.js';
 
 const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
 
@@ -89,6 +89,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     order.status === 'paid' &&
     order.fulfillmentType === 'ship';
   const mayLabel = may(me, 'GET /api/orders/:id/envelope/png');
+  const removed = removedPhotos(order);
 
   return (
     <>
@@ -110,6 +111,13 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
       {error && (
         <Notice kind="error" role="alert">
           {error}
+        </Notice>
+      )}
+      {order.status === 'pending' && removed.length > 0 && (
+        <Notice kind="warn">
+          {removed.length === 1 ? 'Photo' : 'Photos'} {removed.map((n) => `#${n}`).join(', ')} of this order{' '}
+          {removed.length === 1 ? 'was' : 'were'} removed after a takedown request: it will not be printed or sold. Edit
+          the order or void it before taking payment.
         </Notice>
       )}
       {held && (
