@@ -4705,6 +4705,19 @@ export interface components {
                 since: string;
             }[];
         };
+        AdminMeInput: {
+            /**
+             * @description `owner` (everything), `staff` (booth helpers) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "viewer" | "staff" | "owner";
+            /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
+            by: string;
+            /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
+            routes: string[];
+            /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
+            actions: string[];
+        };
         MirrorProblemInput: {
             orderId: string | null;
             orderNumber: string | null;
@@ -4739,19 +4752,6 @@ export interface components {
             removed: components["schemas"]["MirrorProblemInput"][];
             /** @description Rows repeating an order (id or number): the first counts */
             duplicates: components["schemas"]["MirrorProblemInput"][];
-        };
-        AdminMeInput: {
-            /**
-             * @description `owner` (everything), `staff` (booth helpers) or `viewer` (reads only)
-             * @enum {string}
-             */
-            role: "viewer" | "staff" | "owner";
-            /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
-            by: string;
-            /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
-            routes: string[];
-            /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
-            actions: string[];
         };
         SalesBreakdownInput: {
             /** @description The event asked for with `?eventSlug=`, or null for all events */
@@ -5515,6 +5515,19 @@ export interface components {
                 since: string;
             }[];
         };
+        AdminMe: {
+            /**
+             * @description `owner` (everything), `staff` (booth helpers) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "viewer" | "staff" | "owner";
+            /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
+            by: string;
+            /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
+            routes: string[];
+            /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
+            actions: string[];
+        };
         MirrorProblem: {
             orderId: string | null;
             orderNumber: string | null;
@@ -5549,19 +5562,6 @@ export interface components {
             removed: components["schemas"]["MirrorProblem"][];
             /** @description Rows repeating an order (id or number): the first counts */
             duplicates: components["schemas"]["MirrorProblem"][];
-        };
-        AdminMe: {
-            /**
-             * @description `owner` (everything), `staff` (booth helpers) or `viewer` (reads only)
-             * @enum {string}
-             */
-            role: "viewer" | "staff" | "owner";
-            /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
-            by: string;
-            /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
-            routes: string[];
-            /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
-            actions: string[];
         };
         SalesBreakdown: {
             /** @description The event asked for with `?eventSlug=`, or null for all events */
@@ -6159,9 +6159,9 @@ export type OrderShippingUpdateInput = components['schemas']['OrderShippingUpdat
 export type OrderChangeInput = components['schemas']['OrderChangeInput'];
 export type OrderListInput = components['schemas']['OrderListInput'];
 export type IntakeStatusInput = components['schemas']['IntakeStatusInput'];
+export type AdminMeInput = components['schemas']['AdminMeInput'];
 export type MirrorProblemInput = components['schemas']['MirrorProblemInput'];
 export type MirrorStatusInput = components['schemas']['MirrorStatusInput'];
-export type AdminMeInput = components['schemas']['AdminMeInput'];
 export type SalesBreakdownInput = components['schemas']['SalesBreakdownInput'];
 export type CaptchaChallengeInput = components['schemas']['CaptchaChallengeInput'];
 export type EventConfigUpdateInput = components['schemas']['EventConfigUpdateInput'];
@@ -6205,9 +6205,9 @@ export type OrderShippingUpdate = components['schemas']['OrderShippingUpdate'];
 export type OrderChange = components['schemas']['OrderChange'];
 export type OrderList = components['schemas']['OrderList'];
 export type IntakeStatus = components['schemas']['IntakeStatus'];
+export type AdminMe = components['schemas']['AdminMe'];
 export type MirrorProblem = components['schemas']['MirrorProblem'];
 export type MirrorStatus = components['schemas']['MirrorStatus'];
-export type AdminMe = components['schemas']['AdminMe'];
 export type SalesBreakdown = components['schemas']['SalesBreakdown'];
 export type CaptchaChallenge = components['schemas']['CaptchaChallenge'];
 export type EventConfigUpdate = components['schemas']['EventConfigUpdate'];
