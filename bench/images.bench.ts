@@ -13,7 +13,7 @@
  *     browser. Target: <= 4 s on 2 cores. Baseline: sharp alone on the same files.
  */
 import { execFile, fork } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -23,6 +23,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { builtApp } from './lib/built.js';
 import { load } from './lib/http-load.js';
+import { cachedOriginals, photoLike } from './lib/originals.js';
 import { type BenchRow, median, printReport } from './lib/report.js';
 
 const run = promisify(execFile);
@@ -33,9 +34,6 @@ const HOT_SECONDS = 8;
 const HOT_ROUNDS = 2;
 const COLD_PHOTOS = 50;
 const COLD_DISTINCT = 4;
-const BIG = { width: 6000, height: 4000 };
-/** Generated originals are kept here between runs (a few seconds each to make). */
-const ORIGINALS_CACHE = path.join(os.tmpdir(), 'images-bench-originals-v1');
 
 // ----------------------------------------------------------------------- child servers
 
@@ -207,50 +205,6 @@ async function autocannonRps(url: string, seconds: number): Promise<number> {
 
 // ----------------------------------------------------------------------- fixtures
 
-/**
- * A photo-like JPEG: large soft colour shapes, mid-scale texture and sensor grain, so it
- * compresses like a camera file (a 24 MP one is ~7 MB at quality 92), not like a flat fill.
- */
-async function photoLike(file: string, width: number, height: number, seed: number, detail: number): Promise<void> {
-  let s = (seed * 2654435761) >>> 0;
-  const next = () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s;
-  };
-  const coarse = Buffer.alloc(24 * 16 * 3);
-  for (let i = 0; i < coarse.length; i++) coarse[i] = next() >>> 24;
-  const base = await sharp(coarse, { raw: { width: 24, height: 16, channels: 3 } })
-    .resize(width, height, { kernel: 'cubic' })
-    .raw()
-    .toBuffer();
-  const mw = Math.round(width / detail);
-  const mh = Math.round(height / detail);
-  const mid = Buffer.alloc(mw * mh);
-  for (let i = 0; i < mid.length; i++) mid[i] = next() >>> 24;
-  const texture = await sharp(mid, { raw: { width: mw, height: mh, channels: 1 } })
-    .resize(width, height, { kernel: 'cubic' })
-    .raw()
-    .toBuffer();
-  for (let p = 0, q = 0; p < base.length; p += 3, q++) {
-    const t = ((texture[q] as number) - 128) >> 2;
-    for (let c = 0; c < 3; c++) {
-      const v = (base[p + c] as number) + t + (next() >>> 28) - 8;
-      base[p + c] = Math.max(0, Math.min(255, v));
-    }
-  }
-  await mkdir(path.dirname(file), { recursive: true });
-  await sharp(base, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 92 })
-    .toFile(file);
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 function fetchBuffer(url: string, agent?: http.Agent): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
@@ -337,15 +291,7 @@ async function hotPath(root: string): Promise<BenchRow[]> {
 
 async function coldPage(root: string): Promise<BenchRow[]> {
   const dir = path.join(root, 'cold');
-  const distinct: string[] = [];
-  for (let i = 0; i < COLD_DISTINCT; i++) {
-    const file = path.join(ORIGINALS_CACHE, `photo-${i}.jpg`);
-    if (!(await exists(file))) {
-      await photoLike(`${file}.part`, BIG.width, BIG.height, i + 1, 4);
-      await rename(`${file}.part`, file);
-    }
-    distinct.push(file);
-  }
+  const distinct = await cachedOriginals(COLD_DISTINCT);
   let totalBytes = 0;
   for (let i = 0; i < COLD_PHOTOS; i++) {
     const target = path.join(dir, 'photos', 'COLD', 'Day 1', 'Main', `IMG_${String(i + 1).padStart(4, '0')}.jpg`);

@@ -50,7 +50,7 @@ function lines(count: number, seed: number): OrderLine[] {
   });
 }
 
-function order(i: number): OrderRecord {
+export function order(i: number): OrderRecord {
   // Mostly small orders, as at a booth; every tenth is a big one (up to 40 lines).
   const count = i % 10 === 9 ? 40 - (i % 7) : (i % 4) + 1;
   const items = lines(count, i);
@@ -88,6 +88,8 @@ function order(i: number): OrderRecord {
     channel: 'web',
     version: 1,
     history: [],
+    pickupStatus: pickup ? 'waiting' : null,
+    printed: [],
   };
 }
 

@@ -37,6 +37,7 @@ import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
+import fulfilmentRoutes from './routes/fulfilment/index.js';
 import finderRoutes from './routes/gallery/finder.js';
 import galleryRoutes from './routes/gallery/index.js';
 import photoLookupRoutes from './routes/gallery/photo-lookup.js';
@@ -61,6 +62,7 @@ import mirror from './services/mirror/plugin.js';
 import notifier from './services/notifier/plugin.js';
 import orderIntake from './services/orders/plugin.js';
 import photos from './services/photos/plugin.js';
+import prints from './services/prints/plugin.js';
 import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
 import store from './services/store/plugin.js';
@@ -171,6 +173,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(events); // needs photos and store
   await fastify.register(finder); // needs photos
   await fastify.register(labels);
+  await fastify.register(prints); // needs photos and events
   await fastify.register(address);
   await fastify.register(notifier); // needs store; mail outbox worker
   await fastify.register(push); // needs store
@@ -195,6 +198,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(meRoutes); // GET /api/admin/me: the caller's role
   await fastify.register(feedbackRoutes);
   await fastify.register(labelRoutes);
+  await fastify.register(fulfilmentRoutes); // print files, batch labels, CSV export
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
   await fastify.register(verifyRoutes); // /api/orders/verify (the confirmation link)

@@ -8,7 +8,7 @@
  * `changed: false` means the order is returned as it was: no write, no history, no mail.
  */
 import { appError } from '../errors/catalogue.js';
-import { formatItems } from './items.js';
+import { formatItemLine, formatItems } from './items.js';
 import {
   type Actor,
   appendFeedbackText,
@@ -17,13 +17,16 @@ import {
   type EditableFields,
   formatOrderNumber,
   type HistoryEntry,
+  initialPickupStatus,
   initialShippingStatus,
+  itemId,
   MAX_FEEDBACK_ENTRIES,
   type NewOrder,
   OrderRecord,
   type OrderStatus,
+  type PickupStatus,
 } from './order.js';
-import { checkEditable, checkShippable, checkTransition } from './transitions.js';
+import { checkEditable, checkPickup, checkShippable, checkStatusChange } from './transitions.js';
 
 export type Applied = { order: OrderRecord; changed: boolean };
 
@@ -71,6 +74,8 @@ export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: 
     channel: input.channel,
     version: 1,
     history: [{ at, action: 'create', to: 'pending', by }],
+    pickupStatus: initialPickupStatus(input.fulfillmentType),
+    printed: [],
   };
 }
 
@@ -90,7 +95,7 @@ export function applyOrderPatch(order: OrderRecord, patch: OrderPatch, now: Date
   const at = now.toISOString();
   const changes: Partial<OrderRecord> = {};
   const entries: HistoryEntry[] = [];
-  if (patch.status !== undefined && checkTransition(order.status, patch.status) === 'change') {
+  if (patch.status !== undefined && checkStatusChange(order, patch.status, now, by) === 'change') {
     changes.status = patch.status;
     entries.push({ at, action: 'status', from: order.status, to: patch.status, by });
   }
@@ -110,7 +115,10 @@ export function applyOrderPatch(order: OrderRecord, patch: OrderPatch, now: Date
       Object.assign(changes, { [key]: value });
       entries.push({ at, action: 'edit', field: key, from: before, to: String(value), by });
     }
-    if (changes.fulfillmentType !== undefined) changes.shippingStatus = initialShippingStatus(changes.fulfillmentType);
+    if (changes.fulfillmentType !== undefined) {
+      changes.shippingStatus = initialShippingStatus(changes.fulfillmentType);
+      changes.pickupStatus = initialPickupStatus(changes.fulfillmentType);
+    }
   }
   if (Object.keys(changes).length === 0) return { order, changed: false };
   return { order: next(order, changes, entries, now), changed: true };
@@ -184,6 +192,55 @@ export function applyHoldExpiry(order: OrderRecord, now: Date): Applied {
 }
 
 /**
+ * A pickup order's booth status (docs/contract.md, "Fulfilment"): needs a paid pickup order
+ * (transitions.ts, checkPickup). Asking for the current status again changes nothing.
+ */
+export function applyPickup(order: OrderRecord, to: PickupStatus, now: Date, by: Actor): Applied {
+  if (checkPickup(order, to) === 'same') return { order, changed: false };
+  const entry: HistoryEntry = { at: now.toISOString(), action: 'pickup', from: order.pickupStatus ?? '', to, by };
+  return { order: next(order, { pickupStatus: to }, [entry], now), changed: true };
+}
+
+/**
+ * Marks lines printed (0-based indexes into `items`): one history entry per line newly marked,
+ * naming its item id and what it was. Lines marked before stay as they were (their first
+ * mark is kept); an order with nothing new is unchanged. Only paid orders are printed
+ * (else 409 INVALID_TRANSITION); a line the order does not have is 400 VALIDATION_FAILED.
+ */
+export function applyPrinted(order: OrderRecord, lines: readonly number[], now: Date, by: Actor): Applied {
+  if (order.status !== 'paid') {
+    throw appError('INVALID_TRANSITION', {
+      message: `Order ${order.orderNumber} is ${order.status}; only paid orders are printed`,
+      details: { orderNumber: order.orderNumber, status: order.status },
+    });
+  }
+  const missing = lines.filter((l) => !(Number.isInteger(l) && l >= 0 && l < order.items.length));
+  if (missing.length > 0) {
+    throw appError('VALIDATION_FAILED', {
+      message: `Order ${order.orderNumber} has ${order.items.length} lines`,
+      details: missing.map((l) => ({
+        in: 'body',
+        field: 'itemIds',
+        message: `no line ${itemId(order.orderNumber, l)}`,
+      })),
+    });
+  }
+  const done = new Set(order.printed.map((p) => p.line));
+  const at = now.toISOString();
+  const marks = [...new Set(lines)].filter((l) => !done.has(l)).sort((a, b) => a - b);
+  if (marks.length === 0) return { order, changed: false };
+  const entries: HistoryEntry[] = marks.map((line) => ({
+    at,
+    action: 'printed',
+    field: itemId(order.orderNumber, line),
+    to: formatItemLine(order.items[line] as OrderRecord['items'][number]),
+    by,
+  }));
+  const printed = [...order.printed, ...marks.map((line) => ({ line, at, by }))];
+  return { order: next(order, { printed }, entries, now), changed: true };
+}
+
+/**
  * The feedback text replaced as a whole: a hand edit of the spreadsheet's feedback column
  * (docs/contract.md, "System of record and the spreadsheet mirror"). The entry cap applies to
  * what the API appends, not to what the operator types.
@@ -196,12 +253,20 @@ export function applyFeedbackText(order: OrderRecord, feedback: string, now: Dat
 
 /**
  * The lines replaced (a hand edit of the spreadsheet's items column): only before fulfilment,
- * like every field edit; the subtotal becomes the lines' sum and the total follows it.
+ * like every field edit, and before any line is printed; the subtotal becomes the lines' sum
+ * and the total follows it.
  */
 export function applyLines(order: OrderRecord, items: OrderRecord['items'], now: Date, by: Actor): Applied {
   const text = formatItems;
   if (text(items) === text(order.items)) return { order, changed: false };
   checkEditable(order, { customerName: order.customerName });
+  // Printed marks and item ids name lines by their place: once a line is printed, the lines stay.
+  if (order.printed.length > 0) {
+    throw appError('ORDER_FULFILLED', {
+      message: `Order ${order.orderNumber} has printed lines; its lines can no longer be changed`,
+      details: { printed: order.printed.length },
+    });
+  }
   const subtotalCents = items.reduce((n, l) => n + l.lineCents, 0);
   const entry: HistoryEntry = {
     at: now.toISOString(),

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { Crop } from './prints.js';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'void', 'cancelled'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
@@ -23,6 +24,19 @@ export type FulfillmentType = z.infer<typeof FulfillmentType>;
 /** The shipping status an order starts with, and takes when its fulfilment changes. */
 export function initialShippingStatus(fulfillmentType: FulfillmentType): ShippingStatus {
   return fulfillmentType === 'pickup' ? 'pickup' : 'ship';
+}
+
+/**
+ * Where a pickup order is at the booth (docs/contract.md, "Fulfilment"): `waiting` (new),
+ * `ready` (prints packed, customer told), `collected` (handed over). Null for orders that ship.
+ */
+export const PICKUP_STATUSES = ['waiting', 'ready', 'collected'] as const;
+export const PickupStatus = z.enum(PICKUP_STATUSES);
+export type PickupStatus = z.infer<typeof PickupStatus>;
+
+/** The pickup status an order starts with, and takes when its fulfilment changes. */
+export function initialPickupStatus(fulfillmentType: FulfillmentType): PickupStatus | null {
+  return fulfillmentType === 'pickup' ? 'waiting' : null;
 }
 
 /**
@@ -50,12 +64,15 @@ export const HISTORY_ACTIONS = [
   'feedback',
   'hold-release',
   'hold-expiry',
+  'pickup',
+  'printed',
   'photo-removed',
 ] as const;
 
 /**
  * One change to an order. `from`/`to` are the status (status, hold-expiry), the shipping
- * status (shipping) or the field's values (edit, with `field` naming it).
+ * status (shipping), the pickup status (pickup) or the field's values (edit, with `field`
+ * naming it); `printed` names the printed line's item id in `field` and what it was in `to`.
  */
 export const HistoryEntry = z.object({
   at: z.iso.datetime({ offset: true }),
@@ -80,8 +97,33 @@ export const OrderLine = z.object({
   quantity: z.number().int().min(1).max(99),
   unitCents: cents,
   lineCents: cents,
+  /** Where the print's crop window is centred (docs/contract.md, "Fulfilment"); absent: the middle. */
+  crop: Crop.optional(),
 });
 export type OrderLine = z.infer<typeof OrderLine>;
+
+/** A line marked printed: which line (0-based index into `items`), when and by whom. */
+export const PrintedMark = z.object({
+  line: z.number().int().min(0),
+  at: isoTimestamp,
+  by: Actor,
+});
+export type PrintedMark = z.infer<typeof PrintedMark>;
+
+/**
+ * An order line's id in the print queue: `<orderNumber>.<line number from 1>`, e.g.
+ * `AX25-0001.2` (lines are never added or removed once the order exists).
+ */
+export function itemId(orderNumber: string, lineIndex: number): string {
+  return `${orderNumber}.${lineIndex + 1}`;
+}
+
+/** The order number and 0-based line index of an item id; null for any other text. */
+export function parseItemId(text: string): { orderNumber: string; line: number } | null {
+  const m = /^([A-Za-z0-9]{1,8}-\d{4,15})\.(\d{1,3})$/.exec(text.trim());
+  if (!m || Number(m[2]) < 1) return null;
+  return { orderNumber: (m[1] as string).toUpperCase(), line: Number(m[2]) - 1 };
+}
 
 /** The fields an admin may edit before fulfilment (docs/contract.md, "Status and shipping"). */
 export const EditableFields = z.object({
@@ -126,6 +168,10 @@ export const OrderRecord = EditableFields.extend({
   version: z.number().int().min(1),
   /** Every change, oldest first (docs/contract.md, "Fulfilment"). */
   history: z.array(HistoryEntry),
+  /** Pickup orders: waiting → ready → collected; null for orders that ship. */
+  pickupStatus: PickupStatus.nullable(),
+  /** The lines marked printed, in the order they were marked (docs/contract.md, "Fulfilment"). */
+  printed: z.array(PrintedMark),
 });
 export type OrderRecord = z.infer<typeof OrderRecord>;
 
@@ -141,6 +187,8 @@ export const NewOrder = OrderRecord.omit({
   feedback: true,
   version: true,
   history: true,
+  pickupStatus: true,
+  printed: true,
 }).extend({
   /** The event's order-number prefix (docs/contract.md, "Gallery": letters and digits, upper-case, ≤ 8). */
   prefix: z.string().regex(/^[A-Z0-9]{1,8}$/),

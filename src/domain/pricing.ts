@@ -4,6 +4,7 @@
  */
 import { appError } from '../errors/catalogue.js';
 import type { FulfillmentType, OrderLine } from './order.js';
+import { type Crop, sizeKey } from './prints.js';
 
 export type PriceList = {
   /** size → unit price in cents. */
@@ -12,7 +13,12 @@ export type PriceList = {
   shippingFeeCents: number;
 };
 
-export type RequestedLine = { photoNumber: string; size?: string | undefined; quantity: number };
+export type RequestedLine = {
+  photoNumber: string;
+  size?: string | undefined;
+  quantity: number;
+  crop?: Crop | undefined;
+};
 
 export type PricedOrder = {
   lines: OrderLine[];
@@ -26,9 +32,8 @@ export const MAX_QUANTITY = 99;
 
 /** Finds a size on the list, ignoring case and spaces ("4X6", "4 x 6" → "4x6"). */
 export function matchSize(prices: Record<string, number>, size: string): string | undefined {
-  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, '').replace('×', 'x');
-  const wanted = norm(size);
-  return Object.keys(prices).find((k) => norm(k) === wanted);
+  const wanted = sizeKey(size);
+  return Object.keys(prices).find((k) => sizeKey(k) === wanted);
 }
 
 /**
@@ -60,13 +65,16 @@ export function priceOrder(
       return;
     }
     const unitCents = list.prices[size] as number;
-    lines.push({
+    const line: OrderLine = {
       photoNumber: r.photoNumber,
       size,
       quantity: r.quantity,
       unitCents,
       lineCents: unitCents * r.quantity,
-    });
+    };
+    // The crop choice rides along with the line (stored in the items JSON); it costs nothing.
+    if (r.crop) line.crop = { x: r.crop.x, y: r.crop.y };
+    lines.push(line);
   });
   if (problems.length > 0) {
     throw appError('VALIDATION_FAILED', { message: 'Some order lines are not valid', details: problems });

@@ -3,7 +3,7 @@
  * transaction (or lock), so the check and the write are atomic.
  */
 import { appError } from '../errors/catalogue.js';
-import type { EditableFields, OrderRecord, OrderStatus } from './order.js';
+import type { Actor, EditableFields, OrderRecord, OrderStatus, PickupStatus } from './order.js';
 
 const allowed: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ['paid', 'void', 'cancelled'],
@@ -28,6 +28,65 @@ export function checkTransition(from: OrderStatus, to: OrderStatus): 'same' | 'c
   return 'change';
 }
 
+/** How long after "Mark paid" an admin may take it back (docs/contract.md, "Fulfilment"). */
+export const UNDO_PAID_WINDOW_MS = 15 * 60_000;
+
+/** When the order was last marked paid, from its history; null when it never was. */
+export function lastPaidAt(order: Pick<OrderRecord, 'history'>): string | null {
+  for (let i = order.history.length - 1; i >= 0; i--) {
+    const h = order.history[i];
+    if (h?.action === 'status' && h.to === 'paid') return h.at;
+  }
+  return null;
+}
+
+/**
+ * Why "Mark paid" can't be undone now, or null when it can: an admin, within
+ * UNDO_PAID_WINDOW_MS of marking it paid, while nothing of it was printed, shipped or
+ * handed over (docs/contract.md, "Fulfilment").
+ */
+export function undoPaidRefusal(
+  order: Pick<OrderRecord, 'status' | 'history' | 'printed' | 'shippingStatus' | 'pickupStatus'>,
+  now: Date,
+  by: Actor,
+): string | null {
+  if (order.status !== 'paid') return 'the order is not paid';
+  if (!by.startsWith('admin')) return 'only an admin can undo "Mark paid"';
+  const paidAt = lastPaidAt(order);
+  if (paidAt === null || now.getTime() - Date.parse(paidAt) > UNDO_PAID_WINDOW_MS) {
+    return 'it was marked paid more than 15 minutes ago';
+  }
+  if (order.printed.length > 0) return 'some of its prints are marked printed';
+  if (order.shippingStatus === 'shipped') return 'it is marked shipped';
+  if (order.pickupStatus === 'ready' || order.pickupStatus === 'collected') return `it is ${order.pickupStatus}`;
+  return null;
+}
+
+/**
+ * A status move, with the undo of "Mark paid" (`paid` → `pending`) on top of the table of docs/contract.md, "Status and shipping":
+ * 'same' when nothing changes; 409 INVALID_TRANSITION for a move that is not allowed (now).
+ */
+export function checkStatusChange(
+  order: Pick<OrderRecord, 'status' | 'history' | 'printed' | 'shippingStatus' | 'pickupStatus'>,
+  to: OrderStatus,
+  now: Date,
+  by: Actor,
+): 'same' | 'change' {
+  // Only an admin undoes "Mark paid"; to anyone else (the spreadsheet's hand edits) it is a move
+  // the table forbids, refused in its words.
+  if (order.status === 'paid' && to === 'pending' && by.startsWith('admin')) {
+    const refusal = undoPaidRefusal(order, now, by);
+    if (refusal !== null) {
+      throw appError('INVALID_TRANSITION', {
+        message: `"Mark paid" can no longer be undone: ${refusal}`,
+        details: { from: order.status, to, reason: refusal },
+      });
+    }
+    return 'change';
+  }
+  return checkTransition(order.status, to);
+}
+
 /** Shipping needs a paid order that ships (docs/contract.md, "Status and shipping"); else 409 ORDER_NOT_SHIPPABLE. */
 export function checkShippable(order: Pick<OrderRecord, 'status' | 'fulfillmentType' | 'orderNumber'>): void {
   if (order.status !== 'paid' || order.fulfillmentType !== 'ship') {
@@ -41,17 +100,63 @@ export function checkShippable(order: Pick<OrderRecord, 'status' | 'fulfillmentT
   }
 }
 
-/** Field edits only before fulfilment: pending or paid, and not shipped (docs/contract.md, "Status and shipping"). */
+/**
+ * Pickup moves: forward `waiting` → `ready` → `collected` (or straight to `collected` when
+ * the customer comes first), and one step back to undo a slip.
+ */
+const pickupMoves: Record<PickupStatus, readonly PickupStatus[]> = {
+  waiting: ['ready', 'collected'],
+  ready: ['collected', 'waiting'],
+  collected: ['ready'],
+};
+
+/**
+ * A pickup status move needs a paid pickup order: else 409 ORDER_NOT_PICKUP (it ships) or
+ * INVALID_TRANSITION (not paid, or a move not in the table). 'same' when nothing changes.
+ */
+export function checkPickup(
+  order: Pick<OrderRecord, 'status' | 'fulfillmentType' | 'pickupStatus' | 'orderNumber'>,
+  to: PickupStatus,
+): 'same' | 'change' {
+  if (order.fulfillmentType !== 'pickup' || order.pickupStatus === null) {
+    throw appError('ORDER_NOT_PICKUP', {
+      message: `Order ${order.orderNumber} ships; it is not collected at the booth`,
+      details: { fulfillmentType: order.fulfillmentType },
+    });
+  }
+  const from = order.pickupStatus;
+  if (order.status !== 'paid') {
+    throw appError('INVALID_TRANSITION', {
+      message: `Order ${order.orderNumber} must be paid before it is ${to} (it is ${order.status})`,
+      details: { status: order.status, from, to },
+    });
+  }
+  if (from === to) return 'same';
+  if (!pickupMoves[from].includes(to)) {
+    throw appError('INVALID_TRANSITION', {
+      message: `A pickup order that is ${from} cannot become ${to}`,
+      details: { from, to, allowed: pickupMoves[from] },
+    });
+  }
+  return 'change';
+}
+
+/** Field edits only before fulfilment: pending or paid, not shipped, not collected (docs/contract.md, "Status and shipping"). */
 export function checkEditable(
-  order: Pick<OrderRecord, 'status' | 'shippingStatus' | 'orderNumber'>,
+  order: Pick<OrderRecord, 'status' | 'shippingStatus' | 'pickupStatus' | 'orderNumber'>,
   fields: Partial<EditableFields>,
 ): void {
   if (Object.keys(fields).length === 0) return;
-  const open = (order.status === 'pending' || order.status === 'paid') && order.shippingStatus !== 'shipped';
+  const open =
+    (order.status === 'pending' || order.status === 'paid') &&
+    order.shippingStatus !== 'shipped' &&
+    order.pickupStatus !== 'collected';
   if (!open) {
+    const state =
+      order.shippingStatus === 'shipped' ? 'shipped' : order.pickupStatus === 'collected' ? 'collected' : order.status;
     throw appError('ORDER_FULFILLED', {
-      message: `Order ${order.orderNumber} is ${order.shippingStatus === 'shipped' ? 'shipped' : order.status} and can no longer be edited`,
-      details: { status: order.status, shippingStatus: order.shippingStatus },
+      message: `Order ${order.orderNumber} is ${state} and can no longer be edited`,
+      details: { status: order.status, shippingStatus: order.shippingStatus, pickupStatus: order.pickupStatus },
     });
   }
 }

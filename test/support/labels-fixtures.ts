@@ -44,6 +44,8 @@ export function labelOrder(over: Partial<OrderRecord> = {}): OrderRecord {
     channel: 'web',
     version: 1,
     history: [{ at: '2026-07-03T18:00:00.000Z', action: 'create', to: 'pending', by: 'customer' }],
+    pickupStatus: over.fulfillmentType === 'pickup' ? 'waiting' : null,
+    printed: [],
     ...over,
   });
 }

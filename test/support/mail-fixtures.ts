@@ -39,6 +39,8 @@ export function orderRecord(over: Partial<OrderRecord> = {}): OrderRecord {
     channel: 'web',
     version: 1,
     history: [{ at: now, action: 'create', to: 'pending', by: 'customer' }],
+    pickupStatus: over.fulfillmentType === 'pickup' ? 'waiting' : null,
+    printed: [],
     ...over,
   };
 }

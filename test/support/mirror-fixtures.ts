@@ -9,6 +9,34 @@ import { tempDir } from '../helpers/build.js';
 import { writeServiceAccount } from './sheets-credentials.js';
 import { type SheetsEmulator, type SheetsEmulatorOptions, startSheetsEmulator } from './sheets-emulator.js';
 
+/**
+ * The Orders sheet's columns A–U, written out rather than taken from the layout, so that a
+ * test fails when one moves (the CSV export has the same header).
+ */
+export const SHEET_COLUMNS_A_TO_U = [
+  'orderNumber',
+  'createdAt',
+  'customerName',
+  'customerEmail',
+  'customerPhone',
+  'fulfillmentType',
+  'shippingAddress',
+  'city',
+  'state',
+  'zipCode',
+  'items',
+  'subtotal',
+  'shippingFee',
+  'total',
+  'status',
+  'shippingStatus',
+  'feedback',
+  'id',
+  'eventSlug',
+  'trackingNumber',
+  'updatedAt',
+];
+
 export type MirrorSetup = {
   emu: SheetsEmulator;
   sheetId: string;

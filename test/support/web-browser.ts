@@ -19,10 +19,11 @@ const QUIET_ARGS = [
   '--no-first-run',
 ];
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more switches, e.g. a fake camera (`--use-file-for-fake-video-capture=...`). */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return playwright.launch({
     executablePath: await chromium.executablePath(),
-    args: [...chromium.args.filter((a) => !DROPPED.has(a)), ...QUIET_ARGS],
+    args: [...chromium.args.filter((a) => !DROPPED.has(a)), ...QUIET_ARGS, ...extraArgs],
     headless: true,
   });
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
-const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/;
+/** Text assets, and WebAssembly (the scanner's QR decoder: 950 KB, a third of that compressed). */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|txt|wasm)$/;
 /** Below this size compression gains less than the header it needs. */
 const MIN_BYTES = 1024;
 

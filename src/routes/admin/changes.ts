@@ -17,7 +17,7 @@
  *   transaction, then wakes the mail worker. A request that changes nothing notifies nobody.
  */
 import type { Actor, EditableFields, OrderRecord, OrderStatus } from '../../domain/order.js';
-import { checkEditable, checkTransition } from '../../domain/transitions.js';
+import { checkEditable, checkStatusChange } from '../../domain/transitions.js';
 import { appError } from '../../errors/catalogue.js';
 import type { AddressVerifier } from '../../services/address/types.js';
 import { shippedJob } from '../../services/notifier/jobs.js';
@@ -94,7 +94,7 @@ export async function changeOrder(
   const current = await loadOrder(deps.orders, ref);
   refuseHeld(current);
   // The store's rules, in its order, before anything slow: transition first, then the edit rule.
-  if (change.status !== undefined) checkTransition(current.status, change.status);
+  if (change.status !== undefined) checkStatusChange(current, change.status, new Date(), by);
   checkEditable(current, change.fields);
   const fields = await addressEdit(deps.addressVerifier, current, change.fields);
   const patch: OrderPatch = {};

@@ -13,22 +13,16 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { OrderStatus } from '../../domain/order.js';
+import type { OrderRecord, OrderStatus } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummary, toAdminOrder, toApiSummary } from '../../schemas/order.js';
 import { etagMatches } from '../shared/etag.js';
-import { IdParams, loadOrder } from '../shared/order-ref.js';
+import { libraryPhotoRefs } from '../shared/order-photos.js';
+import { IdParams, loadOrder, OrderChangeResponse } from '../shared/order-ref.js';
 import { type ChangeDeps, changeOrder, changeShipping } from './changes.js';
 import { acceptsGzip, createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
-import {
-  ListQuery,
-  OrderChangeResponse,
-  OrderList,
-  UpdateOrderBody,
-  UpdateShippingBody,
-  UpdateStatusBody,
-} from './schemas.js';
+import { ListQuery, OrderList, UpdateOrderBody, UpdateShippingBody, UpdateStatusBody } from './schemas.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -57,13 +51,17 @@ const LISTS: { path: string; name: string; statuses: OrderStatus[]; what: string
 
 const transitionsNote = [
   'Status moves (docs/contract.md, "Status and shipping"): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and',
-  '`cancelled` are final. Asking for the current status again is 200 with `changed: false` and changes',
-  'nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.',
+  '`cancelled` are final. `paid` → `pending` undoes "Mark paid": only within 15 minutes of marking it paid,',
+  'while no line is printed, it is not shipped and (pickup) not ready or collected (the order view’s',
+  '`undoPaidUntil` says until when). Asking for the current status again is 200 with `changed: false` and',
+  'changes nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.',
 ].join('\n');
 
 const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orders } = fastify.store;
-  const listBytes = createOrderListBytes();
+  const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
+  const listBytes = createOrderListBytes({ photos });
+  const view = (o: OrderRecord) => toAdminOrder(o, photos);
   // Looked up at call time (tests swap in a push notifier that trusts their local push service).
   const deps: ChangeDeps = {
     orders,
@@ -168,7 +166,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: { 200: AdminOrder, ...errorResponses(...ADMIN_ERRORS, 'ORDER_NOT_FOUND') },
       },
     },
-    async (request) => toAdminOrder(await loadOrder(orders, request.params.id)),
+    async (request) => view(await loadOrder(orders, request.params.id)),
   );
 
   fastify.put(
@@ -216,7 +214,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         { status, fields: definedOnly(fields) },
         actor(request),
       );
-      return toAdminOrder(result.order);
+      return view(result.order);
     },
   );
 
@@ -228,8 +226,8 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         tags: ['admin'],
         summary: 'Mark an order paid, void or cancelled',
         description: [
-          'Body `{ status }`: `paid`, `void` or `cancelled` (and `pending`, which only ever matches the',
-          'current status). `cancelled` is accepted: pending → cancelled is an admin move (docs/contract.md, "Status and shipping").',
+          'Body `{ status }`: `paid`, `void`, `cancelled`, or `pending` (the undo of "Mark paid", see below).',
+          '`cancelled` is accepted as pending → cancelled is an admin move (docs/contract.md, "Status and shipping").',
           transitionsNote,
           'Orders waiting for email confirmation: 409 `ORDER_HELD`. A change pushes a notification.',
           'Returns `{ success, message, changed, order }`.',
@@ -256,7 +254,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         success: true as const,
         message: result.message,
         changed: result.changed,
-        order: toAdminOrder(result.order),
+        order: view(result.order),
       };
     },
   );
@@ -292,7 +290,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         success: true as const,
         message: result.message,
         changed: result.changed,
-        order: toAdminOrder(result.order),
+        order: view(result.order),
       };
     },
   );

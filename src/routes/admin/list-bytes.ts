@@ -28,7 +28,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type { OrderRecord } from '../../domain/order.js';
-import { toAdminOrder } from '../../schemas/order.js';
+import { NO_PHOTOS, type PhotoRefs, toAdminOrder } from '../../schemas/order.js';
 
 const gzipAsync = promisify(gzipCallback);
 
@@ -57,7 +57,7 @@ type ListBody = {
   gzipped(): Promise<Buffer>;
 };
 
-type Entry = ListBody & { records: readonly OrderRecord[] };
+type Entry = ListBody & { records: readonly OrderRecord[]; generation: number };
 
 /** Level 1: 10,000 orders compress about tenfold in a few tens of milliseconds; higher levels gain little. */
 const GZIP_LEVEL = 1;
@@ -80,22 +80,27 @@ export type OrderListBytes = {
   stats(): { hits: number; builds: number };
 };
 
-export function createOrderListBytes(opts: { maxBytes?: number } = {}): OrderListBytes {
+/**
+ * `photos` gives each line its photo (file, thumbnail): a record's bytes are also kept per
+ * photo library generation, since a photo added, renamed or removed changes them.
+ */
+export function createOrderListBytes(opts: { maxBytes?: number; photos?: PhotoRefs } = {}): OrderListBytes {
+  const photos = opts.photos ?? NO_PHOTOS;
   const lists = new LRUCache<string, Entry>({
     maxSize: opts.maxBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (e) => e.bytes.length + 8 * e.records.length + 64,
   });
-  const json = new WeakMap<OrderRecord, Buffer>();
+  const json = new WeakMap<OrderRecord, { generation: number; bytes: Buffer }>();
   const boot = randomBytes(4).toString('hex');
   let hits = 0;
   let builds = 0;
 
-  function orderJson(o: OrderRecord): Buffer {
+  function orderJson(o: OrderRecord, generation: number): Buffer {
     const known = json.get(o);
-    if (known !== undefined) return known;
-    const bytes = Buffer.from(JSON.stringify(toAdminOrder(o)));
+    if (known !== undefined && known.generation === generation) return known.bytes;
+    const bytes = Buffer.from(JSON.stringify(toAdminOrder(o, photos)));
     // Only a frozen record is guaranteed never to change under its identity.
-    if (Object.isFrozen(o)) json.set(o, bytes);
+    if (Object.isFrozen(o)) json.set(o, { generation, bytes });
     return bytes;
   }
 
@@ -122,14 +127,15 @@ export function createOrderListBytes(opts: { maxBytes?: number } = {}): OrderLis
 
   return {
     get(key, records) {
+      const generation = photos.generation;
       const entry = lists.get(key);
-      if (entry && same(entry.records, records)) {
+      if (entry && entry.generation === generation && same(entry.records, records)) {
         hits++;
         return entry;
       }
       builds++;
-      const body = listBody(join(records.map(orderJson)), `"ol-${boot}-${builds}"`);
-      if (records.every(Object.isFrozen)) lists.set(key, { ...body, records: records.slice() });
+      const body = listBody(join(records.map((o) => orderJson(o, generation))), `"ol-${boot}-${builds}"`);
+      if (records.every(Object.isFrozen)) lists.set(key, { ...body, records: records.slice(), generation });
       return body;
     },
     stats: () => ({ hits, builds }),

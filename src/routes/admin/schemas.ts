@@ -31,7 +31,7 @@ const EditableFieldsBody = {
 export const UpdateOrderBody = z
   .strictObject({
     status: OrderStatus.optional().describe(
-      'Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void',
+      'Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void, paid → pending (undo within 15 minutes)',
     ),
     customerName: EditableFieldsBody.customerName.optional(),
     customerEmail: EditableFieldsBody.customerEmail.optional(),
@@ -72,14 +72,5 @@ export const UpdateShippingBody = z
   })
   .meta({ id: 'OrderShippingUpdate' });
 export type UpdateShippingBody = z.infer<typeof UpdateShippingBody>;
-
-export const OrderChangeResponse = z
-  .object({
-    success: z.literal(true),
-    message: z.string().describe('What happened, e.g. "Order AX25-0001 is now paid" or "... nothing changed"'),
-    changed: z.boolean().describe('false when the order already was in the state asked for'),
-    order: AdminOrder,
-  })
-  .meta({ id: 'OrderChange' });
 
 export const OrderList = z.array(AdminOrder).meta({ id: 'OrderList' });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { centsToDollars, dollarsToCents } from '../../domain/money.js';
 import { closedReason } from '../../domain/pricing.js';
+import { printInches, sizeKey } from '../../domain/prints.js';
 import type { EffectiveEvent } from '../../services/events/catalog.js';
 
 const MAX_DOLLARS = 100_000;
@@ -30,9 +31,6 @@ const SizeName = z
     /^[\p{L}\p{N}](?:[\p{L}\p{N} ×./"'-]{0,30}[\p{L}\p{N}×./"'-])?$/u,
     'a size is 1-32 letters, digits, spaces or × . / " \' - (no leading or trailing space)',
   );
-
-/** How pricing matches sizes (case, spaces and × ignored): two keys that match alike are one size. */
-const sizeKey = (s: string) => s.toLowerCase().replace(/\s+/g, '').replaceAll('×', 'x');
 
 const PriceList = z
   .record(SizeName, Dollars)
@@ -84,6 +82,13 @@ export const EventConfig = z
       .enum(['archived', 'disabled', 'deadline'])
       .nullable()
       .describe('Why the event is not open for orders; null when it is'),
+    printSizes: z
+      .record(z.string(), z.tuple([z.number(), z.number()]))
+      .describe(
+        'size → `[short side, long side]` in inches, for every size on the price list whose print size is known ' +
+          '(4x6, 5x7, 8x10, the event\'s `printSizes` setting, or a name such as "11x14"): the aspect of the print, ' +
+          'for the crop chooser',
+      ),
   })
   .meta({ id: 'EventConfig' });
 export type EventConfig = z.infer<typeof EventConfig>;
@@ -104,7 +109,18 @@ export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): Event
     shippingFee: centsToDollars(ev.shippingFeeCents),
     active: ev.open,
     closedReason: closedReason(ev, now),
+    printSizes: pricedPrintSizes(ev),
   };
+}
+
+/** The inches of every priced size that has known print dimensions. */
+function pricedPrintSizes(ev: EffectiveEvent): Record<string, [number, number]> {
+  const out: Record<string, [number, number]> = {};
+  for (const size of Object.keys(ev.prices)) {
+    const inches = printInches(size, ev.printSizes);
+    if (inches) out[size] = [inches[0], inches[1]];
+  }
+  return out;
 }
 
 /** The store patch for a validated update: dollars → cents, deadline → UTC. */

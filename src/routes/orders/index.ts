@@ -132,7 +132,8 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
         summary: 'Submit an order (photo numbers)',
         description: [
           'Body variant A: `photos` are photo numbers (the default size, quantity 1) or',
-          '`{ number, size, quantity }`; `customerInfo.phone` is optional; `fulfillmentType` is `ship` when',
+          "`{ number, size, quantity, crop }` (`crop` `{ x, y }`: the centre of the print's crop window as",
+          'fractions of the photo, default the middle); `customerInfo.phone` is optional; `fulfillmentType` is `ship` when',
           '`shippingAddress` is given, else `pickup`, unless stated. The server prices the order from the',
           "event's price list (shipping fee for `ship` only).",
           '',
@@ -156,7 +157,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
             kind: 'list',
             items: body.photos.map((p) =>
               typeof p === 'object'
-                ? { photo: String(p.number), size: p.size, quantity: p.quantity }
+                ? { photo: String(p.number), size: p.size, quantity: p.quantity, crop: p.crop }
                 : { photo: String(p), quantity: 1 },
             ),
           },
@@ -229,6 +230,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
             kind: 'text',
             text: body.items,
             claimed: { subtotal: body.subtotal, shippingFee: body.shippingFee, total: body.total },
+            crops: body.crops?.map((c) => ({ photo: String(c.number), size: c.size, crop: { x: c.x, y: c.y } })),
           },
           customer: {
             name: body.customerName,

@@ -53,6 +53,9 @@ export const CustomerOrder = z
       '`shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth',
     ),
     trackingNumber: shape.trackingNumber,
+    pickupStatus: shape.pickupStatus.describe(
+      'Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships',
+    ),
     fulfillmentType: shape.fulfillmentType.describe('`ship` (mailed) or `pickup` (at the booth)'),
     items: shape.items,
     subtotal: shape.subtotal,
@@ -75,6 +78,7 @@ export function toCustomerOrder(o: OrderRecord, eventName: string | null): Custo
     status: o.status,
     shippingStatus: o.shippingStatus,
     trackingNumber: o.trackingNumber,
+    pickupStatus: o.pickupStatus,
     fulfillmentType: o.fulfillmentType,
     items: formatItems(o.items),
     subtotal: formatCents(o.subtotalCents),

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { MAX_ORDER_LINES, MAX_QUANTITY } from '../../domain/pricing.js';
+import { Crop } from '../../domain/prints.js';
 import {
   City,
   CustomerEmail,
@@ -30,17 +31,28 @@ const CaptchaToken = z
 /** A photo number as text, or as a JSON integer (the route turns it into text). */
 const PhotoRef = z.union([z.string().trim().min(1).max(64), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)]);
 
+const PrintSize = z.string().trim().min(1).max(32);
+
 const PhotoLine = z.object({
   number: PhotoRef.describe('Photo number (or id)'),
-  size: z
-    .string()
-    .trim()
-    .min(1)
-    .max(32)
-    .optional()
-    .describe("A size of the event's price list; default: its default size"),
+  size: PrintSize.optional().describe("A size of the event's price list; default: its default size"),
   quantity: z.number().int().min(1).max(MAX_QUANTITY).default(1).describe(`1–${MAX_QUANTITY}, default 1`),
+  crop: Crop.optional().describe(
+    "Where the print's crop window is centred, as fractions of the photo; default the middle `{ x: 0.5, y: 0.5 }`",
+  ),
 });
+
+/** Variant B's crop centres: one per line of `items`, named by photo number and size. */
+const LineCrops = z
+  .array(
+    z.object({
+      number: PhotoRef.describe('The photo number of the line'),
+      size: PrintSize.describe('The size of the line'),
+      x: Crop.shape.x,
+      y: Crop.shape.y,
+    }),
+  )
+  .max(MAX_ORDER_LINES);
 
 const requiredForShipping = 'required when the order ships';
 
@@ -52,7 +64,7 @@ export const CreateOrderBody = z
       .min(1)
       .max(MAX_ORDER_LINES)
       .describe(
-        `1–${MAX_ORDER_LINES} lines: a photo number (the default size, quantity 1), or \`{ number, size, quantity }\``,
+        `1–${MAX_ORDER_LINES} lines: a photo number (the default size, quantity 1), or \`{ number, size, quantity, crop }\``,
       ),
     customerInfo: z.object({
       name: CustomerName,
@@ -130,6 +142,9 @@ export const SubmitOrderBody = z
     subtotal: z.string().max(32).describe('The sum of the lines as the client computed it, e.g. "$30.00"'),
     shippingFee: z.string().max(32).describe("The event's shipping fee for `ship`, $0.00 for `pickup`"),
     total: z.string().max(32).describe('subtotal + shippingFee'),
+    crops: LineCrops.optional().describe(
+      "Crop centres of the prints: each entry applies to the line(s) of `items` with that photo number and size (an entry that names no line: 400 `VALIDATION_FAILED`); lines without one are cropped around the photo's middle",
+    ),
     captchaToken: CaptchaToken,
   })
   .superRefine((b, ctx) => {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { OrderRecord } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
+import { AdminOrder } from '../../schemas/order.js';
 import type { OrdersPort } from '../../services/store/ports/orders.js';
 
 export const OrderRef = z
@@ -29,3 +30,13 @@ export async function loadOrder(orders: Pick<OrdersPort, 'get'>, ref: string): P
   }
   return order;
 }
+
+/** What the admin's order changes answer (status, shipping, pickup): the order as it is now. */
+export const OrderChangeResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string().describe('What happened, e.g. "Order AX25-0001 is now paid" or "... nothing changed"'),
+    changed: z.boolean().describe('false when the order already was in the state asked for'),
+    order: AdminOrder,
+  })
+  .meta({ id: 'OrderChange' });

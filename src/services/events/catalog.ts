@@ -42,6 +42,7 @@ function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new
     isArchived: s?.isArchived ?? ev.isArchived,
     orderingEnabled: s?.orderingEnabled ?? ev.orderingEnabled,
     deadline: s?.deadline === undefined ? ev.deadline : s.deadline,
+    printSizes: ev.printSizes,
     photoCount: ev.photoCount,
     open: false,
   };

@@ -13,6 +13,7 @@ import {
   BorderStyle,
   Document,
   HeightRule,
+  type ISectionOptions,
   LineRuleType,
   Packer,
   PageOrientation,
@@ -161,7 +162,8 @@ export function planDocxLabel(content: LabelContent, returnAddress: string) {
   };
 }
 
-function buildDocxLabel(content: LabelContent, returnAddress: string): Document {
+/** The label as one section of a document: one page. */
+function labelSection(content: LabelContent, returnAddress: string): ISectionOptions {
   const plan = planDocxLabel(content, returnAddress);
   const caption = (text: string, indentPt?: number) =>
     paragraph({ text, bold: true }, SIZES.caption, indentPt === undefined ? {} : { indentPt });
@@ -209,9 +211,44 @@ function buildDocxLabel(content: LabelContent, returnAddress: string): Document 
     ],
   });
 
+  return {
+    properties: {
+      page: {
+        // docx swaps width and height for landscape: give the portrait sizes.
+        size: { width: PAGE.height, height: PAGE.width, orientation: PageOrientation.LANDSCAPE },
+        margin: {
+          top: PAGE.margin,
+          right: PAGE.margin,
+          bottom: PAGE.margin,
+          left: PAGE.margin,
+          header: 0,
+          footer: 0,
+        },
+      },
+    },
+    children: [
+      topParagraph,
+      caption('FROM'),
+      ...plan.from.map((p) => paragraph(p, plan.sizes.returnAddress)),
+      caption('SHIP TO', BOX_INDENT_PT),
+      box,
+      // Word ends a document with a paragraph after a table: make it one point high so
+      // that a full page never spills its last, empty line onto a second page.
+      new Paragraph({
+        spacing: { before: 0, after: 0, line: TWIPS_PER_PT, lineRule: LineRuleType.EXACT },
+        run: { size: 2 },
+        alignment: AlignmentType.LEFT,
+        children: [],
+      }),
+    ],
+  };
+}
+
+/** A document of labels, one page each, in the given order. */
+function labelsDocument(contents: readonly LabelContent[], returnAddress: string, title: string): Document {
   return new Document({
     creator: 'convention-photo-service',
-    title: `Shipping label ${content.orderNumber}`,
+    title,
     styles: {
       default: {
         document: {
@@ -220,42 +257,23 @@ function buildDocxLabel(content: LabelContent, returnAddress: string): Document 
         },
       },
     },
-    sections: [
-      {
-        properties: {
-          page: {
-            // docx swaps width and height for landscape: give the portrait sizes.
-            size: { width: PAGE.height, height: PAGE.width, orientation: PageOrientation.LANDSCAPE },
-            margin: {
-              top: PAGE.margin,
-              right: PAGE.margin,
-              bottom: PAGE.margin,
-              left: PAGE.margin,
-              header: 0,
-              footer: 0,
-            },
-          },
-        },
-        children: [
-          topParagraph,
-          caption('FROM'),
-          ...plan.from.map((p) => paragraph(p, plan.sizes.returnAddress)),
-          caption('SHIP TO', BOX_INDENT_PT),
-          box,
-          // Word ends a document with a paragraph after a table: make it one point high so
-          // that a full page never spills its last, empty line onto a second page.
-          new Paragraph({
-            spacing: { before: 0, after: 0, line: TWIPS_PER_PT, lineRule: LineRuleType.EXACT },
-            run: { size: 2 },
-            alignment: AlignmentType.LEFT,
-            children: [],
-          }),
-        ],
-      },
-    ],
+    sections: contents.map((c) => labelSection(c, returnAddress)),
   });
+}
+
+export function buildDocxLabel(content: LabelContent, returnAddress: string): Document {
+  return labelsDocument([content], returnAddress, `Shipping label ${content.orderNumber}`);
 }
 
 export async function renderDocxLabel(content: LabelContent, returnAddress: string): Promise<Buffer> {
   return Packer.toBuffer(buildDocxLabel(content, returnAddress));
+}
+
+/** Batch labels: one page per label (docs/contract.md, "Fulfilment"). */
+export async function renderDocxLabels(
+  contents: readonly LabelContent[],
+  returnAddress: string,
+  title = 'Shipping labels',
+): Promise<Buffer> {
+  return Packer.toBuffer(labelsDocument(contents, returnAddress, title));
 }

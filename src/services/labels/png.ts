@@ -223,7 +223,7 @@ function topLineMarkup(content: LabelContent): string {
 }
 
 /** The recipient block: the name larger and bold, then the address lines. */
-function recipientParagraphs(content: LabelContent): Paragraph[] {
+export function recipientParagraphs(content: LabelContent): Paragraph[] {
   return [
     { text: content.name, scale: 1.2, bold: true },
     ...content.addressLines.map((text) => ({ text, bold: content.pickup })),

@@ -4,11 +4,17 @@
  */
 import type { OrderRecord } from '../../domain/order.js';
 import { labelContent } from './content.js';
+import { renderLabelsPdf } from './pdf.js';
 import { createPngLabelRenderer } from './png.js';
 import type { LabelRenderer } from './types.js';
 
 const PNG_CONTENT_TYPE = 'image/png';
 export const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+export const PDF_CONTENT_TYPE = 'application/pdf';
+
+function needOrders(orders: readonly OrderRecord[]): void {
+  if (orders.length === 0) throw new Error('batch labels need at least one order');
+}
 
 function labelFilename(orderNumber: string, ext: 'png' | 'docx'): string {
   return `label-${orderNumber}.${ext}`;
@@ -26,6 +32,16 @@ export function createLabelRenderer(opts: { returnAddress: string }): LabelRende
       const { renderDocxLabel } = await import('./docx.js');
       const content = await renderDocxLabel(labelContent(order), opts.returnAddress);
       return { filename: labelFilename(order.orderNumber, 'docx'), contentType: DOCX_CONTENT_TYPE, content };
+    },
+    batchPdf(orders, batchOpts) {
+      needOrders(orders);
+      return renderLabelsPdf(orders, opts.returnAddress, batchOpts);
+    },
+    async batchDocx(orders, title) {
+      needOrders(orders);
+      const { renderDocxLabels } = await import('./docx.js');
+      const content = await renderDocxLabels(orders.map(labelContent), opts.returnAddress, title);
+      return { filename: 'labels.docx', contentType: DOCX_CONTENT_TYPE, content };
     },
   };
 }

@@ -15,6 +15,11 @@ export function shippedJob(orderId: string): MailJobInput {
   return { kind: 'shipped', orderId, payload: {} };
 }
 
+/** The "ready for pickup" notice (skipped if the order is no longer ready when it is sent). */
+export function readyJob(orderId: string): MailJobInput {
+  return { kind: 'ready', orderId, payload: {} };
+}
+
 /** The high-value confirmation carrying the signed link. */
 function verificationJob(orderId: string, verifyUrl: string): MailJobInput {
   return { kind: 'verification', orderId, payload: { verifyUrl } };

@@ -16,6 +16,7 @@ import { domainOf, type MailAddress, type MailDraft } from './message.js';
 import { headerText, isSafeAddress } from './sanitize.js';
 import {
   type MessageContent,
+  readyContent,
   receiptContent,
   shippedContent,
   takedownContent,
@@ -97,6 +98,11 @@ export function createRenderer(deps: RenderDeps): RenderJob {
         if (order.shippingStatus !== 'shipped') return { skip: 'order is no longer marked shipped' };
         if (order.customerEmail.trim() === '') return { skip: 'no customer email (booth order)' };
         return envelope(job, order, [customer(order)], [], shippedContent(order, ctx));
+      }
+      case 'ready': {
+        const order = await orderOf(job);
+        if (order.pickupStatus !== 'ready') return { skip: `order is no longer ready (it is ${order.pickupStatus})` };
+        return envelope(job, order, [customer(order)], [], readyContent(order, ctx));
       }
       case 'verification': {
         const order = await orderOf(job);

@@ -18,7 +18,10 @@ export type TemplateContext = {
   senderName: string;
 };
 
-/** Where the web app shows an order's status (it asks for the order's email on another device). */
+/**
+ * Where the web app shows an order's status and, for pickup, its QR code for the booth (it asks
+ * for the order's email on another device).
+ */
 function orderStatusUrl(publicBaseUrl: string, orderNumber: string): string {
   return `${publicBaseUrl}/order/${encodeURIComponent(orderNumber)}`;
 }
@@ -77,16 +80,33 @@ function itemsHtml(order: OrderRecord): string {
   return `<ul style="padding-left:20px">${rows}</ul><table style="border-collapse:collapse">${totals}</table>`;
 }
 
-function fulfilmentText(order: OrderRecord): string[] {
-  if (order.fulfillmentType === 'pickup') {
-    return ['Pickup: collect your prints at the booth; please bring your order number.'];
+/**
+ * A pickup order's state at the booth and how many prints are done, when the message is sent
+ * (docs/contract.md, "Fulfilment"); nothing for orders that ship.
+ */
+function pickupText(order: OrderRecord): string {
+  const printed = new Set(order.printed.map((p) => p.line)).size;
+  const prints =
+    printed > 0 && printed < order.items.length ? ` ${printed} of ${order.items.length} prints are done.` : '';
+  switch (order.pickupStatus) {
+    case 'ready':
+      return 'Pickup: your prints are ready at the booth; please bring your order number or its QR code.';
+    case 'collected':
+      return 'Pickup: you have collected your prints.';
+    default:
+      return `Pickup: collect your prints at the booth; please bring your order number. We will email you when they are ready.${prints}`;
   }
+}
+
+function fulfilmentText(order: OrderRecord): string[] {
+  if (order.fulfillmentType === 'pickup') return [pickupText(order)];
   return ['Shipping to:', ...addressLines(order).map((l) => `  ${l}`)];
 }
 
 function fulfilmentHtml(order: OrderRecord): string {
   if (order.fulfillmentType === 'pickup') {
-    return '<p><strong>Pickup:</strong> collect your prints at the booth; please bring your order number.</p>';
+    const [head, ...rest] = pickupText(order).split(': ');
+    return `<p><strong>${escapeHtml(head ?? '')}:</strong> ${escapeHtml(rest.join(': '))}</p>`;
   }
   const lines = addressLines(order).map(escapeHtml).join('<br>');
   return `<p><strong>Shipping to:</strong><br>${lines}</p>`;
@@ -163,6 +183,36 @@ export function shippedContent(order: OrderRecord, ctx: TemplateContext): Messag
         ? `<p>Tracking number: <strong>${escapeHtml(tracking)}</strong></p>`
         : '<p>No tracking number was given for this shipment.</p>',
       fulfilmentHtml(order),
+      itemsHtml(order),
+      `<p>— ${escapeHtml(ctx.senderName)}</p>`,
+    ].join('\n'),
+  );
+  return { subject, text, html };
+}
+
+/** "Ready for pickup": the order page with its QR code, and the lines to collect. */
+export function readyContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
+  const subject = headerText(`Your order ${order.orderNumber} is ready for pickup`);
+  const name = greetingName(order);
+  const pageUrl = orderStatusUrl(ctx.publicBaseUrl, order.orderNumber);
+  const text = [
+    `Hello ${name},`,
+    '',
+    `Your prints for order ${order.orderNumber} are ready: collect them at the booth.`,
+    `Show your order number, or the QR code on your order page: ${pageUrl}`,
+    '',
+    'Photos:',
+    ...itemsText(order),
+    '',
+    `— ${ctx.senderName}`,
+    '',
+  ].join('\n');
+  const html = page(
+    subject,
+    [
+      `<p>Hello ${escapeHtml(name)},</p>`,
+      `<p>Your prints for order <strong>${escapeHtml(order.orderNumber)}</strong> are ready: collect them at the booth.</p>`,
+      `<p>Show your order number, or the QR code on <a href="${escapeHtml(pageUrl)}">your order page</a>.</p>`,
       itemsHtml(order),
       `<p>— ${escapeHtml(ctx.senderName)}</p>`,
     ].join('\n'),

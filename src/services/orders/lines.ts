@@ -6,6 +6,9 @@
  * 4. sizes and quantities are priced with the event's list (`priceOrder`, 400 VALIDATION_FAILED);
  * 5. variant B: every figure the client sent equals the server's, else 400 PRICE_MISMATCH
  *    whose details hold the server's figures.
+ * Crop centres (docs/contract.md, "Fulfilment") ride along: variant A's come with their line,
+ * variant B's `crops` entries name the line by photo number and size (after step 3; an entry
+ * that names no line is 400 VALIDATION_FAILED).
  */
 import { formatItems, parseItems } from '../../domain/items.js';
 import { formatCents, parseMoney } from '../../domain/money.js';
@@ -17,17 +20,21 @@ import {
   priceOrder,
   type RequestedLine,
 } from '../../domain/pricing.js';
+import { type Crop, sizeKey } from '../../domain/prints.js';
 import { appError } from '../../errors/catalogue.js';
 
-/** Variant A: photo numbers, or `{ number, size, quantity }`. */
-type ListedLine = { photo: string; size?: string | undefined; quantity: number };
+/** Variant A: photo numbers, or `{ number, size, quantity, crop }`. */
+export type ListedLine = { photo: string; size?: string | undefined; quantity: number; crop?: Crop | undefined };
+
+/** Variant B: a crop centre for the line(s) of `items` with this photo number and size. */
+export type LineCrop = { photo: string; size: string; crop: Crop };
 
 /** Variant B: the items text and the figures the client computed. */
 type ClaimedFigures = { subtotal: string; shippingFee: string; total: string };
 
 export type RequestedLines =
   | { kind: 'list'; items: readonly ListedLine[] }
-  | { kind: 'text'; text: string; claimed: ClaimedFigures };
+  | { kind: 'text'; text: string; claimed: ClaimedFigures; crops?: readonly LineCrop[] | undefined };
 
 /** How photos are found: by number (or id) within the event. */
 export type PhotoFinder = (photoRef: string) => { number: string } | undefined;
@@ -54,7 +61,13 @@ function requestedLines(
   input: RequestedLines,
   find: PhotoFinder,
 ): { lines: RequestedLine[]; claimedLineCents: (number | null)[] } {
-  let raw: { photo: string; size?: string | undefined; quantity: number; amountCents: number | null }[];
+  let raw: {
+    photo: string;
+    size?: string | undefined;
+    quantity: number;
+    amountCents: number | null;
+    crop?: Crop | undefined;
+  }[];
   if (input.kind === 'text') {
     const parsed = parseItems(input.text);
     if (!parsed.ok) {
@@ -85,7 +98,7 @@ function requestedLines(
   const lines: RequestedLine[] = raw.map((l) => {
     const photo = lookUp(find, l.photo);
     if (!photo && !unknown.includes(l.photo)) unknown.push(l.photo);
-    return { photoNumber: photo?.number ?? l.photo, size: l.size, quantity: l.quantity };
+    return { photoNumber: photo?.number ?? l.photo, size: l.size, quantity: l.quantity, crop: l.crop };
   });
   if (unknown.length > 0) {
     const shown = unknown.slice(0, MAX_LISTED_UNKNOWN);
@@ -94,7 +107,34 @@ function requestedLines(
       details: { eventSlug, unknownPhotos: shown, count: unknown.length },
     });
   }
+  if (input.kind === 'text' && input.crops) applyCrops(lines, input.crops, find);
   return { lines, claimedLineCents: raw.map((l) => l.amountCents) };
+}
+
+/** Variant B: each `crops` entry to the lines with its photo and size; one that names none is refused. */
+function applyCrops(lines: RequestedLine[], crops: readonly LineCrop[], find: PhotoFinder): void {
+  const unmatched: { in: string; field: string; message: string }[] = [];
+  crops.forEach((c, i) => {
+    const number = lookUp(find, c.photo)?.number ?? c.photo;
+    const size = sizeKey(c.size);
+    let matched = false;
+    for (const line of lines) {
+      if (line.photoNumber === number && sizeKey(line.size ?? '') === size) {
+        line.crop = c.crop;
+        matched = true;
+      }
+    }
+    if (!matched) {
+      unmatched.push({
+        in: 'body',
+        field: `crops.${i}`,
+        message: `no line of items is photo #${c.photo.slice(0, 64)} (${c.size.slice(0, 32)})`,
+      });
+    }
+  });
+  if (unmatched.length > 0) {
+    throw appError('VALIDATION_FAILED', { message: 'A crop names no line of the order', details: unmatched });
+  }
 }
 
 /** The server's figures, as PRICE_MISMATCH details and for responses. */

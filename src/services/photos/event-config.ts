@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { dollarsToCents, parseMoney } from '../../domain/money.js';
+import { PrintSizesSetting } from '../../domain/prints.js';
 import type { EventDefaults } from './types.js';
 
 /** Used when event.json has no price list: common print sizes, in cents. */
@@ -58,6 +59,8 @@ export const EventJson = z
       .transform((d) => new Date(d).toISOString())
       .nullable()
       .optional(),
+    /** Inches of sizes other than 4x6, 5x7 and 8x10, for print files (docs/contract.md, "Fulfilment"). */
+    printSizes: PrintSizesSetting.optional(),
   })
   .superRefine((v, ctx) => {
     if (v.defaultSize !== undefined) {
@@ -111,6 +114,7 @@ export function resolveEventDefaults(
     isArchived: json?.isArchived ?? false,
     orderingEnabled: json?.orderingEnabled ?? file === 'valid',
     deadline: json?.deadline ?? null,
+    printSizes: json?.printSizes ?? {},
     eventJson: file,
   };
 }

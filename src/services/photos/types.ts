@@ -26,6 +26,8 @@ export type Photo = {
 export type SessionFolder = { name: string; photoCount: number };
 export type DayFolder = { name: string; photoCount: number; sessions: SessionFolder[] };
 
+import type { PrintSizes } from '../../domain/prints.js';
+
 /** event.json merged with derived defaults; money in cents. */
 export type EventDefaults = {
   code: string;
@@ -40,6 +42,8 @@ export type EventDefaults = {
   isArchived: boolean;
   orderingEnabled: boolean;
   deadline: string | null;
+  /** event.json `printSizes`: inches of sizes other than 4x6, 5x7 and 8x10 (empty when none). */
+  printSizes: PrintSizes;
 };
 
 export type LibraryEvent = EventDefaults & {

@@ -12,7 +12,7 @@ export type PushPayload = {
   body: string;
   orderNumber: string;
   url: string;
-  /** Which change this is, for the service worker (`created`, `status`, `shipping`). */
+  /** Which change this is, for the service worker (`created`, `status`, `shipping`, `pickup`). */
   event: OrderEvent;
   status: string;
   shippingStatus: string;
@@ -35,6 +35,16 @@ function pushUrl(publicBaseUrl: string, audience: PushAudience, orderNumber: str
   return audience === 'admin' ? `${publicBaseUrl}/admin?order=${n}` : `${publicBaseUrl}/?order=${n}`;
 }
 
+/** A pickup order's booth status, for the customer (docs/contract.md, "Fulfilment"). */
+const PICKUP_WORDS: Record<string, { title: string; body: string }> = {
+  ready: {
+    title: 'is ready for pickup',
+    body: 'Collect your prints at the booth; show your order number or its QR code.',
+  },
+  collected: { title: 'was collected', body: 'Thank you, and enjoy your prints.' },
+  waiting: { title: 'is being prepared', body: 'We will tell you when it is ready for pickup.' },
+};
+
 const oneLine = (s: string, max: number) => s.replace(/\s+/g, ' ').trim().slice(0, max);
 
 export function pushPayload(
@@ -54,10 +64,17 @@ export function pushPayload(
     } else if (event === 'status') {
       title = `Order ${n} ${STATUS_WORDS[order.status] ?? order.status}`;
       body = who;
+    } else if (event === 'pickup') {
+      title = `Order ${n} ${order.pickupStatus ?? 'pickup'}`;
+      body = who;
     } else {
       title = order.shippingStatus === 'shipped' ? `Order ${n} shipped` : `Order ${n} no longer marked shipped`;
       body = order.trackingNumber ? `${who} · tracking ${oneLine(order.trackingNumber, 60)}` : who;
     }
+  } else if (event === 'pickup') {
+    const words = PICKUP_WORDS[order.pickupStatus ?? 'waiting'] ?? { title: 'was updated', body: '' };
+    title = `Your order ${n} ${words.title}`;
+    body = words.body;
   } else if (event === 'shipping') {
     title = order.shippingStatus === 'shipped' ? `Your order ${n} has shipped` : `Update on your order ${n}`;
     body =

@@ -1,7 +1,7 @@
 /** Web push (docs/contract.md, "Notifications"), decorated as `fastify.push`. Delivery never blocks a request. */
 import type { OrderRecord } from '../../domain/order.js';
 
-export type OrderEvent = 'created' | 'status' | 'shipping';
+export type OrderEvent = 'created' | 'status' | 'shipping' | 'pickup';
 
 export interface PushNotifier {
   readonly publicKey: string;
@@ -11,8 +11,8 @@ export interface PushNotifier {
    */
   endpointRefusal(endpoint: string): string | undefined;
   /**
-   * Fire and forget: `created` goes to admin subscriptions; `status` and `shipping` to admin
-   * subscriptions and that order's. 404/410 answers remove the subscription.
+   * Fire and forget: `created` goes to admin subscriptions; `status`, `shipping` and `pickup`
+   * to admin subscriptions and that order's. 404/410 answers remove the subscription.
    */
   notifyOrder(event: OrderEvent, order: OrderRecord): void;
   /** Resolves when every push started so far has finished (tests, shutdown). */

@@ -179,6 +179,8 @@ describe('order list bytes', () => {
         feedback: '',
         version: 1,
         history: [],
+        pickupStatus: null,
+        printed: [],
       });
     const a = record(1);
     const b = record(2);

@@ -31,10 +31,27 @@ describe('GET /api/event-config', () => {
       shippingFee: 5,
       active: true,
       closedReason: null,
+      printSizes: { '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] },
     });
     expect((await call(app, { url: config(BX), admin: false })).json()).toMatchObject({
       prices: { '4x6': 4.5 },
       shippingFee: 3.25,
+    });
+  });
+
+  test("printSizes: the inches of every priced size that has them, from the fixed table, event.json's printSizes or the name", async (t) => {
+    const app = await appWithEvents(t, {
+      events: {
+        [AX]: {
+          prices: { '4x6': 5, Wallet: 3, '11x14': 30, Poster: 40 },
+          printSizes: { Wallet: [2.5, 3.5], Unpriced: [1, 1] },
+        },
+      },
+    });
+    expect((await call(app, { url: config(AX), admin: false })).json().printSizes).toEqual({
+      '4x6': [4, 6],
+      Wallet: [2.5, 3.5],
+      '11x14': [11, 14],
     });
   });
 
@@ -246,6 +263,7 @@ describe('GET /api/proxy-events', () => {
       isArchived: false,
       orderingEnabled: true,
       deadline,
+      printSizes: {},
       photoCount: 1,
       open: deadline === null || Date.parse(deadline) > now,
     });

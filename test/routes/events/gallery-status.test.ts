@@ -82,6 +82,7 @@ describe('catalogSettings', () => {
     isArchived: false,
     orderingEnabled: true,
     deadline: null,
+    printSizes: {},
     photoCount: 1,
     open: true,
     ...over,

@@ -27,6 +27,7 @@ describe('POST /api/orders/lookup', () => {
       status: 'paid',
       shippingStatus: 'shipped',
       trackingNumber: '1Z999',
+      pickupStatus: null,
       fulfillmentType: 'ship',
       items: expect.stringMatching(/^Photo #\d+ \(\w+\) x\d+ = \$\d+\.\d\d/),
       subtotal: expect.stringMatching(/^\$\d+\.\d\d$/),

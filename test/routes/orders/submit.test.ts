@@ -55,6 +55,7 @@ describe('POST /api/orders', () => {
       verificationRequired: false,
       addressVerified: true,
       channel: 'web',
+      pickupStatus: null,
     });
     expect(new Date(order.createdAt).toISOString()).toBe(order.createdAt);
     // Durable before the response: what the store holds is what was answered.

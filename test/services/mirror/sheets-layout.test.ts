@@ -20,6 +20,7 @@ import {
   type RowCells,
   toCells,
 } from '../../../src/services/mirror/sheets/layout.js';
+import { SHEET_COLUMNS_A_TO_U } from '../../support/mirror-fixtures.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
 // A row carries no history (the record keeps it).
@@ -42,9 +43,35 @@ describe('Sheets layout', () => {
   test('a row round-trips to the same record, through the column map as an array', () => {
     const map = ColumnMap.standard();
     const array = map.toArray(toCells(order));
-    expect(array).toHaveLength(26);
+    expect(array).toHaveLength(28);
     expect(array[0]).toBe('AX25-0007');
     expect(parseRow(map.fromArray(array))).toEqual({ ok: true, order });
+  });
+
+  test('fulfilment columns come after the rest (AA pickupStatus, AB printed lines); A–U never move', () => {
+    expect(ORDER_COLUMNS.slice(0, 21)).toEqual(SHEET_COLUMNS_A_TO_U);
+    expect(columnLetter(ORDER_COLUMNS.indexOf('pickupStatus'))).toBe('AA');
+    expect(columnLetter(ORDER_COLUMNS.indexOf('printed'))).toBe('AB');
+    const pickup = buildNewOrder(
+      newOrder({
+        fulfillmentType: 'pickup',
+        items: [
+          { photoNumber: '1', size: '4x6', quantity: 1, unitCents: 500, lineCents: 500 },
+          { photoNumber: '2', size: '4x6', quantity: 2, unitCents: 500, lineCents: 1000 },
+        ],
+      }),
+      8,
+      new Date(),
+      '00000000-0000-4000-8000-000000000008',
+      'customer',
+    );
+    const at = new Date().toISOString();
+    const marked = { ...pickup, pickupStatus: 'ready' as const, printed: [{ line: 1, at, by: 'admin' as const }] };
+    expect(toCells(marked)).toMatchObject({ pickupStatus: 'ready', printed: '1/2' });
+    expect(toCells(order)).toMatchObject({ pickupStatus: '', printed: `0/${order.items.length}` });
+    const back = parseRow({ ...toCells(marked), pickupStatus: ' Collected ' });
+    expect(back.ok && back.order.pickupStatus).toBe('collected');
+    expect(parseRow({ ...toCells(marked), pickupStatus: 'lost' })).toMatchObject({ ok: false });
   });
 
   test('missing trailing cells (V–Z) take defaults; items come from column K', () => {

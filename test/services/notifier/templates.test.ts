@@ -6,6 +6,7 @@ import { jobsForNewOrder, shippedJob } from '../../../src/services/notifier/jobs
 import { headerText, isSafeAddress } from '../../../src/services/notifier/sanitize.js';
 import {
   feedbackUrl,
+  readyContent,
   receiptContent,
   shippedContent,
   verificationContent,
@@ -44,6 +45,32 @@ describe('receipt', () => {
     expect(text).not.toContain('Shipping to:');
     expect(html).toContain('<strong>Pickup:</strong>');
     expect(text).toContain('Total: $30.00');
+  });
+
+  test('a pickup receipt tells where the prints are: waiting (with how many are done), ready, collected', () => {
+    const pickup = orderRecord({
+      fulfillmentType: 'pickup',
+      shippingAddress: '',
+      city: '',
+      state: '',
+      zipCode: '',
+      status: 'paid',
+      pickupStatus: 'waiting',
+    });
+    const mark = { line: 0, at: new Date().toISOString(), by: 'admin:0123abcd' };
+    const waiting = receiptContent({ ...pickup, printed: [mark] }, ctx);
+    expect(waiting.text).toContain('We will email you when they are ready. 1 of 2 prints are done.');
+    expect(waiting.html).toContain('1 of 2 prints are done.');
+    // nothing printed yet, or everything: no count
+    expect(receiptContent(pickup, ctx).text).not.toContain('prints are done');
+    const ready = receiptContent({ ...pickup, pickupStatus: 'ready' }, ctx);
+    expect(ready.text).toContain('Pickup: your prints are ready at the booth');
+    expect(ready.html).toContain('<strong>Pickup:</strong> your prints are ready at the booth');
+    expect(receiptContent({ ...pickup, pickupStatus: 'collected' }, ctx).text).toContain(
+      'Pickup: you have collected your prints.',
+    );
+    // an order that ships says nothing of pickup
+    expect(receiptContent(orderRecord({ printed: [mark] }), ctx).text).not.toMatch(/pickup|prints are done/i);
   });
 
   test('customer text is escaped in HTML', () => {
@@ -135,4 +162,17 @@ test('jobsForNewOrder: receipt for a normal order, the confirmation link for a h
   ]);
   expect(() => jobsForNewOrder({ id: 'o1', held: true })).toThrow(/verifyUrl/);
   expect(shippedJob('o2')).toEqual({ kind: 'shipped', orderId: 'o2', payload: {} });
+});
+
+describe('ready for pickup', () => {
+  test('names the order, links its order page (with the QR code) and lists the prints; escapes HTML', () => {
+    const order = orderRecord({ fulfillmentType: 'pickup', pickupStatus: 'ready', customerName: '<b>Ada</b>' });
+    const { subject, text, html } = readyContent(order, ctx);
+    expect(subject).toBe('Your order AX25-0001 is ready for pickup');
+    expect(text).toContain('https://photos.example.com/order/AX25-0001');
+    expect(html).toContain('href="https://photos.example.com/order/AX25-0001"');
+    for (const line of order.items) expect(text).toContain(formatItemLine(line));
+    expect(html).not.toContain('<b>Ada</b>');
+    expect(html).toContain('&lt;b&gt;Ada&lt;/b&gt;');
+  });
 });

@@ -21,6 +21,8 @@ test('the job cancels lapsed holds at start and on its timer, leaves live ones, 
   job.start();
   t.onTestFinished(() => job.stop());
   await waitFor(async () => (await store.orders.get(lapsed.id))?.status === 'cancelled', 2000, 'the first run');
+  // The change is visible as soon as it commits; the run logs it when the store has answered.
+  await job.idle();
   expect(await store.orders.get(live.id)).toMatchObject({ held: true, status: 'pending' });
   expect(log.entries).toContainEqual({
     level: 'info',

@@ -31,6 +31,7 @@ describe('event.json', () => {
       isArchived: false,
       orderingEnabled: false,
       deadline: null,
+      printSizes: {},
       eventJson: 'absent',
     });
     expect(d.prices).toEqual({ '4x6': 500, '5x7': 1000, '8x10': 2000 });
@@ -87,6 +88,13 @@ describe('event.json', () => {
     expect(d).toMatchObject({ name: 'Con', prefix: 'MYCON', date: null, shippingFeeCents: 0, defaultSize: '4x6' });
   });
 
+  test('printSizes: inches of other print sizes, kept as given', () => {
+    const parsed = parseEventJson('{"printSizes":{"Wallet":[2.5,3.5],"Panorama":[12,4]}}');
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(resolveEventDefaults('c', parsed.value, null).printSizes).toEqual({ Wallet: [2.5, 3.5], Panorama: [12, 4] });
+  });
+
   test.each([
     ['not JSON', '{"name": '],
     ['negative price', '{"prices":{"4x6":-1}}'],
@@ -97,6 +105,8 @@ describe('event.json', () => {
     ['bad deadline', '{"deadline":"tomorrow"}'],
     ['prefix too long', '{"prefix":"ABCDEFGHI"}'],
     ['wrong type', '{"isArchived":"yes"}'],
+    ['print size of zero inches', '{"printSizes":{"Wallet":[0,3.5]}}'],
+    ['print size with one side', '{"printSizes":{"Wallet":[2.5]}}'],
   ])('invalid: %s', (_name, text) => {
     const parsed = parseEventJson(text);
     expect(parsed.ok).toBe(false);

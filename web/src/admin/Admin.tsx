@@ -16,8 +16,10 @@ import EventSettings from './EventSettings.js';
 import MirrorPanel from './Mirror.js';
 import OrderDetail from './OrderDetail.js';
 import Orders from './Orders.js';
+import PrintQueue from './PrintQueue.js';
 import { may, useAdminMe } from './role.js';
 import Sales from './Sales.js';
+import Scan from './Scan.js';
 import { adminToken, signOut, signOutReason } from './session.js';
 import Takedowns from './Takedowns.js';
 
@@ -29,7 +31,14 @@ const TABS = [
     need: 'GET /api/orders/pending',
     match: (p: string[]) => p.length === 0 || p[0] === 'orders',
   },
+  {
+    href: '/admin/print',
+    label: 'Print queue',
+    need: 'GET /api/print-queue',
+    match: (p: string[]) => p[0] === 'print',
+  },
   { href: '/admin/booth', label: 'Booth', need: 'POST /api/orders/create', match: (p: string[]) => p[0] === 'booth' },
+  { href: '/admin/scan', label: 'Scan', need: 'GET /api/orders/:id', match: (p: string[]) => p[0] === 'scan' },
   { href: '/admin/events', label: 'Events', need: 'PUT /api/event-config', match: (p: string[]) => p[0] === 'events' },
   {
     href: '/admin/sales',
@@ -58,7 +67,9 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
   const [first, second] = path;
   let view = <Orders query={query} />;
   if (first === 'orders' && second) view = <OrderDetail key={second} orderRef={second} />;
+  else if (first === 'print') view = <PrintQueue />;
   else if (first === 'booth') view = <BoothOrder />;
+  else if (first === 'scan') view = <Scan />;
   else if (first === 'events') view = <EventSettings />;
   else if (first === 'sales') view = <Sales />;
   else if (first === 'takedowns') view = <Takedowns />;

@@ -6,16 +6,19 @@ import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { ApiError, sendJson } from '../lib/api.js';
-import type { Order, OrderChange } from '../lib/api-schema.js';
+import type { AdminOrder as Order, OrderChange } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
+import { OrderHistory, PrintLineRow } from './OrderFulfilment.js';
 import { may, useAdminMe } from './role.js';
 import { adminToken, onAdminError } from './session.js';
-import { downloadLabel, itemLines, removedPhotos, StatusBadges } from './shared.js';
+import { downloadFile, downloadLabel, itemLines, removedPhotos, StatusBadges } from './shared.js';
+
+type PickupStatus = NonNullable<Order['pickupStatus']>;
 
 const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
 
@@ -75,7 +78,23 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
       (o) => `Order ${o.orderNumber} is now ${o.status}`,
     );
 
+  const setPickup = (status: PickupStatus) =>
+    run(
+      async () =>
+        (
+          await sendJson<OrderChange>(
+            'POST',
+            `/api/orders/${encodeURIComponent(order.id)}/pickup`,
+            { status },
+            { admin: true },
+          )
+        ).order,
+      (o) => `Order ${o.orderNumber} is ${o.pickupStatus}`,
+    );
+
   const lines = itemLines(order.items);
+  const canUndoPaid = !!order.undoPaidUntil && Date.parse(order.undoPaidUntil) > Date.now();
+  const pickupPaid = order.fulfillmentType === 'pickup' && order.status === 'paid' && order.pickupStatus !== null;
   const held = order.verificationRequired;
   // What the role may use (GET /api/admin/me): a viewer sees the order and none of its actions.
   const editable =
@@ -89,6 +108,8 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     order.status === 'paid' &&
     order.fulfillmentType === 'ship';
   const mayLabel = may(me, 'GET /api/orders/:id/envelope/png');
+  const mayPrintFiles = may(me, 'GET /api/orders/:id/print-files');
+  const mayPickup = may(me, 'POST /api/orders/:id/pickup');
   const removed = removedPhotos(order);
 
   return (
@@ -143,20 +164,22 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               </tr>
             </thead>
             <tbody>
-              {lines.map((l) =>
-                l.number ? (
-                  <tr key={l.text}>
-                    <td>#{l.number}</td>
-                    <td>{l.size}</td>
-                    <td class="num">{l.quantity}</td>
-                    <td class="num">{l.amount}</td>
-                  </tr>
-                ) : (
-                  <tr key={l.text}>
-                    <td colSpan={4}>{l.text}</td>
-                  </tr>
-                ),
-              )}
+              {order.lines
+                ? order.lines.map((l) => <PrintLineRow key={l.itemId} line={l} />)
+                : lines.map((l) =>
+                    l.number ? (
+                      <tr key={l.text}>
+                        <td>#{l.number}</td>
+                        <td>{l.size}</td>
+                        <td class="num">{l.quantity}</td>
+                        <td class="num">{l.amount}</td>
+                      </tr>
+                    ) : (
+                      <tr key={l.text}>
+                        <td colSpan={4}>{l.text}</td>
+                      </tr>
+                    ),
+                  )}
             </tbody>
             <tfoot>
               <tr>
@@ -272,6 +295,32 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               )}
             </>
           )}
+          {order.status === 'paid' && canUndoPaid && may(me, 'status:pending') && (
+            <button
+              type="button"
+              class="btn btn-secondary"
+              disabled={busy}
+              title="Back to pending: possible for 15 minutes after marking it paid, while nothing is printed or handed over"
+              onClick={() => setStatus('pending')}
+            >
+              Undo “Mark paid”
+            </button>
+          )}
+          {pickupPaid && mayPickup && order.pickupStatus === 'waiting' && (
+            <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setPickup('ready')}>
+              Ready for pickup
+            </button>
+          )}
+          {pickupPaid && mayPickup && order.pickupStatus !== 'collected' && (
+            <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setPickup('collected')}>
+              Collected
+            </button>
+          )}
+          {pickupPaid && mayPickup && order.pickupStatus === 'collected' && (
+            <button type="button" class="btn btn-secondary" disabled={busy} onClick={() => setPickup('ready')}>
+              Not collected after all
+            </button>
+          )}
           {order.status === 'paid' && may(me, 'status:void') && (
             <ConfirmButton disabled={busy} confirmLabel="Confirm: void (refund)" onConfirm={() => setStatus('void')}>
               Void (refund)
@@ -305,6 +354,24 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               </button>
             </>
           )}
+          {mayPrintFiles && (
+            <button
+              type="button"
+              class="btn btn-secondary"
+              title="The print-ready files of this order (300 dpi, cropped as the customer chose)"
+              onClick={() =>
+                run(async () => {
+                  await downloadFile(
+                    `/api/orders/${encodeURIComponent(order.id)}/print-files`,
+                    `prints-${order.orderNumber}.zip`,
+                  );
+                  return order;
+                })
+              }
+            >
+              Print files (ZIP)
+            </button>
+          )}
         </div>
         {canShip && <Shipping order={order} busy={busy} run={run} />}
         {order.fulfillmentType === 'ship' && order.status === 'pending' && !held && may(me, 'status:paid') && (
@@ -332,6 +399,8 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
           })}
         </section>
       )}
+
+      <OrderHistory history={order.history} />
     </>
   );
 }

@@ -9,8 +9,9 @@ import type { ActiveEventList, Order, SalesSummary } from '../lib/api-schema.js'
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
+import { showToast } from '../lib/toast.js';
 import { onAdminError } from './session.js';
-import { itemLines, StatusBadges } from './shared.js';
+import { downloadFile, itemLines, StatusBadges } from './shared.js';
 
 const LISTS = [
   { key: 'pending', label: 'Pending', count: (s: SalesSummary) => s.pendingCount },
@@ -137,6 +138,7 @@ export default function Orders({ query }: { query: URLSearchParams }) {
           </select>
         </div>
       </div>
+      <PrintAndExport event={event} eventName={events.data?.find((e) => e.eventSlug === event)?.eventName ?? event} />
       {orders.error && !orders.data && <ErrorBox error={orders.error} onRetry={orders.reload} />}
       {!orders.data && !orders.error && <Spinner label="Loading orders…" />}
       {orders.data && shown.length === 0 && (
@@ -174,5 +176,78 @@ export default function Orders({ query }: { query: URLSearchParams }) {
         </p>
       )}
     </>
+  );
+}
+
+/** Batch labels of the chosen event's paid orders waiting to ship, and the CSV for the books. */
+function PrintAndExport({ event, eventName }: { event: string; eventName: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const get = async (path: string, fallback: string, done: (res: Response) => string) => {
+    setBusy(true);
+    setError('');
+    try {
+      showToast(done(await downloadFile(path, fallback)));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const labels = (query: string, ext: 'pdf' | 'docx') =>
+    get(`/api/labels/batch?eventSlug=${encodeURIComponent(event)}${query}`, `labels.${ext}`, (res) => {
+      const n = res.headers.get('x-label-count') ?? '';
+      return `${n} ${n === '1' ? 'label' : 'labels'} for ${eventName}`;
+    });
+  return (
+    <details class="card print-export">
+      <summary class="print-export-title">Labels and export</summary>
+      <div class="fulfil-tools">
+        {event ? (
+          <>
+            <button type="button" class="btn btn-secondary btn-small" disabled={busy} onClick={() => labels('', 'pdf')}>
+              Labels to ship (PDF)
+            </button>
+            <button
+              type="button"
+              class="btn btn-secondary btn-small"
+              disabled={busy}
+              onClick={() => labels('&slips=true', 'pdf')}
+            >
+              Labels with packing slips (PDF)
+            </button>
+            <button
+              type="button"
+              class="btn btn-secondary btn-small"
+              disabled={busy}
+              onClick={() => labels('&format=docx', 'docx')}
+            >
+              Labels (DOCX)
+            </button>
+          </>
+        ) : (
+          <p class="muted small">Choose an event for the labels of its paid orders waiting to ship.</p>
+        )}
+        <button
+          type="button"
+          class="btn btn-secondary btn-small"
+          disabled={busy}
+          onClick={() =>
+            get(
+              `/api/orders/export.csv${event ? `?eventSlug=${encodeURIComponent(event)}` : ''}`,
+              'orders.csv',
+              () => `Orders of ${event ? eventName : 'every event'} exported`,
+            )
+          }
+        >
+          Export CSV
+        </button>
+      </div>
+      {error && (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </details>
   );
 }

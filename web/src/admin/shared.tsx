@@ -40,7 +40,9 @@ export function StatusBadges({ order }: { order: Order }) {
       <span class={`badge ${STATUS_CLASS[order.status]}`}>{order.status}</span>
       {order.verificationRequired && <span class="badge badge-warn">awaiting email confirmation</span>}
       {order.fulfillmentType === 'pickup' ? (
-        <span class="badge badge-muted">pickup</span>
+        <span class={`badge ${order.pickupStatus === 'waiting' || !order.pickupStatus ? 'badge-muted' : 'badge-ok'}`}>
+          pickup{order.pickupStatus && order.status === 'paid' ? `: ${order.pickupStatus}` : ''}
+        </span>
       ) : order.shippingStatus === 'shipped' ? (
         <span class="badge badge-ok">shipped</span>
       ) : (
@@ -54,14 +56,28 @@ export function StatusBadges({ order }: { order: Order }) {
   );
 }
 
-/** Downloads a label through fetch (it needs the Authorization header, which a plain link cannot send). */
-export async function downloadLabel(order: Order, format: 'png' | 'docx'): Promise<void> {
+/** The file name a `Content-Disposition` header gives (`filename*` first), else `fallback`. */
+function fileNameOf(res: Response, fallback: string): string {
+  const header = res.headers.get('content-disposition') ?? '';
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1] as string);
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  return /filename="([^"]+)"/i.exec(header)?.[1] ?? fallback;
+}
+
+/**
+ * Downloads a file through fetch: admin files need the Authorization header, which a plain
+ * link cannot send. Resolves with the response (its headers tell counts).
+ */
+export async function downloadFile(path: string, fallbackName: string): Promise<Response> {
   let res: Response;
   try {
-    res = await request(`/api/orders/${encodeURIComponent(order.id)}/envelope/${format}`, {
-      admin: true,
-      headers: { Accept: format === 'png' ? 'image/png' : '*/*' },
-    });
+    res = await request(path, { admin: true, headers: { Accept: '*/*' } });
   } catch (err) {
     throw onAdminError(err);
   }
@@ -69,9 +85,17 @@ export async function downloadLabel(order: Order, format: 'png' | 'docx'): Promi
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = `label-${order.orderNumber}.${format}`;
+  a.download = fileNameOf(res, fallbackName);
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 30_000);
+  return res;
+}
+
+export async function downloadLabel(order: Order, format: 'png' | 'docx'): Promise<void> {
+  await downloadFile(
+    `/api/orders/${encodeURIComponent(order.id)}/envelope/${format}`,
+    `label-${order.orderNumber}.${format}`,
+  );
 }

@@ -2538,8 +2538,10 @@ export interface paths {
          *     `fulfillmentType`, `shippingAddress`, `city`, `state`, `zipCode`; at least one. Any other field
          *     (amounts, items, tracking, ...): 400 `VALIDATION_FAILED`.
          *     Status moves (docs/contract.md, "Status and shipping"): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and
-         *     `cancelled` are final. Asking for the current status again is 200 with `changed: false` and changes
-         *     nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.
+         *     `cancelled` are final. `paid` → `pending` undoes "Mark paid": only within 15 minutes of marking it paid,
+         *     while no line is printed, it is not shipped and (pickup) not ready or collected (the order view’s
+         *     `undoPaidUntil` says until when). Asking for the current status again is 200 with `changed: false` and
+         *     changes nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.
          *     Field edits only before fulfilment (status `pending` or `paid`, not shipped), else 409
          *     `ORDER_FULFILLED`. When the order ships, a change of address or fulfilment needs street, city,
          *     state and ZIP and is checked like a new order (400 `ADDRESS_INVALID` when undeliverable; stored
@@ -2685,11 +2687,13 @@ export interface paths {
         put?: never;
         /**
          * Mark an order paid, void or cancelled
-         * @description Body `{ status }`: `paid`, `void` or `cancelled` (and `pending`, which only ever matches the
-         *     current status). `cancelled` is accepted: pending → cancelled is an admin move (docs/contract.md, "Status and shipping").
+         * @description Body `{ status }`: `paid`, `void`, `cancelled`, or `pending` (the undo of "Mark paid", see below).
+         *     `cancelled` is accepted as pending → cancelled is an admin move (docs/contract.md, "Status and shipping").
          *     Status moves (docs/contract.md, "Status and shipping"): `pending` → `paid`, `void` or `cancelled`; `paid` → `void`; `void` and
-         *     `cancelled` are final. Asking for the current status again is 200 with `changed: false` and changes
-         *     nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.
+         *     `cancelled` are final. `paid` → `pending` undoes "Mark paid": only within 15 minutes of marking it paid,
+         *     while no line is printed, it is not shipped and (pickup) not ready or collected (the order view’s
+         *     `undoPaidUntil` says until when). Asking for the current status again is 200 with `changed: false` and
+         *     changes nothing (no notification). Any other move: 409 `INVALID_TRANSITION`.
          *     Orders waiting for email confirmation: 409 `ORDER_HELD`. A change pushes a notification.
          *     Returns `{ success, message, changed, order }`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
@@ -3840,6 +3844,877 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/print-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order's print files as a ZIP
+         * @description A ZIP (entries stored, not compressed) of the order's print files, one per line, in the order's
+         *     order, named `<orderNumber>_<photoNumber>_<size>_x<quantity>.jpg`: the photo at the print size at
+         *     300 dpi in its own orientation (4x6 1800 × 1200 px, 5x7 2100 × 1500, 8x10 3000 × 2400; other
+         *     sizes from the event's `printSizes` setting in inches, or from a name such as `11x14`), cropped to
+         *     the print's aspect around the line's crop centre, sRGB, JPEG quality 92, 300 dpi in its metadata,
+         *     never watermarked. Print the file once per copy (`x<quantity>`).
+         *
+         *     The ZIP is streamed while it is rendered (no `Content-Length`), a few files ahead of what the client
+         *     has read. Lines that cannot be printed (the photo left the library, a size without known
+         *     dimensions, an unreadable original) are listed in a last entry `errors.txt`.
+         *     `size` keeps the lines of one size; none left: 409 `NOTHING_TO_PRINT`.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only the lines of this print size, e.g. `4x6` */
+                    size?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The order’s id or its order number (`AX25-0001`, any case) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The ZIP. `Content-Disposition: attachment; filename="prints-<orderNumber>[-<size>].zip"`, `Cache-Control: no-store`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `ORDER_NOT_FOUND`: Order not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `NOTHING_TO_PRINT`: Nothing to print: no order or order line matches */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/labels/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Labels of every paid order waiting to ship, as one PDF or DOCX
+         * @description Every order of the event that is `paid`, ships (`fulfillmentType: ship`) and is not shipped yet
+         *     (`shippingStatus: ship`), oldest first. `pdf`: one 6 × 4 in landscape page per label, with the
+         *     content of the single labels (order number and photos, return address, boxed recipient); with
+         *     `slips=true`, each label is followed by the order's packing slip, a 4 × 6 in portrait page (more
+         *     when the order is long) with a thumbnail, the size, the quantity and the print file name of every
+         *     line. The PDF is streamed while it is laid out. `docx`: one editable page per label.
+         *     Unknown event with no orders: 404 `EVENT_NOT_FOUND`; no order waiting: 409 `NOTHING_TO_PRINT`.
+         *     The number of labels is in `X-Label-Count`.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The event (its code) */
+                    eventSlug: string;
+                    /** @description `pdf` (default) or `docx` */
+                    format?: "pdf" | "docx";
+                    /** @description PDF only: each order's packing slip (photo thumbnails, sizes, quantities) after its label */
+                    slips?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The labels. `Content-Disposition: attachment; filename="labels-<eventSlug>.<pdf|docx>"`, `Cache-Control: no-store`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                        "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `EVENT_NOT_FOUND`: Event not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `NOTHING_TO_PRINT`: Nothing to print: no order or order line matches */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders as CSV, for the books
+         * @description One row per order, oldest first, after a header row of the Orders sheet column names
+         *     (`orderNumber`, `createdAt`, `customerName`, `customerEmail`, `customerPhone`, `fulfillmentType`, `shippingAddress`, `city`, `state`, `zipCode`, `items`, `subtotal`, `shippingFee`, `total`, `status`, `shippingStatus`, `feedback`, `id`, `eventSlug`, `trackingNumber`, `updatedAt`), with the same cell texts as the sheet
+         *     (money as `$12.50`, times ISO 8601 UTC). UTF-8 with a byte order mark and CRLF line ends, so
+         *     Excel, LibreOffice and Numbers open it cleanly. A cell beginning with `=`, `+`, `-`, `@`, a tab or
+         *     a carriage return is prefixed with `'` so that no spreadsheet takes it for a formula. Held
+         *     orders (waiting for the customer to confirm by email) are left out. Filters combine; none: every
+         *     order. `from` after `to`, or an unknown status: 400 `VALIDATION_FAILED`.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only orders of this event (its code) */
+                    eventSlug?: string;
+                    /** @description Orders created at or after this: a day (`2026-07-03`, from 00:00 UTC) or an ISO 8601 instant */
+                    from?: string;
+                    /** @description Orders created at or before this: a day (`2026-07-05`, through 23:59:59.999 UTC) or an ISO 8601 instant */
+                    to?: string;
+                    /** @description Only orders in these statuses, comma-separated (pending, paid, void, cancelled); default all */
+                    status?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The CSV. `Content-Disposition: attachment; filename="orders-<eventSlug or all>-<from>-<to>.csv"`, `Cache-Control: no-store`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv; charset=utf-8": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/print-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lines of paid orders waiting to be printed
+         * @description Every line of every `paid` order not yet marked printed, oldest order first, with its photo, size,
+         *     copies and crop centre; `counts` sums the copies per size. `eventSlug` and `size` narrow it.
+         *     Held orders (waiting for the customer’s email confirmation) are not paid and never listed.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only lines of this event (its code) */
+                    eventSlug?: string;
+                    /** @description Only lines of this print size, e.g. `4x6` */
+                    size?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PrintQueue"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/print-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch of print files as a ZIP
+         * @description The print files of the print queue’s lines (`eventSlug`, `size` narrow it), or, with `itemIds`, of
+         *     exactly those lines (of paid orders, printed already or not: a batch can be downloaded again), as a
+         *     ZIP streamed while it is rendered, oldest order first. Each file is named
+         *     `<orderNumber>_<photoNumber>_<size>_x<quantity>.jpg`: sRGB JPEG, quality 92, 300 dpi in its metadata,
+         *     never watermarked, at the print size at 300 dpi in the photo’s orientation (4x6 1800 × 1200 px, 5x7
+         *     2100 × 1500, 8x10 3000 × 2400; other sizes from the event’s `printSizes`), cropped around the line’s
+         *     crop centre. Lines that cannot be printed are listed in a last entry `errors.txt`.
+         *     An item id that names no line of a paid order: 400 `VALIDATION_FAILED`. Nothing to print: 409
+         *     `NOTHING_TO_PRINT`. `X-Print-Count` says how many files.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only lines of this event (its code) */
+                    eventSlug?: string;
+                    /** @description Only lines of this print size, e.g. `4x6` */
+                    size?: string;
+                    /** @description Comma-separated item ids (`AX25-0001.2`), at most 1000 */
+                    itemIds?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The ZIP. `Content-Disposition: attachment; filename="prints-<eventSlug or all>[-<size>].zip"`, `Cache-Control: no-store`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `NOTHING_TO_PRINT`: Nothing to print: no order or order line matches */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/print-queue/printed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark lines printed
+         * @description Marks the lines named printed: they leave the print queue, and each order’s `history` records a
+         *     `printed` entry per line (`field`: the item id) with who marked it. All or nothing: an unknown order
+         *     is 404 `ORDER_NOT_FOUND`, a line the order does not have 400 `VALIDATION_FAILED`, an order that is
+         *     not paid 409 `INVALID_TRANSITION`, and then nothing is marked. Lines marked before are left as they
+         *     were (`alreadyPrinted`).
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PrintedRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PrintedResponse"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `ORDER_NOT_FOUND`: Order not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INVALID_TRANSITION`: The order cannot move to that status */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/pickup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a pickup order ready or collected
+         * @description Body `{ status }`. Pickup orders go `waiting` → `ready` → `collected` (straight to `collected` when
+         *     the customer comes first; one step back undoes a slip). Only for `paid` orders collected at the
+         *     booth: an order that ships is 409 `ORDER_NOT_PICKUP`, one that is not paid or a move not listed 409
+         *     `INVALID_TRANSITION`. `ready` emails the customer ("ready for pickup", with the link to their order
+         *     page and its QR code) and pushes to their subscriptions; every change is in the history and pushes
+         *     to admin subscriptions. The current status again is 200 with `changed: false` and notifies nobody.
+         *     Returns `{ success, message, changed, order }`.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The order’s id or its order number (`AX25-0001`, any case) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PickupUpdateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OrderChange"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `ORDER_NOT_FOUND`: Order not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `ORDER_NOT_PICKUP`: The order is not collected at the booth. `INVALID_TRANSITION`: The order cannot move to that status */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/create": {
         parameters: {
             query?: never;
@@ -3852,7 +4727,8 @@ export interface paths {
         /**
          * Submit an order (photo numbers)
          * @description Body variant A: `photos` are photo numbers (the default size, quantity 1) or
-         *     `{ number, size, quantity }`; `customerInfo.phone` is optional; `fulfillmentType` is `ship` when
+         *     `{ number, size, quantity, crop }` (`crop` `{ x, y }`: the centre of the print's crop window as
+         *     fractions of the photo, default the middle); `customerInfo.phone` is optional; `fulfillmentType` is `ship` when
          *     `shippingAddress` is given, else `pickup`, unless stated. The server prices the order from the
          *     event's price list (shipping fee for `ship` only).
          *
@@ -4557,12 +5433,14 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
+            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship */
+            pickupStatus: ("waiting" | "ready" | "collected") | null;
         };
         OrderHistoryEntryInput: {
             /** @description ISO 8601 */
             at: string;
             /** @enum {string} */
-            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "photo-removed";
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed";
             /** @description `edit`: the field changed; `photo-removed`: `photo`, with the number in `to` */
             field?: string;
             /** @description The status, shipping status or field value before */
@@ -4571,6 +5449,36 @@ export interface components {
             to?: string;
             /** @description `customer`, `system` (hold expiry), `sheet` (a hand edit in the spreadsheet), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept) */
             by: string;
+        };
+        AdminOrderPhotoInput: {
+            /** @description The photo’s id in the gallery */
+            id: string;
+            /** @description The photo number the customer ordered */
+            number: string;
+            /** @description The original’s path under PHOTOS_DIR (`<event>/<day>/<session>/<file>`) */
+            file: string;
+            /** @description Absolute URL of its thumbnail */
+            thumbnail: string;
+        };
+        AdminOrderLineInput: {
+            /** @description `<orderNumber>.<line number>`: the line in the print queue */
+            itemId: string;
+            photoNumber: string;
+            size: string;
+            quantity: number;
+            /** @description Currency text, e.g. "$12.50" */
+            unitPrice: string;
+            /** @description Currency text, e.g. "$12.50" */
+            lineTotal: string;
+            /** @description Centre of the print’s crop window, fractions of the photo (0.5, 0.5 when the customer chose none) */
+            crop: {
+                x: number;
+                y: number;
+            };
+            /** @description When the line was marked printed (ISO 8601); null while not printed */
+            printedAt: string | null;
+            /** @description The photo; null when it is no longer in the library */
+            photo: components["schemas"]["AdminOrderPhotoInput"] | null;
         };
         AdminOrderInput: {
             /** @description Opaque unique id (UUID) */
@@ -4620,6 +5528,12 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
+            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship */
+            pickupStatus: ("waiting" | "ready" | "collected") | null;
+            /** @description The order lines, in order, with their photos and print state */
+            lines: components["schemas"]["AdminOrderLineInput"][];
+            /** @description While "Mark paid" can be undone (`status: pending`; an admin, 15 minutes, nothing printed, shipped or handed over): until when (ISO 8601); else null */
+            undoPaidUntil: string | null;
             /** @description Every change to the order, oldest first */
             history: components["schemas"]["OrderHistoryEntryInput"][];
             /** @description Numbers of this order’s photos taken down for good while it was unpaid (docs/contract.md, "Takedown requests"): the photographer should settle these lines with the customer */
@@ -4640,9 +5554,18 @@ export interface components {
             /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
             averageOrderValue: number;
         };
+        OrderChangeInput: {
+            /** @constant */
+            success: true;
+            /** @description What happened, e.g. "Order AX25-0001 is now paid" or "... nothing changed" */
+            message: string;
+            /** @description false when the order already was in the state asked for */
+            changed: boolean;
+            order: components["schemas"]["AdminOrderInput"];
+        };
         OrderUpdateInput: {
             /**
-             * @description Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void
+             * @description Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void, paid → pending (undo within 15 minutes)
              * @enum {string}
              */
             status?: "pending" | "paid" | "void" | "cancelled";
@@ -4677,15 +5600,6 @@ export interface components {
             shipped?: boolean;
             /** @description Marks the order shipped with this tracking number */
             trackingNumber?: string;
-        };
-        OrderChangeInput: {
-            /** @constant */
-            success: true;
-            /** @description What happened, e.g. "Order AX25-0001 is now paid" or "... nothing changed" */
-            message: string;
-            /** @description false when the order already was in the state asked for */
-            changed: boolean;
-            order: components["schemas"]["AdminOrderInput"];
         };
         OrderListInput: components["schemas"]["AdminOrderInput"][];
         IntakeStatusInput: {
@@ -4848,6 +5762,13 @@ export interface components {
             active: boolean;
             /** @description Why the event is not open for orders; null when it is */
             closedReason: ("archived" | "disabled" | "deadline") | null;
+            /** @description size → `[short side, long side]` in inches, for every size on the price list whose print size is known (4x6, 5x7, 8x10, the event's `printSizes` setting, or a name such as "11x14"): the aspect of the print, for the crop chooser */
+            printSizes: {
+                [key: string]: [
+                    number,
+                    number
+                ];
+            };
         };
         ActiveEventListInput: {
             eventSlug: string;
@@ -4871,6 +5792,54 @@ export interface components {
             /** @constant */
             success: true;
             message: string;
+        };
+        PickupUpdateInput: {
+            /**
+             * @description `waiting`, `ready` or `collected`
+             * @enum {string}
+             */
+            status: "waiting" | "ready" | "collected";
+        };
+        PrintQueueItemInput: {
+            /** @description `<orderNumber>.<line number>` */
+            itemId: string;
+            orderId: string;
+            orderNumber: string;
+            eventSlug: string;
+            photoNumber: string;
+            /** @description The photo; null when it is no longer in the library */
+            photo: components["schemas"]["AdminOrderPhotoInput"] | null;
+            size: string;
+            /** @description Copies to print */
+            quantity: number;
+            /** @description Centre of the crop window, fractions of the photo */
+            crop: {
+                x: number;
+                y: number;
+            };
+            /** @description The print file’s name in the ZIP: `<orderNumber>_<photoNumber>_<size>_x<quantity>.jpg` */
+            fileName: string;
+        };
+        PrintQueueInput: {
+            /** @description Oldest order first, lines in order */
+            items: components["schemas"]["PrintQueueItemInput"][];
+            /** @description Size → copies to print, over `items` */
+            counts: {
+                [key: string]: number;
+            };
+        };
+        PrintedRequestInput: {
+            /** @description The lines printed */
+            itemIds: string[];
+        };
+        PrintedResponseInput: {
+            /** @constant */
+            success: true;
+            message: string;
+            /** @description Item ids marked printed now */
+            marked: string[];
+            /** @description Item ids that were marked printed before (left as they were) */
+            alreadyPrinted: string[];
         };
         GalleryEventStatusInput: {
             isArchived: boolean;
@@ -5101,7 +6070,7 @@ export interface components {
         CreateOrderRequestInput: {
             /** @description The event (gallery code) */
             eventSlug: string;
-            /** @description 1–200 lines: a photo number (the default size, quantity 1), or `{ number, size, quantity }` */
+            /** @description 1–200 lines: a photo number (the default size, quantity 1), or `{ number, size, quantity, crop }` */
             photos: ((string | number) | {
                 /** @description Photo number (or id) */
                 number: string | number;
@@ -5112,6 +6081,13 @@ export interface components {
                  * @default 1
                  */
                 quantity: number;
+                /** @description Where the print's crop window is centred, as fractions of the photo; default the middle `{ x: 0.5, y: 0.5 }` */
+                crop?: {
+                    /** @description Horizontal centre of the crop window, 0 (left edge) to 1 (right edge) */
+                    x: number;
+                    /** @description Vertical centre of the crop window, 0 (top edge) to 1 (bottom edge) */
+                    y: number;
+                };
             })[];
             customerInfo: {
                 /** @description 1–100 characters, one line */
@@ -5185,6 +6161,17 @@ export interface components {
             shippingFee: string;
             /** @description subtotal + shippingFee */
             total: string;
+            /** @description Crop centres of the prints: each entry applies to the line(s) of `items` with that photo number and size (an entry that names no line: 400 `VALIDATION_FAILED`); lines without one are cropped around the photo's middle */
+            crops?: {
+                /** @description The photo number of the line */
+                number: string | number;
+                /** @description The size of the line */
+                size: string;
+                /** @description Horizontal centre of the crop window, 0 (left edge) to 1 (right edge) */
+                x: number;
+                /** @description Vertical centre of the crop window, 0 (top edge) to 1 (bottom edge) */
+                y: number;
+            }[];
             /** @description The CAPTCHA solution (or send it as `X-Captcha-Token`); not needed with admin credentials */
             captchaToken?: string;
         };
@@ -5217,6 +6204,8 @@ export interface components {
             shippingStatus: "ship" | "shipped" | "pickup";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
+            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships */
+            pickupStatus: ("waiting" | "ready" | "collected") | null;
             /**
              * @description `ship` (mailed) or `pickup` (at the booth)
              * @enum {string}
@@ -5367,12 +6356,14 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
+            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship */
+            pickupStatus: ("waiting" | "ready" | "collected") | null;
         };
         OrderHistoryEntry: {
             /** @description ISO 8601 */
             at: string;
             /** @enum {string} */
-            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "photo-removed";
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed";
             /** @description `edit`: the field changed; `photo-removed`: `photo`, with the number in `to` */
             field?: string;
             /** @description The status, shipping status or field value before */
@@ -5381,6 +6372,36 @@ export interface components {
             to?: string;
             /** @description `customer`, `system` (hold expiry), `sheet` (a hand edit in the spreadsheet), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept) */
             by: string;
+        };
+        AdminOrderPhoto: {
+            /** @description The photo’s id in the gallery */
+            id: string;
+            /** @description The photo number the customer ordered */
+            number: string;
+            /** @description The original’s path under PHOTOS_DIR (`<event>/<day>/<session>/<file>`) */
+            file: string;
+            /** @description Absolute URL of its thumbnail */
+            thumbnail: string;
+        };
+        AdminOrderLine: {
+            /** @description `<orderNumber>.<line number>`: the line in the print queue */
+            itemId: string;
+            photoNumber: string;
+            size: string;
+            quantity: number;
+            /** @description Currency text, e.g. "$12.50" */
+            unitPrice: string;
+            /** @description Currency text, e.g. "$12.50" */
+            lineTotal: string;
+            /** @description Centre of the print’s crop window, fractions of the photo (0.5, 0.5 when the customer chose none) */
+            crop: {
+                x: number;
+                y: number;
+            };
+            /** @description When the line was marked printed (ISO 8601); null while not printed */
+            printedAt: string | null;
+            /** @description The photo; null when it is no longer in the library */
+            photo: components["schemas"]["AdminOrderPhoto"] | null;
         };
         AdminOrder: {
             /** @description Opaque unique id (UUID) */
@@ -5430,6 +6451,12 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
+            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship */
+            pickupStatus: ("waiting" | "ready" | "collected") | null;
+            /** @description The order lines, in order, with their photos and print state */
+            lines: components["schemas"]["AdminOrderLine"][];
+            /** @description While "Mark paid" can be undone (`status: pending`; an admin, 15 minutes, nothing printed, shipped or handed over): until when (ISO 8601); else null */
+            undoPaidUntil: string | null;
             /** @description Every change to the order, oldest first */
             history: components["schemas"]["OrderHistoryEntry"][];
             /** @description Numbers of this order’s photos taken down for good while it was unpaid (docs/contract.md, "Takedown requests"): the photographer should settle these lines with the customer */
@@ -5450,9 +6477,18 @@ export interface components {
             /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
             averageOrderValue: number;
         };
+        OrderChange: {
+            /** @constant */
+            success: true;
+            /** @description What happened, e.g. "Order AX25-0001 is now paid" or "... nothing changed" */
+            message: string;
+            /** @description false when the order already was in the state asked for */
+            changed: boolean;
+            order: components["schemas"]["AdminOrder"];
+        };
         OrderUpdate: {
             /**
-             * @description Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void
+             * @description Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void, paid → pending (undo within 15 minutes)
              * @enum {string}
              */
             status?: "pending" | "paid" | "void" | "cancelled";
@@ -5487,15 +6523,6 @@ export interface components {
             shipped?: boolean;
             /** @description Marks the order shipped with this tracking number */
             trackingNumber?: string;
-        };
-        OrderChange: {
-            /** @constant */
-            success: true;
-            /** @description What happened, e.g. "Order AX25-0001 is now paid" or "... nothing changed" */
-            message: string;
-            /** @description false when the order already was in the state asked for */
-            changed: boolean;
-            order: components["schemas"]["AdminOrder"];
         };
         OrderList: components["schemas"]["AdminOrder"][];
         IntakeStatus: {
@@ -5658,6 +6685,13 @@ export interface components {
             active: boolean;
             /** @description Why the event is not open for orders; null when it is */
             closedReason: ("archived" | "disabled" | "deadline") | null;
+            /** @description size → `[short side, long side]` in inches, for every size on the price list whose print size is known (4x6, 5x7, 8x10, the event's `printSizes` setting, or a name such as "11x14"): the aspect of the print, for the crop chooser */
+            printSizes: {
+                [key: string]: [
+                    number,
+                    number
+                ];
+            };
         };
         ActiveEventList: {
             eventSlug: string;
@@ -5681,6 +6715,54 @@ export interface components {
             /** @constant */
             success: true;
             message: string;
+        };
+        PickupUpdate: {
+            /**
+             * @description `waiting`, `ready` or `collected`
+             * @enum {string}
+             */
+            status: "waiting" | "ready" | "collected";
+        };
+        PrintQueueItem: {
+            /** @description `<orderNumber>.<line number>` */
+            itemId: string;
+            orderId: string;
+            orderNumber: string;
+            eventSlug: string;
+            photoNumber: string;
+            /** @description The photo; null when it is no longer in the library */
+            photo: components["schemas"]["AdminOrderPhoto"] | null;
+            size: string;
+            /** @description Copies to print */
+            quantity: number;
+            /** @description Centre of the crop window, fractions of the photo */
+            crop: {
+                x: number;
+                y: number;
+            };
+            /** @description The print file’s name in the ZIP: `<orderNumber>_<photoNumber>_<size>_x<quantity>.jpg` */
+            fileName: string;
+        };
+        PrintQueue: {
+            /** @description Oldest order first, lines in order */
+            items: components["schemas"]["PrintQueueItem"][];
+            /** @description Size → copies to print, over `items` */
+            counts: {
+                [key: string]: number;
+            };
+        };
+        PrintedRequest: {
+            /** @description The lines printed */
+            itemIds: string[];
+        };
+        PrintedResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            /** @description Item ids marked printed now */
+            marked: string[];
+            /** @description Item ids that were marked printed before (left as they were) */
+            alreadyPrinted: string[];
         };
         GalleryEventStatus: {
             isArchived: boolean;
@@ -5911,7 +6993,7 @@ export interface components {
         CreateOrderRequest: {
             /** @description The event (gallery code) */
             eventSlug: string;
-            /** @description 1–200 lines: a photo number (the default size, quantity 1), or `{ number, size, quantity }` */
+            /** @description 1–200 lines: a photo number (the default size, quantity 1), or `{ number, size, quantity, crop }` */
             photos: ((string | number) | {
                 /** @description Photo number (or id) */
                 number: string | number;
@@ -5922,6 +7004,13 @@ export interface components {
                  * @default 1
                  */
                 quantity: number;
+                /** @description Where the print's crop window is centred, as fractions of the photo; default the middle `{ x: 0.5, y: 0.5 }` */
+                crop?: {
+                    /** @description Horizontal centre of the crop window, 0 (left edge) to 1 (right edge) */
+                    x: number;
+                    /** @description Vertical centre of the crop window, 0 (top edge) to 1 (bottom edge) */
+                    y: number;
+                };
             })[];
             customerInfo: {
                 /** @description 1–100 characters, one line */
@@ -6015,6 +7104,17 @@ export interface components {
             shippingFee: string;
             /** @description subtotal + shippingFee */
             total: string;
+            /** @description Crop centres of the prints: each entry applies to the line(s) of `items` with that photo number and size (an entry that names no line: 400 `VALIDATION_FAILED`); lines without one are cropped around the photo's middle */
+            crops?: {
+                /** @description The photo number of the line */
+                number: string | number;
+                /** @description The size of the line */
+                size: string;
+                /** @description Horizontal centre of the crop window, 0 (left edge) to 1 (right edge) */
+                x: number;
+                /** @description Vertical centre of the crop window, 0 (top edge) to 1 (bottom edge) */
+                y: number;
+            }[];
             /** @description The CAPTCHA solution (or send it as `X-Captcha-Token`); not needed with admin credentials */
             captchaToken?: string;
         };
@@ -6047,6 +7147,8 @@ export interface components {
             shippingStatus: "ship" | "shipped" | "pickup";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
+            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships */
+            pickupStatus: ("waiting" | "ready" | "collected") | null;
             /**
              * @description `ship` (mailed) or `pickup` (at the booth)
              * @enum {string}
@@ -6151,12 +7253,14 @@ export interface components {
 export type ErrorInput = components['schemas']['ErrorInput'];
 export type OrderInput = components['schemas']['OrderInput'];
 export type OrderHistoryEntryInput = components['schemas']['OrderHistoryEntryInput'];
+export type AdminOrderPhotoInput = components['schemas']['AdminOrderPhotoInput'];
+export type AdminOrderLineInput = components['schemas']['AdminOrderLineInput'];
 export type AdminOrderInput = components['schemas']['AdminOrderInput'];
 export type SalesSummaryInput = components['schemas']['SalesSummaryInput'];
+export type OrderChangeInput = components['schemas']['OrderChangeInput'];
 export type OrderUpdateInput = components['schemas']['OrderUpdateInput'];
 export type OrderStatusUpdateInput = components['schemas']['OrderStatusUpdateInput'];
 export type OrderShippingUpdateInput = components['schemas']['OrderShippingUpdateInput'];
-export type OrderChangeInput = components['schemas']['OrderChangeInput'];
 export type OrderListInput = components['schemas']['OrderListInput'];
 export type IntakeStatusInput = components['schemas']['IntakeStatusInput'];
 export type AdminMeInput = components['schemas']['AdminMeInput'];
@@ -6170,6 +7274,11 @@ export type ActiveEventListInput = components['schemas']['ActiveEventListInput']
 export type EventPrefixInput = components['schemas']['EventPrefixInput'];
 export type FeedbackRequestInput = components['schemas']['FeedbackRequestInput'];
 export type FeedbackResponseInput = components['schemas']['FeedbackResponseInput'];
+export type PickupUpdateInput = components['schemas']['PickupUpdateInput'];
+export type PrintQueueItemInput = components['schemas']['PrintQueueItemInput'];
+export type PrintQueueInput = components['schemas']['PrintQueueInput'];
+export type PrintedRequestInput = components['schemas']['PrintedRequestInput'];
+export type PrintedResponseInput = components['schemas']['PrintedResponseInput'];
 export type GalleryEventStatusInput = components['schemas']['GalleryEventStatusInput'];
 export type GalleryPhotoInput = components['schemas']['GalleryPhotoInput'];
 export type GalleryEventInput = components['schemas']['GalleryEventInput'];
@@ -6197,12 +7306,14 @@ export type TakedownDecidedInput = components['schemas']['TakedownDecidedInput']
 export type Error = components['schemas']['Error'];
 export type Order = components['schemas']['Order'];
 export type OrderHistoryEntry = components['schemas']['OrderHistoryEntry'];
+export type AdminOrderPhoto = components['schemas']['AdminOrderPhoto'];
+export type AdminOrderLine = components['schemas']['AdminOrderLine'];
 export type AdminOrder = components['schemas']['AdminOrder'];
 export type SalesSummary = components['schemas']['SalesSummary'];
+export type OrderChange = components['schemas']['OrderChange'];
 export type OrderUpdate = components['schemas']['OrderUpdate'];
 export type OrderStatusUpdate = components['schemas']['OrderStatusUpdate'];
 export type OrderShippingUpdate = components['schemas']['OrderShippingUpdate'];
-export type OrderChange = components['schemas']['OrderChange'];
 export type OrderList = components['schemas']['OrderList'];
 export type IntakeStatus = components['schemas']['IntakeStatus'];
 export type AdminMe = components['schemas']['AdminMe'];
@@ -6216,6 +7327,11 @@ export type ActiveEventList = components['schemas']['ActiveEventList'];
 export type EventPrefix = components['schemas']['EventPrefix'];
 export type FeedbackRequest = components['schemas']['FeedbackRequest'];
 export type FeedbackResponse = components['schemas']['FeedbackResponse'];
+export type PickupUpdate = components['schemas']['PickupUpdate'];
+export type PrintQueueItem = components['schemas']['PrintQueueItem'];
+export type PrintQueue = components['schemas']['PrintQueue'];
+export type PrintedRequest = components['schemas']['PrintedRequest'];
+export type PrintedResponse = components['schemas']['PrintedResponse'];
 export type GalleryEventStatus = components['schemas']['GalleryEventStatus'];
 export type GalleryPhoto = components['schemas']['GalleryPhoto'];
 export type GalleryEvent = components['schemas']['GalleryEvent'];

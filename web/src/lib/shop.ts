@@ -8,6 +8,8 @@ export type CartLine = {
   thumb: string;
   size: string;
   quantity: number;
+  /** The print's crop centre, when the customer moved it from the middle. */
+  crop?: { x: number; y: number };
 };
 
 export type Favourite = { event: string; number: string; thumb: string };

@@ -7,6 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Captcha, type CaptchaHandle } from '../components/Captcha.js';
+import { CropChooser } from '../components/CropChooser.js';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
@@ -29,6 +30,7 @@ const draft = persistent<{ customer: Customer; fulfilment: Fulfilment }>(
 );
 
 const sameLine = (a: CartLine, b: CartLine) => a.event === b.event && a.number === b.number && a.size === b.size;
+const lineKey = (l: CartLine) => `${l.event}/${l.number}/${l.size}`;
 
 function priceLines(lines: CartLine[], config: EventConfig) {
   const rows = lines.map((l) => {
@@ -110,7 +112,14 @@ export default function Checkout() {
   );
 }
 
-function CartLines({ rows }: { rows: ReturnType<typeof priceLines>['rows'] }) {
+function CartLines({
+  rows,
+  printSizes,
+}: {
+  rows: ReturnType<typeof priceLines>['rows'];
+  printSizes: Record<string, [number, number]>;
+}) {
+  const [cropping, setCropping] = useState<string | null>(null);
   const update = (line: CartLine, patch: Partial<CartLine>) =>
     cart.update((all) => all.map((l) => (sameLine(l, line) ? { ...l, ...patch } : l)));
   const remove = (line: CartLine) => cart.update((all) => all.filter((l) => !sameLine(l, line)));
@@ -149,9 +158,41 @@ function CartLines({ rows }: { rows: ReturnType<typeof priceLines>['rows'] }) {
               >
                 <TrashIcon size={20} />
               </button>
+              {printSizes[line.size] && (
+                <button
+                  type="button"
+                  class="btn btn-ghost btn-small"
+                  aria-expanded={cropping === lineKey(line)}
+                  aria-controls={`crop-${i}`}
+                  onClick={() => setCropping(cropping === lineKey(line) ? null : lineKey(line))}
+                >
+                  {line.crop ? 'Crop: adjusted' : 'Crop: centred'}
+                </button>
+              )}
             </div>
           </div>
           <p class="cart-line-total">{unitCents === null ? '—' : money(unitCents * line.quantity)}</p>
+          {cropping === lineKey(line) && printSizes[line.size] && (
+            <div id={`crop-${i}`} class="cart-line-crop">
+              <CropChooser
+                id={String(i)}
+                thumb={localUrl(line.thumb)}
+                label={`photo #${line.number}`}
+                size={line.size}
+                inches={printSizes[line.size] as [number, number]}
+                value={line.crop}
+                onChange={(crop) =>
+                  cart.update((all) =>
+                    all.map((l) => {
+                      if (!sameLine(l, line)) return l;
+                      const { crop: _old, ...rest } = l;
+                      return crop ? { ...rest, crop } : rest;
+                    }),
+                  )
+                }
+              />
+            </div>
+          )}
         </li>
       ))}
     </ul>
@@ -218,6 +259,14 @@ function CheckoutForm({
       subtotal: moneyText(subtotal),
       shippingFee: moneyText(shipping),
       total: moneyText(total),
+      // Where each print is cropped, for the lines whose crop the customer moved.
+      ...(rows.some((r) => r.line.crop)
+        ? {
+            crops: rows.flatMap((r) =>
+              r.line.crop ? [{ number: r.line.number, size: r.line.size, x: r.line.crop.x, y: r.line.crop.y }] : [],
+            ),
+          }
+        : {}),
     };
     // The same order sent again (a double tap, a retry after a lost answer) keeps its key.
     const fingerprint = JSON.stringify(body);
@@ -327,7 +376,7 @@ function CheckoutForm({
       <p class="muted">
         Photos from <a href={eventPath(config.eventSlug)}>{config.eventName}</a>
       </p>
-      <CartLines rows={rows} />
+      <CartLines rows={rows} printSizes={config.printSizes ?? {}} />
       {!config.active && (
         <Notice kind="warn" role="alert">
           <strong>Ordering is closed.</strong> {closedMessage(config)}

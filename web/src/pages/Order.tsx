@@ -10,6 +10,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
 import { BellIcon } from '../components/icons.js';
+import { OrderQr } from '../components/OrderQr.js';
 import { type ApiError, sendJson } from '../lib/api.js';
 import type { CustomerOrder } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
@@ -77,6 +78,7 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
               </Notice>
             )
           )}
+          {!held && <OrderQr orderNumber={order.orderNumber} pickup={order.fulfillmentType === 'pickup'} />}
           <OrderStatus orderNumber={order.orderNumber} lookup={status} askEmail={false} />
           <PushOptIn orderNumber={order.orderNumber} email={order.email} />
         </>
@@ -86,6 +88,7 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
             Order {orderNumber}
           </h1>
           <OrderStatus orderNumber={orderNumber} lookup={status} askEmail={!knownEmail} />
+          <OrderQr orderNumber={orderNumber} pickup={false} />
         </>
       )}
       <Feedback orderNumber={orderNumber} autoFocus={feedbackFirst} />

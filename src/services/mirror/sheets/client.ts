@@ -1,5 +1,5 @@
 /**
- * The googleapis Sheets client, set up as SPEC §10 says: a service account's key
+ * The googleapis Sheets client (docs/google-sheets.md): a service account's key
  * (GOOGLE_APPLICATION_CREDENTIALS) signs its own bearer tokens (JWT access with the
  * spreadsheets scope), so no token server is ever called; GOOGLE_SHEETS_ROOT_URL points
  * the client elsewhere (the test emulator). gaxios' own retries are off: `retry.ts` retries
@@ -10,7 +10,6 @@ import { readFile } from 'node:fs/promises';
 import { google, type sheets_v4 } from 'googleapis';
 import { z } from 'zod';
 import { ConfigError } from '../../../config/env.js';
-import { statusOf } from './retry.js';
 
 const SHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 
@@ -57,7 +56,7 @@ export function createSheetsApi(
   opts: { rootUrl?: string; timeoutMs: number },
 ): sheets_v4.Sheets {
   const auth = new google.auth.JWT({ email: account.email, key: account.privateKey, scopes: [SHEETS_SCOPE] });
-  // Self-signed JWT carrying the scope: no call to oauth2.googleapis.com (SPEC §10).
+  // Self-signed JWT carrying the scope: no call to oauth2.googleapis.com (docs/google-sheets.md).
   auth.useJWTAccessWithScope = true;
   return google.sheets({
     version: 'v4',
@@ -66,32 +65,4 @@ export function createSheetsApi(
     retry: false,
     timeout: opts.timeoutMs,
   });
-}
-
-/** Turns a failure to open the spreadsheet at start-up into a message naming the variable to fix. */
-function openFailure(
-  err: unknown,
-  ctx: { spreadsheetId: string; email: string; rootUrl: string | undefined },
-): ConfigError {
-  const status = statusOf(err);
-  const detail = (err as Error).message?.slice(0, 200) ?? String(err);
-  if (status === 404 || status === 400) {
-    return new ConfigError(
-      `GOOGLE_SHEETS_ID: spreadsheet "${ctx.spreadsheetId}" was not found (use the id from its URL, docs.google.com/spreadsheets/d/<id>/edit)`,
-    );
-  }
-  if (status === 403) {
-    return new ConfigError(
-      `GOOGLE_SHEETS_ID: the service account ${ctx.email} (GOOGLE_APPLICATION_CREDENTIALS) may not open spreadsheet "${ctx.spreadsheetId}": share the spreadsheet with that address as an Editor (${detail})`,
-    );
-  }
-  if (status === 401) {
-    return new ConfigError(
-      `GOOGLE_APPLICATION_CREDENTIALS: Google refused the credentials of ${ctx.email} (is the key revoked or the Sheets API not enabled?): ${detail}`,
-    );
-  }
-  const where = ctx.rootUrl ? `${ctx.rootUrl} (GOOGLE_SHEETS_ROOT_URL)` : 'https://sheets.googleapis.com';
-  return new ConfigError(
-    `GOOGLE_SHEETS_ID: cannot open spreadsheet "${ctx.spreadsheetId}" through the Sheets API at ${where}: ${status ? `HTTP ${status} ` : ''}${detail}`,
-  );
 }

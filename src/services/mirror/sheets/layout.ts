@@ -1,10 +1,13 @@
 /**
  * The Orders tab: which column holds what, and how a row becomes an OrderRecord and back.
  *
- * Columns A–U are SPEC §10's; V–Z hold the rest of the record so a row round-trips
- * exactly. Columns are found by their header text (case, spaces and punctuation ignored),
- * so an operator may move columns around or add their own; missing ones are added at the
- * end of the header row.
+ * Columns A–U are the operators' (docs/google-sheets.md); V–Z hold the rest of the record so
+ * a row round-trips exactly; AA–AB show the booth's fulfilment (docs/contract.md,
+ * "Fulfilment"): a pickup order's `pickupStatus` and how many of its lines are printed
+ * (`printed`, e.g. `2/3`). New columns only ever go after the last one: A–U never move.
+ * Columns are found by their header text (case, spaces and punctuation ignored), so an
+ * operator may move columns around or add their own; missing ones are added at the end of
+ * the header row.
  *
  * Rows are written as text only (`valueInputOption=RAW`) and read as displayed
  * (FORMATTED_VALUE), so a hand-typed `12.5`, ` PAID ` or `TRUE` reads as meant. The
@@ -15,10 +18,10 @@
 import { z } from 'zod';
 import { formatItems, parseItems } from '../../../domain/items.js';
 import { formatCents, parseMoney } from '../../../domain/money.js';
-import { OrderLine, OrderRecord } from '../../../domain/order.js';
+import { OrderLine, OrderRecord, PickupStatus } from '../../../domain/order.js';
 
 export const ORDER_COLUMNS = [
-  // SPEC §10, A–U
+  // A–U, the operators' columns (docs/google-sheets.md)
   'orderNumber',
   'createdAt',
   'customerName',
@@ -46,6 +49,9 @@ export const ORDER_COLUMNS = [
   'addressVerified',
   'channel',
   'itemsJson',
+  // fulfilment, AA–AB
+  'pickupStatus',
+  'printed',
 ] as const;
 export type ColumnKey = (typeof ORDER_COLUMNS)[number];
 export type RowCells = Record<ColumnKey, string>;
@@ -163,15 +169,9 @@ export function toCells(o: OrderRecord): RowCells {
     addressVerified: o.addressVerified === null ? '' : bool(o.addressVerified),
     channel: o.channel,
     itemsJson: JSON.stringify(o.items),
+    pickupStatus: o.pickupStatus ?? '',
+    printed: `${new Set(o.printed.map((p) => p.line)).size}/${o.items.length}`,
   };
-}
-
-/** Google Sheets refuses a cell longer than this. */
-const MAX_CELL_CHARS = 50_000;
-
-/** The first column whose text a spreadsheet cell cannot hold, if any. */
-function oversizedCell(cells: RowCells): ColumnKey | undefined {
-  return ORDER_COLUMNS.find((k) => cells[k].length > MAX_CELL_CHARS);
 }
 
 /** Keys whose cells differ between two versions of an order: what an update must write. */
@@ -265,6 +265,15 @@ function lines(cells: RowCells): OrderLine[] {
   });
 }
 
+/** A pickup order's status as typed (any case), `waiting` when empty; none for orders that ship. */
+function pickupStatus(cells: RowCells, fulfillment: string): PickupStatus | null {
+  if (fulfillment !== 'pickup') return null;
+  const w = word(cells.pickupStatus);
+  if (w === '') return 'waiting';
+  const parsed = PickupStatus.safeParse(w);
+  return parsed.success ? parsed.data : fail(`pickupStatus "${cells.pickupStatus.trim().slice(0, 40)}" is not known`);
+}
+
 function build(cells: RowCells): OrderRecord {
   const id = cells.id.trim();
   if (!id) fail('id is empty');
@@ -311,6 +320,12 @@ function build(cells: RowCells): OrderRecord {
     // A sheet row carries neither: the record keeps them (the mirror compares rows, not these).
     version: 1,
     history: [],
+    pickupStatus: pickupStatus(
+      cells,
+      fulfillment === '' ? (cells.shippingAddress.trim() ? 'ship' : 'pickup') : fulfillment,
+    ),
+    // Which lines are printed is the record's (the sheet shows only how many).
+    printed: [],
   };
   const parsed = OrderRecord.safeParse(candidate);
   if (!parsed.success) {

@@ -9,7 +9,14 @@
  * - Orders are looked up by id or by order number (any case).
  * - Every write bumps the order's `version` and appends to its `history` who did what.
  */
-import type { Actor, NewOrder, OrderRecord, OrderStatus, SalesSummaryCents } from '../../../domain/order.js';
+import type {
+  Actor,
+  NewOrder,
+  OrderRecord,
+  OrderStatus,
+  PickupStatus,
+  SalesSummaryCents,
+} from '../../../domain/order.js';
 import type { OrderPatch, ShippingPatch } from '../../../domain/order-changes.js';
 import type { StoredResponse } from './idempotency-keys.js';
 import type { MailJobInput } from './mail-outbox.js';
@@ -25,6 +32,12 @@ export type OrderListQuery = {
 };
 
 export type UpdateResult = { order: OrderRecord; changed: boolean };
+
+/** Lines to mark printed: per order (id or number), 0-based indexes into its items. */
+export type PrintedLines = ReadonlyMap<string, readonly number[]>;
+
+/** An order after `markPrinted`, with the lines this call marked (not those marked before). */
+export type PrintedResult = UpdateResult & { marked: number[] };
 
 /** Who made a change, and the mail it causes (enqueued in the same transaction, only if something changed). */
 export type ChangeOptions = { by: Actor; mail?: readonly MailJobInput[] };
@@ -60,6 +73,18 @@ export interface OrdersPort {
   setShipping(ref: string, patch: ShippingPatch, opts: ChangeOptions): Promise<UpdateResult>;
   /** Appends `[at] text` to the feedback; the 11th entry is AppError FEEDBACK_LIMIT. */
   appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord>;
+  /**
+   * A paid pickup order's booth status (waiting → ready → collected); else AppError
+   * ORDER_NOT_PICKUP or INVALID_TRANSITION. The same status again changes nothing.
+   */
+  setPickup(ref: string, status: PickupStatus, opts: ChangeOptions): Promise<UpdateResult>;
+  /**
+   * Marks lines printed, across orders, in one transaction: all or nothing. An unknown order
+   * is AppError ORDER_NOT_FOUND, an order that is not paid INVALID_TRANSITION (nothing is
+   * written then). Lines marked before are left as they were. Returns every order named,
+   * with the lines this call marked.
+   */
+  markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<PrintedResult[]>;
   /** Flags the order: photo `photoNumber` of it was taken down for good (a `photo-removed` history entry). */
   flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult>;
   /** Confirms a held order (no-op if not held). */

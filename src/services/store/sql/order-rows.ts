@@ -41,6 +41,8 @@ export const INSERT_COLUMNS = [
   'channel',
   'version',
   'history',
+  'pickup_status',
+  'printed',
 ] as const;
 
 /** What a SELECT reads: every column of the record, and pk. */
@@ -77,6 +79,8 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
     o.channel,
     o.version,
     JSON.stringify(o.history),
+    o.pickupStatus,
+    JSON.stringify(o.printed),
   ];
 }
 
@@ -86,7 +90,8 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
  */
 export const UPDATE_SQL = `UPDATE orders SET updated_at = ?, customer_name = ?, customer_email = ?, customer_phone = ?,
   fulfillment_type = ?, shipping_address = ?, city = ?, state = ?, zip_code = ?, status = ?, shipping_status = ?,
-  tracking_number = ?, feedback = ?, held = ?, hold_expires_at = ?, address_verified = ?, version = ?, history = ?
+  tracking_number = ?, feedback = ?, held = ?, hold_expires_at = ?, address_verified = ?, version = ?, history = ?,
+  pickup_status = ?, printed = ?
   WHERE id = ? AND version = ?`;
 
 export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
@@ -109,6 +114,8 @@ export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
     o.addressVerified,
     o.version,
     JSON.stringify(o.history),
+    o.pickupStatus,
+    JSON.stringify(o.printed),
     o.id,
     fromVersion,
   ];
@@ -143,5 +150,7 @@ export function rowToOrder(r: Row): OrderRecord {
     channel: r.channel,
     version: r.version,
     history: json(r.history),
+    pickupStatus: r.pickup_status,
+    printed: json(r.printed),
   });
 }

@@ -16,6 +16,7 @@ import {
   NewOrder,
   type OrderRecord,
   type OrderStatus,
+  type PickupStatus,
   parseOrderNumber,
   type SalesSummaryCents,
 } from '../../../domain/order.js';
@@ -25,6 +26,8 @@ import {
   applyHoldExpiry,
   applyOrderPatch,
   applyPhotoRemoved,
+  applyPickup,
+  applyPrinted,
   applyRelease,
   applyShipping,
   buildNewOrder,
@@ -34,7 +37,15 @@ import { newId } from '../../../lib/ids.js';
 import { duplicateOrderId, orderNotFound } from '../errors.js';
 import { GroupCommit, type Outcome } from '../group-commit.js';
 import type { MailJob } from '../ports/mail-outbox.js';
-import type { ChangeOptions, CreateOptions, OrderListQuery, OrdersPort, UpdateResult } from '../ports/orders.js';
+import type {
+  ChangeOptions,
+  CreateOptions,
+  OrderListQuery,
+  OrdersPort,
+  PrintedLines,
+  PrintedResult,
+  UpdateResult,
+} from '../ports/orders.js';
 import type { Db, Param, Queryable, Row, Tx } from './db.js';
 import { SqlIdempotencyKeys } from './idempotency-keys.js';
 import { SqlMailOutbox } from './mail-outbox.js';
@@ -277,6 +288,33 @@ export class SqlOrders implements OrdersPort {
   async appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord> {
     const now = new Date();
     return (await this.modify(ref, opts, (o) => applyFeedback(o, text, at, now, opts.by))).order;
+  }
+
+  setPickup(ref: string, status: PickupStatus, opts: ChangeOptions): Promise<UpdateResult> {
+    const now = new Date();
+    return this.modify(ref, opts, (o) => applyPickup(o, status, now, opts.by));
+  }
+
+  async markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<PrintedResult[]> {
+    const now = new Date();
+    // Rows locked in one order (by ref) whatever the caller's order, so two batches marking
+    // overlapping orders wait for each other instead of deadlocking.
+    const refs = [...lines.keys()].sort();
+    const results = await this.db.transaction(async (tx) => {
+      const out: (Applied & { marked: number[] })[] = [];
+      for (const ref of refs) {
+        const { where, params } = byRef(ref);
+        const row = await tx.get(`SELECT ${SELECT_COLUMNS} FROM orders ${where}${this.db.dialect.forUpdate}`, params);
+        if (!row) throw orderNotFound(ref);
+        const current = rowToOrder(row);
+        const applied = applyPrinted(current, lines.get(ref) ?? [], now, opts.by);
+        if (applied.changed) await this.write(tx, applied.order, current.version);
+        const had = new Set(current.printed.map((p) => p.line));
+        out.push({ ...applied, marked: applied.order.printed.map((p) => p.line).filter((l) => !had.has(l)) });
+      }
+      return out;
+    });
+    return results.map((r) => ({ order: this.copies.keep(r.order), changed: r.changed, marked: r.marked }));
   }
 
   flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult> {

@@ -39,6 +39,8 @@ function imported(number: string, over: Partial<OrderRecord> = {}): OrderRecord 
     feedback: '',
     version: 1,
     history: [{ at, action: 'create', to: 'paid', by: 'sheet' }],
+    pickupStatus: n.fulfillmentType === 'pickup' ? 'waiting' : null,
+    printed: [],
     ...over,
   } as OrderRecord;
 }

@@ -206,6 +206,17 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 4,
+    name: 'pickup status and printed lines',
+    // The same columns as SQLite's version 5 (engines/sqlite/migrations.ts).
+    sql: `
+      ALTER TABLE orders ADD COLUMN pickup_status text
+          CHECK (pickup_status IN ('waiting', 'ready', 'collected')),
+        ADD COLUMN printed jsonb NOT NULL DEFAULT '[]';
+      UPDATE orders SET pickup_status = 'waiting' WHERE fulfillment_type = 'pickup';
+    `,
+  },
+  {
     version: 6,
     name: 'takedown requests',
     // The same table as SQLite's version 7 (engines/sqlite/migrations.ts).

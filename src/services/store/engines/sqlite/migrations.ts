@@ -274,6 +274,20 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 5,
+    name: 'pickup status and printed lines',
+    // docs/contract.md, "Fulfilment": a pickup order's booth status (waiting → ready →
+    // collected; null for orders that ship), and the lines marked printed (JSON, in the row:
+    // the print queue, the undo of "Mark paid" and the history read them with the order).
+    // Existing pickup orders start waiting, nothing printed.
+    sql: `
+      ALTER TABLE orders ADD COLUMN pickup_status TEXT
+        CHECK (pickup_status IN ('waiting', 'ready', 'collected'));
+      ALTER TABLE orders ADD COLUMN printed TEXT NOT NULL DEFAULT '[]';
+      UPDATE orders SET pickup_status = 'waiting' WHERE fulfillment_type = 'pickup';
+    `,
+  },
+  {
     version: 7,
     name: 'takedown requests',
     // One row per request; `decision` NULL while open (docs/contract.md, "Takedown requests").

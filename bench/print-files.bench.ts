@@ -1,0 +1,389 @@
+/**
+ * `npm run bench -- print-files`: a 200-line order's print files as one streamed ZIP
+ * (`GET /api/orders/{id}/print-files`) from 24-megapixel originals.
+ *
+ * - Library: 40 photos of 6000 × 4000 (copies of 8 camera-like originals, bench/lib/originals.ts),
+ *   each ordered in five lines: 120 4x6, 40 5x7 and 40 8x10 prints, crops here and there,
+ *   as a booth sells them.
+ * - Baseline, in the same run: sharp alone rendering the very same 200 print files with the
+ *   same pipeline (the app's renderPrint, compiled) and as many at a time as the app (one per
+ *   core), into memory and dropped. Measured before and after the ZIP; the mean.
+ * - The app (the compiled server, `dist/`) runs alone in a child process; another child
+ *   downloads the ZIP over loopback as fast as it comes while it asks for a gallery page
+ *   50 times a second (a few visitors browsing). The app samples its resident memory every
+ *   50 ms and its event-loop delay.
+ * - "Idle" memory is the app's after it has answered a gallery page and rendered one print
+ *   (libvips started, as in any server that has shown a thumbnail); the growth from a cold
+ *   start is printed as well.
+ * Every process measured runs at raised priority when the bench runs as root
+ * (bench/lib/processes.ts), to depend less on whatever else the machine runs.
+ *
+ * Targets: the ZIP streams at ≥ 0.8× the baseline's files per second; the server's RSS grows
+ * by ≤ 150 MB over idle; gallery p99 ≤ 50 ms while the ZIP runs. CPU time per file and the
+ * gallery's p99 without a ZIP are printed too: on a shared machine they tell the cost of the
+ * ZIP from the wait for a core.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pLimit from 'p-limit';
+import { builtApp, importBuilt } from './lib/built.js';
+import { cachedOriginals } from './lib/originals.js';
+import { startRole, stopChild } from './lib/processes.js';
+import { percentile, printReport } from './lib/report.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const ROLE_VAR = 'PRINT_FILES_BENCH_ROLE';
+const EVENT = 'PRINTBENCH';
+const TOKEN = 'bench-admin-token-0123456789abcdef';
+const DISTINCT = 8;
+const PHOTOS = 40;
+// Overridable for quick experiments; the default is what the targets are about.
+const LINES = Number(process.env.PRINT_FILES_BENCH_LINES ?? 200);
+const SIZES = ['4x6', '4x6', '5x7', '4x6', '8x10'] as const;
+const INCHES: Record<string, [number, number]> = { '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] };
+const GALLERY_PER_S = 50;
+const GALLERY_ALONE_S = 10;
+const GALLERY_PATH = `/event/${EVENT}?limit=50`;
+
+type Line = { number: string; size: string; quantity: number; crop?: { x: number; y: number } };
+type Memory = { kind: 'memory'; rss: number; peak: number; cpuUs: number; loopP99: number; busy: number };
+type ChildMsg =
+  | { kind: 'listening'; port: number; numbers: Record<string, string> }
+  | Memory
+  | { kind: 'baseline'; ms: number; cpuMs: number }
+  | { kind: 'gallery'; latencies: number[]; errors: number }
+  | { kind: 'zip'; ms: number; bytes: number; entries: number; latencies: number[]; errors: number };
+
+const send = (m: ChildMsg) => process.send?.(m);
+const need = (name: string) => process.env[name] ?? '';
+const fileName = (i: number) => `IMG_${String(i + 1).padStart(4, '0')}.jpg`;
+
+// ----------------------------------------------------------------------- children
+
+async function appChild(): Promise<void> {
+  const { buildApp, loadConfig } = await builtApp();
+  const app = await buildApp(
+    loadConfig({
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DEMO_LIBRARY: 'off',
+      LIBRARY_RESCAN_INTERVAL_MS: '0',
+      ADMIN_TOKENS: TOKEN,
+      CAPTCHA_PROVIDER: 'altcha',
+    }),
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.photos.ready();
+  let peak = process.memoryUsage.rss();
+  setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 50).unref();
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let elu = perf.eventLoopUtilization();
+  process.on('message', (m) => {
+    if (m !== 'memory' && m !== 'reset') return;
+    const rss = process.memoryUsage.rss();
+    const { user, system } = process.cpuUsage();
+    const busy = perf.eventLoopUtilization(elu).utilization;
+    send({
+      kind: 'memory',
+      rss,
+      peak: Math.max(peak, rss),
+      cpuUs: user + system,
+      loopP99: loop.percentile(99) / 1e6,
+      busy,
+    });
+    if (m === 'reset') {
+      peak = rss;
+      loop.reset();
+      elu = perf.eventLoopUtilization();
+    }
+  });
+  const numbers = Object.fromEntries((app.photos.photosOf(EVENT) ?? []).map((p) => [p.fileName, p.number]));
+  send({ kind: 'listening', port: (app.server.address() as { port: number }).port, numbers });
+}
+
+/** Renders every line with sharp alone, one per core, as the app does. */
+async function baselineChild(): Promise<void> {
+  const { renderPrint } =
+    await importBuilt<typeof import('../src/services/prints/render.js')>('services/prints/render.js');
+  const lines = JSON.parse(need('BENCH_LINES')) as (Line & { file: string })[];
+  const limit = pLimit(os.availableParallelism());
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(lines.map((l) => limit(() => renderPrint(l.file, INCHES[l.size] as [number, number], l.crop))));
+  const used = process.cpuUsage(cpu);
+  send({ kind: 'baseline', ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 });
+}
+
+function get(port: number, urlPath: string, agent?: http.Agent): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: urlPath, agent, headers: { authorization: `Bearer ${TOKEN}` } }, resolve)
+      .on('error', reject);
+  });
+}
+
+/** Asks for the gallery page GALLERY_PER_S times a second (without waiting for answers) until stopped. */
+function galleryVisitors(port: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const timer = setInterval(() => {
+    const started = performance.now();
+    get(port, GALLERY_PATH, agent)
+      .then((res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) latencies.push(performance.now() - started);
+          else errors++;
+        });
+      })
+      .catch(() => errors++);
+  }, 1000 / GALLERY_PER_S);
+  return async () => {
+    clearInterval(timer);
+    await new Promise((r) => setTimeout(r, 500));
+    agent.destroy();
+    return { latencies, errors };
+  };
+}
+
+async function clientChild(): Promise<void> {
+  const port = Number(need('BENCH_PORT'));
+  const what = need('BENCH_CLIENT');
+  const stop = galleryVisitors(port);
+  if (what === 'gallery') {
+    await new Promise((r) => setTimeout(r, GALLERY_ALONE_S * 1000));
+    send({ kind: 'gallery', ...(await stop()) });
+    return;
+  }
+  const started = performance.now();
+  const res = await get(port, `/api/orders/${need('BENCH_ORDER')}/print-files`);
+  if (res.statusCode !== 200) throw new Error(`print files: HTTP ${res.statusCode}`);
+  let bytes = 0;
+  let tail = Buffer.alloc(0);
+  for await (const chunk of res) {
+    bytes += (chunk as Buffer).length;
+    tail = Buffer.concat([tail, chunk as Buffer]).subarray(-22);
+  }
+  const ms = performance.now() - started;
+  // The end-of-central-directory record says how many entries the archive has.
+  const entries = tail.readUInt32LE(0) === 0x06054b50 ? tail.readUInt16LE(10) : -1;
+  send({ kind: 'zip', ms, bytes, entries, ...(await stop()) });
+}
+
+// ----------------------------------------------------------------------- parent
+
+function role<M extends ChildMsg>(name: string, env: Record<string, string>) {
+  return startRole<M>({ script: SELF, roleVar: ROLE_VAR, role: name, env, boost: true });
+}
+
+function ask(child: ChildProcess, what: 'memory' | 'reset'): Promise<Memory> {
+  return new Promise((resolve) => {
+    const on = (m: ChildMsg) => {
+      if (m.kind !== 'memory') return;
+      child.off('message', on);
+      resolve(m);
+    };
+    child.on('message', on);
+    child.send(what);
+  });
+}
+
+/** Runs a child role to its single report. */
+async function once<M extends ChildMsg>(name: string, env: Record<string, string>): Promise<M> {
+  const { child, msg } = await role<M>(name, env);
+  await stopChild(child);
+  return msg;
+}
+
+/** Five lines per photo, the sizes of SIZES, a crop on every third line. */
+function orderLines(numbers: Record<string, string>): Line[] {
+  return Array.from({ length: LINES }, (_, i) => {
+    const photo = numbers[fileName(i % PHOTOS)] as string;
+    const size = SIZES[Math.floor(i / PHOTOS) % SIZES.length] as string;
+    return { number: photo, size, quantity: (i % 3) + 1, ...(i % 3 === 0 ? { crop: { x: (i % 7) / 6, y: 0.5 } } : {}) };
+  });
+}
+
+async function post(port: number, urlPath: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: urlPath,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      },
+      async (res) => {
+        const chunks: Buffer[] = [];
+        for await (const c of res) chunks.push(c as Buffer);
+        resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+export default async function printFilesBench(): Promise<void> {
+  const cores = os.availableParallelism();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'print-files-bench-'));
+  const photosDir = path.join(dir, 'photos');
+  const sessionDir = path.join(photosDir, EVENT, 'Day 1', 'Main');
+  try {
+    process.stdout.write('  the 24 MP originals (made once, kept between runs)…\n');
+    const originals = await cachedOriginals(DISTINCT);
+    await mkdir(sessionDir, { recursive: true });
+    await writeFile(
+      path.join(photosDir, EVENT, 'event.json'),
+      JSON.stringify({ prefix: 'PB26', prices: { '4x6': 5, '5x7': 10, '8x10': 20 } }),
+    );
+    for (let i = 0; i < PHOTOS; i++) {
+      await copyFile(originals[i % DISTINCT] as string, path.join(sessionDir, fileName(i)));
+    }
+
+    const app = await role<Extract<ChildMsg, { kind: 'listening' }>>('app', {
+      DATA_DIR: path.join(dir, 'data'),
+      PHOTOS_DIR: photosDir,
+    });
+    const { port, numbers } = app.msg;
+    try {
+      const lines = orderLines(numbers);
+      const files = Object.fromEntries(Object.entries(numbers).map(([f, n]) => [n, path.join(sessionDir, f)]));
+      const baselineEnv = { BENCH_LINES: JSON.stringify(lines.map((l) => ({ ...l, file: files[l.number] }))) };
+
+      const cold = await ask(app.child, 'memory');
+      const created = await post(port, '/api/orders/create', {
+        eventSlug: EVENT,
+        photos: lines,
+        customerInfo: { name: 'Bench Customer', email: 'bench@example.com' },
+        fulfillmentType: 'pickup',
+      });
+      if (created.status !== 201) throw new Error(`order: HTTP ${created.status} ${JSON.stringify(created.json)}`);
+      const { orderNumber } = created.json as { orderNumber: string };
+      // Warm: one print rendered (libvips started), the gallery page cached.
+      const one = await post(port, '/api/orders/create', {
+        eventSlug: EVENT,
+        photos: lines.slice(0, 1),
+        customerInfo: { name: 'Bench Warm-up', email: 'warm@example.com' },
+        fulfillmentType: 'pickup',
+      });
+      const warm = await get(port, `/api/orders/${(one.json as { orderNumber: string }).orderNumber}/print-files`);
+      warm.resume();
+      await new Promise((r) => warm.once('end', r));
+
+      process.stdout.write('  the gallery alone…\n');
+      const alone = await once<Extract<ChildMsg, { kind: 'gallery' }>>('client', {
+        BENCH_PORT: String(port),
+        BENCH_CLIENT: 'gallery',
+      });
+
+      process.stdout.write('  baseline: sharp alone (in another process), gallery visitors meanwhile…\n');
+      const [before, contended] = await Promise.all([
+        once<Extract<ChildMsg, { kind: 'baseline' }>>('baseline', baselineEnv),
+        new Promise((r) => setTimeout(r, 2000)).then(() =>
+          once<Extract<ChildMsg, { kind: 'gallery' }>>('client', { BENCH_PORT: String(port), BENCH_CLIENT: 'gallery' }),
+        ),
+      ]);
+
+      await new Promise((r) => setTimeout(r, 1000));
+      const idle = await ask(app.child, 'reset');
+      process.stdout.write('  the ZIP, with gallery visitors…\n');
+      const zip = await once<Extract<ChildMsg, { kind: 'zip' }>>('client', {
+        BENCH_PORT: String(port),
+        BENCH_CLIENT: 'zip',
+        BENCH_ORDER: orderNumber,
+      });
+      const during = await ask(app.child, 'memory');
+      if (zip.entries !== LINES) throw new Error(`the ZIP has ${zip.entries} entries, not ${LINES}`);
+
+      process.stdout.write('  baseline again…\n');
+      const again = await once<Extract<ChildMsg, { kind: 'baseline' }>>('baseline', baselineEnv);
+
+      const baseMs = (before.ms + again.ms) / 2;
+      const baseRate = LINES / (baseMs / 1000);
+      const zipRate = LINES / (zip.ms / 1000);
+      const mb = (b: number) => b / 1024 / 1024;
+      const growth = mb(during.peak - idle.rss);
+      const p99 = percentile(zip.latencies, 99);
+      printReport(
+        `print files: ${LINES} lines (120 4x6, 40 5x7, 40 8x10) from ${PHOTOS} 24 MP originals, ${(zip.bytes / 1e6).toFixed(0)} MB ZIP`,
+        [
+          {
+            name: 'ZIP streamed, files per second',
+            value: zipRate,
+            unit: 'files/s',
+            baseline: baseRate,
+            target: '>= 0.8x sharp alone',
+            pass: zipRate >= 0.8 * baseRate,
+          },
+          {
+            name: `  sharp alone, ${cores} at a time (${(before.ms / 1000).toFixed(0)} s, then ${(again.ms / 1000).toFixed(0)} s)`,
+            value: baseRate,
+            unit: 'files/s',
+          },
+          {
+            name: 'server RSS growth while streaming (peak - idle)',
+            value: growth,
+            unit: 'MB',
+            target: '<= 150 MB',
+            pass: growth <= 150,
+          },
+          {
+            name: `  server RSS cold ${mb(cold.rss).toFixed(0)} MB, idle ${mb(idle.rss).toFixed(0)} MB, peak`,
+            value: mb(during.peak),
+            unit: 'MB',
+          },
+          {
+            name: `gallery page p99 while streaming (${zip.latencies.length} requests, ${zip.errors} errors)`,
+            value: p99,
+            unit: 'ms',
+            baseline: percentile(alone.latencies, 99),
+            target: '<= 50 ms',
+            pass: p99 <= 50 && zip.errors === 0,
+          },
+          { name: '  gallery page p50 while streaming', value: percentile(zip.latencies, 50), unit: 'ms' },
+          {
+            name: `  gallery page p99 without a ZIP (${alone.latencies.length} requests)`,
+            value: percentile(alone.latencies, 99),
+            unit: 'ms',
+          },
+          {
+            name: '  gallery page p99 while sharp renders in another process (no ZIP)',
+            value: percentile(contended.latencies, 99),
+            unit: 'ms',
+          },
+          { name: '  server event-loop delay p99 while streaming', value: during.loopP99, unit: 'ms' },
+          { name: '  server event-loop utilisation while streaming', value: during.busy * 100, unit: '%' },
+          {
+            name: 'server CPU time per file (all threads)',
+            value: (during.cpuUs - idle.cpuUs) / 1000 / LINES,
+            unit: 'ms',
+            baseline: (before.cpuMs + again.cpuMs) / 2 / LINES,
+          },
+        ],
+      );
+      process.stdout.write(`  (load average while measuring: ${os.loadavg()[0]?.toFixed(1)} on ${cores} cores)\n`);
+    } finally {
+      await stopChild(app.child);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const childRole = process.env[ROLE_VAR];
+if (childRole === 'app') await appChild();
+else if (childRole === 'baseline') await baselineChild();
+else if (childRole === 'client') await clientChild();

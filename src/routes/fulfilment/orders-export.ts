@@ -1,0 +1,136 @@
+/**
+ * `GET /api/orders/export.csv` (admin): orders for the books (docs/contract.md, "Fulfilment").
+ * The columns and cell texts are the spreadsheet's A–U (the Orders tab's header names and the
+ * very same values, money as "$12.50"), so an export and the operators' sheet read alike.
+ * Oldest first; held orders (waiting for the customer's confirmation) are not orders yet and
+ * are left out, as in the admin lists.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../../domain/order.js';
+import { appError } from '../../errors/catalogue.js';
+import { csvRow, UTF8_BOM } from '../../lib/csv.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { ORDER_COLUMNS, toCells } from '../../services/mirror/sheets/layout.js';
+import { attachment, BINARY, oldestFirst } from './files.js';
+
+/** The spreadsheet's columns A–U (docs/contract.md, "System of record and the spreadsheet mirror"). */
+export const EXPORT_COLUMNS = ORDER_COLUMNS.slice(0, ORDER_COLUMNS.indexOf('updatedAt') + 1);
+
+const CSV_TYPE = 'text/csv; charset=utf-8';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A day (`2026-07-03`, UTC) or an instant (ISO 8601 with an offset). */
+const DayOrInstant = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+
+const StatusList = z
+  .string()
+  .max(100)
+  .transform((text, ctx) => {
+    const list = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const wrong = list.filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s));
+    if (wrong.length > 0 || list.length === 0) {
+      ctx.addIssue({ code: 'custom', message: `statuses are ${ORDER_STATUSES.join(', ')} (comma-separated)` });
+      return z.NEVER;
+    }
+    return list as OrderStatus[];
+  });
+
+export const ExportQuery = z.object({
+  eventSlug: z.string().min(1).max(200).optional().describe('Only orders of this event (its code)'),
+  from: DayOrInstant.optional().describe(
+    'Orders created at or after this: a day (`2026-07-03`, from 00:00 UTC) or an ISO 8601 instant',
+  ),
+  to: DayOrInstant.optional().describe(
+    'Orders created at or before this: a day (`2026-07-05`, through 23:59:59.999 UTC) or an ISO 8601 instant',
+  ),
+  status: StatusList.optional().describe(
+    `Only orders in these statuses, comma-separated (${ORDER_STATUSES.join(', ')}); default all`,
+  ),
+});
+
+/** The instant range the query asks for; a day `to` runs to the end of that day. */
+function range(q: { from?: string | undefined; to?: string | undefined }): { from: number; to: number } {
+  const from = q.from === undefined ? Number.NEGATIVE_INFINITY : Date.parse(q.from);
+  const to =
+    q.to === undefined
+      ? Number.POSITIVE_INFINITY
+      : DATE.test(q.to)
+        ? Date.parse(`${q.to}T00:00:00Z`) + 86_400_000 - 1
+        : Date.parse(q.to);
+  if (from > to) {
+    throw appError('VALIDATION_FAILED', {
+      message: '`from` is after `to`',
+      details: [{ in: 'querystring', field: 'from', message: 'must not be after `to`' }],
+    });
+  }
+  return { from, to };
+}
+
+export function ordersCsv(orders: readonly OrderRecord[]): string {
+  let out = UTF8_BOM + csvRow(EXPORT_COLUMNS);
+  for (const order of orders) {
+    const cells = toCells(order);
+    out += csvRow(EXPORT_COLUMNS.map((c) => cells[c]));
+  }
+  return out;
+}
+
+const ordersExportRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { store } = fastify;
+
+  fastify.get(
+    '/api/orders/export.csv',
+    {
+      config: { access: 'owner' },
+      schema: {
+        tags: ['fulfilment'],
+        summary: 'Orders as CSV, for the books',
+        description: [
+          'One row per order, oldest first, after a header row of the Orders sheet column names',
+          `(${EXPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}), with the same cell texts as the sheet`,
+          '(money as `$12.50`, times ISO 8601 UTC). UTF-8 with a byte order mark and CRLF line ends, so',
+          'Excel, LibreOffice and Numbers open it cleanly. A cell beginning with `=`, `+`, `-`, `@`, a tab or',
+          "a carriage return is prefixed with `'` so that no spreadsheet takes it for a formula. Held",
+          'orders (waiting for the customer to confirm by email) are left out. Filters combine; none: every',
+          'order. `from` after `to`, or an unknown status: 400 `VALIDATION_FAILED`.',
+        ].join('\n'),
+        security: [{ adminToken: [] }],
+        querystring: ExportQuery,
+        response: {
+          200: {
+            description:
+              'The CSV. `Content-Disposition: attachment; filename="orders-<eventSlug or all>-<from>-<to>.csv"`, `Cache-Control: no-store`.',
+            content: { [CSV_TYPE]: { schema: BINARY } },
+          },
+          ...errorResponses('VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const { from, to } = range(q);
+      const listed = await store.orders.list({
+        ...(q.eventSlug === undefined ? {} : { eventSlug: q.eventSlug }),
+        ...(q.status === undefined ? {} : { statuses: q.status }),
+      });
+      const orders = listed
+        .filter((o) => {
+          const at = Date.parse(o.createdAt);
+          return at >= from && at <= to;
+        })
+        .sort(oldestFirst);
+      const name = ['orders', q.eventSlug ?? 'all', q.from, q.to]
+        .filter((p): p is string => p !== undefined)
+        .map((p) => p.slice(0, 40).replace(/[^\p{L}\p{N}-]+/gu, '-'))
+        .join('-');
+      return attachment(reply, CSV_TYPE, `${name}.csv`).send(ordersCsv(orders));
+    },
+  );
+};
+
+export default ordersExportRoutes;

@@ -1,0 +1,88 @@
+/**
+ * `POST /api/orders/{id}/pickup` (admin): a paid pickup order's booth status, waiting →
+ * ready → collected (docs/contract.md, "Fulfilment"). "Ready" queues the customer's mail in
+ * the same store transaction and pushes to the order's subscriptions; every change pushes.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { PICKUP_STATUSES } from '../../domain/order.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { toAdminOrder } from '../../schemas/order.js';
+import { readyJob } from '../../services/notifier/jobs.js';
+import { libraryPhotoRefs } from '../shared/order-photos.js';
+import { IdParams, loadOrder, OrderChangeResponse } from '../shared/order-ref.js';
+
+const PickupBody = z
+  .strictObject({
+    status: z.enum(PICKUP_STATUSES).describe('`waiting`, `ready` or `collected`'),
+  })
+  .meta({ id: 'PickupUpdate' });
+
+const MESSAGES = {
+  waiting: 'is waiting to be prepared again',
+  ready: 'is ready for pickup; the customer is notified',
+  collected: 'was collected',
+} as const;
+
+const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
+
+  fastify.post(
+    '/api/orders/:id/pickup',
+    {
+      config: { access: 'staff' },
+      schema: {
+        tags: ['admin', 'fulfilment'],
+        summary: 'Mark a pickup order ready or collected',
+        description: [
+          'Body `{ status }`. Pickup orders go `waiting` → `ready` → `collected` (straight to `collected` when',
+          'the customer comes first; one step back undoes a slip). Only for `paid` orders collected at the',
+          'booth: an order that ships is 409 `ORDER_NOT_PICKUP`, one that is not paid or a move not listed 409',
+          '`INVALID_TRANSITION`. `ready` emails the customer ("ready for pickup", with the link to their order',
+          'page and its QR code) and pushes to their subscriptions; every change is in the history and pushes',
+          'to admin subscriptions. The current status again is 200 with `changed: false` and notifies nobody.',
+          'Returns `{ success, message, changed, order }`.',
+        ].join('\n'),
+        security: [{ adminToken: [] }],
+        params: IdParams,
+        body: PickupBody,
+        response: {
+          200: OrderChangeResponse,
+          ...errorResponses(
+            'VALIDATION_FAILED',
+            'UNAUTHORIZED',
+            'RATE_LIMITED',
+            'STORE_UNAVAILABLE',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+            'ORDER_NOT_FOUND',
+            'ORDER_NOT_PICKUP',
+            'INVALID_TRANSITION',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const current = await loadOrder(fastify.store.orders, request.params.id);
+      const { status } = request.body;
+      const mail = status === 'ready' ? [readyJob(current.id)] : [];
+      const result = await fastify.store.orders.setPickup(current.id, status, {
+        by: fastify.adminAuth.actor(request),
+        mail,
+      });
+      if (result.changed) {
+        fastify.push.notifyOrder('pickup', result.order);
+        if (mail.length > 0) fastify.notifier.kick();
+      }
+      const n = result.order.orderNumber;
+      return {
+        success: true as const,
+        message: result.changed ? `Order ${n} ${MESSAGES[status]}` : `Order ${n} is already ${status}; nothing changed`,
+        changed: result.changed,
+        order: toAdminOrder(result.order, photos),
+      };
+    },
+  );
+};
+
+export default pickupRoutes;

@@ -1,0 +1,88 @@
+/**
+ * `GET /api/orders/{id}/print-files` (admin): one order's print files as a streamed ZIP
+ * (docs/contract.md, "Fulfilment"). The rendering, the file names and the streaming with
+ * backpressure are `fastify.prints`' business; this route picks the lines.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sizeKey } from '../../domain/prints.js';
+import { appError } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import type { PrintLine } from '../../services/prints/types.js';
+import { loadOrder, OrderRef } from '../shared/order-ref.js';
+import { attachment, BINARY } from './files.js';
+
+export const ZIP_TYPE = 'application/zip';
+
+const printFilesRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { store, prints } = fastify;
+
+  fastify.get(
+    '/api/orders/:id/print-files',
+    {
+      config: { access: 'staff' },
+      schema: {
+        tags: ['fulfilment'],
+        summary: "One order's print files as a ZIP",
+        description: [
+          "A ZIP (entries stored, not compressed) of the order's print files, one per line, in the order's",
+          'order, named `<orderNumber>_<photoNumber>_<size>_x<quantity>.jpg`: the photo at the print size at',
+          '300 dpi in its own orientation (4x6 1800 × 1200 px, 5x7 2100 × 1500, 8x10 3000 × 2400; other',
+          "sizes from the event's `printSizes` setting in inches, or from a name such as `11x14`), cropped to",
+          "the print's aspect around the line's crop centre, sRGB, JPEG quality 92, 300 dpi in its metadata,",
+          'never watermarked. Print the file once per copy (`x<quantity>`).',
+          '',
+          'The ZIP is streamed while it is rendered (no `Content-Length`), a few files ahead of what the client',
+          'has read. Lines that cannot be printed (the photo left the library, a size without known',
+          'dimensions, an unreadable original) are listed in a last entry `errors.txt`.',
+          '`size` keeps the lines of one size; none left: 409 `NOTHING_TO_PRINT`.',
+        ].join('\n'),
+        security: [{ adminToken: [] }],
+        params: z.object({ id: OrderRef }),
+        querystring: z.object({
+          size: z.string().trim().min(1).max(32).optional().describe('Only the lines of this print size, e.g. `4x6`'),
+        }),
+        response: {
+          200: {
+            description:
+              'The ZIP. `Content-Disposition: attachment; filename="prints-<orderNumber>[-<size>].zip"`, `Cache-Control: no-store`.',
+            content: { [ZIP_TYPE]: { schema: BINARY } },
+          },
+          ...errorResponses(
+            'VALIDATION_FAILED',
+            'UNAUTHORIZED',
+            'ORDER_NOT_FOUND',
+            'NOTHING_TO_PRINT',
+            'RATE_LIMITED',
+            'STORE_UNAVAILABLE',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const order = await loadOrder(store.orders, request.params.id);
+      const size = request.query.size;
+      const lines: PrintLine[] = order.items
+        .filter((l) => size === undefined || sizeKey(l.size) === sizeKey(size))
+        .map((l) => ({
+          orderNumber: order.orderNumber,
+          eventSlug: order.eventSlug,
+          photoNumber: l.photoNumber,
+          size: l.size,
+          quantity: l.quantity,
+          crop: l.crop,
+        }));
+      if (lines.length === 0) {
+        throw appError('NOTHING_TO_PRINT', {
+          message: `Order ${order.orderNumber} has no ${size} prints`,
+          details: { orderNumber: order.orderNumber, size },
+        });
+      }
+      const plan = await prints.plan(lines);
+      const name = `prints-${order.orderNumber}${size === undefined ? '' : `-${size}`}.zip`;
+      return attachment(reply, ZIP_TYPE, name).send(prints.zip(plan));
+    },
+  );
+};
+
+export default printFilesRoutes;

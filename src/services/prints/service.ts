@@ -1,0 +1,108 @@
+/**
+ * The PrintFiles behind `fastify.prints` (types.ts). Plain module, so tests and the bench
+ * use it without Fastify.
+ *
+ * Renders share one p-limit of `concurrency` (default: the machine's cores): however many
+ * ZIPs are downloaded at once, a decode of a 24 MP original takes a core and tens of MB, and
+ * more at once than cores only adds memory and latency for the gallery. Each ZIP renders
+ * at most `window` files ahead of the one it writes (zip.ts).
+ */
+import os from 'node:os';
+import pLimit from 'p-limit';
+import { type PrintSizes, printFileName, printInches } from '../../domain/prints.js';
+import type { Photo } from '../photos/types.js';
+import { PRINT_JPEG_QUALITY, renderPrint } from './render.js';
+import type { PrintFiles, PrintJob, PrintPlan, PrintProblem } from './types.js';
+import { streamZip } from './zip.js';
+
+export type PrintServiceDeps = {
+  /** By id or number within the event. */
+  findPhoto(eventSlug: string, photoNumber: string): Photo | undefined;
+  originalPath(photo: Photo): string;
+  /** The event's `printSizes` setting (empty when none, or when the event is gone). */
+  printSizes(eventSlug: string): Promise<PrintSizes>;
+  concurrency?: number;
+  quality?: number;
+  log: { warn(obj: object, msg: string): void };
+};
+
+/** Names made unique within one ZIP: a second `A_12_4x6_x1.jpg` becomes `A_12_4x6_x1-2.jpg`. */
+function uniqueNames(): (name: string) => string {
+  const seen = new Map<string, number>();
+  return (name) => {
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return n === 1 ? name : name.replace(/\.jpg$/, `-${n}.jpg`);
+  };
+}
+
+export function createPrintService(deps: PrintServiceDeps): PrintFiles {
+  const concurrency = Math.max(1, deps.concurrency ?? os.availableParallelism());
+  const quality = deps.quality ?? PRINT_JPEG_QUALITY;
+  const limit = pLimit(concurrency);
+  const counters = { rendered: 0, failed: 0 };
+
+  async function render(job: PrintJob) {
+    try {
+      const file = await renderPrint(deps.originalPath(job.photo), job.inches, job.line.crop, quality);
+      counters.rendered++;
+      return file;
+    } catch (err) {
+      counters.failed++;
+      throw err;
+    }
+  }
+
+  return {
+    async plan(lines) {
+      const sizesOf = new Map<string, Promise<PrintSizes>>();
+      const name = uniqueNames();
+      const jobs: PrintJob[] = [];
+      const problems: PrintProblem[] = [];
+      for (const line of lines) {
+        const fileName = name(printFileName(line));
+        const photo = deps.findPhoto(line.eventSlug, line.photoNumber);
+        if (!photo) {
+          problems.push({ line, fileName, reason: `photo #${line.photoNumber} is no longer in the photo library` });
+          continue;
+        }
+        if (!sizesOf.has(line.eventSlug)) sizesOf.set(line.eventSlug, deps.printSizes(line.eventSlug));
+        const inches = printInches(line.size, await sizesOf.get(line.eventSlug));
+        if (!inches) {
+          problems.push({
+            line,
+            fileName,
+            reason: `the print size "${line.size}" has no known dimensions: add it to printSizes in the event's event.json`,
+          });
+          continue;
+        }
+        jobs.push({ line, photo, inches, fileName });
+      }
+      return { jobs, problems };
+    },
+
+    render: (job) => limit(() => render(job)),
+
+    zip(plan: PrintPlan) {
+      return streamZip(
+        {
+          count: plan.jobs.length,
+          name: (i) => (plan.jobs[i] as PrintJob).fileName,
+          // A render still queued when its ZIP is abandoned never starts.
+          body: (i, signal) =>
+            limit(async () => {
+              signal.throwIfAborted();
+              return (await render(plan.jobs[i] as PrintJob)).body;
+            }),
+        },
+        {
+          window: 2 * concurrency,
+          known: plan.problems.map((p) => ({ name: p.fileName, reason: p.reason })),
+          onFailure: (fileName, err) => deps.log.warn({ err, fileName }, 'a print file could not be rendered'),
+        },
+      );
+    },
+
+    stats: () => ({ rendered: counters.rendered, failed: counters.failed, active: limit.activeCount }),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * A ZIP of print files, written while they are rendered, with the client setting the pace.
+ *
+ * - Entries are stored, not deflated (JPEG data does not shrink), one after the other.
+ * - Renders run at most `window` entries ahead of the one being written; each entry is fed
+ *   to the ZIP writer as a stream of 256 KiB slices, so the writer takes the next slice only
+ *   when the response has room for it. A slow client therefore holds the server to `window`
+ *   rendered files plus the socket's buffers, never the whole archive.
+ * - When the stream is destroyed (the client went away), no further render starts.
+ *
+ * The writer is zip-stream, picked by measurement over archiver and yazl (200 entries of
+ * 2.5 MB over loopback TCP, fed the same way): all three keep memory bounded when fed
+ * streams, and zip-stream used the least CPU on the event loop (about 2.3-2.8 s per 500 MB
+ * against 3.0-3.1 s for archiver and 3.7-3.9 s for yazl), most of it CRC-32.
+ */
+import { Readable } from 'node:stream';
+import ZipStream from 'zip-stream';
+
+export type ZipSource = {
+  count: number;
+  /** The name of entry `i` (known before it is rendered). */
+  name(i: number): string;
+  /** Renders entry `i`; the signal is aborted when the ZIP is abandoned. */
+  body(i: number, signal: AbortSignal): Promise<Buffer>;
+};
+
+export type ZipFailure = { name: string; reason: string };
+
+const SLICE = 256 * 1024;
+
+function slices(body: Buffer): Readable {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < body.length; at += SLICE) parts.push(body.subarray(at, at + SLICE));
+  return Readable.from(parts, { objectMode: false });
+}
+
+/**
+ * The ZIP stream of `source`'s entries, then `errors.txt` listing `known` problems and the
+ * entries that failed to render (omitted when there are none).
+ */
+export function streamZip(
+  source: ZipSource,
+  opts: { window: number; known?: readonly ZipFailure[]; onFailure?: (name: string, err: unknown) => void },
+): Readable {
+  const zip = new ZipStream({ store: true });
+  const abandon = new AbortController();
+  const closed = new Promise<void>((resolve) => {
+    zip.once('close', () => {
+      abandon.abort();
+      resolve();
+    });
+  });
+  const date = new Date();
+
+  /** Resolves when the entry has been taken by the writer, or when the ZIP was abandoned. */
+  function add(body: Readable | Buffer, name: string): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => {
+      zip.entry(body, { name, date, store: true }, (err) => (err ? reject(err) : resolve()));
+    });
+    return Promise.race([done, closed]);
+  }
+
+  type Outcome = { ok: true; body: Buffer } | { ok: false; reason: string };
+  const started = new Map<number, Promise<Outcome>>();
+  function start(i: number): void {
+    if (i >= source.count || started.has(i) || abandon.signal.aborted) return;
+    const outcome = source.body(i, abandon.signal).then(
+      (body): Outcome => ({ ok: true, body }),
+      (err: unknown): Outcome => {
+        if (!abandon.signal.aborted) opts.onFailure?.(source.name(i), err);
+        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+      },
+    );
+    started.set(i, outcome);
+  }
+
+  async function write(): Promise<void> {
+    const failures: ZipFailure[] = [...(opts.known ?? [])];
+    for (let i = 0; i < source.count; i++) {
+      for (let k = i; k < i + opts.window; k++) start(k);
+      const outcome = await (started.get(i) as Promise<Outcome>);
+      started.delete(i);
+      if (abandon.signal.aborted) return;
+      if (outcome.ok) await add(slices(outcome.body), source.name(i));
+      else failures.push({ name: source.name(i), reason: outcome.reason });
+      if (abandon.signal.aborted) return;
+    }
+    if (failures.length > 0) await add(Buffer.from(errorsText(failures)), 'errors.txt');
+    if (!abandon.signal.aborted) zip.finish();
+  }
+
+  write().catch((err: unknown) => zip.destroy(err instanceof Error ? err : new Error(String(err))));
+  return zip as unknown as Readable;
+}
+
+export function errorsText(failures: readonly ZipFailure[]): string {
+  return [
+    `${failures.length} print file${failures.length === 1 ? ' is' : 's are'} missing from this ZIP:`,
+    '',
+    ...failures.map((f) => `${f.name}: ${f.reason}`),
+    '',
+  ].join('\r\n');
+}
