@@ -13,6 +13,7 @@ import { imageCacheDir } from '../../../src/services/images/plugin.js';
 import { imageKinds } from '../../../src/services/images/types.js';
 import { adminHeaders, build, type TestApp } from '../../helpers/build.js';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
+import { readZip, text } from '../../support/fulfilment-fixtures.js';
 import { startSmtpServer } from '../../support/mail-smtp-server.js';
 import { solvedCaptcha } from '../../support/orders-fixtures.js';
 import { writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
@@ -291,6 +292,17 @@ describe('the owner decides', () => {
       await app.inject({ url: `/api/orders/${paid.json().orderNumber}`, headers: adminHeaders })
     ).json();
     expect(paidView.removedPhotos).toEqual([]);
+
+    // A removed photo never reaches a print file: the paid order's ZIP names it in errors.txt only
+    // (docs/contract.md, "Takedown requests").
+    const zip = await app.inject({ url: `/api/orders/${paid.json().orderNumber}/print-files`, headers: adminHeaders });
+    expect(zip.statusCode).toBe(200);
+    const { names, files } = readZip(zip.rawPayload);
+    expect(names).toEqual(['errors.txt']);
+    expect(text(files['errors.txt'])).toContain('photo #2 is no longer in the photo library');
+    // The print queue still shows the paid line (the customer is owed it), without its photo.
+    const printQueue = (await app.inject({ url: `/api/print-queue?eventSlug=${EVENT}`, headers: adminHeaders })).json();
+    expect(printQueue.items).toMatchObject([{ orderNumber: paid.json().orderNumber, photoNumber: '2', photo: null }]);
 
     await app.notifier.flush();
     // The booth orders' receipts go out too: two of them, then the decision.
