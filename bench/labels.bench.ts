@@ -88,6 +88,9 @@ export function order(i: number): OrderRecord {
     channel: 'web',
     version: 1,
     history: [],
+    discountCents: 0,
+    couponCode: null,
+    payment: null,
     pickupStatus: pickup ? 'waiting' : null,
     printed: [],
   };

@@ -35,6 +35,8 @@ import meRoutes from './routes/admin/me.js';
 import mirrorRoutes from './routes/admin/mirror.js';
 import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
+import couponRoutes from './routes/coupons/index.js';
+import downloadRoutes from './routes/downloads/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
 import fulfilmentRoutes from './routes/fulfilment/index.js';
@@ -48,11 +50,14 @@ import operationsRoutes from './routes/operations/index.js';
 import orderRoutes from './routes/orders/index.js';
 import orderLookupRoutes from './routes/orders/lookup.js';
 import verifyRoutes from './routes/orders/verify.js';
+import paymentRoutes from './routes/payments/index.js';
 import pushRoutes from './routes/push/index.js';
+import quoteRoutes from './routes/quote/index.js';
 import takedownRoutes from './routes/takedowns/index.js';
 import address from './services/address/plugin.js';
 import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
+import downloads from './services/downloads/plugin.js';
 import events from './services/events/plugin.js';
 import finder from './services/finder/plugin.js';
 import images from './services/images/plugin.js';
@@ -61,6 +66,7 @@ import labels from './services/labels/plugin.js';
 import mirror from './services/mirror/plugin.js';
 import notifier from './services/notifier/plugin.js';
 import orderIntake from './services/orders/plugin.js';
+import payments from './services/payments/plugin.js';
 import photos from './services/photos/plugin.js';
 import prints from './services/prints/plugin.js';
 import push from './services/push/plugin.js';
@@ -177,7 +183,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(address);
   await fastify.register(notifier); // needs store; mail outbox worker
   await fastify.register(push); // needs store
-  await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push
+  await fastify.register(payments); // needs store; PAYMENT_PROVIDER, null without one
+  await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push, payments
+  await fastify.register(downloads); // needs store and photos
   await fastify.register(takedowns); // needs store, photos, images, notifier
 
   // 3. routes
@@ -201,6 +209,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(fulfilmentRoutes); // print files, batch labels, CSV export
   await fastify.register(orderRoutes);
   await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
+  await fastify.register(quoteRoutes); // POST /api/quote
+  await fastify.register(couponRoutes); // /api/coupons (admin)
+  await fastify.register(downloadRoutes); // GET /api/downloads/{token}
+  await fastify.register(paymentRoutes); // POST /api/payments/stripe/webhook (raw body, own JSON parser)
   await fastify.register(verifyRoutes); // /api/orders/verify (the confirmation link)
 }
 

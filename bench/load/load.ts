@@ -2,7 +2,8 @@
  * `npm run bench:load`: the last evening of a convention. A mixed workload at 100
  * connections for 60 s against the whole server (its own process, production defaults,
  * SQLite store, mail to files, JSON logs at `info` to a discarded stdout), on loopback:
- * 85 % gallery pages, 10 % thumbnails, 4 % watermarked previews, 1 % order submissions
+ * 85 % gallery pages, 10 % thumbnails, 4 % watermarked previews, 1 % order submissions and 1 %
+ * order submissions with a package and a coupon (their p99 against the plain orders')
  * (booth orders with admin credentials: each one is stored durably and its receipt, with
  * both labels rendered, is queued for the mail thread).
  *
@@ -21,9 +22,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { hasCommand } from '../lib/processes.js';
 import { type BenchRow, printReport } from '../lib/report.js';
-import { runLoad } from './client.js';
+import { type LoadRun, percentileOf, runLoad } from './client.js';
 import { errorCount, routeRows } from './rows.js';
-import { makeWorld, requestMix, startServer, warmImages } from './server.js';
+import { couponRace, makeWorld, requestMix, startServer, warmImages } from './server.js';
 
 const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 60);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 100);
@@ -32,6 +33,33 @@ const WARMUP_S = 5;
 const WRK_S = 15;
 
 const mb = (b: number) => Math.round(b / 1024 / 1024);
+
+/** p99 of the orders with a package and a coupon against the plain orders' in the same run. */
+function sellingRows(run: LoadRun): BenchRow[] {
+  const p99 = (prefix: string) => {
+    const r = run.routes.find((x) => x.name.startsWith(prefix));
+    return r && r.latenciesMs.length > 0
+      ? percentileOf(
+          [...r.latenciesMs].sort((a, b) => a - b),
+          99,
+        )
+      : null;
+  };
+  const plain = p99('order (POST');
+  const selling = p99('order with a package');
+  if (plain === null || selling === null) return [];
+  const ratio = selling / plain;
+  // "No worse" within the run-to-run noise of a p99 over ~600 samples on a shared machine.
+  return [
+    {
+      name: 'p99 orders with a package and a coupon ÷ p99 plain orders (same run)',
+      value: Math.round(ratio * 100) / 100,
+      unit: '×',
+      target: '≤ 1.2',
+      pass: ratio <= 1.2,
+    },
+  ];
+}
 
 /** The same mix through wrk (one thread): total throughput and latency over all routes. */
 async function wrkPass(port: number, mix: Awaited<ReturnType<typeof requestMix>>, dir: string): Promise<BenchRow[]> {
@@ -160,6 +188,17 @@ async function main(): Promise<void> {
       { name: 'receipts still queued for the mail thread at the end', value: atEnd.pendingMail, unit: 'mails' },
       { name: 'image warm-up before the run (renders, 4 at a time)', value: Math.round(warmMs), unit: 'ms' },
     ];
+    rows.push(...sellingRows(run));
+    process.stdout.write("load: 50 orders at once for a coupon's last 5 uses...\n");
+    const race = await couponRace(server.port, mix.numbers);
+    const raceOk = race.placed === 5 && race.refused === 45 && race.other === 0 && race.uses === 8;
+    rows.push({
+      name: `coupon race: orders placed of 50 for the last 5 uses (${race.refused} refused, ${race.other} other; coupon uses ${race.uses} of 8)`,
+      value: race.placed,
+      unit: '',
+      target: '5',
+      pass: raceOk,
+    });
     if (process.env.LOAD_WRK !== '0' && hasCommand('wrk')) {
       process.stdout.write(`load: wrk cross-check (${WRK_S} s)...\n`);
       rows.push(...(await wrkPass(server.port, mix, world.root)));
@@ -169,7 +208,7 @@ async function main(): Promise<void> {
       rows,
     );
     process.stdout.write(`  (took ${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
-    if (errors.total > 0) process.exitCode = 1;
+    if (errors.total > 0 || !raceOk) process.exitCode = 1;
   } finally {
     await server.stop();
     await world.close();

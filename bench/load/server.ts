@@ -2,7 +2,9 @@
  * The load benches' world: a convention's photo library (1,000 photos of 1200 × 800 in
  * 2 days × 5 sessions, written once into a temp folder), the server in a child process on
  * it with its production defaults, and the request mix of the issue (85 % gallery pages,
- * 10 % thumbnails, 4 % watermarked previews, 1 % order submissions at the booth).
+ * 10 % thumbnails, 4 % watermarked previews, 1 % order submissions at the booth), plus 1 %
+ * orders that use a package and a coupon (docs/selling.md), whose p99 is read against the
+ * plain orders' of the same run.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
@@ -39,6 +41,8 @@ export async function makeWorld(perSession = 100): Promise<World> {
       date: '2026-07-03',
       prefix: 'LX26',
       prices: { '4x6': 5, '5x7': 10, '8x10': 20 },
+      // Three 4x6 for $12: the plain orders (two 4x6) never reach it; the selling orders do.
+      packages: [{ size: '4x6', count: 3, price: 12 }],
       defaultSize: '4x6',
       shippingFee: 5,
       deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
@@ -146,7 +150,7 @@ type PagePhoto = { number: string; thumbnail: string; fullSize: string };
 export async function requestMix(
   port: number,
   opts: { previewPool?: number } = {},
-): Promise<{ routes: RouteSpec[]; thumbnails: string[]; previews: string[] }> {
+): Promise<{ routes: RouteSpec[]; thumbnails: string[]; previews: string[]; numbers: string[] }> {
   const host = `127.0.0.1:${port}`;
   const base = `http://${host}`;
   const enc = encodeURIComponent;
@@ -189,9 +193,32 @@ export async function requestMix(
       { Authorization: `Bearer ${ADMIN_TOKEN}` },
     );
   });
-  // LOAD_WEIGHTS="85,10,4,1" changes the mix (pages, thumbnails, previews, orders), to find
-  // which part of the work a figure comes from.
-  const weights = (process.env.LOAD_WEIGHTS ?? '85,10,4,1').split(',').map(Number);
+  // A coupon without a use limit, so every selling order takes a use in its transaction.
+  const coupon = await fetch(`${base}/api/coupons`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ code: 'LOAD10', kind: 'percent', value: 10 }),
+  });
+  if (coupon.status !== 201 && coupon.status !== 409) throw new Error(`POST /api/coupons: ${coupon.status}`);
+  const selling = Array.from({ length: 200 }, (_, i) => {
+    const pick = () => numbers[Math.floor(Math.random() * numbers.length)] as string;
+    const ship = i % 2 === 0;
+    return rawPostJson(
+      host,
+      '/api/orders/create',
+      {
+        eventSlug: EVENT,
+        photos: [pick(), pick(), pick(), { number: pick(), size: '5x7', quantity: 2 }],
+        couponCode: 'load10',
+        customerInfo: { name: `Load Customer ${i}`, email: `customer${i}@example.com` },
+        ...(ship ? { shippingAddress: { line1: '123 Main St', city: 'Springfield', state: 'IL', zip: '62701' } } : {}),
+      },
+      { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
+  });
+  // LOAD_WEIGHTS="85,10,4,1,1" changes the mix (pages, thumbnails, previews, orders, orders with
+  // a package and a coupon), to find which part of the work a figure comes from.
+  const weights = (process.env.LOAD_WEIGHTS ?? '85,10,4,1,1').split(',').map(Number);
   const routes: RouteSpec[] = [
     { name: 'gallery page (GET /event/...)', weight: 85, requests: pages.map((p) => rawGet(host, p)), expect: 200 },
     {
@@ -202,11 +229,64 @@ export async function requestMix(
     },
     { name: 'preview (GET /api/preview/...)', weight: 4, requests: previews.map((p) => rawGet(host, p)), expect: 200 },
     { name: 'order (POST /api/orders/create, booth)', weight: 1, requests: orders, expect: 201 },
+    {
+      name: 'order with a package and a coupon (same route)',
+      weight: 1,
+      requests: selling,
+      expect: 201,
+    },
   ];
   routes.forEach((r, i) => {
     r.weight = weights[i] ?? r.weight;
   });
-  return { thumbnails, previews, routes: routes.filter((r) => r.weight > 0) };
+  return { thumbnails, previews, numbers, routes: routes.filter((r) => r.weight > 0) };
+}
+
+/**
+ * The coupon race of docs/selling.md ("Coupons"): a coupon limited to 8 uses, 3 of them taken
+ * one after another, then 50 orders at once for the last 5. Exactly 5 may be placed (201);
+ * the others are refused (400 COUPON_INVALID), and the coupon's count stops at 8.
+ */
+export async function couponRace(
+  port: number,
+  numbers: string[],
+): Promise<{ placed: number; refused: number; other: number; uses: number }> {
+  const base = `http://127.0.0.1:${port}`;
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const created = await fetch(`${base}/api/coupons`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ code: 'RACE5', kind: 'amount', value: 1, maxUses: 8 }),
+  });
+  if (created.status !== 201) throw new Error(`POST /api/coupons: ${created.status}`);
+  const order = (i: number) =>
+    fetch(`${base}/api/orders/create`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        eventSlug: EVENT,
+        photos: [numbers[i % numbers.length]],
+        couponCode: 'RACE5',
+        customerInfo: { name: `Racer ${i}`, email: `racer${i}@example.com` },
+      }),
+    }).then(async (res) => {
+      await res.arrayBuffer();
+      return res.status;
+    });
+  for (let i = 0; i < 3; i++) {
+    const status = await order(i);
+    if (status !== 201) throw new Error(`coupon race: early order ${status}`);
+  }
+  const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) => order(100 + i)));
+  const list = (await (await fetch(`${base}/api/coupons`, { headers: admin })).json()) as {
+    coupons: { code: string; uses: number }[];
+  };
+  return {
+    placed: statuses.filter((s) => s === 201).length,
+    refused: statuses.filter((s) => s === 400).length,
+    other: statuses.filter((s) => s !== 201 && s !== 400).length,
+    uses: list.coupons.find((c) => c.code === 'RACE5')?.uses ?? -1,
+  };
 }
 
 /** Fetches every image once, a few at a time, so the measured run sees warm caches. */

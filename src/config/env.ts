@@ -108,6 +108,7 @@ export const envSchema = z.object({
   RATE_LIMIT_CAPTCHA_PER_MIN: int(1).default(30),
   RATE_LIMIT_PUSH_PER_MIN: int(1).default(10),
   RATE_LIMIT_LOOKUP_PER_MIN: int(1).default(10),
+  RATE_LIMIT_QUOTE_PER_MIN: int(1).default(60),
 
   // --- high-value confirmation -------------------------------------------------
   HIGH_VALUE_THRESHOLD: dollarsToCents.default(10_000),
@@ -142,6 +143,19 @@ export const envSchema = z.object({
   SMARTY_AUTH_ID: optional(z.string().min(1)),
   SMARTY_AUTH_TOKEN: optional(z.string().min(1)),
   SMARTY_BASE_URL: url.default('https://us-street.api.smarty.com'),
+
+  // --- selling: online payment and digital downloads -----------------------------
+  PAYMENT_PROVIDER: z.enum(['none', 'stripe']).default('none'),
+  STRIPE_SECRET_KEY: optional(
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\S{8,}$/, 'must be a Stripe secret key (sk_live_..., sk_test_... or rk_...)'),
+  ),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_\S{8,}$/, 'must be a webhook signing secret (whsec_...)')),
+  STRIPE_API_URL: optional(url),
+  DOWNLOAD_TTL_DAYS: int(1, 3650).default(30),
+  DOWNLOAD_MAX: int(1, 1000).default(10),
+  DOWNLOAD_LINK_SECRET: optional(z.string().min(16)),
 
   // --- labels ------------------------------------------------------------------
   RETURN_ADDRESS: z
@@ -222,6 +236,10 @@ function crossFieldProblems(env: Env, adminTokens: string[]): string[] {
   }
   if (env.ADDRESS_VERIFIER === 'smarty' && !(env.SMARTY_AUTH_ID && env.SMARTY_AUTH_TOKEN)) {
     out.push('SMARTY_AUTH_ID: SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN are required when ADDRESS_VERIFIER=smarty');
+  }
+  if (env.PAYMENT_PROVIDER === 'stripe') {
+    if (!env.STRIPE_SECRET_KEY) out.push('STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe');
+    if (!env.STRIPE_WEBHOOK_SECRET) out.push('STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER=stripe');
   }
   if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
     out.push('VAPID_PUBLIC_KEY: set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither');

@@ -22,6 +22,7 @@ import {
   itemId,
   MAX_FEEDBACK_ENTRIES,
   type NewOrder,
+  type OrderPayment,
   OrderRecord,
   type OrderStatus,
   type PickupStatus,
@@ -63,6 +64,8 @@ export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: 
     items: input.items.map((l) => ({ ...l })),
     subtotalCents: input.subtotalCents,
     shippingFeeCents: input.shippingFeeCents,
+    discountCents: input.discountCents ?? 0,
+    couponCode: input.couponCode ?? null,
     totalCents: input.totalCents,
     status: 'pending',
     shippingStatus: initialShippingStatus(input.fulfillmentType),
@@ -74,6 +77,7 @@ export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: 
     channel: input.channel,
     version: 1,
     history: [{ at, action: 'create', to: 'pending', by }],
+    payment: null,
     pickupStatus: initialPickupStatus(input.fulfillmentType),
     printed: [],
   };
@@ -191,6 +195,21 @@ export function applyHoldExpiry(order: OrderRecord, now: Date): Applied {
   return { order: next(order, { status: 'cancelled', held: false, holdExpiresAt: null }, [entry], now), changed: true };
 }
 
+/** The online checkout opened for the order (its payment page); the same session again changes nothing. */
+export function applyPayment(order: OrderRecord, payment: OrderPayment, now: Date, by: Actor): Applied {
+  if (order.payment?.sessionId === payment.sessionId && order.payment.url === payment.url) {
+    return { order, changed: false };
+  }
+  const entry: HistoryEntry = { at: now.toISOString(), action: 'payment', to: payment.sessionId, by };
+  return { order: next(order, { payment }, [entry], now), changed: true };
+}
+
+/** Whether a change gives the order's coupon use back: it moved into `void` or `cancelled`. */
+export function releasesCoupon(before: OrderRecord, after: OrderRecord): boolean {
+  const ended = (s: OrderRecord['status']) => s === 'void' || s === 'cancelled';
+  return after.couponCode !== null && !ended(before.status) && ended(after.status);
+}
+
 /**
  * A pickup order's booth status (docs/contract.md, "Fulfilment"): needs a paid pickup order
  * (transitions.ts, checkPickup). Asking for the current status again changes nothing.
@@ -276,6 +295,8 @@ export function applyLines(order: OrderRecord, items: OrderRecord['items'], now:
     to: text(items),
     by,
   };
-  const changes = { items, subtotalCents, totalCents: subtotalCents + order.shippingFeeCents };
+  // The discount stays what it was (packages and coupon are not priced again for a hand edit).
+  const totalCents = Math.max(0, subtotalCents - order.discountCents + order.shippingFeeCents);
+  const changes = { items, subtotalCents, totalCents };
   return { order: next(order, changes, [entry], now), changed: true };
 }

@@ -42,15 +42,19 @@ export function initialPickupStatus(fulfillmentType: FulfillmentType): PickupSta
 /**
  * Who changed an order, as its history records it (docs/contract.md, "Fulfilment"):
  * the customer, the server itself (`system`: hold expiry), a hand edit in the spreadsheet
- * (`sheet`), or an admin named by their role (`admin` for owner tokens, `staff`, `viewer`) and
- * the first 8 hex digits of the SHA-256 of their token (src/domain/roles.ts).
- * A bare `admin` marks changes made before history was kept, by an admin not known.
+ * (`sheet`), the payment provider (`stripe`: a payment or refund it reported), or an admin
+ * named by their role (`admin` for owner tokens, `staff`, `viewer`) and the first 8 hex digits
+ * of the SHA-256 of their token (src/domain/roles.ts). A bare `admin` marks changes made before
+ * history was kept, by an admin not known.
  */
-export const Actor = z.string().regex(/^(customer|system|sheet|admin(:[0-9a-f]{8})?|(staff|viewer):[0-9a-f]{8})$/);
+export const Actor = z
+  .string()
+  .regex(/^(customer|system|sheet|stripe|admin(:[0-9a-f]{8})?|(staff|viewer):[0-9a-f]{8})$/);
 export type Actor =
   | 'customer'
   | 'system'
   | 'sheet'
+  | 'stripe'
   | 'admin'
   | `admin:${string}`
   | `staff:${string}`
@@ -67,12 +71,14 @@ export const HISTORY_ACTIONS = [
   'pickup',
   'printed',
   'photo-removed',
+  'payment',
 ] as const;
 
 /**
  * One change to an order. `from`/`to` are the status (status, hold-expiry), the shipping
  * status (shipping), the pickup status (pickup) or the field's values (edit, with `field`
- * naming it); `printed` names the printed line's item id in `field` and what it was in `to`.
+ * naming it); `printed` names the printed line's item id in `field` and what it was in `to`;
+ * `payment` records an online checkout opened for the order (`to`: the provider's session id).
  */
 export const HistoryEntry = z.object({
   at: z.iso.datetime({ offset: true }),
@@ -101,6 +107,15 @@ export const OrderLine = z.object({
   crop: Crop.optional(),
 });
 export type OrderLine = z.infer<typeof OrderLine>;
+
+/** The online checkout opened for an order (docs/contract.md, "Selling"): null when paid at the booth. */
+export const OrderPayment = z.object({
+  provider: z.literal('stripe'),
+  sessionId: z.string().min(1),
+  /** The hosted payment page: the order's `paymentUrl`. */
+  url: z.url(),
+});
+export type OrderPayment = z.infer<typeof OrderPayment>;
 
 /** A line marked printed: which line (0-based index into `items`), when and by whom. */
 export const PrintedMark = z.object({
@@ -150,6 +165,10 @@ export const OrderRecord = EditableFields.extend({
   items: z.array(OrderLine).min(1),
   subtotalCents: cents,
   shippingFeeCents: cents,
+  /** Packages plus the early bird or the coupon: total = subtotal − discount + shipping. */
+  discountCents: cents,
+  /** The coupon the order used (its use is counted while the order is not void or cancelled); null: none. */
+  couponCode: z.string().min(1).nullable(),
   totalCents: cents,
   status: OrderStatus,
   shippingStatus: ShippingStatus,
@@ -172,6 +191,8 @@ export const OrderRecord = EditableFields.extend({
   pickupStatus: PickupStatus.nullable(),
   /** The lines marked printed, in the order they were marked (docs/contract.md, "Fulfilment"). */
   printed: z.array(PrintedMark),
+  /** The online checkout, once opened (PAYMENT_PROVIDER=stripe). */
+  payment: OrderPayment.nullable(),
 });
 export type OrderRecord = z.infer<typeof OrderRecord>;
 
@@ -189,7 +210,17 @@ export const NewOrder = OrderRecord.omit({
   history: true,
   pickupStatus: true,
   printed: true,
+  payment: true,
+  discountCents: true,
+  couponCode: true,
 }).extend({
+  /** Absent: 0. */
+  discountCents: cents.optional(),
+  /**
+   * The coupon applied: one use of it is taken in the order's transaction, and the create
+   * fails with 400 COUPON_INVALID (`exhausted` or `unknown`) when none is left. Absent: none.
+   */
+  couponCode: z.string().min(1).nullable().optional(),
   /** The event's order-number prefix (docs/contract.md, "Gallery": letters and digits, upper-case, ≤ 8). */
   prefix: z.string().regex(/^[A-Z0-9]{1,8}$/),
   /**
@@ -210,6 +241,8 @@ export type SalesSummaryCents = {
   totalRevenueCents: number;
   pendingRevenueCents: number;
   averageOrderValueCents: number;
+  /** What paid orders were given off (packages, early bird, coupons). */
+  totalDiscountsCents: number;
 };
 
 /** Formats the order number for a prefix and a sequence. */

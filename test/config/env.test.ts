@@ -30,6 +30,14 @@ test.each([
   [{ IMAGE_CACHE_SWEEP_INTERVAL_MS: String(30 * 86_400_000) }, 'IMAGE_CACHE_SWEEP_INTERVAL_MS'],
   [{ LIBRARY_RESCAN_INTERVAL_MS: '3000000000' }, 'LIBRARY_RESCAN_INTERVAL_MS'],
   [{ SHUTDOWN_GRACE_MS: '2147483648' }, 'SHUTDOWN_GRACE_MS'],
+  [{ PAYMENT_PROVIDER: 'paypal' }, 'PAYMENT_PROVIDER'],
+  [{ PAYMENT_PROVIDER: 'stripe', STRIPE_WEBHOOK_SECRET: 'whsec_0123456789' }, 'STRIPE_SECRET_KEY'],
+  [{ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_0123456789' }, 'STRIPE_WEBHOOK_SECRET'],
+  [{ STRIPE_SECRET_KEY: 'pk_test_0123456789' }, 'STRIPE_SECRET_KEY'],
+  [{ STRIPE_WEBHOOK_SECRET: 'secret' }, 'STRIPE_WEBHOOK_SECRET'],
+  [{ STRIPE_API_URL: 'localhost:12111' }, 'STRIPE_API_URL'],
+  [{ DOWNLOAD_MAX: '0' }, 'DOWNLOAD_MAX'],
+  [{ DOWNLOAD_LINK_SECRET: 'short' }, 'DOWNLOAD_LINK_SECRET'],
 ])('a bad value stops start-up naming the variable: %o', (env, name) => {
   expect(() => loadConfig(env)).toThrow(ConfigError);
   expect(() => loadConfig(env)).toThrow(name);

@@ -1,11 +1,12 @@
 /**
  * The spreadsheet mirror in tests: a Sheets emulator with a spreadsheet and a service-account
  * key, the env that points the app at them, and the sheet's rows as the mirror's layout reads
- * them (src/services/mirror/sheets/layout.ts, standard columns A–Z).
+ * them (src/services/mirror/sheets/layout.ts, every standard column).
  */
 import type { TestContext } from 'vitest';
 import { ORDER_COLUMNS, type RowCells } from '../../src/services/mirror/sheets/layout.js';
 import { tempDir } from '../helpers/build.js';
+import { columnLetters } from './sheets-a1.js';
 import { writeServiceAccount } from './sheets-credentials.js';
 import { type SheetsEmulator, type SheetsEmulatorOptions, startSheetsEmulator } from './sheets-emulator.js';
 
@@ -68,7 +69,8 @@ export async function mirrorSetup(t: TestContext, opts: SheetsEmulatorOptions = 
 }
 
 function sheetRows(emu: SheetsEmulator, sheetId: string): RowCells[] {
-  const lines = emu.getValues(sheetId, "'Orders'!A:Z", 'FORMATTED_VALUE');
+  const last = columnLetters(ORDER_COLUMNS.length - 1);
+  const lines = emu.getValues(sheetId, `'Orders'!A:${last}`, 'FORMATTED_VALUE');
   return lines.slice(1).map((line) => {
     const cells = {} as RowCells;
     ORDER_COLUMNS.forEach((k, i) => {

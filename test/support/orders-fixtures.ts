@@ -22,7 +22,7 @@ import { makeImage, writeEventJson, writePhoto } from './photos-fixtures.js';
 export const EVENT = 'Anime Expo';
 export const OTHER_EVENT = 'Other Con';
 export const PREFIX = 'AX26';
-const PRICES = { '4x6': 5, '5x7': 10, '8x10': 20 };
+export const PRICES = { '4x6': 5, '5x7': 10, '8x10': 20 };
 
 export type OrdersAppOptions = {
   env?: Record<string, string>;

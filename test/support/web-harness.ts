@@ -12,7 +12,8 @@ import { launchBrowser } from './web-browser.js';
 import { buildWebApp } from './web-build.js';
 import { startWebServer, type WebServer } from './web-server.js';
 
-export type WebHarness = { server: WebServer; browser: Browser; close: () => Promise<void> };
+/** `webDir`: the built app, for a test that starts a server of its own with other settings. */
+export type WebHarness = { server: WebServer; browser: Browser; webDir: string; close: () => Promise<void> };
 
 export async function startWebHarness(): Promise<WebHarness> {
   const webDir = await mkdtemp(path.join(tmpdir(), 'photo-webapp-'));
@@ -21,6 +22,7 @@ export async function startWebHarness(): Promise<WebHarness> {
   return {
     server,
     browser,
+    webDir,
     close: async () => {
       await browser.close();
       await server.close();

@@ -5,6 +5,7 @@
  * app from `webDir`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +15,8 @@ import { ADMIN_TOKEN } from '../helpers/build.js';
 
 export type WebServer = { url: string; app: FastifyInstance; dataDir: string; close: () => Promise<void> };
 
-export async function startWebServer(webDir: string, env: Record<string, string> = {}): Promise<WebServer> {
+/** `port` 0: any free one. */
+export async function startWebServer(webDir: string, env: Record<string, string> = {}, port = 0): Promise<WebServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'photo-web-'));
   const app = await buildApp(
     loadConfig({
@@ -36,7 +38,7 @@ export async function startWebServer(webDir: string, env: Record<string, string>
       ...env,
     }),
   );
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   const url = `http://127.0.0.1:${address.port}`;
@@ -64,3 +66,12 @@ export const STAFF_TOKEN = 'staff-token-0123456789abcdefghij';
 
 export const adminInit = (token = ADMIN_TOKEN) =>
   `sessionStorage.setItem('cps.admin.token', ${JSON.stringify(JSON.stringify(token))});`;
+
+/** A loopback port free right now (for a server whose PUBLIC_BASE_URL must name its own port). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

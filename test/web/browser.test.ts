@@ -15,10 +15,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
 import { makeFrame } from '../support/qr-frames.js';
+import { startStripeEmulator } from '../support/stripe-emulator.js';
 import { DESKTOP, horizontalOverflow, openPage, PHONE, type WatchedPage } from '../support/web-browser.js';
 import { contrastCheck } from '../support/web-contrast.js';
 import { startWebHarness, type WebHarness } from '../support/web-harness.js';
-import { adminInit, STAFF_TOKEN, type WebServer } from '../support/web-server.js';
+import { adminInit, freePort, STAFF_TOKEN, startWebServer, type WebServer } from '../support/web-server.js';
 
 const ARTIFACTS = path.resolve('test-artifacts/web');
 const HARBOR = 'Harbor Comic Con'; // demo event: 4x6 $5, 5x7 $10, 8x10 $20, shipping $5
@@ -127,8 +128,10 @@ describe('the customer and the photographer', () => {
     await page.fill('#c-city', 'Springfield');
     await page.fill('#c-state', 'il');
     await page.fill('#c-zip', '62701');
+    // The figures come from POST /api/quote a moment after the cart shows.
+    await expect.poll(() => page.locator('.totals').textContent()).toContain('$25.00');
     const totals = await page.locator('.totals').textContent();
-    expect(totals).toContain('$20.00'); // prints
+    expect(totals).toContain('$20.00'); // photos
     expect(totals).toContain('$5.00'); // shipping
     expect(totals).toContain('$25.00');
 
@@ -265,7 +268,7 @@ describe('the customer and the photographer', () => {
     await a.goto(`${server.url}/admin/events`);
     const card = a.locator(`details[data-event="${MATSURI}"]`);
     await card.locator('summary').click();
-    const deadline = card.locator('input[type="datetime-local"]');
+    const deadline = card.getByLabel('Ordering deadline');
     await deadline.waitFor();
     await deadline.fill('2024-05-01T18:00');
     await card.getByRole('button', { name: 'Save settings' }).click();
@@ -590,6 +593,232 @@ describe('quality', () => {
     expectClean(p);
     await p.close();
   });
+});
+
+describe('selling', () => {
+  test('packages and the early bird shown in the gallery and the cart; a refused coupon says why; a good one is charged', async () => {
+    // The photographer sets a digital price, a package and an early bird in the dashboard.
+    const admin = await openPage(browser, DESKTOP, { init: adminInit() });
+    const a = admin.page;
+    await a.goto(`${server.url}/admin/events`);
+    const card = a.locator(`details[data-event="${HARBOR}"]`);
+    await card.locator('summary').click();
+    await card.getByRole('button', { name: '+ Add a size' }).click();
+    await card.getByLabel('Size 4', { exact: true }).fill('digital');
+    await card.getByLabel('Price of digital').fill('8');
+    await card.getByRole('button', { name: '+ Add a package' }).click();
+    await card.getByLabel('Package 1 size').selectOption('4x6');
+    await card.getByLabel('Copies in package 1').fill('3');
+    await card.getByLabel('Price of package 1').fill('12');
+    await card.getByLabel('Percent off').fill('10');
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    await card
+      .getByLabel('Until (your local time)')
+      .fill(`${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())}T12:00`);
+    await card.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => a.locator('.toast').textContent()).toContain('saved');
+    await expectGoodLayout(a, 'event settings with offers');
+    await card.screenshot({ path: path.join(ARTIFACTS, 'event-offers-desktop.png') });
+    expect((await api(`/api/event-config?eventSlug=${encodeURIComponent(HARBOR)}`)).json()).toMatchObject({
+      prices: { '4x6': 5, '5x7': 10, '8x10': 20, digital: 8 },
+      packages: [{ size: '4x6', count: 3, price: 12 }],
+      earlyBird: { percent: 10 },
+    });
+    expectClean(admin);
+    await admin.close();
+    await server.app.store.coupons.create({
+      code: 'HALFOFF',
+      eventSlug: HARBOR,
+      kind: 'percent',
+      value: 50,
+      expiresAt: null,
+      maxUses: null,
+      minSubtotalCents: 0,
+      createdAt: new Date().toISOString(),
+    });
+    try {
+      const customer = await openPage(browser, PHONE);
+      const { page } = customer;
+      await page.goto(`${server.url}/event/${encodeURIComponent(HARBOR)}`);
+      const banner = page.locator('.offers');
+      await expect.poll(() => banner.textContent(), { timeout: 10_000 }).toContain('Early bird: 10% off');
+      expect(await banner.textContent()).toContain('3 4x6 prints for $12.00 (save $3.00)');
+      await expectGoodLayout(page, 'gallery with offers');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'gallery-offers-phone.png') });
+
+      // Three 4x6 prints (one package) and a digital file.
+      await page.locator('.tile-open').first().click();
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.locator('.package-hint').textContent()).toContain('3 4x6 prints for $12.00');
+      for (let i = 0; i < 3; i++) {
+        await dialog.getByRole('button', { name: /Add to cart · \$5\.00/ }).click();
+        await dialog.getByRole('button', { name: 'Next photo' }).click();
+      }
+      await dialog.getByRole('radio', { name: /Digital file/ }).check();
+      await dialog.getByRole('button', { name: /Add to cart · \$8\.00/ }).click();
+      await expect.poll(() => dialog.getByRole('status').last().textContent()).toContain('(Digital file)');
+      await page.keyboard.press('Escape');
+
+      await page.goto(`${server.url}/checkout`);
+      await page.locator('.cart-line').nth(3).waitFor();
+      // $23.00 of photos − $3.00 package − 10 % early bird ($2.00) + $5.00 shipping.
+      const totals = page.locator('.totals dl');
+      await expect.poll(() => totals.textContent()).toContain('$23.00');
+      const text = (await totals.textContent()) ?? '';
+      expect(text).toContain('Package 3 × 4x6 for $12.00−$3.00');
+      expect(text).toContain('Early bird 10%−$2.00');
+      expect(text).toContain('Total$23.00');
+
+      // A code that does not exist: the reason, and the total unchanged.
+      await page.fill('#coupon-code', 'nope');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect
+        .poll(() => page.locator('#coupon-error').textContent())
+        .toBe('There is no coupon “NOPE”. Please check the spelling.');
+      // The refused code's 400 is logged by the browser, as every failed request is.
+      expect(customer.errors).toEqual([expect.stringContaining('status of 400')]);
+      customer.errors.length = 0;
+      await page.fill('#coupon-code', 'halfoff');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      // 50 % of $20.00 beats the early bird: $20.00 − $10.00 + $5.00.
+      await expect.poll(() => totals.textContent()).toContain('Coupon HALFOFF−$10.00');
+      expect(await totals.textContent()).not.toContain('Early bird');
+      expect(await page.locator('#coupon-error').count()).toBe(0);
+      await expectGoodLayout(page, 'checkout with offers');
+      await page.locator('.totals').screenshot({ path: path.join(ARTIFACTS, 'checkout-offers-phone.png') });
+
+      await page.fill('#c-name', 'Mary Jackson');
+      await page.fill('#c-email', 'mary@example.com');
+      await page.fill('#c-phone', '+1 (555) 010-9999');
+      await page.fill('#c-street', '12 Main St');
+      await page.fill('#c-city', 'Springfield');
+      await page.fill('#c-state', 'IL');
+      await page.fill('#c-zip', '62701');
+      await page.getByRole('button', { name: 'Place order · $15.00' }).click();
+      await page.waitForURL(/\/order\//, { timeout: 30_000 });
+      const orderNumber = (await page.getByTestId('order-number').textContent())?.trim() ?? '';
+      expect((await api(`/api/orders/${orderNumber}`)).json()).toMatchObject({
+        subtotal: '$23.00',
+        discount: '$13.00',
+        shippingFee: '$5.00',
+        total: '$15.00',
+      });
+      expectClean(customer);
+      await customer.close();
+    } finally {
+      await api('/api/event-config', {
+        method: 'PUT',
+        body: { eventSlug: HARBOR, prices: { '4x6': 5, '5x7': 10, '8x10': 20 }, packages: [], earlyBird: null },
+      });
+    }
+  }, 90_000);
+  test('a digital file and a print with a coupon made in the dashboard, paid through the emulated Stripe Checkout, then downloaded', async () => {
+    // A server with online payment on (the other tests' server takes payment at the booth).
+    // Stripe sends the customer back to PUBLIC_BASE_URL: here, this server's own address.
+    const emu = await startStripeEmulator();
+    const port = await freePort();
+    const shop = await startWebServer(
+      harness.webDir,
+      {
+        PAYMENT_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: emu.secretKey,
+        STRIPE_WEBHOOK_SECRET: emu.webhookSecret,
+        STRIPE_API_URL: emu.url,
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      },
+      port,
+    );
+    emu.webhookUrl = `${shop.url}/api/payments/stripe/webhook`;
+    try {
+      await shop.app.inject({
+        method: 'PUT',
+        url: '/api/event-config',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { eventSlug: HARBOR, prices: { '4x6': 5, '5x7': 10, '8x10': 20, digital: 8 } },
+      });
+
+      // The photographer makes a coupon on the dashboard's Coupons page.
+      const admin = await openPage(browser, DESKTOP, { init: adminInit() });
+      const a = admin.page;
+      await a.goto(`${shop.url}/admin/coupons`);
+      await a.getByLabel('Code').fill('thanks20');
+      await a.getByLabel('Percent', { exact: true }).fill('20');
+      await a.getByLabel('Uses (empty: no limit)').fill('3');
+      await a.getByRole('button', { name: 'Create coupon' }).click();
+      await expect.poll(() => a.locator('tr[data-coupon="THANKS20"]').count()).toBe(1);
+      const uses = a.locator('tr[data-coupon="THANKS20"] [data-testid="coupon-uses"]');
+      expect(await uses.textContent()).toBe('0 of 3');
+      expect(await a.locator('tr[data-coupon="THANKS20"]').textContent()).toContain('20% off');
+      await expectGoodLayout(a, 'coupons page');
+      await a.screenshot({ path: path.join(ARTIFACTS, 'coupons-desktop.png') });
+
+      // The customer buys one 4x6 print and one digital file with the code.
+      const customer = await openPage(browser, PHONE);
+      const { page } = customer;
+      await page.goto(`${shop.url}/event/${encodeURIComponent(HARBOR)}`);
+      await page.locator('.tile-open').first().click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: /Add to cart · \$5\.00/ }).click();
+      await dialog.getByRole('button', { name: 'Next photo' }).click();
+      await dialog.getByRole('radio', { name: /Digital file/ }).check();
+      await dialog.getByRole('button', { name: /Add to cart · \$8\.00/ }).click();
+      await expect.poll(() => dialog.getByRole('status').last().textContent()).toContain('(Digital file)');
+      await page.keyboard.press('Escape');
+      await page.goto(`${shop.url}/checkout`);
+      await page.locator('.cart-line').nth(1).waitFor();
+      await page.fill('#coupon-code', 'thanks20');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      const totals = page.locator('.totals dl');
+      // $13.00 − 20 % ($2.60) + $5.00 shipping for the print.
+      await expect.poll(() => totals.textContent()).toContain('Coupon THANKS20−$2.60');
+      await page.fill('#c-name', 'Grace Hopper');
+      await page.fill('#c-email', 'grace@example.com');
+      await page.fill('#c-phone', '+1 (555) 010-4242');
+      await page.fill('#c-street', '12 Main St');
+      await page.fill('#c-city', 'Springfield');
+      await page.fill('#c-state', 'IL');
+      await page.fill('#c-zip', '62701');
+      await page.getByRole('button', { name: 'Place order · $15.40' }).click();
+
+      // Straight to the (emulated) Stripe Checkout page, then back to the order page, paid.
+      await page.waitForURL((u) => u.href.startsWith(`${emu.url}/pay/`), { timeout: 30_000 });
+      await page.getByRole('button', { name: 'Pay $15.40' }).click();
+      await page.waitForURL(/\/order\/.*paid=1/, { timeout: 30_000 });
+      const status = page.getByTestId('order-status');
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toContain('Paid');
+      expect(await status.textContent()).toContain('you saved $2.60 with THANKS20');
+      const link = page.getByTestId('downloads').getByRole('link', { name: /Download photo #/ });
+      await expectGoodLayout(page, 'paid order with a download');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'order-paid-download-phone.png') });
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      const file = await readFile((await download.path()) as string);
+      expect(file.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
+      expect(download.suggestedFilename()).toMatch(/\.jpg$/);
+
+      const orderNumber = (await page.getByTestId('order-number').textContent())?.trim() ?? '';
+      const stored = (
+        await shop.app.inject({
+          url: `/api/orders/${orderNumber}`,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        })
+      ).json();
+      expect(stored).toMatchObject({ status: 'paid', couponCode: 'THANKS20', discount: '$2.60', total: '$15.40' });
+      expect(stored.history.at(-1)).toMatchObject({ action: 'status', to: 'paid', by: 'stripe' });
+      expectClean(customer);
+      await customer.close();
+
+      await a.reload();
+      await expect
+        .poll(() => a.locator('tr[data-coupon="THANKS20"] [data-testid="coupon-uses"]').textContent())
+        .toBe('1 of 3');
+      expectClean(admin);
+      await admin.close();
+    } finally {
+      await shop.close();
+      await emu.close();
+    }
+  }, 120_000);
 });
 
 // Last in this file: it adds an event to the demo library the tests above count on.

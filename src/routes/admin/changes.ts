@@ -12,6 +12,10 @@
  * - Held orders (waiting for the customer's email confirmation) are in no admin list and
  *   no summary; a status move or an edit would leave them invisible, so both are 409
  *   ORDER_HELD until the customer confirms (or the hold lapses and the order is cancelled).
+ * - Voiding a paid order that was paid online refunds it first (the payment provider); if
+ *   the refund can't be made the order stays paid (503 PAYMENT_UNAVAILABLE). An order that
+ *   becomes paid and holds digital files gets its receipt again, with the download links,
+ *   queued in the same transaction (docs/contract.md, "Selling").
  * - A status or shipping change that changed something pushes a notification (status /
  *   shipping); marking shipped queues the customer's "shipped" mail in the same store
  *   transaction, then wakes the mail worker. A request that changes nothing notifies nobody.
@@ -20,8 +24,9 @@ import type { Actor, EditableFields, OrderRecord, OrderStatus } from '../../doma
 import { checkEditable, checkStatusChange } from '../../domain/transitions.js';
 import { appError } from '../../errors/catalogue.js';
 import type { AddressVerifier } from '../../services/address/types.js';
-import { shippedJob } from '../../services/notifier/jobs.js';
+import { paidJobs, shippedJob } from '../../services/notifier/jobs.js';
 import type { Notifier } from '../../services/notifier/types.js';
+import type { Payments } from '../../services/payments/plugin.js';
 import type { PushNotifier } from '../../services/push/types.js';
 import type { OrderPatch, OrdersPort, ShippingPatch } from '../../services/store/ports/orders.js';
 import { loadOrder } from '../shared/order-ref.js';
@@ -31,6 +36,7 @@ export type ChangeDeps = {
   push: Pick<PushNotifier, 'notifyOrder'>;
   notifier: Pick<Notifier, 'kick'>;
   addressVerifier: AddressVerifier;
+  payments: Pick<Payments, 'refundBeforeVoid'>;
 };
 
 export type ChangeResult = { order: OrderRecord; changed: boolean; message: string };
@@ -100,10 +106,13 @@ export async function changeOrder(
   const patch: OrderPatch = {};
   if (change.status !== undefined) patch.status = change.status;
   if (fields && Object.keys(fields).length > 0) patch.fields = fields;
-  const result = await deps.orders.update(current.id, patch, { by });
+  if (change.status === 'void') await deps.payments.refundBeforeVoid(current);
+  const mail = change.status === 'paid' && current.status !== 'paid' ? paidJobs(current) : [];
+  const result = await deps.orders.update(current.id, patch, { by, mail });
   const order = result.order;
   const statusMoved = result.changed && change.status !== undefined && order.status !== current.status;
   if (statusMoved) deps.push.notifyOrder('status', order);
+  if (result.changed && mail.length > 0) deps.notifier.kick();
   const n = order.orderNumber;
   const message = !result.changed
     ? `Order ${n} is already ${change.status !== undefined ? order.status : 'like that'}; nothing changed`

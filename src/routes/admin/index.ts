@@ -74,6 +74,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     get addressVerifier() {
       return fastify.addressVerifier;
     },
+    payments: fastify.payments,
   };
   // Reading: every role; changing: staff, with voiding and cancelling the owner's (src/domain/roles.ts).
   const read = { config: { access: 'viewer' } } as const;
@@ -201,6 +202,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
             'INVALID_TRANSITION',
             'ORDER_FULFILLED',
             'ORDER_HELD',
+            'PAYMENT_UNAVAILABLE',
           ),
         },
       },
@@ -238,7 +240,13 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: UpdateStatusBody,
         response: {
           200: OrderChangeResponse,
-          ...errorResponses(...BODY_ERRORS, 'ORDER_NOT_FOUND', 'INVALID_TRANSITION', 'ORDER_HELD'),
+          ...errorResponses(
+            ...BODY_ERRORS,
+            'ORDER_NOT_FOUND',
+            'INVALID_TRANSITION',
+            'ORDER_HELD',
+            'PAYMENT_UNAVAILABLE',
+          ),
         },
       },
     },

@@ -19,6 +19,7 @@ import {
   EventConfigUpdate,
   EventPrefix,
   RefererHeaders,
+  settingsProblems,
   toEventConfig,
   toSettingsPatch,
 } from './schemas.js';
@@ -66,12 +67,16 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
       config: { access: 'owner' },
       schema: {
         tags: ['events'],
-        summary: "Change an event's flags, deadline, prices or shipping fee (admin)",
+        summary: "Change an event's flags, deadline, prices, shipping fee, packages or early bird (admin)",
         description: [
           'Body: `eventSlug` and at least one of `isArchived`, `orderingEnabled`, `deadline` (ISO 8601 with an',
           'offset, stored in UTC; `null` removes the deadline), `prices` (size → dollars, at most 2 decimals;',
           'replaces the whole list; 1-20 sizes, each 1-32 letters, digits, spaces or `× . / " \' -`) and',
-          '`shippingFee` (dollars). Amounts 0 to 100000. Any other field: 400 `VALIDATION_FAILED`.',
+          '`shippingFee` (dollars), `packages` (`[{ size, count, price }]`: per size, every full `count` copies cost',
+          '`price` dollars; one per size, on the price list, cheaper than its copies; replaces the list, `[]` removes',
+          'all) and `earlyBird` (`{ percent, until }`: whole percent off orders placed before `until`; `null` removes',
+          'it). Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after',
+          'the change: 400 `VALIDATION_FAILED`.',
           'Fields left out keep their current value. The change is stored in the order store, applies at once',
           '(gallery status, `/api/proxy-events`, order submission) and survives restarts.',
           'Returns the new effective configuration, as `GET /api/event-config` does.',
@@ -94,8 +99,14 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request) => {
       const { eventSlug } = request.body;
-      if (!(await events.get(eventSlug))) throw notFound(eventSlug);
-      const updated = await events.update(eventSlug, toSettingsPatch(request.body));
+      const current = await events.get(eventSlug);
+      if (!current) throw notFound(eventSlug);
+      const patch = toSettingsPatch(request.body);
+      const problems = settingsProblems(patch, current);
+      if (problems.length > 0) {
+        throw appError('VALIDATION_FAILED', { message: 'The packages do not fit the price list', details: problems });
+      }
+      const updated = await events.update(eventSlug, patch);
       request.log.info({ eventSlug, change: request.body }, 'event configuration changed');
       return toEventConfig(updated);
     },

@@ -5,21 +5,15 @@
  */
 import { z } from 'zod';
 import { centsToDollars, dollarsToCents } from '../../domain/money.js';
+import { MAX_PACKAGE_COUNT, MAX_PACKAGES, packageProblems } from '../../domain/offers.js';
 import { closedReason } from '../../domain/pricing.js';
 import { printInches, sizeKey } from '../../domain/prints.js';
+import { Dollars } from '../../schemas/dollars.js';
 import type { EffectiveEvent } from '../../services/events/catalog.js';
 
-const MAX_DOLLARS = 100_000;
 const MAX_SIZES = 20;
 
 const EventSlug = z.string().min(1).max(200).describe('Event code (the event folder name), case-sensitive');
-
-/** A dollar amount with at most two decimals, 0 to MAX_DOLLARS. */
-const Dollars = z
-  .number()
-  .min(0)
-  .max(MAX_DOLLARS)
-  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'at most 2 decimals (whole cents)');
 
 /**
  * A print size as it appears in the items text `Photo #12 (4x6) x1`: letters, digits, spaces
@@ -44,7 +38,37 @@ const PriceList = z
 
 export const EventConfigQuery = z.object({ eventSlug: EventSlug });
 
-const SETTING_KEYS = ['isArchived', 'orderingEnabled', 'deadline', 'prices', 'shippingFee'] as const;
+const PackageBody = z.strictObject({
+  size: SizeName.describe('A size of the price list'),
+  count: z.number().int().min(2).max(MAX_PACKAGE_COUNT).describe('Copies in one package (2 or more)'),
+  price: Dollars.describe('What `count` copies of that size cost together, in dollars'),
+});
+
+const PackageList = z
+  .array(PackageBody)
+  .max(MAX_PACKAGES)
+  .describe(
+    'Per size, every full `count` copies cost `price`, the rest the unit price; one package per size, each ' +
+      'cheaper than its copies at the unit price. Replaces the whole list; `[]` removes every package',
+  );
+
+const EarlyBirdBody = z
+  .strictObject({
+    percent: z.number().int().min(1).max(100).describe('Whole percent off the goods (after packages)'),
+    until: z.iso.datetime({ offset: true }).describe('Orders placed before this instant get it (stored in UTC)'),
+  })
+  .nullable()
+  .describe('Not combined with a coupon: the larger discount applies. `null` removes it');
+
+const SETTING_KEYS = [
+  'isArchived',
+  'orderingEnabled',
+  'deadline',
+  'prices',
+  'shippingFee',
+  'packages',
+  'earlyBird',
+] as const;
 
 export const EventConfigUpdate = z
   .strictObject({
@@ -58,6 +82,8 @@ export const EventConfigUpdate = z
       .describe('ISO 8601 with an offset (stored in UTC); null removes the deadline'),
     prices: PriceList.optional(),
     shippingFee: Dollars.optional().describe('Shipping fee in dollars for orders that ship'),
+    packages: PackageList.optional(),
+    earlyBird: EarlyBirdBody.optional(),
   })
   .refine((b) => SETTING_KEYS.some((k) => b[k] !== undefined), {
     message: `name at least one of ${SETTING_KEYS.join(', ')}`,
@@ -76,7 +102,14 @@ export const EventConfig = z
     deadline: z.string().nullable().describe('ISO 8601 UTC, or null for no deadline'),
     prices: z.record(z.string(), z.number()).describe('size → price in dollars'),
     defaultSize: z.string().describe('The size used when an order line names none'),
-    shippingFee: z.number().describe('Dollars, charged on orders that ship'),
+    shippingFee: z.number().describe('Dollars, charged on orders that ship (and hold a print)'),
+    packages: z
+      .array(z.object({ size: z.string(), count: z.number().int(), price: z.number().describe('Dollars') }))
+      .describe('Per size, every full `count` copies cost `price` together'),
+    earlyBird: z
+      .object({ percent: z.number().int(), until: z.string().describe('ISO 8601 UTC') })
+      .nullable()
+      .describe('`percent` off orders placed before `until` (also shown once `until` has passed); null: none'),
     active: z.boolean().describe('Open for orders now: not archived, ordering enabled, deadline (if any) ahead'),
     closedReason: z
       .enum(['archived', 'disabled', 'deadline'])
@@ -107,6 +140,8 @@ export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): Event
     prices,
     defaultSize: ev.defaultSize,
     shippingFee: centsToDollars(ev.shippingFeeCents),
+    packages: ev.packages.map((p) => ({ size: p.size, count: p.count, price: centsToDollars(p.priceCents) })),
+    earlyBird: ev.earlyBird && { percent: ev.earlyBird.percent, until: ev.earlyBird.until },
     active: ev.open,
     closedReason: closedReason(ev, now),
     printSizes: pricedPrintSizes(ev),
@@ -135,7 +170,27 @@ export function toSettingsPatch(body: EventConfigUpdate) {
         ? undefined
         : Object.fromEntries(Object.entries(body.prices).map(([size, dollars]) => [size, dollarsToCents(dollars)])),
     shippingFeeCents: body.shippingFee === undefined ? undefined : dollarsToCents(body.shippingFee),
+    packages: body.packages?.map((p) => ({ size: p.size, count: p.count, priceCents: dollarsToCents(p.price) })),
+    earlyBird:
+      body.earlyBird === undefined || body.earlyBird === null
+        ? body.earlyBird
+        : { percent: body.earlyBird.percent, until: new Date(body.earlyBird.until).toISOString() },
   };
+}
+
+/**
+ * What is wrong with the packages once this update applies (400 VALIDATION_FAILED details):
+ * the packages in effect (sent, else current) against the price list in effect.
+ */
+export function settingsProblems(
+  patch: ReturnType<typeof toSettingsPatch>,
+  current: Pick<EffectiveEvent, 'prices' | 'packages'>,
+): { in: string; field: string; message: string }[] {
+  return packageProblems(patch.packages ?? current.packages, patch.prices ?? current.prices).map((p) => ({
+    in: 'body',
+    field: patch.packages === undefined ? 'prices' : `packages.${p.index}`,
+    message: patch.packages === undefined ? `the current packages no longer fit: ${p.message}` : p.message,
+  }));
 }
 
 const ActiveEvent = z.object({

@@ -1,7 +1,7 @@
 /**
  * `GET /api/orders/export.csv` (admin): orders for the books (docs/contract.md, "Fulfilment").
- * The columns and cell texts are the spreadsheet's A–U (the Orders tab's header names and the
- * very same values, money as "$12.50"), so an export and the operators' sheet read alike.
+ * The columns and cell texts are the spreadsheet's A–U and its coupon and discount (the Orders
+ * tab's header names and the very same values, money as "$12.50"), so an export and the operators' sheet read alike.
  * Oldest first; held orders (waiting for the customer's confirmation) are not orders yet and
  * are left out, as in the admin lists.
  */
@@ -14,8 +14,16 @@ import { errorResponses } from '../../schemas/errors.js';
 import { ORDER_COLUMNS, toCells } from '../../services/mirror/sheets/layout.js';
 import { attachment, BINARY, oldestFirst } from './files.js';
 
-/** The spreadsheet's columns A–U (docs/contract.md, "System of record and the spreadsheet mirror"). */
-export const EXPORT_COLUMNS = ORDER_COLUMNS.slice(0, ORDER_COLUMNS.indexOf('updatedAt') + 1);
+/**
+ * The spreadsheet's columns A–U (docs/contract.md, "System of record and the spreadsheet
+ * mirror"), then the coupon used and the discount given (docs/contract.md, "Selling"), so
+ * the books see what was taken off each total.
+ */
+export const EXPORT_COLUMNS = [
+  ...ORDER_COLUMNS.slice(0, ORDER_COLUMNS.indexOf('updatedAt') + 1),
+  'couponCode',
+  'discount',
+] as const satisfies readonly (typeof ORDER_COLUMNS)[number][];
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isDigitalSize } from '../../domain/offers.js';
 import { sizeKey } from '../../domain/prints.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -63,7 +64,8 @@ const printFilesRoutes: FastifyPluginAsyncZod = async (fastify) => {
       const order = await loadOrder(store.orders, request.params.id);
       const size = request.query.size;
       const lines: PrintLine[] = order.items
-        .filter((l) => size === undefined || sizeKey(l.size) === sizeKey(size))
+        // Digital files are downloaded, never printed (docs/contract.md, "Selling").
+        .filter((l) => !isDigitalSize(l.size) && (size === undefined || sizeKey(l.size) === sizeKey(size)))
         .map((l) => ({
           orderNumber: order.orderNumber,
           eventSlug: order.eventSlug,

@@ -1,8 +1,9 @@
 /**
- * The print queue (docs/contract.md, "Fulfilment"): every line of every paid order not yet
- * marked printed, oldest order first, optionally of one event and one size. Read from the
+ * The print queue (docs/contract.md, "Fulfilment"): every print line (not digital files) of
+ * every paid order not yet marked printed, oldest order first, optionally of one event and one size. Read from the
  * orders port's paid list (always current; unchanged orders are the same objects as before).
  */
+import { isDigitalSize } from '../../domain/offers.js';
 import { itemId, type OrderLine, type OrderRecord, parseItemId } from '../../domain/order.js';
 import { sizeKey } from '../../domain/prints.js';
 import { appError } from '../../errors/catalogue.js';
@@ -22,6 +23,8 @@ export async function paidLines(orders: Pick<OrdersPort, 'list'>, filter: QueueF
     const printed = new Set(order.printed.map((p) => p.line));
     order.items.forEach((line, index) => {
       if (size !== undefined && sizeKey(line.size) !== size) return;
+      // A digital file is downloaded, never printed (docs/contract.md, "Selling").
+      if (isDigitalSize(line.size)) return;
       out.push({ order, index, line, itemId: itemId(order.orderNumber, index), printed: printed.has(index) });
     });
   }

@@ -12,7 +12,7 @@ import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { ApiOrder, toApiOrder } from '../../schemas/order.js';
+import { ApiOrder, paymentUrl, toApiOrder } from '../../schemas/order.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import type { Submission, SubmissionResult } from '../../services/orders/intake.js';
 import {
@@ -28,6 +28,7 @@ const submissionErrors: ErrorCode[] = [
   'VALIDATION_FAILED',
   'CAPTCHA_REQUIRED',
   'UNKNOWN_PHOTO',
+  'COUPON_INVALID',
   'ADDRESS_INVALID',
   'UNAUTHORIZED',
   'CAPTCHA_FAILED',
@@ -52,8 +53,9 @@ const commonDescription = [
   'body shape and limits (400) → credentials / CAPTCHA token present → `Idempotency-Key` (replay or 409)',
   '→ event (404 `EVENT_NOT_FOUND`) and open for orders (409 `ORDERING_CLOSED`, details give the reason:',
   '`archived`, `disabled` or `deadline`) → lines (400 `UNKNOWN_PHOTO` listing every unknown number;',
-  'sizes not on the price list or quantities outside 1–99: 400 `VALIDATION_FAILED`)',
-  '→ address check for orders that ship (400 `ADDRESS_INVALID` naming the field; a verifier that is down',
+  'sizes not on the price list or quantities outside 1–99: 400 `VALIDATION_FAILED`) → `couponCode`, if',
+  'given (400 `COUPON_INVALID`; `details.reason` is `unknown`, `otherEvent`, `expired`, `exhausted` or',
+  '`belowMinimum`) → address check for orders that ship (400 `ADDRESS_INVALID` naming the field; a verifier that is down',
   'or slower than 3 s lets the order through with `addressVerified: false`; a deliverable address is stored',
   'in its standardised form) → CAPTCHA verified → order stored.',
   '',
@@ -116,6 +118,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
       eventSlug: fields.eventSlug,
       referer: fields.referer,
       lines: fields.lines,
+      couponCode: fields.couponCode,
       customer: fields.customer,
       emailField: fields.emailField,
       addressFields: fields.addressFields,
@@ -153,6 +156,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
           route: 'POST /api/orders/create',
           body,
           eventSlug: body.eventSlug,
+          couponCode: body.couponCode,
           lines: {
             kind: 'list',
             items: body.photos.map((p) =>
@@ -183,6 +187,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
               total: formatCents(order.totalCents),
               verificationRequired: order.held,
               message: submissionMessage(order),
+              paymentUrl: paymentUrl(order),
             }) satisfies z.infer<typeof CreateOrderResponse>,
         }),
       );
@@ -201,10 +206,11 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'Body variant B. The event comes from `eventSlug`, else from the `Referer` (a gallery URL',
           'such as `https://gallery.example/event/AX2026/Day%201/...`); neither: 400 `EVENT_REQUIRED`.',
           '`items` is parsed; every line must name a photo of the event, a size on its price list and a',
-          'quantity 1–99. The server recomputes every amount in integer cents: a client figure (`subtotal`,',
-          '`shippingFee`, `total`, or a line amount) that differs is 400 `PRICE_MISMATCH`, whose `details`',
-          '(JSON) give the server figures: `items`, `lines`, `subtotal`, `shippingFee`, `total`, and',
-          '`mismatches` (`field`, `line`, `expected`, `received`). 201 with the created Order.',
+          'quantity 1–99. The server recomputes every amount in integer cents, packages, early bird and',
+          'coupon included (the same rules as `POST /api/quote`): a client figure (`subtotal`, `discount` when',
+          'sent, `shippingFee`, `total`, or a line amount) that differs is 400 `PRICE_MISMATCH`, whose `details`',
+          "(JSON) are the server's breakdown (the `PriceBreakdown` of `POST /api/quote`) plus `mismatches`",
+          '(`field`, `line`, `expected`, `received`). 201 with the created Order.',
           '',
           commonDescription,
         ].join('\n'),
@@ -226,10 +232,16 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
           body,
           eventSlug: body.eventSlug,
           referer: typeof referer === 'string' ? referer : undefined,
+          couponCode: body.couponCode,
           lines: {
             kind: 'text',
             text: body.items,
-            claimed: { subtotal: body.subtotal, shippingFee: body.shippingFee, total: body.total },
+            claimed: {
+              subtotal: body.subtotal,
+              discount: body.discount,
+              shippingFee: body.shippingFee,
+              total: body.total,
+            },
             crops: body.crops?.map((c) => ({ photo: String(c.number), size: c.size, crop: { x: c.x, y: c.y } })),
           },
           customer: {

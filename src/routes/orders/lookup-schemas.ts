@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { formatItems } from '../../domain/items.js';
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
-import { ApiOrder } from '../../schemas/order.js';
+import { ApiOrder, paymentUrl } from '../../schemas/order.js';
 
 /** `AX25-0001`; `ax25-1`, `#AX25-0001` and ` AX25-00001 ` too (normalised to `AX25-0001`). */
 const ORDER_NUMBER = /^#?([A-Za-z0-9]{1,8})-0*(\d{1,12})$/;
@@ -59,8 +59,21 @@ export const CustomerOrder = z
     fulfillmentType: shape.fulfillmentType.describe('`ship` (mailed) or `pickup` (at the booth)'),
     items: shape.items,
     subtotal: shape.subtotal,
+    discount: shape.discount,
+    couponCode: shape.couponCode,
     shippingFee: shape.shippingFee,
     total: shape.total,
+    paymentUrl: shape.paymentUrl,
+    downloads: z
+      .array(
+        z.object({
+          line: z.number().int().describe('The order line (1-based)'),
+          photoNumber: z.string(),
+          url: z.string().describe('`GET /api/downloads/{token}`: the file, DOWNLOAD_MAX times'),
+          expiresAt: z.string().describe('ISO 8601: DOWNLOAD_TTL_DAYS after payment'),
+        }),
+      )
+      .describe('Once the order is paid, one signed link per digital file; empty before'),
     createdAt: shape.createdAt,
     updatedAt: shape.updatedAt,
     verificationRequired: shape.verificationRequired.describe(
@@ -70,7 +83,13 @@ export const CustomerOrder = z
   .meta({ id: 'CustomerOrder' });
 export type CustomerOrder = z.infer<typeof CustomerOrder>;
 
-export function toCustomerOrder(o: OrderRecord, eventName: string | null): CustomerOrder {
+export type DownloadLinkView = CustomerOrder['downloads'][number];
+
+export function toCustomerOrder(
+  o: OrderRecord,
+  eventName: string | null,
+  downloads: readonly DownloadLinkView[] = [],
+): CustomerOrder {
   return {
     orderNumber: o.orderNumber,
     eventSlug: o.eventSlug,
@@ -82,8 +101,12 @@ export function toCustomerOrder(o: OrderRecord, eventName: string | null): Custo
     fulfillmentType: o.fulfillmentType,
     items: formatItems(o.items),
     subtotal: formatCents(o.subtotalCents),
+    discount: formatCents(o.discountCents),
+    couponCode: o.couponCode,
     shippingFee: formatCents(o.shippingFeeCents),
     total: formatCents(o.totalCents),
+    paymentUrl: paymentUrl(o),
+    downloads: downloads.map((d) => ({ line: d.line, photoNumber: d.photoNumber, url: d.url, expiresAt: d.expiresAt })),
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
     verificationRequired: o.held,

@@ -17,7 +17,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { CustomerOrder, LookupBody, toCustomerOrder } from './lookup-schemas.js';
 
 const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { photos } = fastify;
+  const { photos, payments, downloads } = fastify;
   const { orders } = fastify.store;
 
   fastify.post(
@@ -32,7 +32,8 @@ const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'and the email address it was placed with (compared case-insensitively). Public; POST so the',
           'address never appears in a URL. Returns the customer’s view of the order (`CustomerOrder`):',
           'number, event, status, shipping status and tracking number, fulfilment, items and amounts,',
-          'times, and `verificationRequired` (waiting for the emailed confirmation link). It holds no id,',
+          'times, `verificationRequired` (waiting for the emailed confirmation link), `paymentUrl` (online',
+          'payment, while pending) and `downloads` (the signed links of its digital files, once paid). It holds no id,',
           'no name, email, phone or address. Unknown order and wrong email are the same 404',
           '`ORDER_NOT_FOUND`. Rate limited per client address (`RATE_LIMIT_LOOKUP_PER_MIN`, default 10',
           'a minute; 429 `RATE_LIMITED` with `Retry-After`). `Cache-Control: no-store`.',
@@ -64,7 +65,9 @@ const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
         });
       }
       reply.header('Cache-Control', 'no-store');
-      return toCustomerOrder(order, photos.getEvent(order.eventSlug)?.name ?? null);
+      // A pending order whose checkout could not be opened when it was placed gets it now.
+      const shown = await payments.openCheckout(order);
+      return toCustomerOrder(shown, photos.getEvent(shown.eventSlug)?.name ?? null, downloads.linksOf(shown));
     },
   );
 };

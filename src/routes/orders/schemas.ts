@@ -56,6 +56,14 @@ const LineCrops = z
 
 const requiredForShipping = 'required when the order ships';
 
+const CouponCodeField = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .optional()
+  .describe('A coupon code (any case); refused with 400 `COUPON_INVALID` and the reason in `details`');
+
 export const CreateOrderBody = z
   .object({
     eventSlug: EventSlug.describe('The event (gallery code)'),
@@ -88,6 +96,7 @@ export const CreateOrderBody = z
     fulfillmentType: Fulfillment.optional().describe(
       '`ship` when `shippingAddress` is given (with any field filled in), else `pickup`, unless stated',
     ),
+    couponCode: CouponCodeField,
     captchaToken: CaptchaToken,
   })
   .superRefine((b, ctx) => {
@@ -118,6 +127,10 @@ export const CreateOrderResponse = z
       .boolean()
       .describe('True for a high-value order: it waits until the customer follows the link mailed to them'),
     message: z.string().describe('What happens next, for the customer'),
+    paymentUrl: z
+      .string()
+      .nullable()
+      .describe('With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page; null otherwise'),
   })
   .meta({ id: 'CreateOrderResponse' });
 
@@ -140,8 +153,17 @@ export const SubmitOrderBody = z
         `Order lines \`Photo #<number> (<size>) x<quantity> = $<amount>\`, separated by \`;\` or line breaks; 1–${MAX_ORDER_LINES} lines, quantity 1–${MAX_QUANTITY}; \`= $<amount>\` optional (checked when present)`,
       ),
     subtotal: z.string().max(32).describe('The sum of the lines as the client computed it, e.g. "$30.00"'),
-    shippingFee: z.string().max(32).describe("The event's shipping fee for `ship`, $0.00 for `pickup`"),
-    total: z.string().max(32).describe('subtotal + shippingFee'),
+    discount: z
+      .string()
+      .max(32)
+      .optional()
+      .describe('Package savings plus the early bird or coupon (checked when sent), e.g. "$5.00"'),
+    shippingFee: z
+      .string()
+      .max(32)
+      .describe("The event's shipping fee for `ship` (when a print is ordered), $0.00 for `pickup`"),
+    total: z.string().max(32).describe('subtotal − discount + shippingFee'),
+    couponCode: CouponCodeField,
     crops: LineCrops.optional().describe(
       "Crop centres of the prints: each entry applies to the line(s) of `items` with that photo number and size (an entry that names no line: 400 `VALIDATION_FAILED`); lines without one are cropped around the photo's middle",
     ),

@@ -39,6 +39,8 @@ function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new
     prices: s?.prices ?? ev.prices,
     defaultSize: ev.defaultSize,
     shippingFeeCents: s?.shippingFeeCents ?? ev.shippingFeeCents,
+    packages: s?.packages ?? ev.packages,
+    earlyBird: s?.earlyBird === undefined ? ev.earlyBird : s.earlyBird,
     isArchived: s?.isArchived ?? ev.isArchived,
     orderingEnabled: s?.orderingEnabled ?? ev.orderingEnabled,
     deadline: s?.deadline === undefined ? ev.deadline : s.deadline,

@@ -53,6 +53,14 @@ export function handEdit(keys: readonly ColumnKey[], sheet: RowCells, now: Date)
     if (edited.has('status')) {
       patch.status = readStatus(sheet.status) ?? undefined;
       if (!patch.status) throw unreadable('status', sheet.status, 'pending, paid, void or cancelled');
+      // Voiding an order paid online refunds it, which only the dashboard and the API do
+      // (docs/contract.md, "Online payment"): the sheet can't take the customer's money back.
+      if (patch.status === 'void' && order.status === 'paid' && order.payment !== null) {
+        throw appError('INVALID_TRANSITION', {
+          message: 'An order paid online is voided from the dashboard, which refunds the payment',
+          details: { from: order.status, to: 'void' },
+        });
+      }
     }
     const fields: NonNullable<OrderPatch['fields']> = {};
     for (const key of FIELD_KEYS) {

@@ -3,11 +3,20 @@
  * them (`orders.create(order, { mail })`, `orders.setShipping(..., { mail })`, ...). A job names
  * the order; the message itself is rendered from the order as it is when it is sent.
  */
+import { isDigitalSize } from '../../domain/offers.js';
 import type { MailJobInput } from '../store/ports/mail-outbox.js';
 
 /** The receipt (labels attached) for a new order, or for a held order once confirmed. */
 export function receiptJob(orderId: string): MailJobInput {
   return { kind: 'receipt', orderId, payload: {} };
+}
+
+/**
+ * When an order becomes paid: its receipt again, now with the download links, if it has
+ * digital files (docs/contract.md, "Selling"); nothing otherwise.
+ */
+export function paidJobs(order: { id: string; items: readonly { size: string }[] }): MailJobInput[] {
+  return order.items.some((l) => isDigitalSize(l.size)) ? [receiptJob(order.id)] : [];
 }
 
 /** The shipped notice (tracking number from the order at send time). */

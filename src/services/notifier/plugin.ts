@@ -22,8 +22,10 @@
  * cut off or never claimed stays in the outbox, due at once at the next start (a message cut
  * off just as its transport took it may go out twice; none is lost).
  */
+
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { OrderRecord } from '../../domain/order.js';
 import { jobsForNewOrder } from './jobs.js';
 import { CANCEL_GRACE_MS, threadedDelivery } from './mail-thread-client.js';
 import { parseMailbox } from './message.js';
@@ -51,6 +53,9 @@ async function notifierPlugin(fastify: FastifyInstance) {
       from: parseMailbox(config.MAIL_FROM),
       operatorEmail: config.OPERATOR_EMAIL,
       publicBaseUrl: config.publicBaseUrl,
+      // Read when a receipt is rendered: the downloads service is registered after this one.
+      downloadLinks: (order: OrderRecord) =>
+        fastify.hasDecorator('downloads') ? fastify.downloads.linksOf(order) : [],
     }),
     deliver: threadedDelivery({ returnAddress: config.RETURN_ADDRESS, transports }),
     log,

@@ -19,6 +19,7 @@ import {
   readyContent,
   receiptContent,
   shippedContent,
+  type TemplateContext,
   takedownContent,
   takedownNoticeContent,
   verificationContent,
@@ -31,12 +32,18 @@ export type RenderDeps = {
   from: MailAddress;
   operatorEmail: string | undefined;
   publicBaseUrl: string;
+  /** The download links of a paid order (the downloads service), for the receipt. */
+  downloadLinks?: TemplateContext['downloadLinks'];
 };
 
 export type RenderJob = (job: MailJob) => Promise<RenderResult>;
 
 export function createRenderer(deps: RenderDeps): RenderJob {
-  const ctx = { publicBaseUrl: deps.publicBaseUrl, senderName: headerText(deps.from.name) || 'Convention Photos' };
+  const ctx: TemplateContext = {
+    publicBaseUrl: deps.publicBaseUrl,
+    senderName: headerText(deps.from.name) || 'Convention Photos',
+    ...(deps.downloadLinks ? { downloadLinks: deps.downloadLinks } : {}),
+  };
 
   function customer(order: OrderRecord): MailAddress {
     const address = order.customerEmail.trim();

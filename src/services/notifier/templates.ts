@@ -16,6 +16,8 @@ export type TemplateContext = {
   publicBaseUrl: string;
   /** Shown as the sender's name in the body ("— Convention Photos"). */
   senderName: string;
+  /** The signed links of a paid order's digital files (none before payment; docs/contract.md, "Selling"). */
+  downloadLinks?: (order: OrderRecord) => { photoNumber: string; url: string; expiresAt: string }[];
 };
 
 /**
@@ -54,8 +56,11 @@ function addressLines(order: OrderRecord): string[] {
 }
 
 function totalsRows(order: OrderRecord): [string, string][] {
+  const discount = order.discountCents;
+  const label = order.couponCode ? `Discount (coupon ${headerText(order.couponCode, 32)})` : 'Discount';
   return [
     ['Subtotal', formatCents(order.subtotalCents)],
+    ...(discount > 0 ? [[label, `-${formatCents(discount)}`] as [string, string]] : []),
     [order.fulfillmentType === 'ship' ? 'Shipping' : 'Shipping (pickup)', formatCents(order.shippingFeeCents)],
     ['Total', formatCents(order.totalCents)],
   ];
@@ -114,22 +119,38 @@ function fulfilmentHtml(order: OrderRecord): string {
 
 const ATTACHED_TEXT = 'Attached: your order label, as an image (PNG) and as a Word document (DOCX).';
 
-/** The receipt: order lines, totals, pickup or shipping, the attached labels, status and feedback links. */
+/**
+ * The receipt: order lines, totals, pickup or shipping, the attached labels, status and
+ * feedback links; once paid, the download links of its digital files, and the payment page
+ * while it waits for an online payment.
+ */
 export function receiptContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
-  const subject = headerText(`Your order ${order.orderNumber}: receipt`);
+  const paid = order.status === 'paid';
+  const subject = headerText(`Your order ${order.orderNumber}: ${paid ? 'paid, ' : ''}receipt`);
   const feedback = feedbackUrl(ctx.publicBaseUrl, order.orderNumber);
   const status = orderStatusUrl(ctx.publicBaseUrl, order.orderNumber);
   const name = greetingName(order);
+  const links = ctx.downloadLinks?.(order) ?? [];
+  const payUrl = order.status === 'pending' && order.payment ? order.payment.url : null;
+  const until = (iso: string) => `${iso.slice(0, 10)}`;
   const text = [
     `Hello ${name},`,
     '',
-    `Thank you for your order ${order.orderNumber}. This is your receipt.`,
+    `Thank you for your order ${order.orderNumber}. This is your receipt${paid ? ': it is paid' : ''}.`,
     '',
     'Photos:',
     ...itemsText(order),
     '',
     ...totalsRows(order).map(([label, value]) => `${label}: ${value}`),
     '',
+    ...(payUrl ? [`Pay online: ${payUrl}`, ''] : []),
+    ...(links.length > 0
+      ? [
+          'Your digital files (each link works until the date shown, a limited number of times):',
+          ...links.map((l) => `  Photo #${l.photoNumber} (until ${until(l.expiresAt)}): ${l.url}`),
+          '',
+        ]
+      : []),
     ...fulfilmentText(order),
     '',
     ATTACHED_TEXT,
@@ -145,6 +166,15 @@ export function receiptContent(order: OrderRecord, ctx: TemplateContext): Messag
       `<p>Hello ${escapeHtml(name)},</p>`,
       `<p>Thank you for your order <strong>${escapeHtml(order.orderNumber)}</strong>. This is your receipt.</p>`,
       itemsHtml(order),
+      payUrl ? `<p><a href="${escapeHtml(payUrl)}">Pay online</a></p>` : '',
+      links.length > 0
+        ? `<p><strong>Your digital files</strong> (each link works until the date shown, a limited number of times):</p><ul style="padding-left:20px">${links
+            .map(
+              (l) =>
+                `<li><a href="${escapeHtml(l.url)}">Photo #${escapeHtml(l.photoNumber)}</a> (until ${escapeHtml(until(l.expiresAt))})</li>`,
+            )
+            .join('')}</ul>`
+        : '',
       fulfilmentHtml(order),
       `<p>${escapeHtml(ATTACHED_TEXT)}</p>`,
       `<p><a href="${escapeHtml(status)}">See where your order is</a> (paid, shipped, ready)</p>`,

@@ -12,7 +12,8 @@
  *   2. Idempotency-Key: replay, conflict or in-progress         201 replay / 409
  *   3. event: body, else Referer                                400 EVENT_REQUIRED / 404
  *   4. open for orders (booth: not archived is enough)          409 ORDERING_CLOSED
- *   5. lines, prices, client figures                            400 UNKNOWN_PHOTO / VALIDATION_FAILED / PRICE_MISMATCH
+ *   5. lines, prices, coupon, client figures                    400 UNKNOWN_PHOTO / VALIDATION_FAILED /
+ *                                                               COUPON_INVALID / PRICE_MISMATCH
  *   6. address check (ship only; ≤ ADDRESS_VERIFY_TIMEOUT_MS)   400 ADDRESS_INVALID
  *   7. CAPTCHA verified (and spent)                             403 CAPTCHA_FAILED / 503
  *   8. the order is stored (durable) with its mail job and its Idempotency-Key's response,
@@ -38,6 +39,7 @@ import { eventCodeFromReferer } from '../events/referer.js';
 import type { Notifier } from '../notifier/types.js';
 import type { PhotoLibrary } from '../photos/types.js';
 import type { PushNotifier } from '../push/types.js';
+import type { CouponsPort } from '../store/ports/coupons.js';
 import type { IdempotencyKeysPort } from '../store/ports/idempotency-keys.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import { idempotent, type KeyReservation, requestFingerprint, type StoredResponse } from './idempotency.js';
@@ -70,6 +72,8 @@ export type Submission = {
   /** Variant B: the event is taken from the gallery page the customer came from. */
   referer?: string | undefined;
   lines: RequestedLines;
+  /** The coupon code the customer gave, if any. */
+  couponCode?: string | undefined;
   customer: CustomerInput;
   /** The request's name of the email field, for its VALIDATION_FAILED details. */
   emailField: string;
@@ -94,6 +98,14 @@ export type IntakeDeps = {
   idempotencyKeys: Pick<IdempotencyKeysPort, 'reserve' | 'release'>;
   events: Pick<EventCatalog, 'get'>;
   photos: Pick<PhotoLibrary, 'findPhoto'>;
+  /** Where a code given with the order is looked up; its use is taken with the order (ports/orders.ts). */
+  coupons: Pick<CouponsPort, 'get'>;
+  /**
+   * Opens the online checkout of a new order (fastify.payments; the order as it was when there
+   * is no provider or it can't be reached). The answer then carries its `paymentUrl`; a replay
+   * under an Idempotency-Key answers the first response, and the order page shows the link.
+   */
+  checkout?: (order: OrderRecord) => Promise<OrderRecord>;
   captcha: Pick<Captcha, 'verify' | 'provider'>;
   addressVerifier: Pick<AddressVerifier, 'verify' | 'name'>;
   notifier: Pick<Notifier, 'jobsForNewOrder' | 'kick'>;
@@ -183,12 +195,17 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
     key?: KeyReservation,
   ): Promise<{ order: OrderRecord; response: StoredResponse }> {
     const event = await resolveEvent(s);
+    const coupon =
+      s.couponCode === undefined
+        ? undefined
+        : { code: s.couponCode, record: (await deps.coupons.get(s.couponCode)) ?? undefined };
+    // The event's rules as they are now: packages and the early bird come with the event.
     const priced = priceRequest(
-      event.code,
-      { prices: event.prices, defaultSize: event.defaultSize, shippingFeeCents: event.shippingFeeCents },
+      event,
       s.lines,
       s.customer.fulfillmentType,
       (ref) => deps.photos.findPhoto(event.code, ref),
+      { now: now(), eventSlug: event.code, coupon },
     );
     const { address, verified } = await checkAddress(s);
     if (!s.admin) await deps.captcha.verify(s.captchaToken, s.ip);
@@ -213,6 +230,9 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
       items: priced.lines,
       subtotalCents: priced.subtotalCents,
       shippingFeeCents: priced.shippingFeeCents,
+      discountCents: priced.discountCents,
+      // Only a coupon that beat the early bird is used (and counted); one it beat is not.
+      couponCode: priced.coupon?.applied ? priced.coupon.code : null,
       totalCents: priced.totalCents,
       held,
       holdExpiresAt: holdExpiresAt?.toISOString() ?? null,
@@ -270,6 +290,15 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
         result = outcome.value;
       } else {
         result = await create(s);
+      }
+      if (deps.checkout && !result.order.held) {
+        const order = await deps.checkout(result.order);
+        if (order !== result.order) {
+          result = {
+            order,
+            response: { statusCode: result.response.statusCode, body: JSON.stringify(s.respond(order)) },
+          };
+        }
       }
       announce(result.order);
       // Field by field: a spread followed by more properties is slow on Node 20 (routes/orders).

@@ -3,25 +3,28 @@
  * 1. variant B's `items` text is parsed (syntax and quantity errors: 400 VALIDATION_FAILED);
  * 2. at most MAX_ORDER_LINES lines (400 VALIDATION_FAILED);
  * 3. every line names a photo of the event (else 400 UNKNOWN_PHOTO listing all unknown ones);
- * 4. sizes and quantities are priced with the event's list (`priceOrder`, 400 VALIDATION_FAILED);
+ * 4. sizes, quantities, packages, the early bird and the coupon are priced with the event's
+ *    rules (`priceOrder`: 400 VALIDATION_FAILED, 400 COUPON_INVALID);
  * 5. variant B: every figure the client sent equals the server's, else 400 PRICE_MISMATCH
- *    whose details hold the server's figures.
+ *    whose details hold the server's breakdown (docs/contract.md, "Selling").
  * Crop centres (docs/contract.md, "Fulfilment") ride along: variant A's come with their line,
  * variant B's `crops` entries name the line by photo number and size (after step 3; an entry
  * that names no line is 400 VALIDATION_FAILED).
  */
-import { formatItems, parseItems } from '../../domain/items.js';
+import { parseItems } from '../../domain/items.js';
 import { formatCents, parseMoney } from '../../domain/money.js';
 import type { FulfillmentType } from '../../domain/order.js';
 import {
   MAX_ORDER_LINES,
   type PricedOrder,
-  type PriceList,
+  type PriceRules,
+  type PricingOptions,
   priceOrder,
   type RequestedLine,
 } from '../../domain/pricing.js';
 import { type Crop, sizeKey } from '../../domain/prints.js';
 import { appError } from '../../errors/catalogue.js';
+import { toPriceBreakdown } from '../../schemas/pricing.js';
 
 /** Variant A: photo numbers, or `{ number, size, quantity, crop }`. */
 export type ListedLine = { photo: string; size?: string | undefined; quantity: number; crop?: Crop | undefined };
@@ -29,8 +32,11 @@ export type ListedLine = { photo: string; size?: string | undefined; quantity: n
 /** Variant B: a crop centre for the line(s) of `items` with this photo number and size. */
 export type LineCrop = { photo: string; size: string; crop: Crop };
 
-/** Variant B: the items text and the figures the client computed. */
-type ClaimedFigures = { subtotal: string; shippingFee: string; total: string };
+/**
+ * Variant B: the items text and the figures the client computed. `discount` is optional
+ * (clients written before discounts existed); when absent, only the total shows a discount.
+ */
+type ClaimedFigures = { subtotal: string; shippingFee: string; total: string; discount?: string | undefined };
 
 export type RequestedLines =
   | { kind: 'list'; items: readonly ListedLine[] }
@@ -137,35 +143,22 @@ function applyCrops(lines: RequestedLine[], crops: readonly LineCrop[], find: Ph
   }
 }
 
-/** The server's figures, as PRICE_MISMATCH details and for responses. */
-function serverFigures(priced: PricedOrder) {
-  return {
-    items: formatItems(priced.lines),
-    lines: priced.lines.map((l, i) => ({
-      line: i + 1,
-      photoNumber: l.photoNumber,
-      size: l.size,
-      quantity: l.quantity,
-      unitPrice: formatCents(l.unitCents),
-      amount: formatCents(l.lineCents),
-    })),
-    subtotal: formatCents(priced.subtotalCents),
-    shippingFee: formatCents(priced.shippingFeeCents),
-    total: formatCents(priced.totalCents),
-  };
-}
-
 type Mismatch = { field: string; line?: number; expected: string; received: string };
+type Figure = 'subtotal' | 'discount' | 'shippingFee' | 'total';
+const FIGURES: readonly Figure[] = ['subtotal', 'shippingFee', 'total'];
+const FIGURES_WITH_DISCOUNT: readonly Figure[] = ['subtotal', 'discount', 'shippingFee', 'total'];
 
 /** Step 5: every client figure against the server's; throws PRICE_MISMATCH listing each difference. */
 function checkClaimedFigures(priced: PricedOrder, claimed: ClaimedFigures, claimedLineCents: (number | null)[]) {
   const unreadable: { in: string; field: string; message: string }[] = [];
-  const amounts: Record<keyof ClaimedFigures, number | null> = {
+  const fields = claimed.discount === undefined ? FIGURES : FIGURES_WITH_DISCOUNT;
+  const amounts: Record<Figure, number | null> = {
     subtotal: parseMoney(claimed.subtotal),
+    discount: claimed.discount === undefined ? null : parseMoney(claimed.discount),
     shippingFee: parseMoney(claimed.shippingFee),
     total: parseMoney(claimed.total),
   };
-  for (const field of ['subtotal', 'shippingFee', 'total'] as const) {
+  for (const field of fields) {
     if (amounts[field] === null) {
       unreadable.push({ in: 'body', field, message: 'must be an amount such as "$12.50"' });
     }
@@ -181,30 +174,35 @@ function checkClaimedFigures(priced: PricedOrder, claimed: ClaimedFigures, claim
       mismatches.push({ field: 'items', line: i + 1, expected: formatCents(l.lineCents), received: formatCents(c) });
     }
   });
-  const server = { subtotal: priced.subtotalCents, shippingFee: priced.shippingFeeCents, total: priced.totalCents };
-  for (const field of ['subtotal', 'shippingFee', 'total'] as const) {
+  const server: Record<Figure, number> = {
+    subtotal: priced.subtotalCents,
+    discount: priced.discountCents,
+    shippingFee: priced.shippingFeeCents,
+    total: priced.totalCents,
+  };
+  for (const field of fields) {
     const c = amounts[field] as number;
     if (c !== server[field]) mismatches.push({ field, expected: formatCents(server[field]), received: formatCents(c) });
   }
   if (mismatches.length > 0) {
-    const figures = serverFigures(priced);
+    const breakdown = toPriceBreakdown(priced);
     throw appError('PRICE_MISMATCH', {
-      message: `The amounts do not match the price list: the total is ${figures.total}`,
-      details: { ...figures, mismatches },
+      message: `The amounts do not match the price list: the total is ${breakdown.total}`,
+      details: { ...breakdown, mismatches },
     });
   }
 }
 
 /** Steps 1–5. */
 export function priceRequest(
-  eventSlug: string,
-  list: PriceList,
+  rules: PriceRules,
   input: RequestedLines,
   fulfillment: FulfillmentType,
   find: PhotoFinder,
+  opts: PricingOptions,
 ): PricedOrder {
-  const { lines, claimedLineCents } = requestedLines(eventSlug, input, find);
-  const priced = priceOrder(list, lines, fulfillment);
+  const { lines, claimedLineCents } = requestedLines(opts.eventSlug, input, find);
+  const priced = priceOrder(rules, lines, fulfillment, opts);
   if (input.kind === 'text') checkClaimedFigures(priced, input.claimed, claimedLineCents);
   return priced;
 }

@@ -62,6 +62,8 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
     idempotencyKeys,
     events: fastify.events,
     photos: fastify.photos,
+    coupons: fastify.store.coupons,
+    checkout: (order) => fastify.payments.openCheckout(order),
     captcha: fastify.captcha,
     addressVerifier: fastify.addressVerifier,
     notifier: fastify.notifier,
@@ -95,5 +97,5 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
 
 export default fp(orderIntakePlugin, {
   name: 'order-intake',
-  dependencies: ['config', 'store', 'events', 'photos', 'captcha', 'address', 'notifier', 'push'],
+  dependencies: ['config', 'store', 'events', 'photos', 'captcha', 'address', 'notifier', 'push', 'payments'],
 });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { dollarsToCents, parseMoney } from '../../domain/money.js';
+import { MAX_PACKAGE_COUNT, MAX_PACKAGES, type Package, packageProblems } from '../../domain/offers.js';
 import { PrintSizesSetting } from '../../domain/prints.js';
 import type { EventDefaults } from './types.js';
 
@@ -37,6 +38,21 @@ const Dollars = z.union([z.number(), z.string()]).transform((value, ctx) => {
   return cents;
 });
 
+/** `packages` in event.json: `[{ "size": "4x6", "count": 5, "price": 20 }]`. */
+const PackageJson = z
+  .object({
+    size: z.string().trim().min(1).max(40),
+    count: z.number().int().min(2).max(MAX_PACKAGE_COUNT),
+    price: Dollars,
+  })
+  .transform((p): Package => ({ size: p.size, count: p.count, priceCents: p.price }));
+
+/** `earlyBird` in event.json: `{ "percent": 10, "until": "2026-06-01T00:00:00Z" }`. */
+const EarlyBirdJson = z.object({
+  percent: z.number().int().min(1).max(100),
+  until: z.iso.datetime({ offset: true }).transform((d) => new Date(d).toISOString()),
+});
+
 export const EventJson = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
@@ -52,6 +68,8 @@ export const EventJson = z
       .optional(),
     defaultSize: z.string().trim().min(1).max(40).optional(),
     shippingFee: Dollars.optional(),
+    packages: z.array(PackageJson).max(MAX_PACKAGES).optional(),
+    earlyBird: EarlyBirdJson.nullable().optional(),
     isArchived: z.boolean().optional(),
     orderingEnabled: z.boolean().optional(),
     deadline: z.iso
@@ -72,6 +90,9 @@ export const EventJson = z
           message: `must be one of the listed sizes (${sizes.join(', ')})`,
         });
       }
+    }
+    for (const p of packageProblems(v.packages ?? [], v.prices ?? DEFAULT_PRICES_CENTS)) {
+      ctx.addIssue({ code: 'custom', path: ['packages', p.index], message: p.message });
     }
   });
 
@@ -111,6 +132,8 @@ export function resolveEventDefaults(
     prices,
     defaultSize: json?.defaultSize ?? Object.keys(prices)[0] ?? '4x6',
     shippingFeeCents: json?.shippingFee ?? DEFAULT_SHIPPING_FEE_CENTS,
+    packages: json?.packages ?? [],
+    earlyBird: json?.earlyBird ?? null,
     isArchived: json?.isArchived ?? false,
     orderingEnabled: json?.orderingEnabled ?? file === 'valid',
     deadline: json?.deadline ?? null,

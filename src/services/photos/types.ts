@@ -1,3 +1,5 @@
+import type { EarlyBird, Package } from '../../domain/offers.js';
+
 /**
  * The photo library's narrow interface (decorated as `fastify.photos`). The gallery
  * routes and the image service depend on this, never on the file system.
@@ -39,6 +41,9 @@ export type EventDefaults = {
   prices: Record<string, number>;
   defaultSize: string;
   shippingFeeCents: number;
+  /** Package prices, one per size (docs/contract.md, "Selling"). */
+  packages: Package[];
+  earlyBird: EarlyBird | null;
   isArchived: boolean;
   orderingEnabled: boolean;
   deadline: string | null;

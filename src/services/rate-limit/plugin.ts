@@ -11,6 +11,7 @@
  * - takedown: RATE_LIMIT_FEEDBACK_PER_MIN too, counted apart (POST /api/photos/{event}/{photo}/takedown)
  * - captcha:  RATE_LIMIT_CAPTCHA_PER_MIN  (GET /api/captcha/challenge)
  * - lookup:   RATE_LIMIT_LOOKUP_PER_MIN   (POST /api/orders/lookup, a customer's order status)
+ * - quote:    RATE_LIMIT_QUOTE_PER_MIN    (POST /api/quote: cheap, but it tells whether a coupon code exists)
  * Routes that use the same configuration share one counter per client (its `groupId`).
  *
  * The client is its address (see client-key.ts: IPv6 grouped by /64). Requests carrying
@@ -34,6 +35,7 @@ export interface RateLimits {
   takedown: RateLimitOptions;
   captcha: RateLimitOptions;
   lookup: RateLimitOptions;
+  quote: RateLimitOptions;
 }
 
 declare module 'fastify' {
@@ -49,6 +51,7 @@ export function rateLimitConfigs(limits: {
   feedback: number;
   captcha: number;
   lookup: number;
+  quote: number;
 }): RateLimits {
   const perMinute = (max: number, groupId: string): RateLimitOptions => ({ max, timeWindow: MINUTE_MS, groupId });
   return {
@@ -57,6 +60,7 @@ export function rateLimitConfigs(limits: {
     takedown: perMinute(limits.feedback, 'takedown'),
     captcha: perMinute(limits.captcha, 'captcha'),
     lookup: perMinute(limits.lookup, 'lookup'),
+    quote: perMinute(limits.quote, 'quote'),
   };
 }
 
@@ -95,6 +99,7 @@ export default fp(
         feedback: config.RATE_LIMIT_FEEDBACK_PER_MIN,
         captcha: config.RATE_LIMIT_CAPTCHA_PER_MIN,
         lookup: config.RATE_LIMIT_LOOKUP_PER_MIN,
+        quote: config.RATE_LIMIT_QUOTE_PER_MIN,
       }),
     );
   },

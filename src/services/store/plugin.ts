@@ -62,6 +62,9 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     captchaTokens: store.captchaTokens,
     outbox: store.outbox,
     takedowns: store.takedowns,
+    coupons: store.coupons,
+    downloadGrants: store.downloadGrants,
+    paymentEvents: store.paymentEvents,
     mirror: store.mirror,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());

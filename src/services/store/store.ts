@@ -9,20 +9,26 @@ import { SqliteEngine, type SqliteEngineOptions } from './engines/sqlite/engine.
 import { importSheetsSideStore } from './import-sheets-side-store.js';
 import { type StoreLogger, silentLogger } from './logger.js';
 import type { CaptchaTokensPort } from './ports/captcha-tokens.js';
+import type { CouponsPort } from './ports/coupons.js';
+import type { DownloadGrantsPort } from './ports/download-grants.js';
 import type { EventSettingsPort } from './ports/event-settings.js';
 import type { IdempotencyKeysPort } from './ports/idempotency-keys.js';
 import type { MailOutboxPort } from './ports/mail-outbox.js';
 import type { MirrorPort } from './ports/mirror.js';
 import type { OrdersPort } from './ports/orders.js';
+import type { PaymentEventsPort } from './ports/payment-events.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
 import type { TakedownsPort } from './ports/takedowns.js';
 import { SqlCaptchaTokens } from './sql/captcha-tokens.js';
+import { SqlCoupons } from './sql/coupons.js';
 import type { Db } from './sql/db.js';
+import { SqlDownloadGrants } from './sql/download-grants.js';
 import { SqlEventSettings } from './sql/event-settings.js';
 import { SqlIdempotencyKeys } from './sql/idempotency-keys.js';
 import { SqlMailOutbox } from './sql/mail-outbox.js';
 import { SqlMirror } from './sql/mirror.js';
 import { SqlOrders } from './sql/orders.js';
+import { SqlPaymentEvents } from './sql/payment-events.js';
 import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
 import { SqlTakedowns } from './sql/takedowns.js';
 
@@ -35,6 +41,9 @@ export interface Store {
   readonly idempotencyKeys: IdempotencyKeysPort;
   readonly captchaTokens: CaptchaTokensPort;
   readonly outbox: MailOutboxPort;
+  readonly coupons: CouponsPort;
+  readonly downloadGrants: DownloadGrantsPort;
+  readonly paymentEvents: PaymentEventsPort;
   /** The spreadsheet mirror's records (src/services/mirror is its one user). */
   readonly mirror: MirrorPort;
   readonly takedowns: TakedownsPort;
@@ -61,6 +70,9 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly idempotencyKeys: IdempotencyKeysPort;
   readonly captchaTokens: CaptchaTokensPort;
   readonly outbox: MailOutboxPort;
+  readonly coupons: CouponsPort;
+  readonly downloadGrants: DownloadGrantsPort;
+  readonly paymentEvents: PaymentEventsPort;
   readonly mirror: MirrorPort;
   readonly takedowns: TakedownsPort;
 
@@ -72,6 +84,9 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.idempotencyKeys = new SqlIdempotencyKeys(db);
     this.captchaTokens = new SqlCaptchaTokens(db);
     this.outbox = new SqlMailOutbox(db);
+    this.coupons = new SqlCoupons(db);
+    this.downloadGrants = new SqlDownloadGrants(db);
+    this.paymentEvents = new SqlPaymentEvents(db);
     this.mirror = new SqlMirror(db);
     this.takedowns = new SqlTakedowns(db);
   }

@@ -18,6 +18,7 @@ export default fp(
       orders: fastify.store.orders,
       photos: fastify.photos,
       images: fastify.images,
+      downloads: fastify.downloads.files,
       kickMail: () => fastify.notifier.kick(),
       mode: fastify.config.TAKEDOWN_MODE,
       notifyOperator: fastify.config.OPERATOR_EMAIL !== undefined,
@@ -27,5 +28,5 @@ export default fp(
     fastify.decorate('takedowns', takedowns);
     fastify.addHook('onClose', async () => takedowns.close());
   },
-  { name: 'takedowns', dependencies: ['config', 'store', 'photos', 'images', 'notifier'] },
+  { name: 'takedowns', dependencies: ['config', 'store', 'photos', 'images', 'notifier', 'downloads'] },
 );

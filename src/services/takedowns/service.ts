@@ -14,6 +14,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Actor } from '../../domain/order.js';
+import type { DownloadFiles } from '../downloads/files.js';
 import type { ImageService } from '../images/types.js';
 import type { Photo, PhotoLibrary } from '../photos/types.js';
 import type { MailJobInput } from '../store/ports/mail-outbox.js';
@@ -55,6 +56,8 @@ export type TakedownDeps = {
   orders: Pick<OrdersPort, 'list' | 'flagRemovedPhoto'>;
   photos: Pick<PhotoLibrary, 'findPhoto' | 'findHiddenPhoto' | 'getEvent' | 'setHidden'>;
   images: Pick<ImageService, 'forget'>;
+  /** Rendered full-resolution downloads of sold photos (deleted on "remove" like the renders). */
+  downloads: Pick<DownloadFiles, 'forget'>;
   /** Wakes the mail worker after mail was enqueued. */
   kickMail: () => void;
   mode: TakedownMode;
@@ -170,6 +173,7 @@ export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
       if (decision === 'remove') {
         const photo = photoOf(request);
         if (photo) await deps.images.forget(photo);
+        await deps.downloads.forget({ eventCode: request.eventSlug, id: request.photoId });
         flaggedOrders = await flagOrders(request, by);
       }
       log.info(

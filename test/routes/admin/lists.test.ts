@@ -179,6 +179,9 @@ describe('order list bytes', () => {
         feedback: '',
         version: 1,
         history: [],
+        discountCents: 0,
+        couponCode: null,
+        payment: null,
         pickupStatus: null,
         printed: [],
       });
@@ -219,6 +222,7 @@ describe('GET /api/orders/summary', () => {
       totalRevenue: 0,
       pendingRevenue: 0,
       averageOrderValue: 0,
+      totalDiscounts: 0,
     });
     const line = (cents: number) => [
       { photoNumber: '1', size: '4x6', quantity: 1, unitCents: cents, lineCents: cents },
@@ -244,6 +248,7 @@ describe('GET /api/orders/summary', () => {
       totalRevenue: 30.12,
       pendingRevenue: 7.83,
       averageOrderValue: 10.04,
+      totalDiscounts: 0,
     });
     const bx = await call(app, { url: `/api/orders/summary?eventSlug=${encodeURIComponent(BX)}` });
     expect(bx.json()).toMatchObject({ totalOrders: 1, pendingCount: 1, pendingRevenue: 4.5, totalRevenue: 0 });

@@ -29,6 +29,8 @@ describe('GET /api/event-config', () => {
       prices: { '4x6': 5, '5x7': 10, '8x10': 20 },
       defaultSize: '4x6',
       shippingFee: 5,
+      packages: [],
+      earlyBird: null,
       active: true,
       closedReason: null,
       printSizes: { '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] },
@@ -162,6 +164,86 @@ describe('PUT /api/event-config', () => {
     expect(res.json()).toMatchObject({ prices: { '5x7': 9, '8x10': 18 }, defaultSize: '5x7' });
   });
 
+  test('packages and the early bird: set in dollars, stored in cents, shown, replaced and removed', async (t) => {
+    const app = await appWithEvents(t);
+    const res = await call(
+      app,
+      put({
+        eventSlug: AX,
+        packages: [
+          { size: '4X6', count: 5, price: 20 },
+          { size: '8x10', count: 3, price: 50.5 },
+        ],
+        earlyBird: { percent: 15, until: '2099-06-01T00:00:00+02:00' },
+      }),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      packages: [
+        { size: '4X6', count: 5, price: 20 },
+        { size: '8x10', count: 3, price: 50.5 },
+      ],
+      earlyBird: { percent: 15, until: '2099-05-31T22:00:00.000Z' },
+    });
+    expect(await app.store.eventSettings.get(AX)).toMatchObject({
+      packages: [
+        { size: '4X6', count: 5, priceCents: 2000 },
+        { size: '8x10', count: 3, priceCents: 5050 },
+      ],
+      earlyBird: { percent: 15, until: '2099-05-31T22:00:00.000Z' },
+    });
+    // Another setting alone keeps them; [] and null remove them.
+    expect((await call(app, put({ eventSlug: AX, shippingFee: 4 }))).json().packages).toHaveLength(2);
+    expect((await call(app, put({ eventSlug: AX, packages: [], earlyBird: null }))).json()).toMatchObject({
+      packages: [],
+      earlyBird: null,
+    });
+  });
+
+  test('packages must fit the price list in effect after the change', async (t) => {
+    const app = await appWithEvents(t);
+    const refused = [
+      { packages: [{ size: '11x14', count: 2, price: 5 }] },
+      { packages: [{ size: '4x6', count: 5, price: 25 }] },
+      {
+        packages: [
+          { size: '4x6', count: 5, price: 20 },
+          { size: '4 x 6', count: 10, price: 35 },
+        ],
+      },
+      { prices: { '5x7': 10 }, packages: [{ size: '4x6', count: 5, price: 20 }] },
+    ];
+    for (const change of refused) {
+      const res = await call(app, put({ eventSlug: AX, ...change }));
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(JSON.parse(res.json().details)[0].field).toMatch(/^packages\.\d$/);
+    }
+    expect(await app.store.eventSettings.get(AX)).toBeNull();
+    // A price change that would leave a package saving nothing is refused, naming prices.
+    await call(app, put({ eventSlug: AX, packages: [{ size: '4x6', count: 5, price: 20 }] }));
+    const cheaper = await call(app, put({ eventSlug: AX, prices: { '4x6': 3, '5x7': 10 } }));
+    expectError(cheaper, 400, 'VALIDATION_FAILED');
+    expect(JSON.parse(cheaper.json().details)[0]).toMatchObject({ field: 'prices' });
+  });
+
+  test('bad packages and early birds are 400 VALIDATION_FAILED', async (t) => {
+    const app = await appWithEvents(t);
+    for (const change of [
+      { packages: [{ size: '4x6', count: 1, price: 4 }] },
+      { packages: [{ size: '4x6', count: 5, price: 20.001 }] },
+      { packages: [{ size: '4x6', count: 5 }] },
+      { packages: [{ size: '4x6', count: 5, price: 20, extra: 1 }] },
+      { packages: { size: '4x6', count: 5, price: 20 } },
+      { earlyBird: { percent: 0, until: '2099-01-01T00:00:00Z' } },
+      { earlyBird: { percent: 101, until: '2099-01-01T00:00:00Z' } },
+      { earlyBird: { percent: 12.5, until: '2099-01-01T00:00:00Z' } },
+      { earlyBird: { percent: 10, until: '2099-01-01' } },
+      { earlyBird: { percent: 10 } },
+    ]) {
+      expectError(await call(app, put({ eventSlug: AX, ...change })), 400, 'VALIDATION_FAILED');
+    }
+  });
+
   test('strict validation: every bad body is 400 and changes nothing; unknown event 404', async (t) => {
     const app = await appWithEvents(t);
     const bad: unknown[] = [
@@ -260,6 +342,8 @@ describe('GET /api/proxy-events', () => {
       prices: { '4x6': 500 },
       defaultSize: '4x6',
       shippingFeeCents: 500,
+      packages: [],
+      earlyBird: null,
       isArchived: false,
       orderingEnabled: true,
       deadline,

@@ -79,6 +79,8 @@ describe('catalogSettings', () => {
     prices: { '4x6': 500 },
     defaultSize: '4x6',
     shippingFeeCents: 500,
+    packages: [],
+    earlyBird: null,
     isArchived: false,
     orderingEnabled: true,
     deadline: null,

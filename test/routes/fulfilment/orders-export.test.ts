@@ -8,7 +8,8 @@ import { csvCell } from '../../../src/lib/csv.js';
 import { SHEET_COLUMNS_A_TO_U } from '../../support/mirror-fixtures.js';
 import { AX, appWithEvents, BX, call, expectError, orderIn } from '../admin/fixtures.js';
 
-const HEADER = SHEET_COLUMNS_A_TO_U;
+// The sheet's A–U, then selling's (docs/contract.md, "Selling"): what each order was given off.
+const HEADER = [...SHEET_COLUMNS_A_TO_U, 'couponCode', 'discount'];
 
 /** RFC 4180: quoted cells may hold commas, doubled quotes and line breaks. */
 function parseCsv(text: string): string[][] {
@@ -76,6 +77,25 @@ describe('GET /api/orders/export.csv', () => {
       createdAt: a.createdAt,
     });
     expect(rows[0]?.feedback).toBe('[2026-07-04T10:00:00.000Z] Lovely "glossy" prints\nThank you');
+    expect(rows[0]).toMatchObject({ couponCode: '', discount: '$0.00' });
+  });
+
+  test("an order's coupon and discount are in the export, next to its total", async (t) => {
+    const app = await appWithEvents(t);
+    await app.store.coupons.create({
+      code: 'SUMMER5',
+      eventSlug: null,
+      kind: 'amount',
+      value: 500,
+      expiresAt: null,
+      maxUses: null,
+      minSubtotalCents: 0,
+      createdAt: new Date().toISOString(),
+    });
+    // $30.00 of prints, $5.00 off, $5.00 shipping.
+    await orderIn(app, 'paid', { couponCode: 'SUMMER5', discountCents: 500, totalCents: 3000 });
+    const { rows } = await exported(app);
+    expect(rows[0]).toMatchObject({ subtotal: '$30.00', total: '$30.00', couponCode: 'SUMMER5', discount: '$5.00' });
   });
 
   test('a cell that a spreadsheet would run as a formula starts with a quote mark', async (t) => {

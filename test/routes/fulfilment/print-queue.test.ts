@@ -128,4 +128,21 @@ forEachEngine((engine, makeApp) => {
     expectError(await call(app, { url: '/api/print-files?itemIds=x' }), 400, 'VALIDATION_FAILED');
     expectError(await call(app, { url: `/api/print-files?eventSlug=${BX}` }), 409, 'NOTHING_TO_PRINT');
   });
+  test("digital files are downloaded, not printed: the queue and an order's print files leave them out", async (t) => {
+    const app = await makeApp(t);
+    const n = photoNumber(app);
+    const mixed = await orderIn(app, 'paid', { items: [lineOf(n, 'digital'), lineOf(n, '4x6', 2)] });
+    const digitalOnly = await orderIn(app, 'paid', { items: [lineOf(n, 'Digital')], fulfillmentType: 'pickup' });
+    const { items, counts } = (await call(app, { url: '/api/print-queue' })).json();
+    expect(items.map((i: { itemId: string }) => i.itemId)).toEqual([`${mixed.orderNumber}.2`]);
+    expect(counts).toEqual({ '4x6': 2 });
+    const files = await call(app, { url: `/api/orders/${mixed.orderNumber}/print-files` });
+    expect(files.statusCode, files.body).toBe(200);
+    expect(readZip(files.rawPayload).names).toEqual([`${mixed.orderNumber}_${n}_4x6_x2.jpg`]);
+    expectError(
+      await call(app, { url: `/api/orders/${digitalOnly.orderNumber}/print-files` }),
+      409,
+      'NOTHING_TO_PRINT',
+    );
+  });
 });

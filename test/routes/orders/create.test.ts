@@ -41,6 +41,7 @@ describe('POST /api/orders/create', () => {
       total: '$50.00',
       verificationRequired: false,
       message: expect.stringContaining('ada@example.com'),
+      paymentUrl: null,
     });
 
     const order = await app.store.orders.get(`${PREFIX}-0001`);

@@ -43,7 +43,7 @@ describe('Sheets layout', () => {
   test('a row round-trips to the same record, through the column map as an array', () => {
     const map = ColumnMap.standard();
     const array = map.toArray(toCells(order));
-    expect(array).toHaveLength(28);
+    expect(array).toHaveLength(31);
     expect(array[0]).toBe('AX25-0007');
     expect(parseRow(map.fromArray(array))).toEqual({ ok: true, order });
   });
@@ -72,6 +72,25 @@ describe('Sheets layout', () => {
     const back = parseRow({ ...toCells(marked), pickupStatus: ' Collected ' });
     expect(back.ok && back.order.pickupStatus).toBe('collected');
     expect(parseRow({ ...toCells(marked), pickupStatus: 'lost' })).toMatchObject({ ok: false });
+  });
+
+  test("selling's block after fulfilment's (AC–AE): coupon, discount and checkout round-trip; A–AB stay where they were", () => {
+    const map = ColumnMap.standard();
+    expect([map.index.updatedAt, map.index.itemsJson]).toEqual([20, 25]);
+    expect([map.index.couponCode, map.index.discount, map.index.payment]).toEqual([28, 29, 30]);
+    const sold = {
+      ...order,
+      discountCents: 250,
+      totalCents: order.totalCents - 250,
+      couponCode: 'SUMMER',
+      payment: { provider: 'stripe' as const, sessionId: 'cs_1', url: 'https://pay.example/cs_1' },
+    };
+    const array = map.toArray(toCells(sold));
+    expect(array.slice(28)).toEqual(['SUMMER', '$2.50', JSON.stringify(sold.payment)]);
+    expect(parseRow(map.fromArray(array))).toEqual({ ok: true, order: sold });
+    // A row from before the block: the discount its figures imply, no coupon, no checkout.
+    const old = parseRow(map.fromArray(array.slice(0, 28)));
+    expect(old).toMatchObject({ ok: true, order: { discountCents: 250, couponCode: null, payment: null } });
   });
 
   test('missing trailing cells (V–Z) take defaults; items come from column K', () => {

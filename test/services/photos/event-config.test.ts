@@ -28,6 +28,8 @@ describe('event.json', () => {
       prices: DEFAULT_PRICES_CENTS,
       defaultSize: '4x6',
       shippingFeeCents: DEFAULT_SHIPPING_FEE_CENTS,
+      packages: [],
+      earlyBird: null,
       isArchived: false,
       orderingEnabled: false,
       deadline: null,
@@ -88,6 +90,20 @@ describe('event.json', () => {
     expect(d).toMatchObject({ name: 'Con', prefix: 'MYCON', date: null, shippingFeeCents: 0, defaultSize: '4x6' });
   });
 
+  test('packages (dollars to cents) and the early bird (to UTC)', () => {
+    const parsed = parseEventJson(
+      JSON.stringify({
+        prices: { '4x6': 5, digital: 8 },
+        packages: [{ size: 'digital', count: 10, price: '$50' }],
+        earlyBird: { percent: 20, until: '2026-06-01T00:00:00-07:00' },
+      }),
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    const d = resolveEventDefaults('con', parsed.value, null);
+    expect(d.packages).toEqual([{ size: 'digital', count: 10, priceCents: 5000 }]);
+    expect(d.earlyBird).toEqual({ percent: 20, until: '2026-06-01T07:00:00.000Z' });
+  });
+
   test('printSizes: inches of other print sizes, kept as given', () => {
     const parsed = parseEventJson('{"printSizes":{"Wallet":[2.5,3.5],"Panorama":[12,4]}}');
     expect(parsed.ok).toBe(true);
@@ -96,6 +112,11 @@ describe('event.json', () => {
   });
 
   test.each([
+    ['package for a size off the list', '{"prices":{"4x6":5},"packages":[{"size":"5x7","count":2,"price":1}]}'],
+    ['package that saves nothing', '{"packages":[{"size":"4x6","count":2,"price":10}]}'],
+    ['package of one', '{"packages":[{"size":"4x6","count":1,"price":4}]}'],
+    ['early bird over 100%', '{"earlyBird":{"percent":150,"until":"2026-06-01T00:00:00Z"}}'],
+    ['early bird without a time', '{"earlyBird":{"percent":10}}'],
     ['not JSON', '{"name": '],
     ['negative price', '{"prices":{"4x6":-1}}'],
     ['fraction of a cent', '{"prices":{"4x6":1.005}}'],

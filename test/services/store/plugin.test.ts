@@ -20,12 +20,15 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
   expect(app.store.engine).toBe('sqlite');
   expect(Object.keys(app.store).sort()).toEqual([
     'captchaTokens',
+    'coupons',
+    'downloadGrants',
     'engine',
     'eventSettings',
     'idempotencyKeys',
     'mirror',
     'orders',
     'outbox',
+    'paymentEvents',
     'pushSubscriptions',
     'takedowns',
   ]);

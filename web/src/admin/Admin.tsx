@@ -1,6 +1,6 @@
 /**
  * The photographer's dashboard: sign-in with the admin token, then orders (lists, search,
- * detail, status, shipping, labels), booth orders, event settings and sales.
+ * detail, status, shipping, labels), booth orders, event settings, coupons and sales.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
@@ -12,6 +12,7 @@ import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
 import './admin.css';
 import BoothOrder from './BoothOrder.js';
+import Coupons from './Coupons.js';
 import EventSettings from './EventSettings.js';
 import MirrorPanel from './Mirror.js';
 import OrderDetail from './OrderDetail.js';
@@ -40,6 +41,7 @@ const TABS = [
   { href: '/admin/booth', label: 'Booth', need: 'POST /api/orders/create', match: (p: string[]) => p[0] === 'booth' },
   { href: '/admin/scan', label: 'Scan', need: 'GET /api/orders/:id', match: (p: string[]) => p[0] === 'scan' },
   { href: '/admin/events', label: 'Events', need: 'PUT /api/event-config', match: (p: string[]) => p[0] === 'events' },
+  { href: '/admin/coupons', label: 'Coupons', need: 'GET /api/coupons', match: (p: string[]) => p[0] === 'coupons' },
   {
     href: '/admin/sales',
     label: 'Sales',
@@ -72,6 +74,7 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
   else if (first === 'scan') view = <Scan />;
   else if (first === 'events') view = <EventSettings />;
   else if (first === 'sales') view = <Sales />;
+  else if (first === 'coupons') view = <Coupons />;
   else if (first === 'takedowns') view = <Takedowns />;
   else if (first !== undefined && first !== 'orders') view = <Notice>Unknown page.</Notice>;
 

@@ -13,6 +13,7 @@ import { ApiError, sendJson } from '../lib/api.js';
 import type { GalleryEvent } from '../lib/api-schema.js';
 import { dollarsToCents, money } from '../lib/format.js';
 import { useEventConfig, useFetch } from '../lib/hooks.js';
+import { useQuote } from '../lib/quote.js';
 import { uuid } from '../lib/uuid.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { onAdminError } from './session.js';
@@ -43,10 +44,25 @@ export default function BoothOrder() {
 
   const c = config.data;
   const sizeOf = (l: Line) => (c && l.size in c.prices ? l.size : (c?.defaultSize ?? ''));
-  const subtotal = c
-    ? lines.reduce((s, l) => s + (l.number.trim() ? dollarsToCents(c.prices[sizeOf(l)] ?? 0) * l.quantity : 0), 0)
-    : 0;
-  const shipping = c && fulfilment === 'ship' ? dollarsToCents(c.shippingFee) : 0;
+  // The server's figures (packages, early bird, shipping), as the order will get them.
+  const filledLines = lines.filter((l) => l.number.trim() !== '');
+  const priced = useQuote(
+    c && filledLines.length > 0
+      ? {
+          eventSlug,
+          lines: filledLines.map((l) => ({
+            photo: l.number.trim().replace(/^#/, ''),
+            size: sizeOf(l),
+            quantity: l.quantity,
+          })),
+          fulfilment,
+          coupon: null,
+        }
+      : null,
+    undefined,
+    { admin: true },
+  );
+  const quote = priced.quote;
 
   const update = (id: number, patch: Partial<Line>) =>
     setLines((ls) => ls.map((l) => (l.id === id ? { ...l, ...patch } : l)));
@@ -246,9 +262,11 @@ export default function BoothOrder() {
             phoneRequired={false}
             booth
           />
-          <p class="booth-total">
-            Total <strong>{money(subtotal + shipping)}</strong>
-            {shipping > 0 && <span class="muted"> (shipping {money(shipping)})</span>}
+          <p class="booth-total" aria-live="polite">
+            Total <strong>{quote ? quote.total : '—'}</strong>
+            {quote && quote.discount !== '$0.00' && <span class="muted"> (discount {quote.discount})</span>}
+            {quote && quote.shippingFee !== '$0.00' && <span class="muted"> (shipping {quote.shippingFee})</span>}
+            {priced.error && <span class="muted"> ({priced.error.message})</span>}
           </p>
           {error && (
             <Notice kind="error" role="alert">

@@ -1,6 +1,7 @@
 /**
- * Per event: ordering on/off, archived, the ordering deadline, prices and the shipping fee
- * (`PUT /api/event-config`). Changes apply at once in the gallery and the checkout.
+ * Per event: ordering on/off, archived, the ordering deadline, prices, the shipping fee,
+ * packages and the early bird (`PUT /api/event-config`). Changes apply at once in the
+ * gallery and the checkout.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
@@ -12,6 +13,15 @@ import { closedMessage, eventConfigUrl, forget, useFetch } from '../lib/hooks.js
 import { eventPath } from '../lib/router.js';
 import { showToast } from '../lib/toast.js';
 import { IntakePanel } from './Intake.js';
+import {
+  type EarlyBirdFields,
+  earlyBirdFields,
+  OffersFields,
+  offersChange,
+  type PackageRow,
+  packageRows,
+  toLocalInput,
+} from './OffersFields.js';
 import { onAdminError } from './session.js';
 
 export default function EventSettings() {
@@ -20,7 +30,9 @@ export default function EventSettings() {
   return (
     <>
       <h1>Events</h1>
-      <p class="muted">Open or close ordering, set the deadline and the prices. Changes apply at once.</p>
+      <p class="muted">
+        Open or close ordering, set the deadline, the prices, packages and the early bird. Changes apply at once.
+      </p>
       <IntakePanel />
       {events.error && <ErrorBox error={events.error} onRetry={events.reload} />}
       {!events.data && !events.error && <Spinner />}
@@ -40,14 +52,6 @@ export default function EventSettings() {
   );
 }
 
-/** ISO instant → the `datetime-local` value in the browser's time zone. */
-function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
 type PriceRow = { id: number; size: string; price: string };
 let rowSeq = 0;
 
@@ -62,6 +66,8 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
   const [deadline, setDeadline] = useState('');
   const [rows, setRows] = useState<PriceRow[]>([]);
   const [fee, setFee] = useState('');
+  const [packages, setPackages] = useState<PackageRow[]>([]);
+  const [early, setEarly] = useState<EarlyBirdFields>({ percent: '', until: '' });
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -72,6 +78,8 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     setDeadline(toLocalInput(c.deadline));
     setRows(Object.entries(c.prices).map(([size, price]) => ({ id: ++rowSeq, size, price: price.toFixed(2) })));
     setFee(c.shippingFee.toFixed(2));
+    setPackages(packageRows(c));
+    setEarly(earlyBirdFields(c));
   };
   useEffect(() => {
     if (loaded.data && !config) adopt(loaded.data);
@@ -108,6 +116,9 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     // Publishing stores the price list shown, so the event sells at what the admin saw.
     if (!samePrices || publish) body.prices = prices;
     if (Number(fee) !== config.shippingFee) body.shippingFee = Number(fee);
+    const offers = offersChange(config, packages, early);
+    if ('problem' in offers) return setProblem(offers.problem);
+    Object.assign(body, offers.body);
     if (Object.keys(body).length === 1) {
       showToast('Nothing to save: no setting was changed');
       return;
@@ -238,6 +249,14 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
           onInput={(e) => setFee((e.target as HTMLInputElement).value)}
         />
       </div>
+      <OffersFields
+        id={id}
+        sizes={rows.map((r) => r.size.trim()).filter(Boolean)}
+        rows={packages}
+        onRows={setPackages}
+        early={early}
+        onEarly={setEarly}
+      />
       {problem && (
         <p class="field-error" role="alert">
           {problem}

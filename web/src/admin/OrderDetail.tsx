@@ -188,6 +188,14 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
                 </th>
                 <td class="num">{order.subtotal}</td>
               </tr>
+              {order.discount !== '$0.00' && (
+                <tr>
+                  <th scope="row" colSpan={3}>
+                    {order.couponCode ? `Discount (coupon ${order.couponCode})` : 'Discount (packages or early bird)'}
+                  </th>
+                  <td class="num">−{order.discount}</td>
+                </tr>
+              )}
               <tr>
                 <th scope="row" colSpan={3}>
                   Shipping

@@ -90,6 +90,10 @@ export default function Sales() {
             <dd>{money(Math.round(s.averageOrderValue * 100))}</dd>
           </div>
           <div class="stat">
+            <dt>Discounts given (paid)</dt>
+            <dd>{money(Math.round(s.totalDiscounts * 100))}</dd>
+          </div>
+          <div class="stat">
             <dt>Orders</dt>
             <dd>
               {s.totalOrders}

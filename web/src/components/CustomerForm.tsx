@@ -79,6 +79,7 @@ export function CustomerForm({
   shippingLabel,
   phoneRequired,
   prefix = 'c',
+  delivery = true,
   booth = false,
 }: {
   value: Customer;
@@ -89,6 +90,8 @@ export function CustomerForm({
   shippingLabel: string;
   phoneRequired: boolean;
   prefix?: string;
+  /** False when nothing is shipped (digital files only): the delivery choice and address are left out. */
+  delivery?: boolean;
   booth?: boolean;
 }) {
   const set = (k: keyof Customer) => (v: string) => onChange({ ...value, [k]: v });
@@ -139,84 +142,86 @@ export function CustomerForm({
           maxLength={30}
         />
       </fieldset>
-      <fieldset class="form-section">
-        <legend>Delivery</legend>
-        <div class="choice-list">
-          <label class={`choice ${fulfilment === 'ship' ? 'is-on' : ''}`}>
-            <input
-              type="radio"
-              name={`${prefix}-fulfilment`}
-              value="ship"
-              checked={fulfilment === 'ship'}
-              onChange={() => onFulfilment('ship')}
-            />
-            <span>
-              <strong>{booth ? 'Ship to the customer' : 'Ship to me'}</strong>
-              <span class="muted"> {shippingLabel}</span>
-            </span>
-          </label>
-          <label class={`choice ${fulfilment === 'pickup' ? 'is-on' : ''}`}>
-            <input
-              type="radio"
-              name={`${prefix}-fulfilment`}
-              value="pickup"
-              checked={fulfilment === 'pickup'}
-              onChange={() => onFulfilment('pickup')}
-            />
-            <span>
-              <strong>Pick up at the booth</strong>
-              <span class="muted"> free</span>
-            </span>
-          </label>
-        </div>
-        {fulfilment === 'ship' && (
-          <div class="address">
-            <Field
-              prefix={prefix}
-              id="street"
-              label="Street address"
-              value={value.street}
-              problem={problems.street}
-              onInput={set('street')}
-              autoComplete="street-address"
-              maxLength={200}
-            />
-            <Field
-              prefix={prefix}
-              id="city"
-              label="City"
-              value={value.city}
-              problem={problems.city}
-              onInput={set('city')}
-              autoComplete="address-level2"
-              maxLength={100}
-            />
-            <div class="field-row">
-              <Field
-                prefix={prefix}
-                id="state"
-                label="State"
-                value={value.state}
-                problem={problems.state}
-                onInput={(v) => set('state')(v.toUpperCase())}
-                autoComplete="address-level1"
-                maxLength={2}
+      {delivery && (
+        <fieldset class="form-section">
+          <legend>Delivery</legend>
+          <div class="choice-list">
+            <label class={`choice ${fulfilment === 'ship' ? 'is-on' : ''}`}>
+              <input
+                type="radio"
+                name={`${prefix}-fulfilment`}
+                value="ship"
+                checked={fulfilment === 'ship'}
+                onChange={() => onFulfilment('ship')}
               />
-              <Field
-                prefix={prefix}
-                id="zip"
-                label="ZIP code"
-                value={value.zip}
-                problem={problems.zip}
-                onInput={set('zip')}
-                autoComplete="postal-code"
-                inputMode="numeric"
-                maxLength={10}
+              <span>
+                <strong>{booth ? 'Ship to the customer' : 'Ship to me'}</strong>
+                <span class="muted"> {shippingLabel}</span>
+              </span>
+            </label>
+            <label class={`choice ${fulfilment === 'pickup' ? 'is-on' : ''}`}>
+              <input
+                type="radio"
+                name={`${prefix}-fulfilment`}
+                value="pickup"
+                checked={fulfilment === 'pickup'}
+                onChange={() => onFulfilment('pickup')}
               />
-            </div>
+              <span>
+                <strong>Pick up at the booth</strong>
+                <span class="muted"> free</span>
+              </span>
+            </label>
           </div>
-        )}
-      </fieldset>
+          {fulfilment === 'ship' && (
+            <div class="address">
+              <Field
+                prefix={prefix}
+                id="street"
+                label="Street address"
+                value={value.street}
+                problem={problems.street}
+                onInput={set('street')}
+                autoComplete="street-address"
+                maxLength={200}
+              />
+              <Field
+                prefix={prefix}
+                id="city"
+                label="City"
+                value={value.city}
+                problem={problems.city}
+                onInput={set('city')}
+                autoComplete="address-level2"
+                maxLength={100}
+              />
+              <div class="field-row">
+                <Field
+                  prefix={prefix}
+                  id="state"
+                  label="State"
+                  value={value.state}
+                  problem={problems.state}
+                  onInput={(v) => set('state')(v.toUpperCase())}
+                  autoComplete="address-level1"
+                  maxLength={2}
+                />
+                <Field
+                  prefix={prefix}
+                  id="zip"
+                  label="ZIP code"
+                  value={value.zip}
+                  problem={problems.zip}
+                  onInput={set('zip')}
+                  autoComplete="postal-code"
+                  inputMode="numeric"
+                  maxLength={10}
+                />
+              </div>
+            </div>
+          )}
+        </fieldset>
+      )}
     </>
   );
 }

@@ -12,6 +12,7 @@ import { addToCart, cart, cartCount, favourites, isFavourite, toggleFavourite } 
 import { useStore } from '../lib/store.js';
 import { QuantityInput } from './common.js';
 import { CloseIcon, HeartIcon, NextIcon, PrevIcon } from './icons.js';
+import { isDigital, PackageHint, sizeLabel } from './Offers.js';
 import { TakedownForm } from './TakedownForm.js';
 
 export type LightboxPhoto = {
@@ -203,21 +204,22 @@ function OrderPanel({ photo }: { photo: LightboxPhoto }) {
       quantity: qty,
     });
     // Said inside the dialog: a toast would sit behind the modal.
-    setAdded(`Added #${photo.number} (${chosen}) × ${qty}.`);
+    setAdded(`Added #${photo.number} (${sizeLabel(chosen)}) × ${qty}.`);
     setQty(1);
   };
   return (
     <div class="lb-panel">
       <fieldset class="sizes">
-        <legend>Print size</legend>
+        <legend>{sizes.some(([name]) => isDigital(name)) ? 'Size or digital file' : 'Print size'}</legend>
         {sizes.map(([name, dollars]) => (
           <label key={name} class={`size-chip ${name === chosen ? 'is-on' : ''}`}>
             <input type="radio" name="lb-size" value={name} checked={name === chosen} onChange={() => setSize(name)} />
-            <span>{name}</span>
+            <span>{sizeLabel(name)}</span>
             <span class="size-price">{money(dollarsToCents(dollars))}</span>
           </label>
         ))}
       </fieldset>
+      <PackageHint config={c} size={chosen} />
       <div class="lb-actions">
         <QuantityInput id="lb-qty" label="Quantity" value={qty} onChange={setQty} />
         <button type="button" class="btn btn-primary" onClick={add}>

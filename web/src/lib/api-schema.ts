@@ -1793,11 +1793,15 @@ export interface paths {
             };
         };
         /**
-         * Change an event's flags, deadline, prices or shipping fee (admin)
+         * Change an event's flags, deadline, prices, shipping fee, packages or early bird (admin)
          * @description Body: `eventSlug` and at least one of `isArchived`, `orderingEnabled`, `deadline` (ISO 8601 with an
          *     offset, stored in UTC; `null` removes the deadline), `prices` (size → dollars, at most 2 decimals;
          *     replaces the whole list; 1-20 sizes, each 1-32 letters, digits, spaces or `× . / " ' -`) and
-         *     `shippingFee` (dollars). Amounts 0 to 100000. Any other field: 400 `VALIDATION_FAILED`.
+         *     `shippingFee` (dollars), `packages` (`[{ size, count, price }]`: per size, every full `count` copies cost
+         *     `price` dollars; one per size, on the price list, cheaper than its copies; replaces the list, `[]` removes
+         *     all) and `earlyBird` (`{ percent, until }`: whole percent off orders placed before `until`; `null` removes
+         *     it). Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
+         *     the change: 400 `VALIDATION_FAILED`.
          *     Fields left out keep their current value. The change is stored in the order store, applies at once
          *     (gallery status, `/api/proxy-events`, order submission) and survives restarts.
          *     Returns the new effective configuration, as `GET /api/event-config` does.
@@ -2658,7 +2662,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable. `PAYMENT_UNAVAILABLE`: The payment provider cannot be reached right now */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2806,7 +2810,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable. `PAYMENT_UNAVAILABLE`: The payment provider cannot be reached right now */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4111,7 +4115,7 @@ export interface paths {
         /**
          * Orders as CSV, for the books
          * @description One row per order, oldest first, after a header row of the Orders sheet column names
-         *     (`orderNumber`, `createdAt`, `customerName`, `customerEmail`, `customerPhone`, `fulfillmentType`, `shippingAddress`, `city`, `state`, `zipCode`, `items`, `subtotal`, `shippingFee`, `total`, `status`, `shippingStatus`, `feedback`, `id`, `eventSlug`, `trackingNumber`, `updatedAt`), with the same cell texts as the sheet
+         *     (`orderNumber`, `createdAt`, `customerName`, `customerEmail`, `customerPhone`, `fulfillmentType`, `shippingAddress`, `city`, `state`, `zipCode`, `items`, `subtotal`, `shippingFee`, `total`, `status`, `shippingStatus`, `feedback`, `id`, `eventSlug`, `trackingNumber`, `updatedAt`, `couponCode`, `discount`), with the same cell texts as the sheet
          *     (money as `$12.50`, times ISO 8601 UTC). UTF-8 with a byte order mark and CRLF line ends, so
          *     Excel, LibreOffice and Numbers open it cleanly. A cell beginning with `=`, `+`, `-`, `@`, a tab or
          *     a carriage return is prefixed with `'` so that no spreadsheet takes it for a formula. Held
@@ -4741,8 +4745,9 @@ export interface paths {
          *     body shape and limits (400) → credentials / CAPTCHA token present → `Idempotency-Key` (replay or 409)
          *     → event (404 `EVENT_NOT_FOUND`) and open for orders (409 `ORDERING_CLOSED`, details give the reason:
          *     `archived`, `disabled` or `deadline`) → lines (400 `UNKNOWN_PHOTO` listing every unknown number;
-         *     sizes not on the price list or quantities outside 1–99: 400 `VALIDATION_FAILED`)
-         *     → address check for orders that ship (400 `ADDRESS_INVALID` naming the field; a verifier that is down
+         *     sizes not on the price list or quantities outside 1–99: 400 `VALIDATION_FAILED`) → `couponCode`, if
+         *     given (400 `COUPON_INVALID`; `details.reason` is `unknown`, `otherEvent`, `expired`, `exhausted` or
+         *     `belowMinimum`) → address check for orders that ship (400 `ADDRESS_INVALID` naming the field; a verifier that is down
          *     or slower than 3 s lets the order through with `addressVerified: false`; a deliverable address is stored
          *     in its standardised form) → CAPTCHA verified → order stored.
          *
@@ -4782,7 +4787,7 @@ export interface paths {
                         "application/json": components["schemas"]["CreateOrderResponse"];
                     };
                 };
-                /** @description `VALIDATION_FAILED`: The request is not valid. `CAPTCHA_REQUIRED`: A CAPTCHA token is required. `UNKNOWN_PHOTO`: The order names a photo that does not exist. `ADDRESS_INVALID`: The shipping address is not deliverable */
+                /** @description `VALIDATION_FAILED`: The request is not valid. `CAPTCHA_REQUIRED`: A CAPTCHA token is required. `UNKNOWN_PHOTO`: The order names a photo that does not exist. `COUPON_INVALID`: The coupon cannot be used on this order. `ADDRESS_INVALID`: The shipping address is not deliverable */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4894,10 +4899,11 @@ export interface paths {
          * @description Body variant B. The event comes from `eventSlug`, else from the `Referer` (a gallery URL
          *     such as `https://gallery.example/event/AX2026/Day%201/...`); neither: 400 `EVENT_REQUIRED`.
          *     `items` is parsed; every line must name a photo of the event, a size on its price list and a
-         *     quantity 1–99. The server recomputes every amount in integer cents: a client figure (`subtotal`,
-         *     `shippingFee`, `total`, or a line amount) that differs is 400 `PRICE_MISMATCH`, whose `details`
-         *     (JSON) give the server figures: `items`, `lines`, `subtotal`, `shippingFee`, `total`, and
-         *     `mismatches` (`field`, `line`, `expected`, `received`). 201 with the created Order.
+         *     quantity 1–99. The server recomputes every amount in integer cents, packages, early bird and
+         *     coupon included (the same rules as `POST /api/quote`): a client figure (`subtotal`, `discount` when
+         *     sent, `shippingFee`, `total`, or a line amount) that differs is 400 `PRICE_MISMATCH`, whose `details`
+         *     (JSON) are the server's breakdown (the `PriceBreakdown` of `POST /api/quote`) plus `mismatches`
+         *     (`field`, `line`, `expected`, `received`). 201 with the created Order.
          *
          *     **Who may submit**: a CAPTCHA solution (`captchaToken` or `X-Captcha-Token`; missing 400
          *     `CAPTCHA_REQUIRED`, invalid/expired/used 403 `CAPTCHA_FAILED`), or admin credentials
@@ -4908,8 +4914,9 @@ export interface paths {
          *     body shape and limits (400) → credentials / CAPTCHA token present → `Idempotency-Key` (replay or 409)
          *     → event (404 `EVENT_NOT_FOUND`) and open for orders (409 `ORDERING_CLOSED`, details give the reason:
          *     `archived`, `disabled` or `deadline`) → lines (400 `UNKNOWN_PHOTO` listing every unknown number;
-         *     sizes not on the price list or quantities outside 1–99: 400 `VALIDATION_FAILED`)
-         *     → address check for orders that ship (400 `ADDRESS_INVALID` naming the field; a verifier that is down
+         *     sizes not on the price list or quantities outside 1–99: 400 `VALIDATION_FAILED`) → `couponCode`, if
+         *     given (400 `COUPON_INVALID`; `details.reason` is `unknown`, `otherEvent`, `expired`, `exhausted` or
+         *     `belowMinimum`) → address check for orders that ship (400 `ADDRESS_INVALID` naming the field; a verifier that is down
          *     or slower than 3 s lets the order through with `addressVerified: false`; a deliverable address is stored
          *     in its standardised form) → CAPTCHA verified → order stored.
          *
@@ -4951,7 +4958,7 @@ export interface paths {
                         "application/json": components["schemas"]["Order"];
                     };
                 };
-                /** @description `VALIDATION_FAILED`: The request is not valid. `CAPTCHA_REQUIRED`: A CAPTCHA token is required. `UNKNOWN_PHOTO`: The order names a photo that does not exist. `ADDRESS_INVALID`: The shipping address is not deliverable. `EVENT_REQUIRED`: The event could not be determined. `PRICE_MISMATCH`: The amounts do not match the price list */
+                /** @description `VALIDATION_FAILED`: The request is not valid. `CAPTCHA_REQUIRED`: A CAPTCHA token is required. `UNKNOWN_PHOTO`: The order names a photo that does not exist. `COUPON_INVALID`: The coupon cannot be used on this order. `ADDRESS_INVALID`: The shipping address is not deliverable. `EVENT_REQUIRED`: The event could not be determined. `PRICE_MISMATCH`: The amounts do not match the price list */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5064,7 +5071,8 @@ export interface paths {
          *     and the email address it was placed with (compared case-insensitively). Public; POST so the
          *     address never appears in a URL. Returns the customer’s view of the order (`CustomerOrder`):
          *     number, event, status, shipping status and tracking number, fulfilment, items and amounts,
-         *     times, and `verificationRequired` (waiting for the emailed confirmation link). It holds no id,
+         *     times, `verificationRequired` (waiting for the emailed confirmation link), `paymentUrl` (online
+         *     payment, while pending) and `downloads` (the signed links of its digital files, once paid). It holds no id,
          *     no name, email, phone or address. Unknown order and wrong email are the same 404
          *     `ORDER_NOT_FOUND`. Rate limited per client address (`RATE_LIMIT_LOOKUP_PER_MIN`, default 10
          *     a minute; 429 `RATE_LIMITED` with `Retry-After`). `Cache-Control: no-store`.
@@ -5129,6 +5137,638 @@ export interface paths {
                 };
                 /** @description `RATE_LIMITED`: Too many requests */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price an order without placing it
+         * @description The breakdown an order with these lines would get now: each line at its unit price, `subtotal`,
+         *     the `packages` that apply (per size, every full `count` copies cost the package price), the early
+         *     bird and the coupon (the larger applies, never both), `discount`, `shippingFee` (for `ship` when a
+         *     print is ordered; digital files alone never ship) and `total` = subtotal − discount + shippingFee.
+         *     The order routes price with the same rules, so these are the figures to send with `POST /api/orders`.
+         *     Unknown event 404 `EVENT_NOT_FOUND`; unknown photo 400 `UNKNOWN_PHOTO`; size off the price list
+         *     400 `VALIDATION_FAILED`; a refused coupon 400 `COUPON_INVALID` with `details.reason` (`unknown`,
+         *     `otherEvent`, `expired`, `exhausted`, `belowMinimum`). Nothing is stored. Rate limited per client
+         *     address (`RATE_LIMIT_QUOTE_PER_MIN`, default 60 a minute).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["QuoteRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Quote"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid. `UNKNOWN_PHOTO`: The order names a photo that does not exist. `COUPON_INVALID`: The coupon cannot be used on this order */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `EVENT_NOT_FOUND`: Event not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every coupon, with its uses (admin)
+         * @description Newest first. `uses` counts the orders using the coupon now. Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CouponList"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a coupon (admin)
+         * @description A code customers give with an order (`couponCode`): a `percent` of the goods (the lines after
+         *     packages), an `amount` of dollars off them (at most what they cost), or `freeShipping`. Not combined
+         *     with the early bird: the larger discount applies, and a coupon that does not win is not used.
+         *     `eventSlug` limits it to one event (an unknown event: 404 `EVENT_NOT_FOUND`); `expiresAt`, `maxUses`
+         *     and `minSubtotal` limit it further. A code that exists already: 409 `COUPON_EXISTS`.
+         *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CouponCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Coupon"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `EVENT_NOT_FOUND`: Event not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `COUPON_EXISTS`: A coupon with this code exists already */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/coupons/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a coupon (admin)
+         * @description Later orders are refused the code (400 `COUPON_INVALID`, reason `unknown`); orders that used it keep
+         *     their discount. No such coupon: 404 `COUPON_NOT_FOUND`. Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The coupon code, any case */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            code: string;
+                        };
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `COUPON_NOT_FOUND`: Coupon not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/downloads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a digital file of a paid order
+         * @description The link comes with the receipt and the order page, one per `digital` line, once the order is
+         *     `paid`. It is valid `DOWNLOAD_TTL_DAYS` (default 30) after payment and for `DOWNLOAD_MAX` (default
+         *     10) downloads. Answers `image/jpeg` as an attachment (`Content-Disposition`), with
+         *     `X-Downloads-Remaining`: the full-resolution photo without watermark, its EXIF reduced to
+         *     orientation, copyright and format tags (no position, camera, time or author; no XMP, IPTC or
+         *     ICC profile). Something that is not a link token at all: 400 `VALIDATION_FAILED`. A forged or
+         *     expired link, an order not paid, a line that is not digital, or no downloads left: 403
+         *     `DOWNLOAD_UNAVAILABLE` with `details.reason`. A photo removed from the library: 404 `PHOTO_NOT_FOUND`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The token of the link: `<orderId>.<line>.<expires>.<signature>` */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The photo */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `DOWNLOAD_UNAVAILABLE`: This download link is not valid (any more) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PHOTO_NOT_FOUND`: Photo not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `IMAGE_UNAVAILABLE`: The image cannot be rendered right now. `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe webhook (payment events)
+         * @description Set this URL as a webhook endpoint in the Stripe dashboard (events `checkout.session.completed`,
+         *     `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed`,
+         *     `checkout.session.expired`, `charge.refunded`) and its signing secret as `STRIPE_WEBHOOK_SECRET`.
+         *     The body is the JSON event exactly as Stripe sent it; `Stripe-Signature` must verify against it
+         *     with the signing secret and be at most 5 minutes old, else 400 `WEBHOOK_SIGNATURE_INVALID`.
+         *     Each event id is handled once: a redelivery answers 200 with `duplicate: true`.
+         *     Without `PAYMENT_PROVIDER=stripe`: 404 `NOT_FOUND`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description `t=<unix time>,v1=<HMAC-SHA256 of "<t>.<body>" with the endpoint signing secret>` */
+                    "stripe-signature"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentWebhookAnswer"];
+                    };
+                };
+                /** @description `WEBHOOK_SIGNATURE_INVALID`: The webhook signature is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `NOT_FOUND`: No such route */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5403,12 +6043,18 @@ export interface components {
             zipCode: string;
             /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
             items: string;
-            /** @description Currency text, e.g. "$12.50" */
+            /** @description The sum of the line amounts */
             subtotal: string;
+            /** @description Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee */
+            discount: string;
+            /** @description The coupon the order used; null: none */
+            couponCode: string | null;
             /** @description Currency text, e.g. "$12.50" */
             shippingFee: string;
             /** @description Currency text, e.g. "$12.50" */
             total: string;
+            /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
+            paymentUrl: string | null;
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
@@ -5440,14 +6086,14 @@ export interface components {
             /** @description ISO 8601 */
             at: string;
             /** @enum {string} */
-            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed";
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed" | "payment";
             /** @description `edit`: the field changed; `photo-removed`: `photo`, with the number in `to` */
             field?: string;
             /** @description The status, shipping status or field value before */
             from?: string;
             /** @description ...and after */
             to?: string;
-            /** @description `customer`, `system` (hold expiry), `sheet` (a hand edit in the spreadsheet), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept) */
+            /** @description `customer`, `system` (hold expiry, an online checkout opened), `sheet` (a hand edit in the spreadsheet), `stripe` (paid or refunded online), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept) */
             by: string;
         };
         AdminOrderPhotoInput: {
@@ -5498,12 +6144,18 @@ export interface components {
             zipCode: string;
             /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
             items: string;
-            /** @description Currency text, e.g. "$12.50" */
+            /** @description The sum of the line amounts */
             subtotal: string;
+            /** @description Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee */
+            discount: string;
+            /** @description The coupon the order used; null: none */
+            couponCode: string | null;
             /** @description Currency text, e.g. "$12.50" */
             shippingFee: string;
             /** @description Currency text, e.g. "$12.50" */
             total: string;
+            /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
+            paymentUrl: string | null;
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
@@ -5553,6 +6205,8 @@ export interface components {
             pendingRevenue: number;
             /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
             averageOrderValue: number;
+            /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
+            totalDiscounts: number;
         };
         OrderChangeInput: {
             /** @constant */
@@ -5725,6 +6379,46 @@ export interface components {
             /** @constant */
             provider: "off";
         };
+        CouponCreateInput: {
+            /** @description 3–32 letters, digits, `-` or `_`; matched in any case, stored upper-case */
+            code: string;
+            /** @description The one event it is good for; absent: all */
+            eventSlug?: string | null;
+            /**
+             * @description `percent` of the goods, an `amount` off them, or `freeShipping`
+             * @enum {string}
+             */
+            kind: "percent" | "amount" | "freeShipping";
+            /** @description percent: a whole percent 1–100; amount: dollars off (whole cents); freeShipping: none */
+            value?: number;
+            /** @description Refused from this instant on (ISO 8601 with an offset); absent: never */
+            expiresAt?: string | null;
+            /** @description Orders that may use it; absent: no limit */
+            maxUses?: number | null;
+            /** @description The goods (after packages) must cost at least this many dollars */
+            minSubtotal?: number;
+        };
+        CouponInput: {
+            code: string;
+            /** @description The event it is good for; null: all */
+            eventSlug: string | null;
+            /** @enum {string} */
+            kind: "percent" | "amount" | "freeShipping";
+            /** @description percent: percent; amount: dollars; freeShipping: null */
+            value: number | null;
+            expiresAt: string | null;
+            maxUses: number | null;
+            /** @description Orders using it now (a void or cancelled order gives its use back) */
+            uses: number;
+            /** @description Uses left; null: no limit */
+            remaining: number | null;
+            /** @description Dollars the goods must cost at least */
+            minSubtotal: number;
+            createdAt: string;
+        };
+        CouponListInput: {
+            coupons: components["schemas"]["CouponInput"][];
+        };
         EventConfigUpdateInput: {
             /** @description Event code (the event folder name), case-sensitive */
             eventSlug: string;
@@ -5738,6 +6432,25 @@ export interface components {
             };
             /** @description Shipping fee in dollars for orders that ship */
             shippingFee?: number;
+            /** @description Per size, every full `count` copies cost `price`, the rest the unit price; one package per size, each cheaper than its copies at the unit price. Replaces the whole list; `[]` removes every package */
+            packages?: {
+                /** @description A size of the price list */
+                size: string;
+                /** @description Copies in one package (2 or more) */
+                count: number;
+                /** @description What `count` copies of that size cost together, in dollars */
+                price: number;
+            }[];
+            /** @description Not combined with a coupon: the larger discount applies. `null` removes it */
+            earlyBird?: {
+                /** @description Whole percent off the goods (after packages) */
+                percent: number;
+                /**
+                 * Format: date-time
+                 * @description Orders placed before this instant get it (stored in UTC)
+                 */
+                until: string;
+            } | null;
         };
         EventConfigInput: {
             eventSlug: string;
@@ -5756,8 +6469,21 @@ export interface components {
             };
             /** @description The size used when an order line names none */
             defaultSize: string;
-            /** @description Dollars, charged on orders that ship */
+            /** @description Dollars, charged on orders that ship (and hold a print) */
             shippingFee: number;
+            /** @description Per size, every full `count` copies cost `price` together */
+            packages: {
+                size: string;
+                count: number;
+                /** @description Dollars */
+                price: number;
+            }[];
+            /** @description `percent` off orders placed before `until` (also shown once `until` has passed); null: none */
+            earlyBird: {
+                percent: number;
+                /** @description ISO 8601 UTC */
+                until: string;
+            } | null;
             /** @description Open for orders now: not archived, ordering enabled, deadline (if any) ahead */
             active: boolean;
             /** @description Why the event is not open for orders; null when it is */
@@ -6112,6 +6838,8 @@ export interface components {
              * @enum {string}
              */
             fulfillmentType?: "ship" | "pickup";
+            /** @description A coupon code (any case); refused with 400 `COUPON_INVALID` and the reason in `details` */
+            couponCode?: string;
             /** @description The CAPTCHA solution (or send it as `X-Captcha-Token`); not needed with admin credentials */
             captchaToken?: string;
         };
@@ -6131,6 +6859,8 @@ export interface components {
             verificationRequired: boolean;
             /** @description What happens next, for the customer */
             message: string;
+            /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page; null otherwise */
+            paymentUrl: string | null;
         };
         SubmitOrderRequestInput: {
             /** @description The event; when absent, taken from the `Referer` (a gallery URL) */
@@ -6157,10 +6887,14 @@ export interface components {
             items: string;
             /** @description The sum of the lines as the client computed it, e.g. "$30.00" */
             subtotal: string;
-            /** @description The event's shipping fee for `ship`, $0.00 for `pickup` */
+            /** @description Package savings plus the early bird or coupon (checked when sent), e.g. "$5.00" */
+            discount?: string;
+            /** @description The event's shipping fee for `ship` (when a print is ordered), $0.00 for `pickup` */
             shippingFee: string;
-            /** @description subtotal + shippingFee */
+            /** @description subtotal − discount + shippingFee */
             total: string;
+            /** @description A coupon code (any case); refused with 400 `COUPON_INVALID` and the reason in `details` */
+            couponCode?: string;
             /** @description Crop centres of the prints: each entry applies to the line(s) of `items` with that photo number and size (an entry that names no line: 400 `VALIDATION_FAILED`); lines without one are cropped around the photo's middle */
             crops?: {
                 /** @description The photo number of the line */
@@ -6213,18 +6947,43 @@ export interface components {
             fulfillmentType: "ship" | "pickup";
             /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
             items: string;
-            /** @description Currency text, e.g. "$12.50" */
+            /** @description The sum of the line amounts */
             subtotal: string;
+            /** @description Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee */
+            discount: string;
+            /** @description The coupon the order used; null: none */
+            couponCode: string | null;
             /** @description Currency text, e.g. "$12.50" */
             shippingFee: string;
             /** @description Currency text, e.g. "$12.50" */
             total: string;
+            /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
+            paymentUrl: string | null;
+            /** @description Once the order is paid, one signed link per digital file; empty before */
+            downloads: {
+                /** @description The order line (1-based) */
+                line: number;
+                photoNumber: string;
+                /** @description `GET /api/downloads/{token}`: the file, DOWNLOAD_MAX times */
+                url: string;
+                /** @description ISO 8601: DOWNLOAD_TTL_DAYS after payment */
+                expiresAt: string;
+            }[];
             /** @description ISO 8601 */
             createdAt: string;
             /** @description ISO 8601 */
             updatedAt: string;
             /** @description True while a high-value order waits for the customer to follow the link mailed to them */
             verificationRequired: boolean;
+        };
+        PaymentWebhookAnswerInput: {
+            /** @constant */
+            received: true;
+            eventId: string;
+            /** @enum {string} */
+            kind: "checkoutCompleted" | "checkoutFailed" | "refunded" | "ignored";
+            /** @description True when this event id was handled before (a redelivery) */
+            duplicate: boolean;
         };
         PushSubscribeRequestInput: {
             /**
@@ -6257,6 +7016,155 @@ export interface components {
         PushPublicKeyInput: {
             /** @description VAPID public key (base64url), the applicationServerKey for subscribe() */
             publicKey: string;
+        };
+        PriceBreakdownInput: {
+            /** @description The lines as items text: `Photo #<number> (<size>) x<quantity> = $<amount>; ...` */
+            items: string;
+            lines: {
+                /** @description 1-based */
+                line: number;
+                photoNumber: string;
+                /** @description The size as the price list spells it */
+                size: string;
+                quantity: number;
+                /** @description Currency text, e.g. "$12.50" */
+                unitPrice: string;
+                /** @description quantity × unitPrice */
+                amount: string;
+            }[];
+            /** @description The sum of the line amounts */
+            subtotal: string;
+            /** @description The packages that applied */
+            packages: {
+                size: string;
+                count: number;
+                /** @description What `count` copies cost together */
+                price: string;
+                /** @description Full packages in this order */
+                sets: number;
+                /** @description Currency text, e.g. "$12.50" */
+                saving: string;
+            }[];
+            /** @description Currency text, e.g. "$12.50" */
+            packageSavings: string;
+            /** @description The early bird when it runs at the time of the order; null otherwise */
+            earlyBird: {
+                percent: number;
+                /** @description ISO 8601 UTC */
+                until: string;
+                /** @description Currency text, e.g. "$12.50" */
+                discount: string;
+                /** @description False when the coupon gives more */
+                applied: boolean;
+            } | null;
+            /** @description The coupon given with the order, once accepted; null when none was given */
+            coupon: {
+                code: string;
+                /** @enum {string} */
+                kind: "percent" | "amount" | "freeShipping";
+                /** @description For `percent` coupons */
+                percent: number | null;
+                /** @description For `amount` coupons */
+                amount: string | null;
+                /** @description Currency text, e.g. "$12.50" */
+                discount: string;
+                /** @description False when the early bird gives as much or more */
+                applied: boolean;
+            } | null;
+            /** @description packageSavings plus the applied early bird or coupon */
+            discount: string;
+            /** @description The event fee when the order ships and holds a print; $0.00 otherwise */
+            shippingFee: string;
+            /** @description subtotal − discount + shippingFee, never below $0.00 */
+            total: string;
+        };
+        QuoteRequestInput: {
+            /** @description The event (gallery code) */
+            eventSlug: string;
+            /** @description 1–200 lines */
+            lines: {
+                /** @description Photo number (or id) */
+                photo: string | number;
+                /** @description A size of the event's price list; default: its default size */
+                size?: string;
+                /**
+                 * @description 1–99, default 1
+                 * @default 1
+                 */
+                quantity: number;
+            }[];
+            /**
+             * @description `ship` adds the shipping fee when a print is ordered; default `ship`
+             * @default ship
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup";
+            /** @description A coupon code to try (any case) */
+            couponCode?: string;
+        };
+        QuoteInput: {
+            /** @description The lines as items text: `Photo #<number> (<size>) x<quantity> = $<amount>; ...` */
+            items: string;
+            lines: {
+                /** @description 1-based */
+                line: number;
+                photoNumber: string;
+                /** @description The size as the price list spells it */
+                size: string;
+                quantity: number;
+                /** @description Currency text, e.g. "$12.50" */
+                unitPrice: string;
+                /** @description quantity × unitPrice */
+                amount: string;
+            }[];
+            /** @description The sum of the line amounts */
+            subtotal: string;
+            /** @description The packages that applied */
+            packages: {
+                size: string;
+                count: number;
+                /** @description What `count` copies cost together */
+                price: string;
+                /** @description Full packages in this order */
+                sets: number;
+                /** @description Currency text, e.g. "$12.50" */
+                saving: string;
+            }[];
+            /** @description Currency text, e.g. "$12.50" */
+            packageSavings: string;
+            /** @description The early bird when it runs at the time of the order; null otherwise */
+            earlyBird: {
+                percent: number;
+                /** @description ISO 8601 UTC */
+                until: string;
+                /** @description Currency text, e.g. "$12.50" */
+                discount: string;
+                /** @description False when the coupon gives more */
+                applied: boolean;
+            } | null;
+            /** @description The coupon given with the order, once accepted; null when none was given */
+            coupon: {
+                code: string;
+                /** @enum {string} */
+                kind: "percent" | "amount" | "freeShipping";
+                /** @description For `percent` coupons */
+                percent: number | null;
+                /** @description For `amount` coupons */
+                amount: string | null;
+                /** @description Currency text, e.g. "$12.50" */
+                discount: string;
+                /** @description False when the early bird gives as much or more */
+                applied: boolean;
+            } | null;
+            /** @description packageSavings plus the applied early bird or coupon */
+            discount: string;
+            /** @description The event fee when the order ships and holds a print; $0.00 otherwise */
+            shippingFee: string;
+            /** @description subtotal − discount + shippingFee, never below $0.00 */
+            total: string;
+            eventSlug: string;
+            /** @enum {string} */
+            fulfillmentType: "ship" | "pickup";
         };
         TakedownDecisionRequestInput: {
             /**
@@ -6326,12 +7234,18 @@ export interface components {
             zipCode: string;
             /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
             items: string;
-            /** @description Currency text, e.g. "$12.50" */
+            /** @description The sum of the line amounts */
             subtotal: string;
+            /** @description Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee */
+            discount: string;
+            /** @description The coupon the order used; null: none */
+            couponCode: string | null;
             /** @description Currency text, e.g. "$12.50" */
             shippingFee: string;
             /** @description Currency text, e.g. "$12.50" */
             total: string;
+            /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
+            paymentUrl: string | null;
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
@@ -6363,14 +7277,14 @@ export interface components {
             /** @description ISO 8601 */
             at: string;
             /** @enum {string} */
-            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed";
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed" | "payment";
             /** @description `edit`: the field changed; `photo-removed`: `photo`, with the number in `to` */
             field?: string;
             /** @description The status, shipping status or field value before */
             from?: string;
             /** @description ...and after */
             to?: string;
-            /** @description `customer`, `system` (hold expiry), `sheet` (a hand edit in the spreadsheet), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept) */
+            /** @description `customer`, `system` (hold expiry, an online checkout opened), `sheet` (a hand edit in the spreadsheet), `stripe` (paid or refunded online), `admin:<first 8 hex of the SHA-256 of the admin token>`, or `admin` (before history was kept) */
             by: string;
         };
         AdminOrderPhoto: {
@@ -6421,12 +7335,18 @@ export interface components {
             zipCode: string;
             /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
             items: string;
-            /** @description Currency text, e.g. "$12.50" */
+            /** @description The sum of the line amounts */
             subtotal: string;
+            /** @description Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee */
+            discount: string;
+            /** @description The coupon the order used; null: none */
+            couponCode: string | null;
             /** @description Currency text, e.g. "$12.50" */
             shippingFee: string;
             /** @description Currency text, e.g. "$12.50" */
             total: string;
+            /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
+            paymentUrl: string | null;
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
@@ -6476,6 +7396,8 @@ export interface components {
             pendingRevenue: number;
             /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
             averageOrderValue: number;
+            /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
+            totalDiscounts: number;
         };
         OrderChange: {
             /** @constant */
@@ -6648,6 +7570,46 @@ export interface components {
             /** @constant */
             provider: "off";
         };
+        CouponCreate: {
+            /** @description 3–32 letters, digits, `-` or `_`; matched in any case, stored upper-case */
+            code: string;
+            /** @description The one event it is good for; absent: all */
+            eventSlug?: string | null;
+            /**
+             * @description `percent` of the goods, an `amount` off them, or `freeShipping`
+             * @enum {string}
+             */
+            kind: "percent" | "amount" | "freeShipping";
+            /** @description percent: a whole percent 1–100; amount: dollars off (whole cents); freeShipping: none */
+            value?: number;
+            /** @description Refused from this instant on (ISO 8601 with an offset); absent: never */
+            expiresAt?: string | null;
+            /** @description Orders that may use it; absent: no limit */
+            maxUses?: number | null;
+            /** @description The goods (after packages) must cost at least this many dollars */
+            minSubtotal?: number;
+        };
+        Coupon: {
+            code: string;
+            /** @description The event it is good for; null: all */
+            eventSlug: string | null;
+            /** @enum {string} */
+            kind: "percent" | "amount" | "freeShipping";
+            /** @description percent: percent; amount: dollars; freeShipping: null */
+            value: number | null;
+            expiresAt: string | null;
+            maxUses: number | null;
+            /** @description Orders using it now (a void or cancelled order gives its use back) */
+            uses: number;
+            /** @description Uses left; null: no limit */
+            remaining: number | null;
+            /** @description Dollars the goods must cost at least */
+            minSubtotal: number;
+            createdAt: string;
+        };
+        CouponList: {
+            coupons: components["schemas"]["Coupon"][];
+        };
         EventConfigUpdate: {
             /** @description Event code (the event folder name), case-sensitive */
             eventSlug: string;
@@ -6661,6 +7623,25 @@ export interface components {
             };
             /** @description Shipping fee in dollars for orders that ship */
             shippingFee?: number;
+            /** @description Per size, every full `count` copies cost `price`, the rest the unit price; one package per size, each cheaper than its copies at the unit price. Replaces the whole list; `[]` removes every package */
+            packages?: {
+                /** @description A size of the price list */
+                size: string;
+                /** @description Copies in one package (2 or more) */
+                count: number;
+                /** @description What `count` copies of that size cost together, in dollars */
+                price: number;
+            }[];
+            /** @description Not combined with a coupon: the larger discount applies. `null` removes it */
+            earlyBird?: {
+                /** @description Whole percent off the goods (after packages) */
+                percent: number;
+                /**
+                 * Format: date-time
+                 * @description Orders placed before this instant get it (stored in UTC)
+                 */
+                until: string;
+            } | null;
         };
         EventConfig: {
             eventSlug: string;
@@ -6679,8 +7660,21 @@ export interface components {
             };
             /** @description The size used when an order line names none */
             defaultSize: string;
-            /** @description Dollars, charged on orders that ship */
+            /** @description Dollars, charged on orders that ship (and hold a print) */
             shippingFee: number;
+            /** @description Per size, every full `count` copies cost `price` together */
+            packages: {
+                size: string;
+                count: number;
+                /** @description Dollars */
+                price: number;
+            }[];
+            /** @description `percent` off orders placed before `until` (also shown once `until` has passed); null: none */
+            earlyBird: {
+                percent: number;
+                /** @description ISO 8601 UTC */
+                until: string;
+            } | null;
             /** @description Open for orders now: not archived, ordering enabled, deadline (if any) ahead */
             active: boolean;
             /** @description Why the event is not open for orders; null when it is */
@@ -7045,6 +8039,8 @@ export interface components {
              * @enum {string}
              */
             fulfillmentType?: "ship" | "pickup";
+            /** @description A coupon code (any case); refused with 400 `COUPON_INVALID` and the reason in `details` */
+            couponCode?: string;
             /** @description The CAPTCHA solution (or send it as `X-Captcha-Token`); not needed with admin credentials */
             captchaToken?: string;
         };
@@ -7064,6 +8060,8 @@ export interface components {
             verificationRequired: boolean;
             /** @description What happens next, for the customer */
             message: string;
+            /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page; null otherwise */
+            paymentUrl: string | null;
         };
         SubmitOrderRequest: {
             /** @description The event; when absent, taken from the `Referer` (a gallery URL) */
@@ -7100,10 +8098,14 @@ export interface components {
             items: string;
             /** @description The sum of the lines as the client computed it, e.g. "$30.00" */
             subtotal: string;
-            /** @description The event's shipping fee for `ship`, $0.00 for `pickup` */
+            /** @description Package savings plus the early bird or coupon (checked when sent), e.g. "$5.00" */
+            discount?: string;
+            /** @description The event's shipping fee for `ship` (when a print is ordered), $0.00 for `pickup` */
             shippingFee: string;
-            /** @description subtotal + shippingFee */
+            /** @description subtotal − discount + shippingFee */
             total: string;
+            /** @description A coupon code (any case); refused with 400 `COUPON_INVALID` and the reason in `details` */
+            couponCode?: string;
             /** @description Crop centres of the prints: each entry applies to the line(s) of `items` with that photo number and size (an entry that names no line: 400 `VALIDATION_FAILED`); lines without one are cropped around the photo's middle */
             crops?: {
                 /** @description The photo number of the line */
@@ -7156,18 +8158,43 @@ export interface components {
             fulfillmentType: "ship" | "pickup";
             /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
             items: string;
-            /** @description Currency text, e.g. "$12.50" */
+            /** @description The sum of the line amounts */
             subtotal: string;
+            /** @description Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee */
+            discount: string;
+            /** @description The coupon the order used; null: none */
+            couponCode: string | null;
             /** @description Currency text, e.g. "$12.50" */
             shippingFee: string;
             /** @description Currency text, e.g. "$12.50" */
             total: string;
+            /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
+            paymentUrl: string | null;
+            /** @description Once the order is paid, one signed link per digital file; empty before */
+            downloads: {
+                /** @description The order line (1-based) */
+                line: number;
+                photoNumber: string;
+                /** @description `GET /api/downloads/{token}`: the file, DOWNLOAD_MAX times */
+                url: string;
+                /** @description ISO 8601: DOWNLOAD_TTL_DAYS after payment */
+                expiresAt: string;
+            }[];
             /** @description ISO 8601 */
             createdAt: string;
             /** @description ISO 8601 */
             updatedAt: string;
             /** @description True while a high-value order waits for the customer to follow the link mailed to them */
             verificationRequired: boolean;
+        };
+        PaymentWebhookAnswer: {
+            /** @constant */
+            received: true;
+            eventId: string;
+            /** @enum {string} */
+            kind: "checkoutCompleted" | "checkoutFailed" | "refunded" | "ignored";
+            /** @description True when this event id was handled before (a redelivery) */
+            duplicate: boolean;
         };
         PushSubscribeRequest: {
             /**
@@ -7200,6 +8227,155 @@ export interface components {
         PushPublicKey: {
             /** @description VAPID public key (base64url), the applicationServerKey for subscribe() */
             publicKey: string;
+        };
+        PriceBreakdown: {
+            /** @description The lines as items text: `Photo #<number> (<size>) x<quantity> = $<amount>; ...` */
+            items: string;
+            lines: {
+                /** @description 1-based */
+                line: number;
+                photoNumber: string;
+                /** @description The size as the price list spells it */
+                size: string;
+                quantity: number;
+                /** @description Currency text, e.g. "$12.50" */
+                unitPrice: string;
+                /** @description quantity × unitPrice */
+                amount: string;
+            }[];
+            /** @description The sum of the line amounts */
+            subtotal: string;
+            /** @description The packages that applied */
+            packages: {
+                size: string;
+                count: number;
+                /** @description What `count` copies cost together */
+                price: string;
+                /** @description Full packages in this order */
+                sets: number;
+                /** @description Currency text, e.g. "$12.50" */
+                saving: string;
+            }[];
+            /** @description Currency text, e.g. "$12.50" */
+            packageSavings: string;
+            /** @description The early bird when it runs at the time of the order; null otherwise */
+            earlyBird: {
+                percent: number;
+                /** @description ISO 8601 UTC */
+                until: string;
+                /** @description Currency text, e.g. "$12.50" */
+                discount: string;
+                /** @description False when the coupon gives more */
+                applied: boolean;
+            } | null;
+            /** @description The coupon given with the order, once accepted; null when none was given */
+            coupon: {
+                code: string;
+                /** @enum {string} */
+                kind: "percent" | "amount" | "freeShipping";
+                /** @description For `percent` coupons */
+                percent: number | null;
+                /** @description For `amount` coupons */
+                amount: string | null;
+                /** @description Currency text, e.g. "$12.50" */
+                discount: string;
+                /** @description False when the early bird gives as much or more */
+                applied: boolean;
+            } | null;
+            /** @description packageSavings plus the applied early bird or coupon */
+            discount: string;
+            /** @description The event fee when the order ships and holds a print; $0.00 otherwise */
+            shippingFee: string;
+            /** @description subtotal − discount + shippingFee, never below $0.00 */
+            total: string;
+        };
+        QuoteRequest: {
+            /** @description The event (gallery code) */
+            eventSlug: string;
+            /** @description 1–200 lines */
+            lines: {
+                /** @description Photo number (or id) */
+                photo: string | number;
+                /** @description A size of the event's price list; default: its default size */
+                size?: string;
+                /**
+                 * @description 1–99, default 1
+                 * @default 1
+                 */
+                quantity: number;
+            }[];
+            /**
+             * @description `ship` adds the shipping fee when a print is ordered; default `ship`
+             * @default ship
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup";
+            /** @description A coupon code to try (any case) */
+            couponCode?: string;
+        };
+        Quote: {
+            /** @description The lines as items text: `Photo #<number> (<size>) x<quantity> = $<amount>; ...` */
+            items: string;
+            lines: {
+                /** @description 1-based */
+                line: number;
+                photoNumber: string;
+                /** @description The size as the price list spells it */
+                size: string;
+                quantity: number;
+                /** @description Currency text, e.g. "$12.50" */
+                unitPrice: string;
+                /** @description quantity × unitPrice */
+                amount: string;
+            }[];
+            /** @description The sum of the line amounts */
+            subtotal: string;
+            /** @description The packages that applied */
+            packages: {
+                size: string;
+                count: number;
+                /** @description What `count` copies cost together */
+                price: string;
+                /** @description Full packages in this order */
+                sets: number;
+                /** @description Currency text, e.g. "$12.50" */
+                saving: string;
+            }[];
+            /** @description Currency text, e.g. "$12.50" */
+            packageSavings: string;
+            /** @description The early bird when it runs at the time of the order; null otherwise */
+            earlyBird: {
+                percent: number;
+                /** @description ISO 8601 UTC */
+                until: string;
+                /** @description Currency text, e.g. "$12.50" */
+                discount: string;
+                /** @description False when the coupon gives more */
+                applied: boolean;
+            } | null;
+            /** @description The coupon given with the order, once accepted; null when none was given */
+            coupon: {
+                code: string;
+                /** @enum {string} */
+                kind: "percent" | "amount" | "freeShipping";
+                /** @description For `percent` coupons */
+                percent: number | null;
+                /** @description For `amount` coupons */
+                amount: string | null;
+                /** @description Currency text, e.g. "$12.50" */
+                discount: string;
+                /** @description False when the early bird gives as much or more */
+                applied: boolean;
+            } | null;
+            /** @description packageSavings plus the applied early bird or coupon */
+            discount: string;
+            /** @description The event fee when the order ships and holds a print; $0.00 otherwise */
+            shippingFee: string;
+            /** @description subtotal − discount + shippingFee, never below $0.00 */
+            total: string;
+            eventSlug: string;
+            /** @enum {string} */
+            fulfillmentType: "ship" | "pickup";
         };
         TakedownDecisionRequest: {
             /**
@@ -7268,6 +8444,9 @@ export type MirrorProblemInput = components['schemas']['MirrorProblemInput'];
 export type MirrorStatusInput = components['schemas']['MirrorStatusInput'];
 export type SalesBreakdownInput = components['schemas']['SalesBreakdownInput'];
 export type CaptchaChallengeInput = components['schemas']['CaptchaChallengeInput'];
+export type CouponCreateInput = components['schemas']['CouponCreateInput'];
+export type CouponInput = components['schemas']['CouponInput'];
+export type CouponListInput = components['schemas']['CouponListInput'];
 export type EventConfigUpdateInput = components['schemas']['EventConfigUpdateInput'];
 export type EventConfigInput = components['schemas']['EventConfigInput'];
 export type ActiveEventListInput = components['schemas']['ActiveEventListInput'];
@@ -7296,9 +8475,13 @@ export type SubmitOrderRequestInput = components['schemas']['SubmitOrderRequestI
 export type ConfirmOrderRequestInput = components['schemas']['ConfirmOrderRequestInput'];
 export type OrderLookupRequestInput = components['schemas']['OrderLookupRequestInput'];
 export type CustomerOrderInput = components['schemas']['CustomerOrderInput'];
+export type PaymentWebhookAnswerInput = components['schemas']['PaymentWebhookAnswerInput'];
 export type PushSubscribeRequestInput = components['schemas']['PushSubscribeRequestInput'];
 export type PushSubscribeResponseInput = components['schemas']['PushSubscribeResponseInput'];
 export type PushPublicKeyInput = components['schemas']['PushPublicKeyInput'];
+export type PriceBreakdownInput = components['schemas']['PriceBreakdownInput'];
+export type QuoteRequestInput = components['schemas']['QuoteRequestInput'];
+export type QuoteInput = components['schemas']['QuoteInput'];
 export type TakedownDecisionRequestInput = components['schemas']['TakedownDecisionRequestInput'];
 export type TakedownInput = components['schemas']['TakedownInput'];
 export type TakedownListInput = components['schemas']['TakedownListInput'];
@@ -7321,6 +8504,9 @@ export type MirrorProblem = components['schemas']['MirrorProblem'];
 export type MirrorStatus = components['schemas']['MirrorStatus'];
 export type SalesBreakdown = components['schemas']['SalesBreakdown'];
 export type CaptchaChallenge = components['schemas']['CaptchaChallenge'];
+export type CouponCreate = components['schemas']['CouponCreate'];
+export type Coupon = components['schemas']['Coupon'];
+export type CouponList = components['schemas']['CouponList'];
 export type EventConfigUpdate = components['schemas']['EventConfigUpdate'];
 export type EventConfig = components['schemas']['EventConfig'];
 export type ActiveEventList = components['schemas']['ActiveEventList'];
@@ -7349,9 +8535,13 @@ export type SubmitOrderRequest = components['schemas']['SubmitOrderRequest'];
 export type ConfirmOrderRequest = components['schemas']['ConfirmOrderRequest'];
 export type OrderLookupRequest = components['schemas']['OrderLookupRequest'];
 export type CustomerOrder = components['schemas']['CustomerOrder'];
+export type PaymentWebhookAnswer = components['schemas']['PaymentWebhookAnswer'];
 export type PushSubscribeRequest = components['schemas']['PushSubscribeRequest'];
 export type PushSubscribeResponse = components['schemas']['PushSubscribeResponse'];
 export type PushPublicKey = components['schemas']['PushPublicKey'];
+export type PriceBreakdown = components['schemas']['PriceBreakdown'];
+export type QuoteRequest = components['schemas']['QuoteRequest'];
+export type Quote = components['schemas']['Quote'];
 export type TakedownDecisionRequest = components['schemas']['TakedownDecisionRequest'];
 export type Takedown = components['schemas']['Takedown'];
 export type TakedownList = components['schemas']['TakedownList'];

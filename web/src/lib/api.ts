@@ -59,7 +59,7 @@ export function setAdminTokenSource(source: () => string | null): void {
 }
 
 export type RequestOptions = {
-  method?: 'GET' | 'POST' | 'PUT' | 'HEAD';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
   body?: unknown;
   headers?: Record<string, string>;
   /** Send the admin token (`Authorization: Bearer`). */

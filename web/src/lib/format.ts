@@ -14,6 +14,14 @@ export function moneyText(cents: number): string {
   return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
+/** `"$12.50"` → 1250; NaN when unreadable. */
+export function parseMoneyText(text: string): number {
+  const m = /^(-)?\$?(\d+)(?:\.(\d{1,2}))?$/.exec(text.trim().replace(/,/g, ''));
+  if (!m) return Number.NaN;
+  const cents = Number(m[2]) * 100 + Number((m[3] ?? '0').padEnd(2, '0'));
+  return m[1] ? -cents : cents;
+}
+
 export function formatDate(iso: string | null | undefined, opts: Intl.DateTimeFormatOptions = {}): string {
   if (!iso) return '';
   // A bare date (`2026-07-03`) is a calendar day, not midnight UTC.

@@ -1,9 +1,11 @@
 /**
- * The cart and the order form. Prices and shipping come from the event's configuration; the
- * order goes to `POST /api/orders` with the amounts shown, so a price changed meanwhile is
- * refused (PRICE_MISMATCH) instead of charged unseen. One `Idempotency-Key` per attempt: a
- * double tap or a retry after a lost answer never orders twice. An order is for one event;
- * a cart with photos of several events is ordered one event at a time.
+ * The cart and the order form. The figures are the server's: every change of the cart, the
+ * delivery or the coupon asks `POST /api/quote`, which prices by the same rules as the order
+ * (packages, early bird or coupon, shipping), and the order goes to `POST /api/orders` with
+ * exactly those amounts, so a price changed meanwhile is refused (PRICE_MISMATCH) instead of
+ * charged unseen. One `Idempotency-Key` per attempt: a double tap or a retry after a lost
+ * answer never orders twice. An order is for one event; a cart with photos of several events
+ * is ordered one event at a time. Digital files alone need no delivery.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Captcha, type CaptchaHandle } from '../components/Captcha.js';
@@ -11,10 +13,12 @@ import { CropChooser } from '../components/CropChooser.js';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
+import { isDigital, sizeLabel } from '../components/Offers.js';
 import { ApiError, localUrl, sendJson } from '../lib/api.js';
-import type { EventConfig, Order } from '../lib/api-schema.js';
-import { dollarsToCents, money, moneyText } from '../lib/format.js';
+import type { EventConfig, Order, Quote } from '../lib/api-schema.js';
+import { dollarsToCents, money, parseMoneyText } from '../lib/format.js';
 import { closedMessage, eventConfigUrl, forget, useEventConfig } from '../lib/hooks.js';
+import { useQuote } from '../lib/quote.js';
 import { eventPath, navigate } from '../lib/router.js';
 import { type CartLine, cart, placedOrders } from '../lib/shop.js';
 import { persistent, useStore } from '../lib/store.js';
@@ -129,14 +133,14 @@ function CartLines({
         <li class="cart-line" key={`${line.number}/${line.size}`}>
           <img
             src={localUrl(line.thumb)}
-            alt={`#${line.number}, ${line.size} print`}
+            alt={`#${line.number}, ${isDigital(line.size) ? 'digital file' : `${line.size} print`}`}
             width={72}
             height={72}
             loading="lazy"
           />
           <div class="cart-line-main">
             <p class="cart-line-title">
-              <strong>Photo #{line.number}</strong> <span class="muted">· {line.size}</span>
+              <strong>Photo #{line.number}</strong> <span class="muted">· {sizeLabel(line.size)}</span>
             </p>
             {unitCents === null ? (
               <p class="field-error">The size {line.size} is no longer offered: remove this line.</p>
@@ -199,6 +203,68 @@ function CartLines({
   );
 }
 
+/** What the customer reads when a coupon is refused (COUPON_INVALID `details.reason`). */
+function couponProblem(err: ApiError, code: string): string {
+  const d = err.detailsJson() as { reason?: string; minSubtotal?: string } | undefined;
+  switch (d?.reason) {
+    case 'unknown':
+      return `There is no coupon “${code}”. Please check the spelling.`;
+    case 'expired':
+      return `The coupon “${code}” has expired.`;
+    case 'exhausted':
+      return `The coupon “${code}” has been used up.`;
+    case 'otherEvent':
+      return `The coupon “${code}” is for another event.`;
+    case 'belowMinimum':
+      return `The coupon “${code}” needs an order of at least ${d.minSubtotal ?? 'a higher amount'}.`;
+    default:
+      return err.message;
+  }
+}
+
+function Totals({ quote, fulfilment, stale }: { quote: Quote; fulfilment: Fulfilment; stale: boolean }) {
+  const cents = (text: string) => parseMoneyText(text);
+  const coupon = quote.coupon;
+  const early = quote.earlyBird;
+  return (
+    <dl aria-busy={stale} class={stale ? 'is-stale' : undefined}>
+      <div>
+        <dt>Photos</dt>
+        <dd>{money(cents(quote.subtotal))}</dd>
+      </div>
+      {quote.packages.map((p) => (
+        <div class="saving" key={p.size}>
+          <dt>
+            Package {p.count} × {sizeLabel(p.size)} for {money(cents(p.price))}
+            {p.sets > 1 ? ` (× ${p.sets})` : ''}
+          </dt>
+          <dd>−{money(cents(p.saving))}</dd>
+        </div>
+      ))}
+      {early?.applied && (
+        <div class="saving">
+          <dt>Early bird {early.percent}%</dt>
+          <dd>−{money(cents(early.discount))}</dd>
+        </div>
+      )}
+      {coupon?.applied && (
+        <div class="saving">
+          <dt>Coupon {coupon.code}</dt>
+          <dd>−{money(cents(coupon.discount))}</dd>
+        </div>
+      )}
+      <div>
+        <dt>{fulfilment === 'ship' ? 'Shipping' : 'Pickup at the booth'}</dt>
+        <dd>{money(cents(quote.shippingFee))}</dd>
+      </div>
+      <div class="totals-total">
+        <dt>Total</dt>
+        <dd>{money(cents(quote.total))}</dd>
+      </div>
+    </dl>
+  );
+}
+
 function CheckoutForm({
   config,
   lines,
@@ -220,10 +286,35 @@ function CheckoutForm({
   const attempt = useRef<{ key: string; fingerprint: string } | null>(null);
   const alertRef = useRef<HTMLDivElement>(null);
 
-  const { rows, subtotal } = priceLines(lines, config);
-  const shipping = fulfilment === 'ship' ? dollarsToCents(config.shippingFee) : 0;
-  const total = subtotal + shipping;
+  const { rows } = priceLines(lines, config);
   const unpriced = rows.some((r) => r.unitCents === null);
+  // Digital files alone are not shipped: no delivery choice, no address, no fee.
+  const allDigital = lines.every((l) => isDigital(l.size));
+  const delivery: Fulfilment = allDigital ? 'pickup' : fulfilment;
+  const [couponInput, setCouponInput] = useState('');
+  const [coupon, setCoupon] = useState<string | null>(null);
+  const [couponError, setCouponError] = useState<string | null>(null);
+  const priced = useQuote(
+    // A line whose size left the price list is pointed out in the list; nothing to price until it goes.
+    unpriced
+      ? null
+      : {
+          eventSlug: config.eventSlug,
+          lines: lines.map((l) => ({ photo: l.number, size: l.size, quantity: l.quantity })),
+          fulfilment: delivery,
+          coupon,
+        },
+    (err) => {
+      setCouponError(couponProblem(err, coupon ?? ''));
+      setCoupon(null);
+    },
+  );
+  const quote = priced.quote;
+  const applyCoupon = () => {
+    const code = couponInput.trim();
+    setCouponError(null);
+    setCoupon(code === '' ? null : code.toUpperCase());
+  };
 
   useEffect(() => {
     if (failure) alertRef.current?.focus();
@@ -233,7 +324,8 @@ function CheckoutForm({
     e.preventDefault();
     if (inFlight.current) return;
     setFailure(null);
-    const ship = fulfilment === 'ship';
+    if (!quote) return;
+    const ship = delivery === 'ship';
     const found = customerProblems(customer, { ship, phoneRequired: true });
     setProblems(found);
     if (Object.keys(found).length > 0) {
@@ -245,20 +337,18 @@ function CheckoutForm({
       customerName: customer.name.trim(),
       customerEmail: customer.email.trim(),
       customerPhone: customer.phone.trim(),
-      fulfillmentType: fulfilment,
+      fulfillmentType: delivery,
       shippingAddress: ship ? customer.street.trim() : '',
       city: ship ? customer.city.trim() : '',
       state: ship ? customer.state.trim().toUpperCase() : '',
       zipCode: ship ? customer.zip.trim() : '',
-      items: rows
-        .map(
-          (r) =>
-            `Photo #${r.line.number} (${r.line.size}) x${r.line.quantity} = ${moneyText((r.unitCents ?? 0) * r.line.quantity)}`,
-        )
-        .join('; '),
-      subtotal: moneyText(subtotal),
-      shippingFee: moneyText(shipping),
-      total: moneyText(total),
+      // Exactly the figures shown: the server's own for this cart.
+      items: quote.items,
+      subtotal: quote.subtotal,
+      discount: quote.discount,
+      shippingFee: quote.shippingFee,
+      total: quote.total,
+      ...(quote.coupon ? { couponCode: quote.coupon.code } : {}),
       // Where each print is cropped, for the lines whose crop the customer moved.
       ...(rows.some((r) => r.line.crop)
         ? {
@@ -308,7 +398,9 @@ function CheckoutForm({
       }));
       cart.update((all) => all.filter((l) => l.event !== config.eventSlug));
       attempt.current = null;
-      navigate(`/order/${encodeURIComponent(order.orderNumber)}`);
+      // Online payment: straight to the payment page, which comes back to the order page.
+      if (order.paymentUrl) window.location.assign(order.paymentUrl);
+      else navigate(`/order/${encodeURIComponent(order.orderNumber)}`);
     } catch (err) {
       handleError(err);
     } finally {
@@ -343,7 +435,13 @@ function CheckoutForm({
       }
       case 'PRICE_MISMATCH':
         reloadConfig();
+        priced.reload();
         setFailure('The prices of this event have just changed. Please check the new total and place the order again.');
+        return;
+      case 'COUPON_INVALID':
+        setCouponError(couponProblem(err, coupon ?? ''));
+        setCoupon(null);
+        setFailure('The coupon can no longer be used. Please check the new total and place the order again.');
         return;
       case 'CAPTCHA_FAILED':
       case 'CAPTCHA_REQUIRED':
@@ -391,22 +489,54 @@ function CheckoutForm({
           problems={problems}
           shippingLabel={shippingLabel}
           phoneRequired
+          delivery={!allDigital}
         />
+        {allDigital && (
+          <p class="muted small">Digital files need no delivery: the download links come once the order is paid.</p>
+        )}
         <section class="totals" aria-label="Order total">
-          <dl>
-            <div>
-              <dt>Prints</dt>
-              <dd>{money(subtotal)}</dd>
+          <div class="coupon">
+            <label for="coupon-code">Coupon code</label>
+            <div class="coupon-row">
+              <input
+                id="coupon-code"
+                name="couponCode"
+                value={couponInput}
+                maxLength={64}
+                autoComplete="off"
+                autoCapitalize="characters"
+                aria-invalid={couponError ? true : undefined}
+                aria-describedby={couponError ? 'coupon-error' : undefined}
+                onInput={(e) => setCouponInput((e.target as HTMLInputElement).value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    applyCoupon();
+                  }
+                }}
+              />
+              <button type="button" class="btn btn-secondary" onClick={applyCoupon}>
+                Apply
+              </button>
             </div>
-            <div>
-              <dt>{fulfilment === 'ship' ? 'Shipping' : 'Pickup at the booth'}</dt>
-              <dd>{money(shipping)}</dd>
-            </div>
-            <div class="totals-total">
-              <dt>Total</dt>
-              <dd>{money(total)}</dd>
-            </div>
-          </dl>
+            {couponError && (
+              <p id="coupon-error" class="field-error" role="alert">
+                {couponError}
+              </p>
+            )}
+            {quote?.coupon && !quote.coupon.applied && (
+              <p class="muted small" role="status">
+                Coupon {quote.coupon.code} is valid, but the early-bird discount is larger, so that one applies.
+              </p>
+            )}
+          </div>
+          {unpriced ? null : priced.shown ? (
+            <Totals quote={priced.shown} fulfilment={delivery} stale={!quote} />
+          ) : priced.error ? (
+            <ErrorBox error={priced.error} onRetry={priced.reload} />
+          ) : (
+            <Spinner label="Working out your total…" />
+          )}
           <p class="muted small">Nothing is charged online: the photographer confirms payment with you.</p>
         </section>
         {config.active && <Captcha handle={captcha} />}
@@ -415,8 +545,8 @@ function CheckoutForm({
             {failure}
           </div>
         )}
-        <button type="submit" class="btn btn-primary btn-block" disabled={busy || !config.active || unpriced}>
-          {busy ? 'Placing your order…' : `Place order · ${money(total)}`}
+        <button type="submit" class="btn btn-primary btn-block" disabled={busy || !config.active || unpriced || !quote}>
+          {busy ? 'Placing your order…' : quote ? `Place order · ${money(parseMoneyText(quote.total))}` : 'Place order'}
         </button>
       </form>
     </>

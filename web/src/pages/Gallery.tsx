@@ -10,6 +10,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { SearchIcon } from '../components/icons.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
+import { OffersNotice } from '../components/Offers.js';
 import { type GridPhoto, PhotoGrid } from '../components/PhotoGrid.js';
 import { type ApiError, enc, getJson } from '../lib/api.js';
 import type {
@@ -98,7 +99,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
   // Prices for the lightbox, fetched when the page has settled.
   const [wantConfig, setWantConfig] = useState(false);
   useEffect(() => whenIdle(() => setWantConfig(true)), []);
-  useEventConfig(wantConfig ? code : null);
+  const offers = useEventConfig(wantConfig ? code : null);
 
   /** Fetches the pages after the last one loaded, through `page` (in parallel), and appends them. */
   const loadThrough = async (page: number): Promise<PhotoItem[]> => {
@@ -333,6 +334,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
           <strong>Ordering is closed.</strong> {closedMessage(event.status)} You can still browse the photos.
         </Notice>
       )}
+      {isEventPage && event?.status.active && offers.data && <OffersNotice config={offers.data} />}
       {event?.status.active && event.status.deadline && (
         <p class="muted small">Order prints until {formatDeadline(event.status.deadline)}.</p>
       )}

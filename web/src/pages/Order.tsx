@@ -11,7 +11,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
 import { BellIcon } from '../components/icons.js';
 import { OrderQr } from '../components/OrderQr.js';
-import { type ApiError, sendJson } from '../lib/api.js';
+import { type ApiError, localUrl, sendJson } from '../lib/api.js';
 import type { CustomerOrder } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
 import { pushSupported, subscribePush } from '../lib/push.js';
@@ -152,6 +152,14 @@ export function useOrderLookup(orderNumber: string, knownEmail: string | undefin
     if (knownEmail) void look(knownEmail, true);
   }, [knownEmail, orderNumber]);
 
+  // Back from the payment page: the payment may be confirmed a moment later; look again.
+  const backFromPayment = new URLSearchParams(window.location.search).get('paid') !== null;
+  useEffect(() => {
+    if (!backFromPayment || !found || found.status !== 'pending' || !knownEmail) return;
+    const t = setTimeout(() => void look(knownEmail, true), 2000);
+    return () => clearTimeout(t);
+  }, [backFromPayment, found, knownEmail]);
+
   return { found, error, busy, look, fail: setError };
 }
 
@@ -283,8 +291,33 @@ function StatusCard({ order }: { order: CustomerOrder }) {
       </ul>
       <p>
         Total <strong>{order.total}</strong>
+        {order.discount !== '$0.00'
+          ? ` (you saved ${order.discount}${order.couponCode ? ` with ${order.couponCode}` : ''})`
+          : ''}
         {order.fulfillmentType === 'ship' ? ` (shipping ${order.shippingFee})` : ''}
       </p>
+      {order.paymentUrl && (
+        <p>
+          <a class="btn btn-primary" href={order.paymentUrl} data-testid="pay-online">
+            Pay {order.total} online
+          </a>
+        </p>
+      )}
+      {order.downloads.length > 0 && (
+        <div class="downloads" data-testid="downloads">
+          <h3>Your digital files</h3>
+          <ul class="plain">
+            {order.downloads.map((d) => (
+              <li key={d.line}>
+                <a href={localUrl(d.url)} download>
+                  Download photo #{d.photoNumber}
+                </a>{' '}
+                <span class="muted small">until {formatDate(d.expiresAt)}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </div>
   );
 }

@@ -4,7 +4,9 @@
  * Columns A–U are the operators' (docs/google-sheets.md); V–Z hold the rest of the record so
  * a row round-trips exactly; AA–AB show the booth's fulfilment (docs/contract.md,
  * "Fulfilment"): a pickup order's `pickupStatus` and how many of its lines are printed
- * (`printed`, e.g. `2/3`). New columns only ever go after the last one: A–U never move.
+ * (`printed`, e.g. `2/3`); AC–AE are selling's (docs/contract.md, "Selling"): the coupon
+ * used, the discount (money text, as L–N) and the online checkout (JSON, empty when paid at
+ * the booth). New columns only ever go after the last one: A–U never move.
  * Columns are found by their header text (case, spaces and punctuation ignored), so an
  * operator may move columns around or add their own; missing ones are added at the end of
  * the header row.
@@ -18,7 +20,7 @@
 import { z } from 'zod';
 import { formatItems, parseItems } from '../../../domain/items.js';
 import { formatCents, parseMoney } from '../../../domain/money.js';
-import { OrderLine, OrderRecord, PickupStatus } from '../../../domain/order.js';
+import { OrderLine, OrderPayment, OrderRecord, PickupStatus } from '../../../domain/order.js';
 
 export const ORDER_COLUMNS = [
   // A–U, the operators' columns (docs/google-sheets.md)
@@ -52,6 +54,10 @@ export const ORDER_COLUMNS = [
   // fulfilment, AA–AB
   'pickupStatus',
   'printed',
+  // selling, AC–AE
+  'couponCode',
+  'discount',
+  'payment',
 ] as const;
 export type ColumnKey = (typeof ORDER_COLUMNS)[number];
 export type RowCells = Record<ColumnKey, string>;
@@ -171,6 +177,9 @@ export function toCells(o: OrderRecord): RowCells {
     itemsJson: JSON.stringify(o.items),
     pickupStatus: o.pickupStatus ?? '',
     printed: `${new Set(o.printed.map((p) => p.line)).size}/${o.items.length}`,
+    couponCode: o.couponCode ?? '',
+    discount: formatCents(o.discountCents),
+    payment: o.payment === null ? '' : JSON.stringify(o.payment),
   };
 }
 
@@ -236,6 +245,17 @@ function money(text: string, key: string): number | null {
 
 const Lines = z.array(OrderLine).min(1);
 
+function payment(text: string): OrderPayment | null {
+  if (text.trim() === '') return null;
+  try {
+    const parsed = OrderPayment.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // reported below
+  }
+  return fail(`payment "${text.slice(0, 40)}" is not a checkout record`);
+}
+
 /** The lines: the JSON copy while column K still says the same, else K as a person wrote it. */
 function lines(cells: RowCells): OrderLine[] {
   const text = cells.items.trim();
@@ -290,6 +310,7 @@ function build(cells: RowCells): OrderRecord {
   const shippingFeeCents =
     money(cells.shippingFee, 'shippingFee') ?? (totalText !== null ? totalText - subtotalCents : 0);
   const fulfillment = word(cells.fulfillmentType);
+  const totalCents = totalText ?? subtotalCents + shippingFeeCents;
   const held = flag(cells.held, 'held') ?? false;
   const candidate = {
     id,
@@ -308,7 +329,11 @@ function build(cells: RowCells): OrderRecord {
     items,
     subtotalCents,
     shippingFeeCents,
-    totalCents: totalText ?? subtotalCents + shippingFeeCents,
+    totalCents,
+    // Absent in a row written before the column: what the figures imply (exact under the pricing rules).
+    discountCents: money(cells.discount, 'discount') ?? Math.max(0, subtotalCents + shippingFeeCents - totalCents),
+    couponCode: cells.couponCode.trim().toUpperCase() || null,
+    payment: payment(cells.payment),
     status,
     shippingStatus: word(cells.shippingStatus) || 'ship',
     trackingNumber: cells.trackingNumber,

@@ -1,5 +1,6 @@
 /** The event settings port: admin overrides of an event's event.json defaults (docs/contract.md, "Events"). */
 import { z } from 'zod';
+import { EarlyBird, Package } from '../../../domain/offers.js';
 
 /** Absent keys: the library's default applies. */
 export const EventSettings = z.object({
@@ -11,6 +12,10 @@ export const EventSettings = z.object({
   /** size → price in cents. Replaces the whole default price list when present. */
   prices: z.record(z.string(), z.number().int().min(0)).optional(),
   shippingFeeCents: z.number().int().min(0).optional(),
+  /** Replaces the whole default package list when present; [] removes every package. */
+  packages: z.array(Package).optional(),
+  /** null removes a default early bird. */
+  earlyBird: EarlyBird.nullable().optional(),
   updatedAt: z.iso.datetime({ offset: true }),
 });
 export type EventSettings = z.infer<typeof EventSettings>;

@@ -12,6 +12,7 @@
 import type {
   Actor,
   NewOrder,
+  OrderPayment,
   OrderRecord,
   OrderStatus,
   PickupStatus,
@@ -31,7 +32,8 @@ export type OrderListQuery = {
   includeHeld?: boolean;
 };
 
-export type UpdateResult = { order: OrderRecord; changed: boolean };
+/** `duplicate`: the change's payment event was handled before (nothing was changed). */
+export type UpdateResult = { order: OrderRecord; changed: boolean; duplicate?: boolean };
 
 /** Lines to mark printed: per order (id or number), 0-based indexes into its items. */
 export type PrintedLines = ReadonlyMap<string, readonly number[]>;
@@ -39,8 +41,17 @@ export type PrintedLines = ReadonlyMap<string, readonly number[]>;
 /** An order after `markPrinted`, with the lines this call marked (not those marked before). */
 export type PrintedResult = UpdateResult & { marked: number[] };
 
-/** Who made a change, and the mail it causes (enqueued in the same transaction, only if something changed). */
-export type ChangeOptions = { by: Actor; mail?: readonly MailJobInput[] };
+/**
+ * Who made a change, and the mail it causes (enqueued in the same transaction, only if
+ * something changed). `paymentEvent`: the payment provider's webhook event the change comes
+ * from, recorded in the same transaction (ports/payment-events.ts); one recorded already
+ * makes the change a no-op with `duplicate: true`.
+ */
+export type ChangeOptions = {
+  by: Actor;
+  mail?: readonly MailJobInput[];
+  paymentEvent?: { id: string; kind: string };
+};
 
 export type CreateOptions = ChangeOptions & {
   /**
@@ -54,7 +65,9 @@ export type CreateOptions = ChangeOptions & {
 export interface OrdersPort {
   /**
    * Assigns the id (unless `input.id`), the next number of `input.prefix`, timestamps,
-   * `pending` and the first history entry. Resolves once the order, its mail and its key are
+   * `pending` and the first history entry. With `input.couponCode`, takes one use of that
+   * coupon in the order's transaction; none left (or no such coupon): AppError COUPON_INVALID,
+   * and nothing of that create is written. Resolves once the order, its mail and its key are
    * durable. Creates arriving together are committed together (one fsync). A taken id is
    * AppError INTERNAL, and nothing of that create is written, nor a number used.
    */
@@ -67,8 +80,13 @@ export interface OrdersPort {
    * be reused. An order changed during the read is listed as it was before or after, once.
    */
   list(query?: OrderListQuery): Promise<OrderRecord[]>;
-  /** A status move and/or field edits. */
+  /**
+   * A status move and/or field edits. A move into `void` or `cancelled` gives the order's
+   * coupon use back, in the same transaction.
+   */
   update(ref: string, patch: OrderPatch, opts: ChangeOptions): Promise<UpdateResult>;
+  /** Records the online checkout opened for the order (its `paymentUrl`). */
+  attachPayment(ref: string, payment: OrderPayment, opts: ChangeOptions): Promise<UpdateResult>;
   /** `shipped: true` needs paid + ship; sets tracking. `shipped: false` undoes it. */
   setShipping(ref: string, patch: ShippingPatch, opts: ChangeOptions): Promise<UpdateResult>;
   /** Appends `[at] text` to the feedback; the 11th entry is AppError FEEDBACK_LIMIT. */

@@ -8,7 +8,7 @@
  * written, so a lost mark never writes a row twice.
  */
 import type { OrderRecord } from '../../../domain/order.js';
-import type { Applied } from '../../../domain/order-changes.js';
+import { type Applied, releasesCoupon } from '../../../domain/order-changes.js';
 import { orderNotFound } from '../errors.js';
 import {
   type ImportRow,
@@ -21,6 +21,7 @@ import {
   type PendingOrder,
   SNAPSHOT_KINDS,
 } from '../ports/mirror.js';
+import { SqlCoupons } from './coupons.js';
 import type { Db, Param, Queryable, Row } from './db.js';
 import { INSERT_COLUMNS, insertValues, rowToOrder, SELECT_COLUMNS, UPDATE_SQL, updateValues } from './order-rows.js';
 import { bool, json, placeholders } from './values.js';
@@ -141,6 +142,8 @@ export class SqlMirror implements MirrorPort {
         if (o.subtotalCents !== current.subtotalCents || JSON.stringify(o.items) !== JSON.stringify(current.items)) {
           await tx.run(UPDATE_LINES, [JSON.stringify(o.items), o.subtotalCents, o.totalCents, o.id]);
         }
+        // A hand cancel or void gives the coupon's use back, as the API's does (docs/contract.md, "Selling").
+        if (releasesCoupon(current, o)) await SqlCoupons.giveBack(tx, o.couponCode as string);
       }
       await this.rebase(tx, orderId, cells, at);
       return applied;

@@ -43,6 +43,9 @@ export const INSERT_COLUMNS = [
   'history',
   'pickup_status',
   'printed',
+  'discount_cents',
+  'coupon_code',
+  'payment',
 ] as const;
 
 /** What a SELECT reads: every column of the record, and pk. */
@@ -81,6 +84,9 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
     JSON.stringify(o.history),
     o.pickupStatus,
     JSON.stringify(o.printed),
+    o.discountCents,
+    o.couponCode,
+    o.payment === null ? null : JSON.stringify(o.payment),
   ];
 }
 
@@ -91,7 +97,7 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
 export const UPDATE_SQL = `UPDATE orders SET updated_at = ?, customer_name = ?, customer_email = ?, customer_phone = ?,
   fulfillment_type = ?, shipping_address = ?, city = ?, state = ?, zip_code = ?, status = ?, shipping_status = ?,
   tracking_number = ?, feedback = ?, held = ?, hold_expires_at = ?, address_verified = ?, version = ?, history = ?,
-  pickup_status = ?, printed = ?
+  pickup_status = ?, printed = ?, payment = ?
   WHERE id = ? AND version = ?`;
 
 export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
@@ -116,6 +122,7 @@ export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
     JSON.stringify(o.history),
     o.pickupStatus,
     JSON.stringify(o.printed),
+    o.payment === null ? null : JSON.stringify(o.payment),
     o.id,
     fromVersion,
   ];
@@ -152,5 +159,8 @@ export function rowToOrder(r: Row): OrderRecord {
     history: json(r.history),
     pickupStatus: r.pickup_status,
     printed: json(r.printed),
+    discountCents: r.discount_cents,
+    couponCode: r.coupon_code,
+    payment: r.payment === null ? null : json(r.payment),
   });
 }

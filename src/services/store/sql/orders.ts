@@ -11,9 +11,11 @@
  * - Reads are always read through; order-copies.ts spares re-parsing unchanged orders.
  */
 import { setImmediate } from 'node:timers/promises';
+import { couponInvalid } from '../../../domain/coupons.js';
 import {
   type Actor,
   NewOrder,
+  type OrderPayment,
   type OrderRecord,
   type OrderStatus,
   type PickupStatus,
@@ -25,12 +27,14 @@ import {
   applyFeedback,
   applyHoldExpiry,
   applyOrderPatch,
+  applyPayment,
   applyPhotoRemoved,
   applyPickup,
   applyPrinted,
   applyRelease,
   applyShipping,
   buildNewOrder,
+  releasesCoupon,
 } from '../../../domain/order-changes.js';
 import { isAppError } from '../../../errors/catalogue.js';
 import { newId } from '../../../lib/ids.js';
@@ -46,11 +50,13 @@ import type {
   PrintedResult,
   UpdateResult,
 } from '../ports/orders.js';
+import { SqlCoupons } from './coupons.js';
 import type { Db, Param, Queryable, Row, Tx } from './db.js';
 import { SqlIdempotencyKeys } from './idempotency-keys.js';
 import { SqlMailOutbox } from './mail-outbox.js';
 import { OrderCopies } from './order-copies.js';
 import { INSERT_COLUMNS, insertValues, rowToOrder, SELECT_COLUMNS, UPDATE_SQL, updateValues } from './order-rows.js';
+import { SqlPaymentEvents } from './payment-events.js';
 import { placeholders } from './values.js';
 
 /** Orders read and parsed between two yields to the event loop in a long list: a few milliseconds' work. */
@@ -81,7 +87,9 @@ function byRef(ref: string): { where: string; params: Param[] } {
 }
 
 /** Per-status count and total of orders not held, as GROUP BY gives them. */
-export type StatusTotals = Partial<Record<OrderStatus, { count: number; totalCents: number }>>;
+export type StatusTotals = Partial<
+  Record<OrderStatus, { count: number; totalCents: number; discountCents?: number | undefined }>
+>;
 
 /** The sales summary's figures from per-status totals (docs/contract.md, "Status and shipping"). */
 export function summaryFromTotals(totals: StatusTotals): SalesSummaryCents {
@@ -96,6 +104,7 @@ export function summaryFromTotals(totals: StatusTotals): SalesSummaryCents {
     totalRevenueCents: paid.totalCents,
     pendingRevenueCents: pending.totalCents,
     averageOrderValueCents: paid.count === 0 ? 0 : Math.round(paid.totalCents / paid.count),
+    totalDiscountsCents: paid.discountCents ?? 0,
   };
 }
 
@@ -126,8 +135,8 @@ export class SqlOrders implements OrdersPort {
   /** A batch in one transaction; if it fails for one create's sake, each create alone. */
   private async writeCreates(batch: PendingCreate[]): Promise<Outcome<OrderRecord>[]> {
     try {
-      const orders = await this.db.transaction((tx) => this.insert(tx, batch));
-      return orders.map((value) => ({ ok: true, value: this.copies.keep(value) }));
+      const outcomes = await this.db.transaction((tx) => this.insert(tx, batch));
+      return outcomes.map((o) => (o.ok ? { ok: true, value: this.copies.keep(o.value) } : o));
     } catch (error) {
       if (batch.length === 1 || isUnavailable(error)) return batch.map(() => ({ ok: false, error }));
     }
@@ -136,8 +145,29 @@ export class SqlOrders implements OrdersPort {
     return out;
   }
 
-  /** Numbers the batch (each prefix's next number read once, under its lock), then writes it all. */
-  private async insert(tx: Tx, batch: PendingCreate[]): Promise<OrderRecord[]> {
+  /**
+   * Takes the batch's coupon uses (a create whose coupon has none left is refused alone, in
+   * its outcome), numbers the rest (each prefix's next number read once, under its lock),
+   * then writes them all.
+   */
+  private async insert(tx: Tx, all: PendingCreate[]): Promise<Outcome<OrderRecord>[]> {
+    const refused = new Map<PendingCreate, Outcome<OrderRecord>>();
+    for (const p of all) {
+      const code = p.input.couponCode;
+      if (!code) continue;
+      const claim = await SqlCoupons.claim(tx, code);
+      if (!claim.ok) {
+        const message = claim.reason === 'exhausted' ? `Coupon ${code} has been used up` : `There is no coupon ${code}`;
+        refused.set(p, { ok: false, error: couponInvalid(code, { ok: false, reason: claim.reason, message }) });
+      }
+    }
+    const batch = refused.size === 0 ? all : all.filter((p) => !refused.has(p));
+    const written = batch.length === 0 ? [] : await this.insertNumbered(tx, batch);
+    const byCreate = new Map(batch.map((p, i) => [p, written[i] as OrderRecord]));
+    return all.map((p) => refused.get(p) ?? { ok: true, value: byCreate.get(p) as OrderRecord });
+  }
+
+  private async insertNumbered(tx: Tx, batch: PendingCreate[]): Promise<OrderRecord[]> {
     const next = new Map<string, number>();
     const orders: OrderRecord[] = [];
     const rows: Param[][] = [];
@@ -260,14 +290,23 @@ export class SqlOrders implements OrdersPort {
       const row = await tx.get(`SELECT ${SELECT_COLUMNS} FROM orders ${where}${this.db.dialect.forUpdate}`, params);
       if (!row) throw orderNotFound(ref);
       const current = rowToOrder(row);
+      const event = opts.paymentEvent;
+      if (event && !(await SqlPaymentEvents.insert(tx, { ...event, orderId: current.id }, new Date()))) {
+        return { order: current, changed: false, duplicate: true };
+      }
       const applied = apply(current);
       if (applied.changed) {
         await this.write(tx, applied.order, current.version);
+        if (releasesCoupon(current, applied.order)) await SqlCoupons.giveBack(tx, applied.order.couponCode as string);
         await SqlMailOutbox.insert(tx, SqlMailOutbox.build(opts.mail ?? [], new Date(), current.id));
       }
-      return applied;
+      return { ...applied, duplicate: false };
     });
-    return { order: this.copies.keep(result.order), changed: result.changed };
+    return {
+      order: this.copies.keep(result.order),
+      changed: result.changed,
+      ...(opts.paymentEvent ? { duplicate: result.duplicate } : {}),
+    };
   }
 
   private async write(tx: Queryable, order: OrderRecord, fromVersion: number): Promise<void> {
@@ -288,6 +327,11 @@ export class SqlOrders implements OrdersPort {
   async appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord> {
     const now = new Date();
     return (await this.modify(ref, opts, (o) => applyFeedback(o, text, at, now, opts.by))).order;
+  }
+
+  attachPayment(ref: string, payment: OrderPayment, opts: ChangeOptions): Promise<UpdateResult> {
+    const now = new Date();
+    return this.modify(ref, opts, (o) => applyPayment(o, payment, now, opts.by));
   }
 
   setPickup(ref: string, status: PickupStatus, opts: ChangeOptions): Promise<UpdateResult> {
@@ -340,6 +384,7 @@ export class SqlOrders implements OrdersPort {
         const current = rowToOrder(row);
         const { order } = applyHoldExpiry(current, at);
         await this.write(tx, order, current.version);
+        if (releasesCoupon(current, order)) await SqlCoupons.giveBack(tx, order.couponCode as string);
         out.push(order);
       }
       return out;
@@ -349,13 +394,16 @@ export class SqlOrders implements OrdersPort {
 
   async summary(query: { eventSlug?: string | undefined } = {}): Promise<SalesSummaryCents> {
     const byEvent = query.eventSlug !== undefined;
-    const rows = await this.db.all<{ status: OrderStatus; n: number; total: number }>(
-      `SELECT status, CAST(count(*) AS INTEGER) AS n, CAST(coalesce(sum(total_cents), 0) AS BIGINT) AS total
+    const rows = await this.db.all<{ status: OrderStatus; n: number; total: number; discount: number }>(
+      `SELECT status, CAST(count(*) AS INTEGER) AS n, CAST(coalesce(sum(total_cents), 0) AS BIGINT) AS total,
+         CAST(coalesce(sum(discount_cents), 0) AS BIGINT) AS discount
        FROM orders WHERE held = FALSE${byEvent ? ' AND event_slug = ?' : ''} GROUP BY status`,
       byEvent ? [query.eventSlug as string] : [],
     );
     const totals: StatusTotals = {};
-    for (const r of rows) totals[r.status] = { count: Number(r.n), totalCents: Number(r.total) };
+    for (const r of rows) {
+      totals[r.status] = { count: Number(r.n), totalCents: Number(r.total), discountCents: Number(r.discount) };
+    }
     return summaryFromTotals(totals);
   }
 }

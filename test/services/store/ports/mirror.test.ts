@@ -41,6 +41,9 @@ function imported(number: string, over: Partial<OrderRecord> = {}): OrderRecord 
     history: [{ at, action: 'create', to: 'paid', by: 'sheet' }],
     pickupStatus: n.fulfillmentType === 'pickup' ? 'waiting' : null,
     printed: [],
+    discountCents: 0,
+    couponCode: null,
+    payment: null,
     ...over,
   } as OrderRecord;
 }

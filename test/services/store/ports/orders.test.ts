@@ -304,19 +304,20 @@ describeOnEngines('orders port', (open) => {
       totalRevenueCents: 0,
       pendingRevenueCents: 0,
       averageOrderValueCents: 0,
+      totalDiscountsCents: 0,
     });
-    await orderIn(orders, 'pending', { totalCents: 1250 });
+    await orderIn(orders, 'pending', { totalCents: 1250, discountCents: 50 });
     await orderIn(orders, 'pending', { totalCents: 750 });
-    await orderIn(orders, 'paid', { totalCents: 1000 });
+    await orderIn(orders, 'paid', { totalCents: 1000, discountCents: 200 });
     await orderIn(orders, 'paid', { totalCents: 1001 });
     await orderIn(orders, 'paid', { totalCents: 1001 });
-    await orderIn(orders, 'void', { totalCents: 9999 });
+    await orderIn(orders, 'void', { totalCents: 9999, discountCents: 300 });
     await orderIn(orders, 'cancelled', { totalCents: 5555 });
     await orders.create(
       newOrder({ held: true, holdExpiresAt: '2099-01-01T00:00:00.000Z', totalCents: 50_000 }),
       customer,
     );
-    await orderIn(orders, 'paid', { totalCents: 4000, eventSlug: 'OTHER', prefix: 'OT' });
+    await orderIn(orders, 'paid', { totalCents: 4000, discountCents: 25, eventSlug: 'OTHER', prefix: 'OT' });
 
     expect(await orders.summary({ eventSlug: 'AX2025' })).toEqual({
       totalOrders: 7,
@@ -326,6 +327,7 @@ describeOnEngines('orders port', (open) => {
       totalRevenueCents: 3002,
       pendingRevenueCents: 2000,
       averageOrderValueCents: 1001, // 3002 / 3 = 1000.67, rounded to cents
+      totalDiscountsCents: 200, // paid orders only
     });
     expect(await orders.summary()).toEqual({
       totalOrders: 8,
@@ -335,6 +337,7 @@ describeOnEngines('orders port', (open) => {
       totalRevenueCents: 7002,
       pendingRevenueCents: 2000,
       averageOrderValueCents: 1751, // 7002 / 4 = 1750.5
+      totalDiscountsCents: 225,
     });
     expect((await orders.summary({ eventSlug: 'NOPE' })).totalOrders).toBe(0);
   });

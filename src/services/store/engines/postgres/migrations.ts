@@ -217,6 +217,45 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 5,
+    name: 'selling: order discount, coupon and payment; coupons; download counts; handled payment events',
+    // The same schema as SQLite's version 6 (engines/sqlite/migrations.ts); docs/contract.md, "Selling".
+    sql: `
+      ALTER TABLE orders ADD COLUMN discount_cents bigint NOT NULL DEFAULT 0 CHECK (discount_cents >= 0),
+        ADD COLUMN coupon_code text, ADD COLUMN payment jsonb;
+      UPDATE orders SET discount_cents = greatest(0, subtotal_cents + shipping_fee_cents - total_cents);
+
+      CREATE TABLE coupons (
+        code               text PRIMARY KEY,
+        event_slug         text,
+        kind               text NOT NULL CHECK (kind IN ('percent', 'amount', 'freeShipping')),
+        value              bigint,
+        expires_at         timestamptz,
+        max_uses           integer CHECK (max_uses >= 1),
+        uses               integer NOT NULL CHECK (uses >= 0),
+        min_subtotal_cents bigint NOT NULL CHECK (min_subtotal_cents >= 0),
+        created_at         timestamptz NOT NULL,
+        CHECK (max_uses IS NULL OR uses <= max_uses)
+      );
+
+      CREATE TABLE download_grants (
+        order_id   text NOT NULL,
+        line       integer NOT NULL CHECK (line >= 1),
+        used       integer NOT NULL CHECK (used >= 0),
+        expires_at timestamptz NOT NULL,
+        last_at    timestamptz NOT NULL,
+        PRIMARY KEY (order_id, line)
+      );
+
+      CREATE TABLE payment_events (
+        event_id    text PRIMARY KEY,
+        kind        text NOT NULL,
+        order_id    text,
+        received_at timestamptz NOT NULL
+      );
+    `,
+  },
+  {
     version: 6,
     name: 'takedown requests',
     // The same table as SQLite's version 7 (engines/sqlite/migrations.ts).

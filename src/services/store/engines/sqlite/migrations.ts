@@ -288,6 +288,47 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 6,
+    name: 'selling: order discount, coupon and payment; coupons; download counts; handled payment events',
+    // docs/contract.md, "Selling". Orders taken before keep the discount their figures imply
+    // (subtotal + shipping − total, exact under the pricing rules) and no coupon.
+    sql: `
+      ALTER TABLE orders ADD COLUMN discount_cents INTEGER NOT NULL DEFAULT 0 CHECK (discount_cents >= 0);
+      ALTER TABLE orders ADD COLUMN coupon_code TEXT;
+      ALTER TABLE orders ADD COLUMN payment TEXT;
+      UPDATE orders SET discount_cents = max(0, subtotal_cents + shipping_fee_cents - total_cents);
+
+      CREATE TABLE coupons (
+        code               TEXT PRIMARY KEY,
+        event_slug         TEXT,
+        kind               TEXT NOT NULL CHECK (kind IN ('percent', 'amount', 'freeShipping')),
+        value              INTEGER,
+        expires_at         TEXT,
+        max_uses           INTEGER CHECK (max_uses >= 1),
+        uses               INTEGER NOT NULL CHECK (uses >= 0),
+        min_subtotal_cents INTEGER NOT NULL CHECK (min_subtotal_cents >= 0),
+        created_at         TEXT NOT NULL,
+        CHECK (max_uses IS NULL OR uses <= max_uses)
+      ) STRICT;
+
+      CREATE TABLE download_grants (
+        order_id   TEXT NOT NULL,
+        line       INTEGER NOT NULL CHECK (line >= 1),
+        used       INTEGER NOT NULL CHECK (used >= 0),
+        expires_at TEXT NOT NULL,
+        last_at    TEXT NOT NULL,
+        PRIMARY KEY (order_id, line)
+      ) STRICT;
+
+      CREATE TABLE payment_events (
+        event_id    TEXT PRIMARY KEY,
+        kind        TEXT NOT NULL,
+        order_id    TEXT,
+        received_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
     version: 7,
     name: 'takedown requests',
     // One row per request; `decision` NULL while open (docs/contract.md, "Takedown requests").

@@ -1,0 +1,75 @@
+/**
+ * `POST /api/quote`: what an order would cost now, priced by the same rules and code as the
+ * order intake (docs/contract.md, "Selling"), so the cart shows the figures the server will
+ * charge: line amounts, packages, early bird, coupon, shipping, total. Nothing is stored and
+ * no coupon use is taken. A closed event is still quoted (the cart says it is closed).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { appError } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { toPriceBreakdown } from '../../schemas/pricing.js';
+import { priceRequest } from '../../services/orders/lines.js';
+import { Quote, QuoteBody } from './schemas.js';
+
+const quoteRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { events, photos } = fastify;
+  const { coupons } = fastify.store;
+
+  fastify.post(
+    '/api/quote',
+    {
+      config: { rateLimit: fastify.rateLimits.quote },
+      schema: {
+        tags: ['orders'],
+        summary: 'Price an order without placing it',
+        description: [
+          'The breakdown an order with these lines would get now: each line at its unit price, `subtotal`,',
+          'the `packages` that apply (per size, every full `count` copies cost the package price), the early',
+          'bird and the coupon (the larger applies, never both), `discount`, `shippingFee` (for `ship` when a',
+          'print is ordered; digital files alone never ship) and `total` = subtotal − discount + shippingFee.',
+          'The order routes price with the same rules, so these are the figures to send with `POST /api/orders`.',
+          'Unknown event 404 `EVENT_NOT_FOUND`; unknown photo 400 `UNKNOWN_PHOTO`; size off the price list',
+          '400 `VALIDATION_FAILED`; a refused coupon 400 `COUPON_INVALID` with `details.reason` (`unknown`,',
+          '`otherEvent`, `expired`, `exhausted`, `belowMinimum`). Nothing is stored. Rate limited per client',
+          'address (`RATE_LIMIT_QUOTE_PER_MIN`, default 60 a minute).',
+        ].join('\n'),
+        body: QuoteBody,
+        response: {
+          200: Quote,
+          ...errorResponses(
+            'VALIDATION_FAILED',
+            'UNKNOWN_PHOTO',
+            'COUPON_INVALID',
+            'EVENT_NOT_FOUND',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+            'RATE_LIMITED',
+            'STORE_UNAVAILABLE',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const event = await events.get(body.eventSlug);
+      if (!event) throw appError('EVENT_NOT_FOUND', { details: body.eventSlug.slice(0, 200) });
+      const coupon =
+        body.couponCode === undefined
+          ? undefined
+          : { code: body.couponCode, record: (await coupons.get(body.couponCode)) ?? undefined };
+      const priced = priceRequest(
+        event,
+        {
+          kind: 'list',
+          items: body.lines.map((l) => ({ photo: String(l.photo), size: l.size, quantity: l.quantity })),
+        },
+        body.fulfillmentType,
+        (ref) => photos.findPhoto(event.code, ref),
+        { now: new Date(), eventSlug: event.code, coupon },
+      );
+      return { ...toPriceBreakdown(priced), eventSlug: event.code, fulfillmentType: body.fulfillmentType };
+    },
+  );
+};
+
+export default quoteRoutes;

@@ -1,0 +1,88 @@
+/**
+ * Online payment (docs/contract.md, "Selling"), decorated as `fastify.payments`:
+ * - `provider`: the Stripe provider with PAYMENT_PROVIDER=stripe, else null (payment is
+ *   taken at the booth and nothing here runs);
+ * - `openCheckout`, `refundBeforeVoid`: what the order intake, the order page and the admin
+ *   status change ask of it (no-ops without a provider);
+ * - `receive`: a webhook delivery, checked (signature on the raw body) and handled once per
+ *   event id (orders.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { OrderRecord } from '../../domain/order.js';
+import { appError } from '../../errors/catalogue.js';
+import { paymentOrders } from './orders.js';
+import { createStripeProvider } from './stripe.js';
+import type { PaymentEvent, PaymentProvider } from './types.js';
+
+export interface Payments {
+  readonly provider: PaymentProvider | null;
+  /** The order with its checkout opened, when a provider is set and the order can be paid online. */
+  openCheckout(order: OrderRecord): Promise<OrderRecord>;
+  /** Refunds a paid online order that is about to be voided (throws 503 PAYMENT_UNAVAILABLE when it can't). */
+  refundBeforeVoid(order: OrderRecord): Promise<void>;
+  receive(
+    rawBody: Buffer,
+    signatureHeader: string | undefined,
+  ): Promise<{ eventId: string; kind: PaymentEvent['kind']; duplicate: boolean }>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    payments: Payments;
+  }
+}
+
+async function paymentsPlugin(fastify: FastifyInstance) {
+  const { config } = fastify;
+  const log = fastify.log.child({ component: 'payments' });
+  const provider =
+    config.PAYMENT_PROVIDER === 'stripe'
+      ? createStripeProvider({
+          // Both are required with PAYMENT_PROVIDER=stripe (checked at start-up).
+          secretKey: config.STRIPE_SECRET_KEY as string,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET as string,
+          apiUrl: config.STRIPE_API_URL,
+        })
+      : null;
+  if (!provider) {
+    fastify.decorate('payments', {
+      provider: null,
+      openCheckout: async (order) => order,
+      refundBeforeVoid: async () => {},
+      receive: async () => {
+        throw appError('NOT_FOUND', { message: 'Online payment is not configured' });
+      },
+    } satisfies Payments);
+    return;
+  }
+  log.info({ apiUrl: config.STRIPE_API_URL ?? 'https://api.stripe.com' }, 'online payment through Stripe');
+  const handler = paymentOrders({
+    provider,
+    orders: fastify.store.orders,
+    paymentEvents: fastify.store.paymentEvents,
+    publicBaseUrl: config.publicBaseUrl,
+    log,
+    // Looked up when an order changes: push and the notifier are registered after this plugin.
+    onChange: (order, what) => {
+      try {
+        fastify.push.notifyOrder(what, order);
+        fastify.notifier.kick();
+      } catch (err) {
+        log.warn({ err, orderNumber: order.orderNumber }, 'could not announce a payment');
+      }
+    },
+  });
+  fastify.decorate('payments', {
+    provider,
+    openCheckout: handler.openCheckout,
+    refundBeforeVoid: handler.refundBeforeVoid,
+    async receive(rawBody, signatureHeader) {
+      const event = provider.verifyWebhook(rawBody, signatureHeader);
+      const { duplicate } = await handler.handle(event);
+      return { eventId: event.eventId, kind: event.kind, duplicate };
+    },
+  } satisfies Payments);
+}
+
+export default fp(paymentsPlugin, { name: 'payments', dependencies: ['config', 'store'] });

@@ -1,0 +1,20 @@
+/**
+ * The download grants port (docs/contract.md, "Selling"): per digital order line, how many
+ * times its file was downloaded and until when it may be. The checks of the order itself
+ * (paid, a digital line) are the downloads service's; this keeps the count, atomically across
+ * processes, so a line is never downloaded more than `max` times.
+ */
+
+export type DownloadGrantRow = { orderId: string; line: number; used: number; expiresAt: string };
+
+export type TakeResult = { ok: true; used: number } | { ok: false; reason: 'usedUp' | 'expired'; used: number };
+
+export interface DownloadGrantsPort {
+  /**
+   * Counts one download of the line if fewer than `max` were made and `expiresAt` (set by the
+   * first download, kept after) is ahead of `now`.
+   */
+  take(orderId: string, line: number, opts: { max: number; expiresAt: Date; now: Date }): Promise<TakeResult>;
+  /** Downloads made of the line (0 when none). */
+  used(orderId: string, line: number): Promise<number>;
+}
