@@ -1019,12 +1019,12 @@ describe('consent', () => {
     expectClean(owner);
     await owner.close();
 
-    // A booth helper's dashboard shows the role, and neither the Takedowns nor the Events tab.
+    // A booth helper's dashboard shows the role, and not the Events, Coupons or Takedowns tabs.
     const staff = await openPage(browser, PHONE, { init: adminInit(STAFF_TOKEN) });
     await staff.page.goto(`${server.url}/admin`);
     await staff.page.locator('.admin-role').filter({ hasText: 'Role: staff' }).waitFor();
     const tabs = await staff.page.locator('.admin-tabs a').allTextContents();
-    expect(tabs).toEqual(['Orders', 'Booth', 'Sales']);
+    expect(tabs).toEqual(['Orders', 'Print queue', 'Booth', 'Scan', 'Sales']);
     expectClean(staff);
     await staff.close();
   }, 120_000);
