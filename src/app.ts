@@ -31,6 +31,7 @@ import readiness from './plugins/readiness.js';
 import web from './plugins/web.js';
 import adminRoutes from './routes/admin/index.js';
 import intakeRoutes from './routes/admin/intake.js';
+import meRoutes from './routes/admin/me.js';
 import mirrorRoutes from './routes/admin/mirror.js';
 import salesRoutes from './routes/admin/sales.js';
 import captchaRoutes from './routes/captcha/index.js';
@@ -42,6 +43,7 @@ import fulfilmentRoutes from './routes/fulfilment/index.js';
 import finderRoutes from './routes/gallery/finder.js';
 import galleryRoutes from './routes/gallery/index.js';
 import photoLookupRoutes from './routes/gallery/photo-lookup.js';
+import takedownRequestRoutes from './routes/gallery/takedown.js';
 import imageRoutes from './routes/images/index.js';
 import labelRoutes from './routes/labels/index.js';
 import operationsRoutes from './routes/operations/index.js';
@@ -51,6 +53,7 @@ import verifyRoutes from './routes/orders/verify.js';
 import paymentRoutes from './routes/payments/index.js';
 import pushRoutes from './routes/push/index.js';
 import quoteRoutes from './routes/quote/index.js';
+import takedownRoutes from './routes/takedowns/index.js';
 import address from './services/address/plugin.js';
 import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
@@ -71,6 +74,7 @@ import prints from './services/prints/plugin.js';
 import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
 import store from './services/store/plugin.js';
+import takedowns from './services/takedowns/plugin.js';
 
 type AppOptions = {
   config: Config;
@@ -186,6 +190,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(payments); // needs store; PAYMENT_PROVIDER, null without one
   await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push, payments
   await fastify.register(downloads); // needs store and photos
+  await fastify.register(takedowns); // needs store, photos, images, notifier
 
   // 3. routes
   await fastify.register(operationsRoutes);
@@ -193,6 +198,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(galleryRoutes);
   await fastify.register(imageRoutes);
   await fastify.register(photoLookupRoutes); // GET /api/photos/{event}/{photo}
+  await fastify.register(takedownRequestRoutes); // POST /api/photos/{event}/{photo}/takedown
+  await fastify.register(takedownRoutes); // the owner's takedown queue
   await fastify.register(finderRoutes); // GET /api/finder/{code}
   await fastify.register(pushRoutes);
   await fastify.register(eventRoutes);
@@ -200,6 +207,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(salesRoutes); // GET /api/orders/summary/breakdown
   await fastify.register(mirrorRoutes); // GET /api/admin/mirror
   await fastify.register(intakeRoutes); // GET /api/admin/intake
+  await fastify.register(meRoutes); // GET /api/admin/me: the caller's role
   await fastify.register(feedbackRoutes);
   await fastify.register(labelRoutes);
   await fastify.register(fulfilmentRoutes); // print files, batch labels, CSV export

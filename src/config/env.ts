@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTokenEntry } from '../domain/roles.js';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 /**
@@ -65,6 +66,8 @@ export const envSchema = z.object({
    * (an arrival batch: a card copied in), and at least every five times this during a long one.
    */
   FINDER_NOTIFY_QUIET_MS: ms(0).default(60_000),
+  /** Takedown requests: hide the photo at once (`hide-first`) or only once the owner decides (`review-first`). */
+  TAKEDOWN_MODE: z.enum(['hide-first', 'review-first']).default('hide-first'),
   /** A visitor's image render that cannot start within this long gets 503 BUSY (0: waits). */
   IMAGE_QUEUE_TIMEOUT_MS: ms(0).default(10_000),
   /** Thumbnails of new photos rendered as they arrive, and photo codes read from them. */
@@ -213,8 +216,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 /** Rules that involve more than one variable; each message starts with the variable's name. */
 function crossFieldProblems(env: Env, adminTokens: string[]): string[] {
   const out: string[] = [];
-  if (adminTokens.some((t) => t.length < 24)) {
-    out.push('ADMIN_TOKENS: every token must be at least 24 characters');
+  // An entry may carry a role prefix (owner:, staff:, viewer:); the token is what follows it.
+  if (adminTokens.some((t) => parseTokenEntry(t).token.length < 24)) {
+    out.push('ADMIN_TOKENS: every token must be at least 24 characters (after its role prefix, if any)');
   }
   if (env.CAPTCHA_PROVIDER === 'off' && env.NODE_ENV === 'production') {
     out.push('CAPTCHA_PROVIDER: "off" is refused when NODE_ENV=production');

@@ -162,6 +162,17 @@ export function applyFeedback(order: OrderRecord, text: string, at: Date, now: D
   return { order: next(order, { feedback }, [{ at: now.toISOString(), action: 'feedback', by }], now), changed: true };
 }
 
+/**
+ * One of the order's photos was taken down for good (docs/contract.md, "Takedown requests"): the
+ * order is flagged for the photographer by a `photo-removed` entry naming the photo number.
+ * Nothing else changes; once flagged for that photo, flagging again is a no-op.
+ */
+export function applyPhotoRemoved(order: OrderRecord, photoNumber: string, now: Date, by: Actor): Applied {
+  if (order.history.some((h) => h.action === 'photo-removed' && h.to === photoNumber)) return { order, changed: false };
+  const entry: HistoryEntry = { at: now.toISOString(), action: 'photo-removed', field: 'photo', to: photoNumber, by };
+  return { order: next(order, {}, [entry], now), changed: true };
+}
+
 /** Confirms a held order: it joins the lists and the summary. No-op when not held. */
 export function applyRelease(order: OrderRecord, now: Date, by: Actor): Applied {
   if (!order.held) return { order, changed: false };

@@ -43,16 +43,22 @@ export function initialPickupStatus(fulfillmentType: FulfillmentType): PickupSta
  * Who changed an order, as its history records it (docs/contract.md, "Fulfilment"):
  * the customer, the server itself (`system`: hold expiry), a hand edit in the spreadsheet
  * (`sheet`), the payment provider (`stripe`: a payment or refund it reported), or an admin
- * named by the first 8 hex digits of the SHA-256 of their token. A bare `admin` marks changes
- * made before history was kept, by an admin not known.
+ * named by their role (`admin` for owner tokens, `staff`, `viewer`) and the first 8 hex digits
+ * of the SHA-256 of their token (src/domain/roles.ts). A bare `admin` marks changes made before
+ * history was kept, by an admin not known.
  */
-export const Actor = z.string().regex(/^(customer|system|sheet|stripe|admin(:[0-9a-f]{8})?)$/);
-export type Actor = 'customer' | 'system' | 'sheet' | 'stripe' | 'admin' | `admin:${string}`;
-
-/** The actor for an admin token: `admin:` and the first 8 hex digits of its SHA-256. */
-export function adminActor(token: string): Actor {
-  return `admin:${createHash('sha256').update(token, 'utf8').digest('hex').slice(0, 8)}`;
-}
+export const Actor = z
+  .string()
+  .regex(/^(customer|system|sheet|stripe|admin(:[0-9a-f]{8})?|(staff|viewer):[0-9a-f]{8})$/);
+export type Actor =
+  | 'customer'
+  | 'system'
+  | 'sheet'
+  | 'stripe'
+  | 'admin'
+  | `admin:${string}`
+  | `staff:${string}`
+  | `viewer:${string}`;
 
 export const HISTORY_ACTIONS = [
   'create',
@@ -64,6 +70,7 @@ export const HISTORY_ACTIONS = [
   'hold-expiry',
   'pickup',
   'printed',
+  'photo-removed',
   'payment',
 ] as const;
 

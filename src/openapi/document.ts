@@ -5,12 +5,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config/env.js';
 
 export const OPENAPI_FILE = 'openapi/openapi.json';
 
-export async function generateOpenApiDocument(): Promise<Record<string, unknown>> {
+/** `inspect` sees the ready app before it closes (the roles table is made from its routes). */
+export async function generateOpenApiDocument(
+  inspect?: (app: FastifyInstance) => void,
+): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'openapi-'));
   const app = await buildApp(
     loadConfig({
@@ -25,6 +29,7 @@ export async function generateOpenApiDocument(): Promise<Record<string, unknown>
   );
   try {
     await app.ready();
+    inspect?.(app);
     return app.swagger() as unknown as Record<string, unknown>;
   } finally {
     await app.close();

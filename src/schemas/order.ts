@@ -109,7 +109,10 @@ const HistoryEntry = z
   .object({
     at: z.string().describe('ISO 8601'),
     action: z.enum(HISTORY_ACTIONS),
-    field: z.string().optional().describe('`edit`: the field changed'),
+    field: z
+      .string()
+      .optional()
+      .describe('`edit`: the field changed; `photo-removed`: `photo`, with the number in `to`'),
     from: z.string().optional().describe('The status, shipping status or field value before'),
     to: z.string().optional().describe('...and after'),
     by: z
@@ -166,6 +169,11 @@ export const AdminOrder = ApiOrder.extend({
       'While "Mark paid" can be undone (`status: pending`; an admin, 15 minutes, nothing printed, shipped or handed over): until when (ISO 8601); else null',
     ),
   history: z.array(HistoryEntry).describe('Every change to the order, oldest first'),
+  removedPhotos: z
+    .array(z.string())
+    .describe(
+      'Numbers of this order’s photos taken down for good while it was unpaid (docs/contract.md, "Takedown requests"): the photographer should settle these lines with the customer',
+    ),
 }).meta({ id: 'AdminOrder' });
 export type AdminOrder = z.infer<typeof AdminOrder>;
 
@@ -201,6 +209,7 @@ export function toAdminOrder(o: OrderRecord, photos: PhotoRefs = NO_PHOTOS): Adm
     if (h.to !== undefined) entry.to = h.to;
     return entry;
   });
+  view.removedPhotos = o.history.flatMap((h) => (h.action === 'photo-removed' && h.to ? [h.to] : []));
   return view;
 }
 

@@ -28,7 +28,8 @@ export async function startWebServer(webDir: string, env: Record<string, string>
       LIBRARY_RESCAN_INTERVAL_MS: '0',
       // Tests write whole files and rescan: no settling wait (test/services/photos/intake.test.ts covers it).
       INTAKE_SETTLE_MS: '0',
-      ADMIN_TOKENS: ADMIN_TOKEN,
+      // The owner's token, and a booth helper's (docs/contract.md, "Roles").
+      ADMIN_TOKENS: `${ADMIN_TOKEN},staff:${STAFF_TOKEN}`,
       // Mails and push carry this host; the app itself must work whatever it says.
       PUBLIC_BASE_URL: 'http://photos.test',
       WEB_DIR: webDir,
@@ -59,6 +60,9 @@ export async function startWebServer(webDir: string, env: Record<string, string>
     },
   };
 }
+
+/** A staff token the web server accepts (a booth helper). */
+export const STAFF_TOKEN = 'staff-token-0123456789abcdefghij';
 
 export const adminInit = (token = ADMIN_TOKEN) =>
   `sessionStorage.setItem('cps.admin.token', ${JSON.stringify(JSON.stringify(token))});`;

@@ -21,7 +21,7 @@ import { startStripeEmulator } from '../support/stripe-emulator.js';
 import { DESKTOP, horizontalOverflow, openPage, PHONE, type WatchedPage } from '../support/web-browser.js';
 import { contrastCheck } from '../support/web-contrast.js';
 import { startWebHarness, type WebHarness } from '../support/web-harness.js';
-import { adminInit, freePort, startWebServer, type WebServer } from '../support/web-server.js';
+import { adminInit, freePort, STAFF_TOKEN, startWebServer, type WebServer } from '../support/web-server.js';
 
 const ARTIFACTS = path.resolve('test-artifacts/web');
 const HARBOR = 'Harbor Comic Con'; // demo event: 4x6 $5, 5x7 $10, 8x10 $20, shipping $5
@@ -977,4 +977,122 @@ describe('the photographer at intake', () => {
     expectClean(admin);
     await admin.close();
   }, 60_000);
+});
+
+describe('consent', () => {
+  test('a takedown end to end: asked on a phone, gone from the gallery at once, removed from the dashboard in two taps', async () => {
+    const root = path.join(server.dataDir, 'photos');
+    const event = 'Consent Con';
+    await writeEventJson(root, event, { name: 'Consent Con', prefix: 'CC', prices: { '4x6': 5 }, defaultSize: '4x6' });
+    for (let i = 0; i < 3; i++) {
+      const takenAt = `2026:07:04 11:0${i}:00`;
+      await writePhoto(
+        root,
+        [event, 'Sat', 'Hall', `IMG_${300 + i}.jpg`],
+        await makeImage({ width: 300, height: 200, takenAt }),
+      );
+    }
+    await expect.poll(() => server.app.photos.getEvent(event)?.photoCount, { timeout: 15_000 }).toBe(3);
+    const gallery = `${server.url}/event/${encodeURIComponent(event)}`;
+    // An unpaid booth order holds photo #2 already.
+    const booth = await api('/api/orders/create', {
+      method: 'POST',
+      body: { eventSlug: event, photos: ['2', '3'], customerInfo: { name: 'Grace Hopper', phone: '555-010-2000' } },
+    });
+    expect(booth.statusCode, booth.body).toBe(201);
+    const held = booth.json().orderNumber as string;
+
+    // ---- the attendee, on a phone: "Request removal" on photo #2
+    const attendee = await openPage(browser, PHONE);
+    const { page } = attendee;
+    await page.goto(gallery);
+    await expect.poll(() => page.locator('.grid .tile').count()).toBe(3);
+    await page.locator('button[data-number="2"]').click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #2');
+    await dialog.getByRole('button', { name: 'Request removal' }).click();
+    const form = dialog.locator('form.takedown-form');
+    await form.getByRole('radio', { name: /I am in this photo/ }).check();
+    // A missing email is caught before anything is sent.
+    await form.getByRole('button', { name: 'Send request' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('email');
+    await form.getByLabel('Your email').fill('cosplayer@example.com');
+    await form.getByLabel('Message (optional)').fill('That is me in the back, please take it down');
+    await expectGoodLayout(page, 'takedown form');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'takedown-form-phone.png'), fullPage: true });
+    await form.getByRole('button', { name: 'Send request' }).click(); // the ALTCHA widget solves the challenge
+    await expect
+      .poll(() => dialog.getByRole('status').filter({ hasText: 'Thank you' }).textContent(), { timeout: 30_000 })
+      .toContain('Your request for photo #2 was received');
+
+    // Gone from the gallery at once (hide-first): the page loaded again lists 1 and 3.
+    await page.keyboard.press('Escape');
+    await page.goto(gallery);
+    await expect.poll(() => page.locator('.grid .tile').count()).toBe(2);
+    const numbers = await page
+      .locator('.grid .tile-open')
+      .evaluateAll((list) => list.map((b) => b.getAttribute('data-number')));
+    expect(numbers).toEqual(['1', '3']);
+    expectClean(attendee);
+    await attendee.close();
+
+    // ---- the photographer, signed in on a phone: the Takedowns tab, then "Remove photo".
+    const [open] = (await api('/api/takedowns?status=open')).json().takedowns as { id: string; eventSlug: string }[];
+    expect(open).toMatchObject({ eventSlug: event, reason: 'me', email: 'cosplayer@example.com', hidden: true });
+    const owner = await openPage(browser, PHONE, { init: adminInit() });
+    const a = owner.page;
+    await a.goto(`${server.url}/admin`);
+    await a.locator('.admin-role').filter({ hasText: 'Role: owner' }).waitFor();
+    let taps = 0;
+    await a.getByRole('link', { name: 'Takedowns' }).click();
+    taps++;
+    const card = a.locator('.takedown').filter({ hasText: `Photo #2 · Consent Con` });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('That is me in the back, please take it down');
+    expect(await card.textContent()).toContain('Hidden from the gallery now.');
+    await expect.poll(() => card.locator('img.takedown-thumb').count()).toBe(1); // the photo, fetched with the token
+    await expectGoodLayout(a, 'takedown queue on a phone');
+    await a.screenshot({ path: path.join(ARTIFACTS, 'takedown-queue-phone.png') });
+    // No scrolling: the decision is on the phone's first screen.
+    const remove = card.getByRole('button', { name: 'Remove photo' });
+    const box = await remove.boundingBox();
+    expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(PHONE.height);
+    await remove.click();
+    taps++;
+    await expect.poll(() => a.locator('.toast').textContent()).toContain('Photo #2 removed.');
+    expect(await a.locator('.toast').textContent()).toContain(`Unpaid orders to settle: ${held}`);
+    expect(taps).toBe(2);
+    await expect.poll(() => a.getByText('No open requests.').count()).toBe(1);
+
+    // The unpaid order holding it is flagged for the photographer.
+    await a.goto(`${server.url}/admin/orders/${held}`);
+    await expect.poll(() => a.locator('.badges').textContent()).toContain('photo removed');
+    expect(await a.locator('.notice-warn').first().textContent()).toContain('Photo #2 of this order was removed');
+
+    const decided = (await api('/api/takedowns?status=decided')).json().takedowns as Record<string, unknown>[];
+    expect(decided.find((d) => d.id === open?.id)).toMatchObject({
+      status: 'decided',
+      decision: 'remove',
+      hidden: true,
+    });
+    const listed = (await server.app.inject({ url: `/event/${encodeURIComponent(event)}` })).json();
+    expect(listed.totalCount).toBe(2);
+    expectClean(owner);
+    await owner.close();
+
+    // A booth helper's dashboard shows the role, and not the Coupons or Takedowns tabs; Events
+    // holds the intake panel and the photo code cards for them, not the event settings.
+    const staff = await openPage(browser, PHONE, { init: adminInit(STAFF_TOKEN) });
+    await staff.page.goto(`${server.url}/admin`);
+    await staff.page.locator('.admin-role').filter({ hasText: 'Role: staff' }).waitFor();
+    const tabs = await staff.page.locator('.admin-tabs a').allTextContents();
+    expect(tabs).toEqual(['Orders', 'Print queue', 'Booth', 'Scan', 'Events', 'Sales']);
+    await staff.page.goto(`${server.url}/admin/events`);
+    await staff.page.locator('[data-intake]').waitFor();
+    await staff.page.getByRole('heading', { name: 'Photo code cards' }).waitFor();
+    await staff.page.locator('details.event-setting').first().waitFor();
+    expect(await staff.page.locator('.event-form').count()).toBe(0);
+    expectClean(staff);
+    await staff.close();
+  }, 120_000);
 });

@@ -33,7 +33,7 @@ const intakeRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
     '/api/admin/intake',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'viewer' }, // reads only
       schema: {
         tags: ['admin'],
         summary: 'Photo intake status (admin)',

@@ -43,7 +43,7 @@ const mirrorRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
     '/api/admin/mirror',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'viewer' },
       schema: {
         tags: ['admin'],
         summary: 'The spreadsheet mirror: orders waiting, last error, conflicts and rows to look at',
@@ -51,9 +51,8 @@ const mirrorRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'With GOOGLE_SHEETS_ID set, every order is kept in the system of record and copied to the',
           'spreadsheet by a worker; while Google can’t be reached orders wait here (`pending`) and nothing',
           'is refused. Conflicts and refused hand edits are the latest 200; the row lists describe the sheet',
-          'as last read.',
-          'Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`',
-          '(with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.',
+          'as last read. Without a token or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`),',
+          '429 `RATE_LIMITED` after repeated wrong tokens from the address.',
         ].join('\n'),
         security: [{ adminToken: [] }],
         response: {

@@ -20,7 +20,7 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
     '/api/orders/summary/breakdown',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'viewer' },
       schema: {
         tags: ['admin'],
         summary: 'Paid sales by day and by event',

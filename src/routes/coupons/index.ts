@@ -26,7 +26,7 @@ const couponRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.post(
     '/api/coupons',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'owner' },
       schema: {
         tags: ['coupons'],
         summary: 'Create a coupon (admin)',
@@ -69,7 +69,7 @@ const couponRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
     '/api/coupons',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'owner' },
       schema: {
         tags: ['coupons'],
         summary: 'Every coupon, with its uses (admin)',
@@ -84,7 +84,7 @@ const couponRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.delete(
     '/api/coupons/:code',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'owner' },
       schema: {
         tags: ['coupons'],
         summary: 'Delete a coupon (admin)',

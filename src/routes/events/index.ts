@@ -64,7 +64,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.put(
     '/api/event-config',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'owner' },
       schema: {
         tags: ['events'],
         summary: "Change an event's flags, deadline, prices, shipping fee, packages or early bird (admin)",

@@ -50,7 +50,7 @@ const labelsBatchRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
     '/api/labels/batch',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'staff' },
       schema: {
         tags: ['labels', 'fulfilment'],
         summary: 'Labels of every paid order waiting to ship, as one PDF or DOCX',
@@ -62,7 +62,7 @@ const labelsBatchRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'when the order is long) with a thumbnail, the size, the quantity and the print file name of every',
           'line. The PDF is streamed while it is laid out. `docx`: one editable page per label.',
           'Unknown event with no orders: 404 `EVENT_NOT_FOUND`; no order waiting: 409 `NOTHING_TO_PRINT`.',
-          'The number of labels is in `X-Label-Count`. Admin only.',
+          'The number of labels is in `X-Label-Count`.',
         ].join('\n'),
         security: [{ adminToken: [] }],
         querystring: LabelsBatchQuery,

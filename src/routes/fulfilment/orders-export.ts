@@ -94,7 +94,7 @@ const ordersExportRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
     '/api/orders/export.csv',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'owner' },
       schema: {
         tags: ['fulfilment'],
         summary: 'Orders as CSV, for the books',
@@ -105,7 +105,7 @@ const ordersExportRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'Excel, LibreOffice and Numbers open it cleanly. A cell beginning with `=`, `+`, `-`, `@`, a tab or',
           "a carriage return is prefixed with `'` so that no spreadsheet takes it for a formula. Held",
           'orders (waiting for the customer to confirm by email) are left out. Filters combine; none: every',
-          'order. `from` after `to`, or an unknown status: 400 `VALIDATION_FAILED`. Admin only.',
+          'order. `from` after `to`, or an unknown status: 400 `VALIDATION_FAILED`.',
         ].join('\n'),
         security: [{ adminToken: [] }],
         querystring: ExportQuery,

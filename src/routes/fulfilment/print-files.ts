@@ -21,7 +21,7 @@ const printFilesRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
     '/api/orders/:id/print-files',
     {
-      onRequest: fastify.adminAuth.requireAdmin,
+      config: { access: 'staff' },
       schema: {
         tags: ['fulfilment'],
         summary: "One order's print files as a ZIP",
@@ -36,7 +36,7 @@ const printFilesRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'The ZIP is streamed while it is rendered (no `Content-Length`), a few files ahead of what the client',
           'has read. Lines that cannot be printed (the photo left the library, a size without known',
           'dimensions, an unreadable original) are listed in a last entry `errors.txt`.',
-          '`size` keeps the lines of one size; none left: 409 `NOTHING_TO_PRINT`. Admin only.',
+          '`size` keeps the lines of one size; none left: 409 `NOTHING_TO_PRINT`.',
         ].join('\n'),
         security: [{ adminToken: [] }],
         params: z.object({ id: OrderRef }),

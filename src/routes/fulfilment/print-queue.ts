@@ -80,7 +80,8 @@ const PrintedResponse = z
 const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { store, prints } = fastify;
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
-  const admin = { onRequest: fastify.adminAuth.requireAdmin } as const;
+  // Booth helpers run the printer (docs/contract.md, "Roles").
+  const admin = { config: { access: 'staff' } } as const;
   const security = [{ adminToken: [] }];
 
   const printLine = (q: QueueLine): PrintLine => ({
@@ -102,7 +103,7 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
         description: [
           'Every line of every `paid` order not yet marked printed, oldest order first, with its photo, size,',
           'copies and crop centre; `counts` sums the copies per size. `eventSlug` and `size` narrow it.',
-          'Held orders (waiting for the customer’s email confirmation) are not paid and never listed. Admin only.',
+          'Held orders (waiting for the customer’s email confirmation) are not paid and never listed.',
         ].join('\n'),
         security,
         querystring: QueueQuery,
@@ -148,7 +149,7 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '2100 × 1500, 8x10 3000 × 2400; other sizes from the event’s `printSizes`), cropped around the line’s',
           'crop centre. Lines that cannot be printed are listed in a last entry `errors.txt`.',
           'An item id that names no line of a paid order: 400 `VALIDATION_FAILED`. Nothing to print: 409',
-          '`NOTHING_TO_PRINT`. `X-Print-Count` says how many files. Admin only.',
+          '`NOTHING_TO_PRINT`. `X-Print-Count` says how many files.',
         ].join('\n'),
         security,
         querystring: QueueQuery.extend({ itemIds: ItemIdsQuery.optional() }),
@@ -209,7 +210,7 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`printed` entry per line (`field`: the item id) with who marked it. All or nothing: an unknown order',
           'is 404 `ORDER_NOT_FOUND`, a line the order does not have 400 `VALIDATION_FAILED`, an order that is',
           'not paid 409 `INVALID_TRANSITION`, and then nothing is marked. Lines marked before are left as they',
-          'were (`alreadyPrinted`). Admin only.',
+          'were (`alreadyPrinted`).',
         ].join('\n'),
         security,
         body: PrintedBody,

@@ -1,7 +1,7 @@
 /**
  * Handing out photo codes (docs/contract.md, "Finding one's photos, and intake"):
  * `POST /api/finder` (an attendee's phone, behind a CAPTCHA, or an admin) and the booth's
- * card sheet `GET /api/finder/cards.pdf` (admin).
+ * card sheet `GET /api/finder/cards.pdf` (staff and owner).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -19,7 +19,8 @@ const issueRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.post(
     '/api/finder',
     {
-      config: { rateLimit: fastify.rateLimits.codes },
+      // The public asks with a CAPTCHA; admin credentials (staff and up) instead, as at the booth.
+      config: { rateLimit: fastify.rateLimits.codes, access: { role: 'staff', public: 'with a CAPTCHA' } },
       // No body at all (an admin's plain POST) is an empty one.
       preValidation: async (request) => {
         request.body ??= {};
@@ -75,7 +76,7 @@ const issueRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
     '/api/finder/cards.pdf',
     {
-      onRequest: adminAuth.requireAdmin,
+      config: { access: 'staff' }, // the card sheet is booth work
       schema: {
         tags: ['gallery'],
         summary: 'A sheet of photo code cards to print (PDF)',

@@ -11,7 +11,7 @@ import type { PhotoLookupT } from './photo-lookup-schemas.js';
 type Library = Pick<PhotoLibrary, 'getEvent' | 'findPhoto' | 'photosOf' | 'dayPhotos' | 'sessionPhotos'>;
 
 /** What a customer types: `12`, `#12`, `012` all name photo 12; anything else is tried as given (an id). */
-function findByRef(library: Pick<PhotoLibrary, 'findPhoto'>, code: string, ref: string): Photo | undefined {
+export function findByRef(library: Pick<PhotoLibrary, 'findPhoto'>, code: string, ref: string): Photo | undefined {
   const exact = library.findPhoto(code, ref);
   if (exact) return exact;
   const m = /^#?\s*0*(\d+)$/.exec(ref.trim());

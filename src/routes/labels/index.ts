@@ -58,7 +58,8 @@ function send(reply: FastifyReply, file: LabelFile, format: Format, orderNumber:
 
 const labelRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orders } = fastify.store;
-  const admin = { onRequest: fastify.adminAuth.requireAdmin } as const;
+  // Labels are part of a booth day's work (src/domain/roles.ts).
+  const admin = { config: { access: 'staff' } } as const;
   const security = [{ adminToken: [] }];
 
   async function render(ref: string, format: Format, reply: FastifyReply): Promise<FastifyReply> {

@@ -88,6 +88,9 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** Open to the public with a CAPTCHA; a booth order with admin credentials needs staff (src/domain/roles.ts). */
+const BOOTH = { role: 'staff', public: 'with a CAPTCHA' } as const;
+
 const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orderIntake, adminAuth } = fastify;
 
@@ -126,7 +129,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.post(
     '/api/orders/create',
     {
-      config: { rateLimit: fastify.rateLimits.orders },
+      config: { rateLimit: fastify.rateLimits.orders, access: BOOTH },
       schema: {
         tags: ['orders'],
         summary: 'Submit an order (photo numbers)',
@@ -195,7 +198,7 @@ const ordersRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.post(
     '/api/orders',
     {
-      config: { rateLimit: fastify.rateLimits.orders },
+      config: { rateLimit: fastify.rateLimits.orders, access: BOOTH },
       schema: {
         tags: ['orders'],
         summary: 'Submit an order (items text with amounts)',

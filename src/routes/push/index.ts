@@ -37,6 +37,8 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
     {
       config: {
         rateLimit: { max: fastify.config.RATE_LIMIT_PUSH_PER_MIN, timeWindow: 60_000, groupId: 'push' },
+        // Every role may hear of new orders (src/domain/roles.ts).
+        access: { role: 'viewer', public: "with an order's number and email" },
       },
       schema: {
         tags: ['push'],

@@ -18,19 +18,28 @@ export function bearerToken(header: string | undefined): string | undefined {
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 /**
- * A matcher for a fixed set of tokens. Both sides are hashed to 32 bytes so that
- * `timingSafeEqual` compares equal lengths, and every configured token is compared on
- * every call (no early exit), so the time taken says nothing about which token, or how
- * much of one, matched.
+ * Which of a fixed set of tokens a candidate is: its index, or -1. Both sides are hashed to
+ * 32 bytes so that `timingSafeEqual` compares equal lengths, and every configured token is
+ * compared on every call (no early exit), so the time taken says nothing about which token,
+ * or how much of one, matched.
  */
-export function tokenMatcher(tokens: readonly string[]): (candidate: string) => boolean {
+export function tokenIndex(tokens: readonly string[]): (candidate: string) => number {
   const hashes = tokens.map(digest);
   return (candidate) => {
     const given = digest(candidate);
-    let matched = 0;
-    for (const h of hashes) matched |= timingSafeEqual(h, given) ? 1 : 0;
-    return matched === 1;
+    let found = -1;
+    for (let i = 0; i < hashes.length; i++) {
+      const equal = timingSafeEqual(hashes[i] as Buffer, given);
+      found = equal ? i : found;
+    }
+    return found;
   };
+}
+
+/** Whether a candidate is one of the tokens (constant time, as `tokenIndex`). */
+export function tokenMatcher(tokens: readonly string[]): (candidate: string) => boolean {
+  const index = tokenIndex(tokens);
+  return (candidate) => index(candidate) >= 0;
 }
 
 /** A new admin token: 32 random bytes, base64url (43 characters, no padding). */

@@ -7,12 +7,23 @@
  * when stdout is a TTY), and never logged: logs are collected and kept by other systems, so
  * they only name the file (docs/contract.md, "Hardening").
  *
- * How a route uses it:
- *   admin only:  { onRequest: fastify.adminAuth.requireAdmin,
- *                  schema: { security: [{ adminToken: [] }],
- *                            response: { ..., ...errorResponses('UNAUTHORIZED', 'RATE_LIMITED') } } }
- *                (onRequest, so an unauthenticated caller gets 401 before its body is even read)
- *   either:      if (!fastify.adminAuth.isAdmin(request)) await fastify.captcha.verify(...)
+ * How a route uses it (docs/contract.md, "Roles"; the roles and their rules: src/domain/roles.ts):
+ *   admin only:  { config: { access: 'staff' },            // the least role it needs
+ *                  schema: { security: [{ adminToken: [] }], ... } }
+ *   open too:    { config: { access: { role: 'staff', public: 'with a CAPTCHA' } },
+ *                  schema: { security: [{}, { adminToken: [] }], ... } }
+ *                and in the handler: if (!fastify.adminAuth.isAdmin(request)) await fastify.captcha.verify(...)
+ *   finer rule:  access: { role: 'staff', actions: ['status:void'] } and, where it applies,
+ *                fastify.adminAuth.check(request, 'status:void')
+ *
+ * The check is added here, to every route, by an `onRoute` hook: a route that names the
+ * `adminToken` security scheme without declaring `config.access` (or the other way round) is
+ * refused at registration, so no admin route can forget its role. Admin-only routes are
+ * checked in `onRequest` (an unauthenticated or forbidden caller is refused before its body
+ * is read); open routes refuse admin credentials of a weaker role (403) there too. The hook
+ * also adds the role to the route's OpenAPI description and 403 FORBIDDEN to its responses,
+ * and keeps the table of every route's access (`routes()`), from which docs/contract.md's
+ * table is generated (npm run openapi).
  *
  * Decisions:
  * - No credentials (no header, an empty one, or another scheme such as Basic) is 401 and is
@@ -28,19 +39,35 @@
  *   allow-list check and the route's own check never count one wrong token twice.
  */
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Actor, adminActor } from '../../domain/order.js';
-import { appError } from '../../errors/catalogue.js';
+import type { Actor } from '../../domain/order.js';
+import {
+  ACTIONS,
+  type AccessRule,
+  accessNote,
+  accessRule,
+  actorFor,
+  parseTokenEntry,
+  type Role,
+  type RouteAccess,
+  roleAtLeast,
+} from '../../domain/roles.js';
+import { appError, errorCatalogue } from '../../errors/catalogue.js';
 import { readOrCreateSecret } from '../../lib/secret-file.js';
+import { ErrorBody } from '../../schemas/errors.js';
 import { clientKey } from '../rate-limit/client-key.js';
-import { bearerToken, generateAdminToken, tokenMatcher } from './credentials.js';
+import { bearerToken, generateAdminToken, tokenIndex } from './credentials.js';
 import { FailureTracker } from './failure-tracker.js';
-import type { AdminAuth } from './types.js';
+import type { AdminAuth, RouteAccessEntry } from './types.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     adminAuth: AdminAuth;
+  }
+  interface FastifyContextConfig {
+    /** Who may call the route with admin credentials (src/domain/roles.ts). */
+    access?: RouteAccess;
   }
 }
 
@@ -49,7 +76,7 @@ const MIN_TOKEN_LENGTH = 24;
 
 type Verdict =
   | { kind: 'none'; lockedMs: number }
-  | { kind: 'admin'; actor: Actor }
+  | { kind: 'admin'; actor: Actor; role: Role }
   | { kind: 'wrong' }
   | { kind: 'locked'; lockedMs: number };
 
@@ -57,6 +84,7 @@ type Verdict =
 export type Terminal = { write(text: string): unknown };
 
 type AdminAuthOptions = {
+  /** ADMIN_TOKENS entries, each with its optional role prefix (src/domain/roles.ts). */
   tokens: readonly string[];
   maxFailures: number;
   windowMs: number;
@@ -64,10 +92,16 @@ type AdminAuthOptions = {
 };
 
 /** The AdminAuth interface over a fixed token list; no I/O. */
-function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: FailureTracker } {
-  const matches = tokenMatcher(opts.tokens);
+function createAdminAuth(opts: AdminAuthOptions): AdminAuth & {
+  tracker: FailureTracker;
+  /** A route's declared access: its check (undefined for routes without one); throws for a route that forgot it. */
+  declare(route: RouteOptions): { rule: AccessRule; hook: onRequestHookHandler } | undefined;
+} {
+  const entries = opts.tokens.map(parseTokenEntry);
+  const find = tokenIndex(entries.map((e) => e.token));
   const tracker = new FailureTracker({ maxFailures: opts.maxFailures, windowMs: opts.windowMs, now: opts.now });
   const verdicts = new WeakMap<FastifyRequest, Verdict>();
+  const table: RouteAccessEntry[] = [];
 
   function judge(request: FastifyRequest): Verdict {
     const cached = verdicts.get(request);
@@ -76,14 +110,16 @@ function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: Failure
     const token = bearerToken(request.headers.authorization);
     const lockedMs = tracker.lockedFor(key);
     let verdict: Verdict;
+    const index = token === undefined || lockedMs > 0 ? -1 : find(token);
     if (token === undefined) {
       verdict = { kind: 'none', lockedMs };
     } else if (lockedMs > 0) {
       // Locked out: the token is not even looked at.
       verdict = { kind: 'locked', lockedMs };
-    } else if (matches(token)) {
+    } else if (index >= 0) {
       tracker.reset(key);
-      verdict = { kind: 'admin', actor: adminActor(token) };
+      const { role } = entries[index] as { role: Role };
+      verdict = { kind: 'admin', role, actor: actorFor(role, token) };
     } else {
       const nowLockedMs = tracker.recordFailure(key);
       verdict = nowLockedMs > 0 ? { kind: 'locked', lockedMs: nowLockedMs } : { kind: 'wrong' };
@@ -101,33 +137,119 @@ function createAdminAuth(opts: AdminAuthOptions): AdminAuth & { tracker: Failure
     });
   }
 
+  function forbidden(role: Role, need: Role, what: string) {
+    return appError('FORBIDDEN', { details: `A ${role} token may not ${what} (needs ${need})` });
+  }
+
+  /** The admin's role, or throws 401/429 like every admin-only route. */
+  function authenticated(request: FastifyRequest): Role {
+    const v = judge(request);
+    if (v.kind === 'admin') return v.role;
+    if (v.kind === 'locked' || (v.kind === 'none' && v.lockedMs > 0)) throw lockedOut(v.lockedMs);
+    throw appError('UNAUTHORIZED', {
+      details: v.kind === 'none' ? 'Send Authorization: Bearer <admin token>' : 'The admin token is not valid',
+    });
+  }
+
+  function isAdmin(request: FastifyRequest): boolean {
+    const v = judge(request);
+    if (v.kind === 'admin') return true;
+    if (v.kind === 'none') return false;
+    if (v.kind === 'locked') throw lockedOut(v.lockedMs);
+    throw appError('UNAUTHORIZED', { details: 'The admin token is not valid' });
+  }
+
+  /** The onRequest check of one route's declaration. */
+  function guard(rule: AccessRule, what: string): onRequestHookHandler {
+    if (rule.public === undefined) {
+      return async (request) => {
+        const role = authenticated(request);
+        if (!roleAtLeast(role, rule.role)) throw forbidden(role, rule.role, what);
+      };
+    }
+    return async (request) => {
+      if (!isAdmin(request)) return; // the public's way in is the route's own business
+      const role = (judge(request) as { role: Role }).role;
+      if (!roleAtLeast(role, rule.role)) throw forbidden(role, rule.role, what);
+    };
+  }
+
   return {
     tracker,
-    async requireAdmin(request) {
-      const v = judge(request);
-      if (v.kind === 'admin') return;
-      if (v.kind === 'locked' || (v.kind === 'none' && v.lockedMs > 0)) throw lockedOut(v.lockedMs);
-      throw appError('UNAUTHORIZED', {
-        details: v.kind === 'none' ? 'Send Authorization: Bearer <admin token>' : 'The admin token is not valid',
-      });
-    },
-    isAdmin(request) {
-      const v = judge(request);
-      if (v.kind === 'admin') return true;
-      if (v.kind === 'none') return false;
-      if (v.kind === 'locked') throw lockedOut(v.lockedMs);
-      throw appError('UNAUTHORIZED', { details: 'The admin token is not valid' });
-    },
+    isAdmin,
     actor(request) {
       const v = judge(request);
       return v.kind === 'admin' ? v.actor : 'customer';
     },
+    role(request) {
+      const v = judge(request);
+      return v.kind === 'admin' ? v.role : undefined;
+    },
+    allows(request, action) {
+      const v = judge(request);
+      return v.kind === 'admin' && roleAtLeast(v.role, ACTIONS[action].role);
+    },
+    check(request, action) {
+      const role = authenticated(request);
+      const need = ACTIONS[action].role;
+      if (!roleAtLeast(role, need)) throw forbidden(role, need, ACTIONS[action].what);
+    },
+    routes: () => table,
+    declare(route) {
+      const security = (route.schema as { security?: Record<string, unknown>[] } | undefined)?.security;
+      const adminScheme = security?.some((s) => 'adminToken' in s) ?? false;
+      const open = security?.some((s) => Object.keys(s).length === 0) ?? false;
+      const access = route.config?.access;
+      const methods = [route.method].flat().filter((m) => m !== 'HEAD');
+      const name = `${methods.join(',') || route.method} ${route.url}`;
+      if (access === undefined) {
+        if (adminScheme) {
+          throw new Error(
+            `${name} names the adminToken security scheme but declares no role: add config: { access: 'viewer' | 'staff' | 'owner' } (src/domain/roles.ts)`,
+          );
+        }
+        return undefined;
+      }
+      if (!adminScheme) {
+        throw new Error(`${name} declares config.access but its schema's security does not name adminToken`);
+      }
+      const rule = accessRule(access);
+      if (open !== (rule.public !== undefined)) {
+        throw new Error(
+          open
+            ? `${name} is open to the public (security [{}]) but its config.access does not say how (public: '...')`
+            : `${name} declares public access but its security does not allow calls without credentials ([{}])`,
+        );
+      }
+      if (methods.length > 0) table.push({ method: methods.join(','), url: route.url, ...rule });
+      return { rule, hook: guard(rule, `call ${name}`) };
+    },
   };
+}
+
+/** Adds the role to the route's OpenAPI description and 403 FORBIDDEN to its responses. */
+function documentAccess(route: RouteOptions, rule: AccessRule): void {
+  const schema = route.schema as { description?: string; response?: Record<number, unknown> } | undefined;
+  if (!schema) return;
+  const note = accessNote(rule);
+  if (!schema.description?.includes(note)) {
+    schema.description = schema.description ? `${schema.description}\n\n${note}` : note;
+  }
+  if (rule.role !== 'viewer' || rule.actions.length > 0 || rule.public !== undefined) {
+    const response = schema.response ?? {};
+    const existing = response[403] as { description?: string } | undefined;
+    if (!existing?.description?.includes('FORBIDDEN')) {
+      const text = `\`FORBIDDEN\`: ${errorCatalogue.FORBIDDEN.message}`;
+      // A route that answers 403 for another reason (CAPTCHA_FAILED) lists both codes.
+      response[403] = ErrorBody.describe(existing?.description ? `${existing.description}. ${text}` : text);
+    }
+    schema.response = response;
+  }
 }
 
 /**
  * The tokens to accept: `ADMIN_TOKENS`, or else the one kept in DATA_DIR (generated on the
- * first start, and shown then on the terminal if there is one).
+ * first start, and shown then on the terminal if there is one; an owner token).
  */
 async function resolveTokens(fastify: FastifyInstance, terminal: Terminal | undefined): Promise<string[]> {
   const { config } = fastify;
@@ -158,10 +280,22 @@ export default fp(
       windowMs: fastify.config.ADMIN_AUTH_WINDOW_MS,
     });
     fastify.decorate('adminAuth', {
-      requireAdmin: auth.requireAdmin,
       isAdmin: auth.isAdmin,
       actor: auth.actor,
+      role: auth.role,
+      allows: auth.allows,
+      check: auth.check,
+      routes: auth.routes,
     } satisfies AdminAuth);
+    // Every route registered from here on: its declared access is checked, documented and
+    // tabled; a route that names the admin scheme without one is refused.
+    fastify.addHook('onRoute', (route) => {
+      const declared = auth.declare(route);
+      if (!declared) return;
+      const existing = route.onRequest ? [route.onRequest].flat() : [];
+      route.onRequest = [declared.hook, ...existing];
+      documentAccess(route, declared.rule);
+    });
   },
   { name: 'admin-auth', dependencies: ['config'] },
 );

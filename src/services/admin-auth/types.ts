@@ -1,25 +1,38 @@
 /**
- * Admin authentication (docs/contract.md, "Admin authentication"), decorated as `fastify.adminAuth`.
- * `Authorization: Bearer <token>`; tokens compared in constant time; repeated failures
- * from one address lock it out (429) for the window.
+ * Admin authentication (docs/contract.md, "Admin authentication" and "Roles"), decorated as
+ * `fastify.adminAuth`. `Authorization: Bearer <token>`; tokens compared in constant time;
+ * repeated failures from one address lock it out (429) for the window. Each token has a role
+ * (src/domain/roles.ts); routes declare what they need as `config.access` and the plugin checks it.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../domain/order.js';
+import type { AccessRule, Action, Role } from '../../domain/roles.js';
+
+/** One route of the access table (`routes()`). */
+export type RouteAccessEntry = AccessRule & { method: string; url: string };
 
 export interface AdminAuth {
   /**
-   * preHandler for admin routes: 401 UNAUTHORIZED (with WWW-Authenticate) without or with
-   * wrong credentials, 429 RATE_LIMITED while the client's address is locked out.
-   */
-  requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /**
    * For routes open to both (order submission: admin replaces CAPTCHA; push subscribe).
-   * true: valid admin credentials. false: none sent. Wrong credentials throw like requireAdmin.
+   * true: valid admin credentials. false: none sent. Wrong credentials throw 401 (429 while
+   * the address is locked out). The route's declared role was checked already (onRequest).
    */
   isAdmin(request: FastifyRequest): boolean;
   /**
-   * Who a request acts as, for the order history: `admin:<first 8 hex of the token's SHA-256>`
-   * with valid admin credentials, else `customer` (call it after requireAdmin / isAdmin).
+   * Who a request acts as, for the order history: `admin:`, `staff:` or `viewer:` and the first
+   * 8 hex digits of the token's SHA-256 with valid admin credentials, else `customer`.
    */
   actor(request: FastifyRequest): Actor;
+  /** The role of the request's valid admin credentials; undefined without them. */
+  role(request: FastifyRequest): Role | undefined;
+  /** Whether the request's admin credentials may do `action` (false without credentials). */
+  allows(request: FastifyRequest, action: Action): boolean;
+  /**
+   * A finer rule inside a route (src/domain/roles.ts, ACTIONS): 403 FORBIDDEN unless the request's role may
+   * do `action`; 401 without valid admin credentials. The route lists the action in its
+   * `config.access.actions`, so the table and its description show it.
+   */
+  check(request: FastifyRequest, action: Action): void;
+  /** Every route with declared access, as registered: what docs/contract.md's table is made of. */
+  routes(): readonly RouteAccessEntry[];
 }

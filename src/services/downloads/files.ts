@@ -19,6 +19,8 @@ export type PhotoRef = { eventCode: string; id: string; version: string };
 export interface DownloadFiles {
   /** The rendered file of this photo version (rendered now when missing), and its size. */
   ensure(photo: PhotoRef, originalPath: string): Promise<{ file: string; size: number }>;
+  /** Deletes every rendered version of the photo (a takedown's "remove": docs/contract.md, "Takedown requests"). */
+  forget(photo: Pick<PhotoRef, 'eventCode' | 'id'>): Promise<void>;
   /** Renders done by this instance (for tests). */
   readonly renders: number;
 }
@@ -52,6 +54,13 @@ export function createDownloadFiles(dataDir: string): DownloadFiles {
   return {
     get renders() {
       return renders;
+    },
+    async forget(photo) {
+      const stem = hash(`${photo.eventCode}/${photo.id}`, 24);
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const name of names) {
+        if (name.startsWith(`${stem}-`) && name.endsWith('.jpg')) await unlink(path.join(dir, name)).catch(() => {});
+      }
     },
     ensure(photo, originalPath) {
       const stem = hash(`${photo.eventCode}/${photo.id}`, 24);

@@ -86,6 +86,16 @@ export class DiskCache {
     }
   }
 
+  /** Deletes the render cached under `key`; true when there was one. Never rejects. */
+  async remove(kind: string, key: string, suffix?: RenderSuffix): Promise<boolean> {
+    try {
+      await rm(this.fileFor(kind, key, suffix));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Writes atomically; resolves true when stored. Never rejects. */
   async write(kind: string, key: string, body: Buffer, suffix?: RenderSuffix): Promise<boolean> {
     const file = this.fileFor(kind, key, suffix);

@@ -257,6 +257,17 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
       });
     },
 
+    async forget(photo) {
+      let removed = 0;
+      for (const kind of imageKinds) {
+        for (const format of imageFormats) {
+          memory?.delete(memoryKey(kind, photo, format));
+          if (await disk.remove(kind, diskKey(kind, photo, format), SUFFIX[format])) removed++;
+        }
+      }
+      return removed;
+    },
+
     stats(): ImageStats {
       return {
         ...counters,

@@ -80,5 +80,11 @@ export interface ImageService {
    * the disk cache cannot be written.
    */
   storeThumbnails(photo: PhotoRef, pixels: RawPixels): Promise<boolean>;
+  /**
+   * Deletes every render of `photo` (each kind and format, in memory and on disk): a photo taken
+   * down for good keeps nothing rendered (docs/contract.md, "Takedown requests"). Resolves with
+   * the number of files deleted.
+   */
+  forget(photo: Photo): Promise<number>;
   stats(): ImageStats;
 }

@@ -22,6 +22,8 @@ import {
   receiptContent,
   shippedContent,
   type TemplateContext,
+  takedownContent,
+  takedownNoticeContent,
   verificationContent,
 } from './templates.js';
 
@@ -129,6 +131,41 @@ export function createRenderer(deps: RenderDeps): RenderJob {
         const added = typeof job.payload.added === 'number' && job.payload.added > 0 ? job.payload.added : 1;
         const content = photosContent(code, added, photoCodeUrl(deps.publicBaseUrl, code), ctx);
         return envelope(job, null, [{ name: '', address: to }], [], content);
+      }
+      case 'takedown': {
+        // The requester, not a customer of an order: everything the message needs is in the payload.
+        const { email, decision, eventName, photoNumber } = job.payload;
+        if (typeof email !== 'string' || !isSafeAddress(email.trim())) {
+          return { skip: 'the requester gave no usable email address' };
+        }
+        if ((decision !== 'remove' && decision !== 'restore') || typeof photoNumber !== 'string') {
+          throw new Error(`takedown mail ${job.id} has no decision or photo`);
+        }
+        const content = takedownContent(
+          { decision, eventName: typeof eventName === 'string' ? eventName : '', photoNumber },
+          ctx,
+        );
+        return envelope(job, null, [{ name: '', address: email.trim() }], [], content);
+      }
+      case 'operator': {
+        // A notice for the photographer (OPERATOR_EMAIL): a new takedown request.
+        if (!deps.operatorEmail) return { skip: 'no OPERATOR_EMAIL' };
+        const p = job.payload;
+        if (p.about !== 'takedown' || typeof p.photoNumber !== 'string') {
+          return { skip: `no message for operator notice ${String(p.about)}` };
+        }
+        const content = takedownNoticeContent(
+          {
+            eventName: typeof p.eventName === 'string' ? p.eventName : '',
+            photoNumber: p.photoNumber,
+            reason: typeof p.reason === 'string' ? p.reason : 'other',
+            email: typeof p.email === 'string' ? p.email : '',
+            message: typeof p.message === 'string' ? p.message : '',
+            hidden: p.hidden === true,
+          },
+          ctx,
+        );
+        return envelope(job, null, [{ name: '', address: deps.operatorEmail }], [], content);
       }
       default:
         // A kind the store's outbox knows but this version never enqueues.

@@ -325,3 +325,75 @@ export function photosContent(code: string, added: number, url: string, ctx: Tem
   );
   return { subject, text, html };
 }
+
+/** What a takedown decision mail says (`takedown` jobs: payload `{ email, decision, eventName, photoNumber }`). */
+export type TakedownMail = { decision: 'remove' | 'restore'; eventName: string; photoNumber: string };
+
+/** The requester hears the owner's decision on their takedown request (docs/contract.md, "Takedown requests"). */
+export function takedownContent(mail: TakedownMail, ctx: TemplateContext): MessageContent {
+  const photo = `photo #${headerText(mail.photoNumber, 20)} of ${headerText(mail.eventName, 100)}`;
+  const subject =
+    mail.decision === 'remove' ? `Your removal request: ${photo} was removed` : `Your removal request: ${photo}`;
+  const lines =
+    mail.decision === 'remove'
+      ? [
+          `You asked us to take down ${photo}.`,
+          'We have removed it: it is no longer shown in the gallery, offered for sale or printed.',
+        ]
+      : [
+          `You asked us to take down ${photo}.`,
+          'We have reviewed your request and decided to keep the photo in the gallery.',
+          'If you think we got this wrong, reply to this message and tell us why.',
+        ];
+  const text = `Hello,\n\n${lines.join('\n')}\n\n— ${ctx.senderName}\n`;
+  const html = page(
+    subject,
+    ['<p>Hello,</p>', ...lines.map((l) => `<p>${escapeHtml(l)}</p>`), `<p>— ${escapeHtml(ctx.senderName)}</p>`].join(
+      '\n',
+    ),
+  );
+  return { subject, text, html };
+}
+
+/** What the photographer's notice of a new takedown request says (`operator` jobs with `about: 'takedown'`). */
+export type TakedownNoticeMail = {
+  eventName: string;
+  photoNumber: string;
+  reason: string;
+  email: string;
+  message: string;
+  hidden: boolean;
+};
+
+const REASON_WORDS: Record<string, string> = {
+  me: 'the person in the photo',
+  copyright: 'copyright',
+  other: 'other',
+};
+
+/**
+ * The photographer hears of a new takedown request at once, with a link to the dashboard's
+ * queue, where one tap decides it (docs/contract.md, "Takedown requests").
+ */
+export function takedownNoticeContent(mail: TakedownNoticeMail, ctx: TemplateContext): MessageContent {
+  const photo = `photo #${headerText(mail.photoNumber, 20)} of ${headerText(mail.eventName, 100)}`;
+  const subject = `Takedown request: ${photo}`;
+  const queueUrl = `${ctx.publicBaseUrl}/admin/takedowns`;
+  const lines = [
+    `Someone asked for ${photo} to come down.`,
+    `Reason: ${REASON_WORDS[mail.reason] ?? mail.reason}. From: ${mail.email}.`,
+    ...(mail.message ? [`Message: ${mail.message}`] : []),
+    mail.hidden
+      ? 'The photo is hidden from the gallery until you decide.'
+      : 'The photo is still shown in the gallery until you decide.',
+  ];
+  const text = `${lines.join('\n')}\n\nDecide: ${queueUrl}\n`;
+  const html = page(
+    subject,
+    [
+      ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
+      `<p><a href="${escapeHtml(queueUrl)}" style="display:inline-block;padding:10px 18px;background:#1a73e8;color:#fff;text-decoration:none;border-radius:4px">Open the takedown queue</a></p>`,
+    ].join('\n'),
+  );
+  return { subject, text, html };
+}

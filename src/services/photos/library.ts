@@ -31,6 +31,7 @@ import { compareNames } from './naming.js';
 import { commit, type EventState, newEventState } from './photo-index.js';
 import { createScanner, type SessionSelection } from './scanner.js';
 import type { LibraryEvent, Photo, PhotoLibrary } from './types.js';
+import { buildView } from './views.js';
 import { createWatcher, type DirtySet } from './watcher.js';
 
 export type LibraryOptions = {
@@ -92,6 +93,10 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   const gate = new IntakeGate(opts.settleMs ?? 0);
 
   const states = new Map<string, EventState>();
+  /** `${eventCode}\u0000${photoId}` of every photo taken down (docs/contract.md, "Takedown requests"). */
+  let hidden: ReadonlySet<string> = new Set();
+  const hiddenKey = (code: string, id: string) => `${code}\u0000${id}`;
+  const isHidden = (code: string, id: string) => hidden.size > 0 && hidden.has(hiddenKey(code, id));
   let events: readonly LibraryEvent[] = Object.freeze([]);
   let generation = 0;
   const listeners = new Set<() => void>();
@@ -144,7 +149,8 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       enqueue(async () => {
         const list = take();
         if (closed || list.length === 0) return;
-        for (const st of list) if (states.get(st.code) === st) await commit(dataDir, st, { log, gapMs });
+        for (const st of list)
+          if (states.get(st.code) === st) await commit(dataDir, st, { log, gapMs, hidden: isHidden });
         publish();
       }),
   });
@@ -211,7 +217,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       }
       inspection.inspectNew(st, result.jobs, hold);
       if (result.changed || isNew || !st.view) {
-        await commit(dataDir, st, { log, gapMs });
+        await commit(dataDir, st, { log, gapMs, hidden: isHidden });
         states.set(code, st);
         anyChange = true;
       }
@@ -283,6 +289,26 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       return view.byNumber.get(idOrNumber) ?? view.byId.get(idOrNumber);
     },
     photosForCode: (code) => codeIndex().get(code),
+    findHiddenPhoto: (code, idOrNumber) => states.get(code)?.view?.hidden.get(idOrNumber),
+    setHidden(photos) {
+      const next = new Set(photos.map((p) => hiddenKey(p.eventCode, p.photoId)));
+      const changed = new Set<string>();
+      for (const key of next) if (!hidden.has(key)) changed.add(key.split('\u0000')[0] as string);
+      for (const key of hidden) if (!next.has(key)) changed.add(key.split('\u0000')[0] as string);
+      hidden = next;
+      if (changed.size === 0) return Promise.resolve();
+      // The affected events' views are built again (numbers and files unchanged) and published.
+      return enqueue(async () => {
+        let any = false;
+        for (const code of changed) {
+          const st = states.get(code);
+          if (!st?.view || closed) continue;
+          st.view = buildView(st, { log, gapMs, hidden: isHidden });
+          any = true;
+        }
+        if (any) publish();
+      });
+    },
     intake: () => ({ pending: gate.pending, inspecting: inspection.inspecting, broken: gate.brokenList() }),
     originalPath: (photo) => path.join(photosDir, photo.eventCode, photo.day, photo.session, photo.fileName),
     get generation() {

@@ -9,7 +9,7 @@ import type { EventJsonT } from './event-config.js';
 import { naturalKey, relativeKey } from './naming.js';
 import { type FileRecord, loadEventIndex, type SessionRecords, saveEventIndex } from './persist.js';
 import type { Photo } from './types.js';
-import { buildView, compareFrames, type EventView, orderedTree } from './views.js';
+import { buildView, compareFrames, type EventView, type HiddenCheck, orderedTree } from './views.js';
 
 /**
  * A file's record, with what this process keeps beside it: the photo built from it, and
@@ -101,7 +101,7 @@ async function persist(dataDir: string, st: EventState, log: FastifyBaseLogger):
 export async function commit(
   dataDir: string,
   st: EventState,
-  opts: { log: FastifyBaseLogger; gapMs: number },
+  opts: { log: FastifyBaseLogger; gapMs: number; hidden?: HiddenCheck },
 ): Promise<void> {
   if (assignNumbers(st)) st.unsaved = true;
   if (st.unsaved) {

@@ -96,6 +96,16 @@ export interface PhotoLibrary {
    * photos, and intake").
    */
   photosForCode(code: string): readonly Photo[] | undefined;
+  /**
+   * A photo taken down (docs/contract.md, "Takedown requests"), by id or number: what
+   * `findPhoto` no longer finds. For the admin's takedown queue only; never serve it publicly.
+   */
+  findHiddenPhoto(code: string, idOrNumber: string): Photo | undefined;
+  /**
+   * Photos to keep from the public from now on (the whole set, replacing the last one). Resolves
+   * once the views without them are published.
+   */
+  setHidden(photos: readonly { eventCode: string; photoId: string }[]): Promise<void>;
   /** Files pending, being inspected, or broken. */
   intake(): IntakeStatus;
   /** Absolute path of the original, for the image service only (never served). */

@@ -12,6 +12,11 @@
  * A frame holding a photo code is never listed. It and the frames after it in the same
  * session, up to the next code frame or a gap over `gapMs` between consecutive frames,
  * belong to that code.
+ *
+ * A photo taken down (`hidden`: docs/contract.md, "Takedown requests") is left out the same
+ * way: not listed, counted, found by number or id, nor part of a code's photos; it keeps its
+ * number and its place in the shooting order (so code groups and numbers don't shift), and
+ * only `hidden` of the view still knows it, for the admin's takedown queue.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { resolveEventDefaults } from './event-config.js';
@@ -29,7 +34,12 @@ export type EventView = {
   days: Map<string, readonly Photo[]>;
   /** Photo code → the photos its frames introduced in this event, in gallery order. */
   codes: Map<string, Photo[]>;
+  /** Photos taken down, by id and by number: never listed (the admin's takedown queue only). */
+  hidden: Map<string, Photo>;
 };
+
+/** Whether the photo with this id in this event is taken down. */
+export type HiddenCheck = (eventCode: string, photoId: string) => boolean;
 
 const EMPTY_DAYS: readonly DayFolder[] = Object.freeze([]);
 const sessionKey = (day: string, session: string) => `${day}\u0000${session}`;
@@ -78,13 +88,17 @@ export function orderedTree(st: EventState): OrderedDay[] {
 
 type Frame = { name: string; key: string; takenAtMs: number | null; code: string | null; photo: Photo | undefined };
 
-export function buildView(st: EventState, opts: { log: FastifyBaseLogger; gapMs: number }): EventView {
+export function buildView(
+  st: EventState,
+  opts: { log: FastifyBaseLogger; gapMs: number; hidden?: HiddenCheck },
+): EventView {
   const photos: Photo[] = [];
   const byId = new Map<string, Photo>();
   const byNumber = new Map<string, Photo>();
   const sessions = new Map<string, readonly Photo[]>();
   const dayPhotos = new Map<string, readonly Photo[]>();
   const codes = new Map<string, Photo[]>();
+  const hidden = new Map<string, Photo>();
   let firstTaken = Number.POSITIVE_INFINITY;
 
   const dayFolders: DayFolder[] = [];
@@ -119,6 +133,11 @@ export function buildView(st: EventState, opts: { log: FastifyBaseLogger; gapMs:
             };
             rec.photo = photo;
           }
+          if (opts.hidden?.(st.code, photo.id)) {
+            hidden.set(photo.id, photo);
+            hidden.set(photo.number, photo);
+            photo = undefined; // a frame still (its time counts for the code groups), never a listed photo
+          }
         }
         if (rec.takenAtMs !== null && rec.takenAtMs < firstTaken) firstTaken = rec.takenAtMs;
         frames.push({ name: fileName, key: naturalKey(fileName), takenAtMs: rec.takenAtMs, code, photo });
@@ -150,7 +169,7 @@ export function buildView(st: EventState, opts: { log: FastifyBaseLogger; gapMs:
     photoCount: photos.length,
     days: dayFolders.length ? Object.freeze(dayFolders) : EMPTY_DAYS,
   }) as LibraryEvent;
-  return { event, photos: Object.freeze(photos), byId, byNumber, sessions, days: dayPhotos, codes };
+  return { event, photos: Object.freeze(photos), byId, byNumber, sessions, days: dayPhotos, codes, hidden };
 }
 
 /**

@@ -8,6 +8,7 @@
  *
  * - orders:   RATE_LIMIT_ORDERS_PER_MIN   (one shared quota for both submission routes)
  * - feedback: RATE_LIMIT_FEEDBACK_PER_MIN
+ * - takedown: RATE_LIMIT_FEEDBACK_PER_MIN too, counted apart (POST /api/photos/{event}/{photo}/takedown)
  * - captcha:  RATE_LIMIT_CAPTCHA_PER_MIN  (GET /api/captcha/challenge)
  * - lookup:   RATE_LIMIT_LOOKUP_PER_MIN   (POST /api/orders/lookup, a customer's order status)
  * - codes:    RATE_LIMIT_CODES_PER_MIN    (POST /api/finder, a new photo code)
@@ -32,6 +33,7 @@ import { GroupStore } from './group-store.js';
 export interface RateLimits {
   orders: RateLimitOptions;
   feedback: RateLimitOptions;
+  takedown: RateLimitOptions;
   captcha: RateLimitOptions;
   lookup: RateLimitOptions;
   codes: RateLimitOptions;
@@ -58,6 +60,7 @@ export function rateLimitConfigs(limits: {
   return {
     orders: perMinute(limits.orders, 'orders'),
     feedback: perMinute(limits.feedback, 'feedback'),
+    takedown: perMinute(limits.feedback, 'takedown'),
     captcha: perMinute(limits.captcha, 'captcha'),
     lookup: perMinute(limits.lookup, 'lookup'),
     codes: perMinute(limits.codes, 'codes'),

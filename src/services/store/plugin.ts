@@ -61,6 +61,7 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     idempotencyKeys: store.idempotencyKeys,
     captchaTokens: store.captchaTokens,
     outbox: store.outbox,
+    takedowns: store.takedowns,
     coupons: store.coupons,
     downloadGrants: store.downloadGrants,
     paymentEvents: store.paymentEvents,

@@ -19,6 +19,7 @@ import type { OrdersPort } from './ports/orders.js';
 import type { PaymentEventsPort } from './ports/payment-events.js';
 import type { PhotoCodesPort } from './ports/photo-codes.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
+import type { TakedownsPort } from './ports/takedowns.js';
 import { SqlCaptchaTokens } from './sql/captcha-tokens.js';
 import { SqlCoupons } from './sql/coupons.js';
 import type { Db } from './sql/db.js';
@@ -31,6 +32,7 @@ import { SqlOrders } from './sql/orders.js';
 import { SqlPaymentEvents } from './sql/payment-events.js';
 import { SqlPhotoCodes } from './sql/photo-codes.js';
 import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
+import { SqlTakedowns } from './sql/takedowns.js';
 
 /** What `fastify.store` holds: the ports. */
 export interface Store {
@@ -47,6 +49,7 @@ export interface Store {
   /** The spreadsheet mirror's records (src/services/mirror is its one user). */
   readonly mirror: MirrorPort;
   readonly photoCodes: PhotoCodesPort;
+  readonly takedowns: TakedownsPort;
 }
 
 export type StoreOptions = (
@@ -75,6 +78,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly paymentEvents: PaymentEventsPort;
   readonly mirror: MirrorPort;
   readonly photoCodes: PhotoCodesPort;
+  readonly takedowns: TakedownsPort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -89,6 +93,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.paymentEvents = new SqlPaymentEvents(db);
     this.mirror = new SqlMirror(db);
     this.photoCodes = new SqlPhotoCodes(db);
+    this.takedowns = new SqlTakedowns(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

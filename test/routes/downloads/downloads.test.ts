@@ -3,7 +3,7 @@
  * the file is the original at full resolution without watermark or private metadata; every
  * refusal is 403 DOWNLOAD_UNAVAILABLE with its reason.
  */
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
@@ -163,5 +163,38 @@ describe('GET /api/downloads/{token}', () => {
     const res = await get(app, app.downloads.links.url(order.id, 1, new Date(Date.now() + 3_600_000)));
     expectError(res, 'GET', ROUTE, 404, 'PHOTO_NOT_FOUND');
     expectMatchesOpenApi('GET', ROUTE, res);
+  });
+});
+
+describe('a photo taken down (docs/contract.md, "Takedown requests")', () => {
+  test('hidden by a request: 404 PHOTO_NOT_FOUND; removed: its rendered download is deleted, still 404', async (t) => {
+    const app = await appWithOriginal(t);
+    const order = await orderWithDigital(app);
+    await markPaid(app, order.id);
+    const link = app.downloads.links.url(order.id, 1, new Date(Date.now() + 3_600_000));
+    expect((await get(app, link)).statusCode).toBe(200);
+    const downloadsDir = path.join(app.dataDir, 'downloads');
+    const rendered = async () => (await readdir(downloadsDir)).filter((f) => f.endsWith('.jpg'));
+    expect(await rendered()).toHaveLength(1);
+
+    // Hide-first: the request alone keeps the file from the buyer while the owner decides.
+    const asked = await app.inject({
+      method: 'POST',
+      url: `/api/photos/${encodeURIComponent(EVENT)}/1/takedown`,
+      headers: adminHeaders,
+      payload: { reason: 'me', email: 'cosplayer@example.com' },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    expectError(await get(app, link), 'GET', ROUTE, 404, 'PHOTO_NOT_FOUND');
+
+    const decided = await app.inject({
+      method: 'POST',
+      url: `/api/takedowns/${asked.json().requestId}`,
+      headers: adminHeaders,
+      payload: { decision: 'remove' },
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+    expect(await rendered()).toEqual([]);
+    expectError(await get(app, link), 'GET', ROUTE, 404, 'PHOTO_NOT_FOUND');
   });
 });

@@ -5,12 +5,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { adminActor } from '../../../src/domain/order.js';
+import { actorFor } from '../../../src/domain/roles.js';
 import { ADMIN_TOKEN } from '../../helpers/build.js';
 import { forEachEngine, lineOf, photoNumber } from '../../support/fulfilment-apps.js';
 import { AX, call, expectError, orderIn, withPushService } from '../admin/fixtures.js';
 
-const ADMIN = adminActor(ADMIN_TOKEN);
+const ADMIN = actorFor('owner', ADMIN_TOKEN);
 const pickup = (ref: string, status: string, admin = true) =>
   ({ method: 'POST', url: `/api/orders/${ref}/pickup`, payload: { status }, admin }) as const;
 

@@ -4,13 +4,13 @@
  */
 import sharp from 'sharp';
 import { expect, test } from 'vitest';
-import { adminActor } from '../../../src/domain/order.js';
+import { actorFor } from '../../../src/domain/roles.js';
 import { ADMIN_TOKEN } from '../../helpers/build.js';
 import { forEachEngine, lineOf, photoNumber } from '../../support/fulfilment-apps.js';
 import { readZip } from '../../support/fulfilment-fixtures.js';
 import { AX, BX, call, expectError, orderIn } from '../admin/fixtures.js';
 
-const ADMIN = adminActor(ADMIN_TOKEN);
+const ADMIN = actorFor('owner', ADMIN_TOKEN);
 
 forEachEngine((engine, makeApp) => {
   test('the queue: unprinted lines of paid orders, oldest first, with photo and copies per size; filters', async (t) => {

@@ -15,7 +15,9 @@ type T = Parameters<typeof build>[0];
 /** An app with a throwaway admin route and a route open to both (like order submission). */
 async function appWithAdminRoutes(t: T, env: Record<string, string> = {}) {
   const app = await build(t, { noReady: true, env });
-  app.get('/test/admin', { onRequest: app.adminAuth.requireAdmin }, async () => ({ ok: true }));
+  app.get('/test/admin', { config: { access: 'viewer' }, schema: { security: [{ adminToken: [] }] } }, async () => ({
+    ok: true,
+  }));
   app.post('/test/either', async (request) => ({ admin: app.adminAuth.isAdmin(request) }));
   await app.ready();
   return app;
@@ -191,7 +193,9 @@ describe('generated admin token (ADMIN_TOKENS unset)', () => {
     const shown: string[] = [];
     const terminal = withTerminal ? { write: (text: string) => shown.push(text) } : undefined;
     const app = await buildApp(testConfig(dataDir, { ADMIN_TOKENS: '' }), sink.logger, { terminal });
-    app.get('/test/admin', { onRequest: app.adminAuth.requireAdmin }, async () => ({ ok: true }));
+    app.get('/test/admin', { config: { access: 'viewer' }, schema: { security: [{ adminToken: [] }] } }, async () => ({
+      ok: true,
+    }));
     await app.ready();
     return { app, lines: sink.lines, shown };
   }
@@ -239,7 +243,9 @@ describe('generated admin token (ADMIN_TOKENS unset)', () => {
 
   test('ADMIN_TOKENS set: no file is written and the configured token is the only one', async (t) => {
     const app = await build(t, { noReady: true });
-    app.get('/test/admin', { onRequest: app.adminAuth.requireAdmin }, async () => ({ ok: true }));
+    app.get('/test/admin', { config: { access: 'viewer' }, schema: { security: [{ adminToken: [] }] } }, async () => ({
+      ok: true,
+    }));
     await app.ready();
     await expect(stat(path.join(app.dataDir, ADMIN_TOKEN_FILE))).rejects.toThrow();
   });

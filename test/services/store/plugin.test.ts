@@ -31,6 +31,7 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
     'paymentEvents',
     'photoCodes',
     'pushSubscriptions',
+    'takedowns',
   ]);
   expect(existsSync(path.join(app.dataDir, 'orders.db'))).toBe(true);
   const o = await app.store.orders.create(newOrder(), { by: 'customer' });

@@ -18,18 +18,43 @@ import MirrorPanel from './Mirror.js';
 import OrderDetail from './OrderDetail.js';
 import Orders from './Orders.js';
 import PrintQueue from './PrintQueue.js';
+import { may, useAdminMe } from './role.js';
 import Sales from './Sales.js';
 import Scan from './Scan.js';
 import { adminToken, signOut, signOutReason } from './session.js';
+import Takedowns from './Takedowns.js';
 
+/** Each tab with the route its role must be able to call (the server's table: GET /api/admin/me). */
 const TABS = [
-  { href: '/admin', label: 'Orders', match: (p: string[]) => p.length === 0 || p[0] === 'orders' },
-  { href: '/admin/print', label: 'Print queue', match: (p: string[]) => p[0] === 'print' },
-  { href: '/admin/booth', label: 'Booth', match: (p: string[]) => p[0] === 'booth' },
-  { href: '/admin/scan', label: 'Scan', match: (p: string[]) => p[0] === 'scan' },
-  { href: '/admin/events', label: 'Events', match: (p: string[]) => p[0] === 'events' },
-  { href: '/admin/coupons', label: 'Coupons', match: (p: string[]) => p[0] === 'coupons' },
-  { href: '/admin/sales', label: 'Sales', match: (p: string[]) => p[0] === 'sales' },
+  {
+    href: '/admin',
+    label: 'Orders',
+    need: 'GET /api/orders/pending',
+    match: (p: string[]) => p.length === 0 || p[0] === 'orders',
+  },
+  {
+    href: '/admin/print',
+    label: 'Print queue',
+    need: 'GET /api/print-queue',
+    match: (p: string[]) => p[0] === 'print',
+  },
+  { href: '/admin/booth', label: 'Booth', need: 'POST /api/orders/create', match: (p: string[]) => p[0] === 'booth' },
+  { href: '/admin/scan', label: 'Scan', need: 'GET /api/orders/:id', match: (p: string[]) => p[0] === 'scan' },
+  // Every role: the intake panel reads; the card sheet (staff) and the settings (owner) show by role.
+  { href: '/admin/events', label: 'Events', need: 'GET /api/admin/intake', match: (p: string[]) => p[0] === 'events' },
+  { href: '/admin/coupons', label: 'Coupons', need: 'GET /api/coupons', match: (p: string[]) => p[0] === 'coupons' },
+  {
+    href: '/admin/sales',
+    label: 'Sales',
+    need: 'GET /api/orders/summary/breakdown',
+    match: (p: string[]) => p[0] === 'sales',
+  },
+  {
+    href: '/admin/takedowns',
+    label: 'Takedowns',
+    need: 'GET /api/takedowns',
+    match: (p: string[]) => p[0] === 'takedowns',
+  },
 ];
 
 export default function Admin({ path, query }: { path: string[]; query: URLSearchParams }) {
@@ -40,6 +65,7 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
     if (fromPush) navigate(`/admin/orders/${encodeURIComponent(fromPush)}`, { replace: true });
   }, [fromPush]);
 
+  const me = useAdminMe(token);
   if (!token) return <SignIn />;
   const [first, second] = path;
   let view = <Orders query={query} />;
@@ -50,13 +76,14 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
   else if (first === 'events') view = <EventSettings />;
   else if (first === 'sales') view = <Sales />;
   else if (first === 'coupons') view = <Coupons />;
+  else if (first === 'takedowns') view = <Takedowns />;
   else if (first !== undefined && first !== 'orders') view = <Notice>Unknown page.</Notice>;
 
   return (
     <div class="admin">
       <nav class="admin-tabs" aria-label="Dashboard">
         <ul>
-          {TABS.map((t) => (
+          {TABS.filter((t) => !me || may(me, t.need)).map((t) => (
             <li key={t.href}>
               <a href={t.href} aria-current={t.match(path) ? 'page' : undefined}>
                 {t.label}
@@ -65,6 +92,11 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
           ))}
         </ul>
         <div class="admin-tools">
+          {me && (
+            <span class="admin-role" title={`The history names you ${me.by}`}>
+              Role: {me.role}
+            </span>
+          )}
           <AdminPush />
           <button type="button" class="btn btn-ghost btn-small" onClick={() => signOut()}>
             Sign out

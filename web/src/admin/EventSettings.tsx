@@ -11,6 +11,7 @@ import type { ActiveEventList, EventConfig } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
 import { closedMessage, eventConfigUrl, forget, useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
+import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
 import { CodeCardsPanel } from './CodeCards.js';
 import { IntakePanel } from './Intake.js';
@@ -23,19 +24,24 @@ import {
   packageRows,
   toLocalInput,
 } from './OffersFields.js';
-import { onAdminError } from './session.js';
+import { may, useAdminMe } from './role.js';
+import { adminToken, onAdminError } from './session.js';
 
 export default function EventSettings() {
   useTitle('Events');
   const events = useFetch<ActiveEventList>('/api/proxy-events');
+  const me = useAdminMe(useStore(adminToken));
+  const settings = may(me, 'PUT /api/event-config');
   return (
     <>
       <h1>Events</h1>
       <p class="muted">
-        Open or close ordering, set the deadline, the prices, packages and the early bird. Changes apply at once.
+        {settings
+          ? 'Open or close ordering, set the deadline, the prices, packages and the early bird. Changes apply at once.'
+          : 'Photos arriving, and the events. Only the owner changes event settings.'}
       </p>
       <IntakePanel />
-      <CodeCardsPanel />
+      {may(me, 'GET /api/finder/cards.pdf') && <CodeCardsPanel />}
       {events.error && <ErrorBox error={events.error} onRetry={events.reload} />}
       {!events.data && !events.error && <Spinner />}
       {events.data?.length === 0 && <Notice>No events in the photo library yet.</Notice>}
@@ -46,7 +52,13 @@ export default function EventSettings() {
               <span class="event-setting-name">{ev.eventName}</span>
               <span class={`badge ${ev.active ? 'badge-ok' : 'badge-muted'}`}>{ev.active ? 'open' : 'closed'}</span>
             </summary>
-            <EventForm slug={ev.eventSlug} onSaved={events.reload} />
+            {settings ? (
+              <EventForm slug={ev.eventSlug} onSaved={events.reload} />
+            ) : (
+              <p class="muted small">
+                <a href={eventPath(ev.eventSlug)}>View gallery</a>
+              </p>
+            )}
           </details>
         ))}
       </div>

@@ -10,17 +10,21 @@ import type { AdminOrder as Order, OrderChange } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
+import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
 import { OrderHistory, PrintLineRow } from './OrderFulfilment.js';
-import { onAdminError } from './session.js';
-import { downloadFile, downloadLabel, itemLines, StatusBadges } from './shared.js';
+import { may, useAdminMe } from './role.js';
+import { adminToken, onAdminError } from './session.js';
+import { downloadFile, downloadLabel, itemLines, removedPhotos, StatusBadges } from './shared.js';
 
 type PickupStatus = NonNullable<Order['pickupStatus']>;
 
 const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
 
 export default function OrderDetail({ orderRef }: { orderRef: string }) {
+  // Staff may mark paid but not void or cancel: those buttons show only to a role that may.
+  const me = useAdminMe(useStore(adminToken));
   const loaded = useFetch<Order>(`/api/orders/${encodeURIComponent(orderRef)}`, { admin: true });
   const [order, setOrder] = useState<Order | undefined>();
   const [busy, setBusy] = useState(false);
@@ -92,9 +96,21 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
   const canUndoPaid = !!order.undoPaidUntil && Date.parse(order.undoPaidUntil) > Date.now();
   const pickupPaid = order.fulfillmentType === 'pickup' && order.status === 'paid' && order.pickupStatus !== null;
   const held = order.verificationRequired;
+  // What the role may use (GET /api/admin/me): a viewer sees the order and none of its actions.
   const editable =
-    !held && (order.status === 'pending' || order.status === 'paid') && order.shippingStatus !== 'shipped';
-  const canShip = !held && order.status === 'paid' && order.fulfillmentType === 'ship';
+    may(me, 'PUT /api/orders/:id') &&
+    !held &&
+    (order.status === 'pending' || order.status === 'paid') &&
+    order.shippingStatus !== 'shipped';
+  const canShip =
+    may(me, 'POST /api/orders/:id/update-shipping') &&
+    !held &&
+    order.status === 'paid' &&
+    order.fulfillmentType === 'ship';
+  const mayLabel = may(me, 'GET /api/orders/:id/envelope/png');
+  const mayPrintFiles = may(me, 'GET /api/orders/:id/print-files');
+  const mayPickup = may(me, 'POST /api/orders/:id/pickup');
+  const removed = removedPhotos(order);
 
   return (
     <>
@@ -116,6 +132,13 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
       {error && (
         <Notice kind="error" role="alert">
           {error}
+        </Notice>
+      )}
+      {order.status === 'pending' && removed.length > 0 && (
+        <Notice kind="warn">
+          {removed.length === 1 ? 'Photo' : 'Photos'} {removed.map((n) => `#${n}`).join(', ')} of this order{' '}
+          {removed.length === 1 ? 'was' : 'were'} removed after a takedown request: it will not be printed or sold. Edit
+          the order or void it before taking payment.
         </Notice>
       )}
       {held && (
@@ -253,28 +276,34 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
         <div class="actions">
           {order.status === 'pending' && !held && (
             <>
-              <ConfirmButton
-                class="btn btn-primary"
-                disabled={busy}
-                confirmLabel={`Confirm: ${order.total} received`}
-                onConfirm={() => setStatus('paid')}
-              >
-                Mark paid
-              </ConfirmButton>
-              <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
-                Void
-              </ConfirmButton>
-              <ConfirmButton
-                class="btn btn-secondary"
-                disabled={busy}
-                confirmLabel="Confirm: cancel order"
-                onConfirm={() => setStatus('cancelled')}
-              >
-                Cancel order
-              </ConfirmButton>
+              {may(me, 'status:paid') && (
+                <ConfirmButton
+                  class="btn btn-primary"
+                  disabled={busy}
+                  confirmLabel={`Confirm: ${order.total} received`}
+                  onConfirm={() => setStatus('paid')}
+                >
+                  Mark paid
+                </ConfirmButton>
+              )}
+              {may(me, 'status:void') && (
+                <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
+                  Void
+                </ConfirmButton>
+              )}
+              {may(me, 'status:cancelled') && (
+                <ConfirmButton
+                  class="btn btn-secondary"
+                  disabled={busy}
+                  confirmLabel="Confirm: cancel order"
+                  onConfirm={() => setStatus('cancelled')}
+                >
+                  Cancel order
+                </ConfirmButton>
+              )}
             </>
           )}
-          {order.status === 'paid' && canUndoPaid && (
+          {order.status === 'paid' && canUndoPaid && may(me, 'status:pending') && (
             <button
               type="button"
               class="btn btn-secondary"
@@ -285,69 +314,75 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               Undo “Mark paid”
             </button>
           )}
-          {pickupPaid && order.pickupStatus === 'waiting' && (
+          {pickupPaid && mayPickup && order.pickupStatus === 'waiting' && (
             <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setPickup('ready')}>
               Ready for pickup
             </button>
           )}
-          {pickupPaid && order.pickupStatus !== 'collected' && (
+          {pickupPaid && mayPickup && order.pickupStatus !== 'collected' && (
             <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setPickup('collected')}>
               Collected
             </button>
           )}
-          {pickupPaid && order.pickupStatus === 'collected' && (
+          {pickupPaid && mayPickup && order.pickupStatus === 'collected' && (
             <button type="button" class="btn btn-secondary" disabled={busy} onClick={() => setPickup('ready')}>
               Not collected after all
             </button>
           )}
-          {order.status === 'paid' && (
+          {order.status === 'paid' && may(me, 'status:void') && (
             <ConfirmButton disabled={busy} confirmLabel="Confirm: void (refund)" onConfirm={() => setStatus('void')}>
               Void (refund)
             </ConfirmButton>
           )}
-          <button
-            type="button"
-            class="btn btn-secondary"
-            onClick={() =>
-              run(async () => {
-                await downloadLabel(order, 'png');
-                return order;
-              })
-            }
-          >
-            Label (PNG)
-          </button>
-          <button
-            type="button"
-            class="btn btn-secondary"
-            onClick={() =>
-              run(async () => {
-                await downloadLabel(order, 'docx');
-                return order;
-              })
-            }
-          >
-            Label (DOCX)
-          </button>
-          <button
-            type="button"
-            class="btn btn-secondary"
-            title="The print-ready files of this order (300 dpi, cropped as the customer chose)"
-            onClick={() =>
-              run(async () => {
-                await downloadFile(
-                  `/api/orders/${encodeURIComponent(order.id)}/print-files`,
-                  `prints-${order.orderNumber}.zip`,
-                );
-                return order;
-              })
-            }
-          >
-            Print files (ZIP)
-          </button>
+          {mayLabel && (
+            <>
+              <button
+                type="button"
+                class="btn btn-secondary"
+                onClick={() =>
+                  run(async () => {
+                    await downloadLabel(order, 'png');
+                    return order;
+                  })
+                }
+              >
+                Label (PNG)
+              </button>
+              <button
+                type="button"
+                class="btn btn-secondary"
+                onClick={() =>
+                  run(async () => {
+                    await downloadLabel(order, 'docx');
+                    return order;
+                  })
+                }
+              >
+                Label (DOCX)
+              </button>
+            </>
+          )}
+          {mayPrintFiles && (
+            <button
+              type="button"
+              class="btn btn-secondary"
+              title="The print-ready files of this order (300 dpi, cropped as the customer chose)"
+              onClick={() =>
+                run(async () => {
+                  await downloadFile(
+                    `/api/orders/${encodeURIComponent(order.id)}/print-files`,
+                    `prints-${order.orderNumber}.zip`,
+                  );
+                  return order;
+                })
+              }
+            >
+              Print files (ZIP)
+            </button>
+          )}
         </div>
         {canShip && <Shipping order={order} busy={busy} run={run} />}
-        {order.fulfillmentType === 'ship' && order.status === 'pending' && !held && (
+        {order.fulfillmentType === 'ship' && order.status === 'pending' && !held && may(me, 'status:paid') && (
           <p class="muted small">Mark the order paid to ship it.</p>
         )}
       </section>

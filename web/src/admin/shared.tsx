@@ -1,6 +1,6 @@
 /** Pieces the admin views share: order lines read back from the items text, status badges, labels. */
 import { request } from '../lib/api.js';
-import type { Order } from '../lib/api-schema.js';
+import type { AdminOrder, Order } from '../lib/api-schema.js';
 import { onAdminError } from './session.js';
 
 export type ItemLine = { text: string; number: string; size: string; quantity: number; amount: string };
@@ -26,6 +26,14 @@ const STATUS_CLASS: Record<Order['status'], string> = {
   cancelled: 'badge-muted',
 };
 
+/**
+ * Photos of an unpaid order taken down for good (docs/contract.md, "Takedown requests"); the admin
+ * routes answer the AdminOrder, which lists them.
+ */
+export function removedPhotos(order: Order): string[] {
+  return (order as Partial<AdminOrder>).removedPhotos ?? [];
+}
+
 export function StatusBadges({ order }: { order: Order }) {
   return (
     <>
@@ -41,6 +49,9 @@ export function StatusBadges({ order }: { order: Order }) {
         <span class="badge badge-info">to ship</span>
       )}
       {order.channel === 'booth' && <span class="badge badge-muted">booth</span>}
+      {order.status === 'pending' && removedPhotos(order).length > 0 && (
+        <span class="badge badge-warn">photo removed</span>
+      )}
     </>
   );
 }

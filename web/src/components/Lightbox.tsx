@@ -3,6 +3,7 @@
  * Wi-Fi), previous / next (buttons, arrow keys, swipe), favourite, and the order panel: size,
  * quantity, add to cart. A native <dialog>: focus stays inside, Escape closes it.
  */
+
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { localUrl } from '../lib/api.js';
 import { dollarsToCents, money } from '../lib/format.js';
@@ -12,6 +13,7 @@ import { useStore } from '../lib/store.js';
 import { QuantityInput } from './common.js';
 import { CloseIcon, HeartIcon, NextIcon, PrevIcon } from './icons.js';
 import { isDigital, PackageHint, sizeLabel } from './Offers.js';
+import { TakedownForm } from './TakedownForm.js';
 
 export type LightboxPhoto = {
   event: string;
@@ -131,9 +133,23 @@ export function Lightbox({
           )}
         </div>
         <OrderPanel photo={photo} />
+        <RemovalRequest key={`${photo.event}/${photo.number}`} photo={photo} />
       </div>
     </dialog>
   );
+}
+
+/** Every photo can be asked down (docs/contract.md, "Takedown requests"); the form opens on a tap. */
+function RemovalRequest({ photo }: { photo: LightboxPhoto }) {
+  const [open, setOpen] = useState(false);
+  if (!open) {
+    return (
+      <button type="button" class="btn btn-ghost btn-small lb-removal" onClick={() => setOpen(true)}>
+        Request removal
+      </button>
+    );
+  }
+  return <TakedownForm event={photo.event} number={photo.number} onDone={() => setOpen(false)} />;
 }
 
 function OrderPanel({ photo }: { photo: LightboxPhoto }) {

@@ -948,6 +948,491 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/photos/{event}/{photo}/takedown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a photo to be taken down
+         * @description Body `{ reason, email, message? }` and the CAPTCHA as for orders (`captchaToken` or
+         *     `X-Captcha-Token`; missing 400 `CAPTCHA_REQUIRED`, invalid 403 `CAPTCHA_FAILED`), or admin credentials.
+         *     `{photo}` is an id or a photo number. 202 `{ requestId }`.
+         *     With `TAKEDOWN_MODE=hide-first` (the default) the photo leaves the public before the answer: gone
+         *     from listings, counts, the finder and `/api/proxy-events` thumbnails; its thumbnail and preview
+         *     answer 404 `PHOTO_NOT_FOUND`; new orders naming it 400 `UNKNOWN_PHOTO`. With `review-first` it stays
+         *     until the owner decides. The requester is emailed the decision. Rate limited per client address
+         *     like feedback (`RATE_LIMIT_FEEDBACK_PER_MIN`, counted apart; 429 with `Retry-After`).
+         *     Unknown event 404 `EVENT_NOT_FOUND`, unknown photo 404 `PHOTO_NOT_FOUND`.
+         *
+         *     **Access**: public with a CAPTCHA, or with admin credentials (every role (`viewer`, `staff`, `owner`)).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Event code (its folder name), URL-encoded */
+                    event: string;
+                    /** @description Photo id, or photo number as a customer types it (leading zeros and a leading `#` are ignored) */
+                    photo: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TakedownRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TakedownAccepted"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid. `CAPTCHA_REQUIRED`: A CAPTCHA token is required */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `CAPTCHA_FAILED`: The CAPTCHA could not be verified. `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `EVENT_NOT_FOUND`: Event not found. `PHOTO_NOT_FOUND`: Photo not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable. `CAPTCHA_UNAVAILABLE`: The CAPTCHA service cannot be reached right now */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/takedowns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Takedown requests
+         * @description Newest first. `?status=open` for those waiting for a decision, `decided` for the others. Each with the photo (number, and its thumbnail for the queue), reason, requester’s email, message, `createdAt`, `status`, `decision`, and whether the photo is hidden from the public now.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description `open` (waiting for a decision) or `decided`; both when absent */
+                    status?: "open" | "decided";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TakedownList"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/takedowns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a takedown request
+         * @description Body `{ decision }`. `remove`: the photo stays hidden for good (its file stays on disk; its cached
+         *     renders are deleted), and unpaid orders holding it get a `photo-removed` history entry and list it in
+         *     `removedPhotos`. `restore`: it is listed again (unless another decision removed it). Every open request
+         *     for the same photo is decided with it, and each requester is emailed the decision. The same decision
+         *     again: 200 with `changed: false`; the other one: 409 `TAKEDOWN_DECIDED`. Unknown id: 404
+         *     `TAKEDOWN_NOT_FOUND`.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TakedownDecisionRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TakedownDecided"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `TAKEDOWN_NOT_FOUND`: No such takedown request */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `TAKEDOWN_DECIDED`: The takedown request was decided otherwise already */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/takedowns/{id}/photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photo of a takedown request (thumbnail, for the queue)
+         * @description A JPEG thumbnail of the photo the request names, hidden or not, for the owner deciding. A photo removed for good has no renders any more: 404 `PHOTO_NOT_FOUND`, as when its file is gone.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The thumbnail (JPEG), `Cache-Control: no-store` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `TAKEDOWN_NOT_FOUND`: No such takedown request. `PHOTO_NOT_FOUND`: Photo not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable. `IMAGE_UNAVAILABLE`: The image cannot be rendered right now. `BUSY`: The server is busy; try again shortly */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/finder": {
         parameters: {
             query?: never;
@@ -967,6 +1452,8 @@ export interface paths {
          *     `CAPTCHA_REQUIRED`, refused or used before: 403 `CAPTCHA_FAILED`), as for orders, or admin credentials.
          *     Rate limited per client address (`RATE_LIMIT_CODES_PER_MIN`; 429 `RATE_LIMITED` with `Retry-After`);
          *     admins are not limited. The code is recorded before the answer goes out.
+         *
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -1008,7 +1495,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `CAPTCHA_FAILED`: The CAPTCHA could not be verified */
+                /** @description `CAPTCHA_FAILED`: The CAPTCHA could not be verified. `FORBIDDEN`: This admin token’s role may not do that */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1084,6 +1571,8 @@ export interface paths {
          *     they keep the card, show it to the photographer, and later scan it or type the code to find their
          *     photos. `paper=letter` (default) lays out 3.5 × 2 in cards as on Avery 8371 business-card stock;
          *     `a4` 85 × 54 mm cards as on Avery C32011; light cut marks serve plain paper. Admin only.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -1119,6 +1608,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1461,6 +1959,8 @@ export interface paths {
          *     Neither credentials nor order: 401 `UNAUTHORIZED`. Only one of `orderNumber`/`email`: 400.
          *     Unknown order or another email: 404 `ORDER_NOT_FOUND` (not told apart).
          *     Subscriptions the push service answers 404/410 for are removed.
+         *
+         *     **Access**: public with an order's number and email, or with admin credentials (every role (`viewer`, `staff`, `owner`)).
          */
         post: {
             parameters: {
@@ -1504,6 +2004,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1660,6 +2169,8 @@ export interface paths {
          *     Fields left out keep their current value. The change is stored in the order store, applies at once
          *     (gallery status, `/api/proxy-events`, order submission) and survives restarts.
          *     Returns the new effective configuration, as `GET /api/event-config` does.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         put: {
             parameters: {
@@ -1694,6 +2205,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1908,6 +2428,8 @@ export interface paths {
          *     The list carries an `ETag`; `If-None-Match` with it answers 304 while nothing changed. Lists
          *     of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
          */
         get: {
             parameters: {
@@ -2006,6 +2528,8 @@ export interface paths {
          *     The list carries an `ETag`; `If-None-Match` with it answers 304 while nothing changed. Lists
          *     of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
          */
         get: {
             parameters: {
@@ -2104,6 +2628,8 @@ export interface paths {
          *     The list carries an `ETag`; `If-None-Match` with it answers 304 while nothing changed. Lists
          *     of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
          */
         get: {
             parameters: {
@@ -2202,6 +2728,8 @@ export interface paths {
          *     totals, `pendingRevenue` the pending ones; `averageOrderValue` is the mean paid total (0 when none).
          *     Amounts are numbers of dollars, computed in cents. `?eventSlug=` for one event.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
          */
         get: {
             parameters: {
@@ -2292,6 +2820,8 @@ export interface paths {
          *     waiting for email confirmation are shown too (`verificationRequired: true`).
          *     Unknown: 404 `ORDER_NOT_FOUND`. With its `history`: every change, when, and by whom.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
          */
         get: {
             parameters: {
@@ -2387,6 +2917,8 @@ export interface paths {
          *     Orders waiting for email confirmation: 409 `ORDER_HELD`. A status change pushes a notification.
          *     Returns the updated Order.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only.
          */
         put: {
             parameters: {
@@ -2424,6 +2956,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2524,6 +3065,8 @@ export interface paths {
          *     Orders waiting for email confirmation: 409 `ORDER_HELD`. A change pushes a notification.
          *     Returns `{ success, message, changed, order }`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only.
          */
         post: {
             parameters: {
@@ -2561,6 +3104,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2657,6 +3209,8 @@ export interface paths {
          *     Repeating the current state is 200 with `changed: false` and notifies nobody.
          *     Returns `{ success, message, changed, order }`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -2694,6 +3248,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2787,6 +3350,8 @@ export interface paths {
          *     Totals match `completedCount` and `totalRevenue` of `/api/orders/summary`. `?eventSlug=` for one event.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`
          *     (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
          */
         get: {
             parameters: {
@@ -2878,9 +3443,10 @@ export interface paths {
          * @description With GOOGLE_SHEETS_ID set, every order is kept in the system of record and copied to the
          *     spreadsheet by a worker; while Google can’t be reached orders wait here (`pending`) and nothing
          *     is refused. Conflicts and refused hand edits are the latest 200; the row lists describe the sheet
-         *     as last read.
-         *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`
-         *     (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *     as last read. Without a token or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`),
+         *     429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
          */
         get: {
             parameters: {
@@ -2956,6 +3522,8 @@ export interface paths {
         /**
          * Photo intake status (admin)
          * @description Files waiting to settle, photos being inspected, and broken files (a settled file that cannot be read: a cut-off copy, not an image). Broken files are never listed.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
          */
         get: {
             parameters: {
@@ -2977,6 +3545,72 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The role of the admin token sent, and what it may call
+         * @description **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AdminMe"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3140,6 +3774,8 @@ export interface paths {
          *     (`Photo #<n> (<size>) x<q>`, ...), the return address (`RETURN_ADDRESS`) and a boxed recipient block
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3173,6 +3809,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3240,6 +3885,8 @@ export interface paths {
          *     (`Photo #<n> (<size>) x<q>`, ...), the return address (`RETURN_ADDRESS`) and a boxed recipient block
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3273,6 +3920,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3339,6 +3995,8 @@ export interface paths {
          *     (`Photo #<n> (<size>) x<q>`, ...), the return address (`RETURN_ADDRESS`) and a boxed recipient block
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3372,6 +4030,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3439,6 +4106,8 @@ export interface paths {
          *     (`Photo #<n> (<size>) x<q>`, ...), the return address (`RETURN_ADDRESS`) and a boxed recipient block
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3472,6 +4141,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3544,7 +4222,9 @@ export interface paths {
          *     The ZIP is streamed while it is rendered (no `Content-Length`), a few files ahead of what the client
          *     has read. Lines that cannot be printed (the photo left the library, a size without known
          *     dimensions, an unreadable original) are listed in a last entry `errors.txt`.
-         *     `size` keeps the lines of one size; none left: 409 `NOTHING_TO_PRINT`. Admin only.
+         *     `size` keeps the lines of one size; none left: 409 `NOTHING_TO_PRINT`.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3581,6 +4261,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3659,7 +4348,9 @@ export interface paths {
          *     when the order is long) with a thumbnail, the size, the quantity and the print file name of every
          *     line. The PDF is streamed while it is laid out. `docx`: one editable page per label.
          *     Unknown event with no orders: 404 `EVENT_NOT_FOUND`; no order waiting: 409 `NOTHING_TO_PRINT`.
-         *     The number of labels is in `X-Label-Count`. Admin only.
+         *     The number of labels is in `X-Label-Count`.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3698,6 +4389,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3775,7 +4475,9 @@ export interface paths {
          *     Excel, LibreOffice and Numbers open it cleanly. A cell beginning with `=`, `+`, `-`, `@`, a tab or
          *     a carriage return is prefixed with `'` so that no spreadsheet takes it for a formula. Held
          *     orders (waiting for the customer to confirm by email) are left out. Filters combine; none: every
-         *     order. `from` after `to`, or an unknown status: 400 `VALIDATION_FAILED`. Admin only.
+         *     order. `from` after `to`, or an unknown status: 400 `VALIDATION_FAILED`.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3815,6 +4517,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3870,7 +4581,9 @@ export interface paths {
          * Lines of paid orders waiting to be printed
          * @description Every line of every `paid` order not yet marked printed, oldest order first, with its photo, size,
          *     copies and crop centre; `counts` sums the copies per size. `eventSlug` and `size` narrow it.
-         *     Held orders (waiting for the customer’s email confirmation) are not paid and never listed. Admin only.
+         *     Held orders (waiting for the customer’s email confirmation) are not paid and never listed.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3906,6 +4619,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3967,7 +4689,9 @@ export interface paths {
          *     2100 × 1500, 8x10 3000 × 2400; other sizes from the event’s `printSizes`), cropped around the line’s
          *     crop centre. Lines that cannot be printed are listed in a last entry `errors.txt`.
          *     An item id that names no line of a paid order: 400 `VALIDATION_FAILED`. Nothing to print: 409
-         *     `NOTHING_TO_PRINT`. `X-Print-Count` says how many files. Admin only.
+         *     `NOTHING_TO_PRINT`. `X-Print-Count` says how many files.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4005,6 +4729,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4073,7 +4806,9 @@ export interface paths {
          *     `printed` entry per line (`field`: the item id) with who marked it. All or nothing: an unknown order
          *     is 404 `ORDER_NOT_FOUND`, a line the order does not have 400 `VALIDATION_FAILED`, an order that is
          *     not paid 409 `INVALID_TRANSITION`, and then nothing is marked. Lines marked before are left as they
-         *     were (`alreadyPrinted`). Admin only.
+         *     were (`alreadyPrinted`).
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -4108,6 +4843,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4203,7 +4947,9 @@ export interface paths {
          *     `INVALID_TRANSITION`. `ready` emails the customer ("ready for pickup", with the link to their order
          *     page and its QR code) and pushes to their subscriptions; every change is in the history and pushes
          *     to admin subscriptions. The current status again is 200 with `changed: false` and notifies nobody.
-         *     Returns `{ success, message, changed, order }`. Admin only.
+         *     Returns `{ success, message, changed, order }`.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -4241,6 +4987,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4357,6 +5112,8 @@ export interface paths {
          *     holds become `cancelled`. Booth orders are never held. Otherwise the receipt (with labels) is mailed
          *     and admins get a push notification. Mail and push never delay or fail the response; the order is
          *     durable before the response is sent. A replayed response carries `Idempotent-Replayed: true`.
+         *
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -4403,7 +5160,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `CAPTCHA_FAILED`: The CAPTCHA could not be verified */
+                /** @description `CAPTCHA_FAILED`: The CAPTCHA could not be verified. `FORBIDDEN`: This admin token’s role may not do that */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4524,6 +5281,8 @@ export interface paths {
          *     holds become `cancelled`. Booth orders are never held. Otherwise the receipt (with labels) is mailed
          *     and admins get a push notification. Mail and push never delay or fail the response; the order is
          *     durable before the response is sent. A replayed response carries `Idempotent-Replayed: true`.
+         *
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -4572,7 +5331,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `CAPTCHA_FAILED`: The CAPTCHA could not be verified */
+                /** @description `CAPTCHA_FAILED`: The CAPTCHA could not be verified. `FORBIDDEN`: This admin token’s role may not do that */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4890,6 +5649,8 @@ export interface paths {
         /**
          * Every coupon, with its uses (admin)
          * @description Newest first. `uses` counts the orders using the coupon now. Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4911,6 +5672,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4956,6 +5726,8 @@ export interface paths {
          *     `eventSlug` limits it to one event (an unknown event: 404 `EVENT_NOT_FOUND`); `expiresAt`, `maxUses`
          *     and `minSubtotal` limit it further. A code that exists already: 409 `COUPON_EXISTS`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -4990,6 +5762,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5082,6 +5863,8 @@ export interface paths {
          * Delete a coupon (admin)
          * @description Later orders are refused the code (400 `COUPON_INVALID`, reason `unknown`); orders that used it keep
          *     their discount. No such coupon: 404 `COUPON_NOT_FOUND`. Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
          */
         delete: {
             parameters: {
@@ -5119,6 +5902,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5649,8 +6441,8 @@ export interface components {
             /** @description ISO 8601 */
             at: string;
             /** @enum {string} */
-            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "payment";
-            /** @description `edit`: the field changed */
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed" | "payment";
+            /** @description `edit`: the field changed; `photo-removed`: `photo`, with the number in `to` */
             field?: string;
             /** @description The status, shipping status or field value before */
             from?: string;
@@ -5751,6 +6543,8 @@ export interface components {
             undoPaidUntil: string | null;
             /** @description Every change to the order, oldest first */
             history: components["schemas"]["OrderHistoryEntryInput"][];
+            /** @description Numbers of this order’s photos taken down for good while it was unpaid (docs/contract.md, "Takedown requests"): the photographer should settle these lines with the customer */
+            removedPhotos: string[];
         };
         SalesSummaryInput: {
             /** @description All orders (held high-value orders excluded) */
@@ -5833,6 +6627,19 @@ export interface components {
                 /** @description ISO time it was first reported */
                 since: string;
             }[];
+        };
+        AdminMeInput: {
+            /**
+             * @description `owner` (everything), `staff` (booth helpers) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "viewer" | "staff" | "owner";
+            /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
+            by: string;
+            /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
+            routes: string[];
+            /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
+            actions: string[];
         };
         MirrorProblemInput: {
             orderId: string | null;
@@ -6359,6 +7166,26 @@ export interface components {
                 };
             };
         };
+        TakedownRequestInput: {
+            /**
+             * @description `me`: I am in this photo and want it down; `copyright`: it is my work or infringes it; `other`
+             * @enum {string}
+             */
+            reason: "me" | "copyright" | "other";
+            /**
+             * Format: email
+             * @description Where the decision is sent
+             */
+            email: string;
+            /** @description Optional, at most 2000 characters */
+            message?: string;
+            /** @description The CAPTCHA solution (or `X-Captcha-Token`) */
+            captchaToken?: string;
+        };
+        TakedownAcceptedInput: {
+            /** @description The request, as the admin’s takedown queue names it */
+            requestId: string;
+        };
         CreateOrderRequestInput: {
             /** @description The event (gallery code) */
             eventSlug: string;
@@ -6732,6 +7559,48 @@ export interface components {
             /** @enum {string} */
             fulfillmentType: "ship" | "pickup";
         };
+        TakedownDecisionRequestInput: {
+            /**
+             * @description `remove`: hidden for good, renders deleted; `restore`: listed again
+             * @enum {string}
+             */
+            decision: "remove" | "restore";
+        };
+        TakedownInput: {
+            id: string;
+            eventSlug: string;
+            eventName: string;
+            photo: {
+                id: string;
+                number: string;
+                /** @description Admin URL of the photo’s thumbnail (needs the token; null once removed for good or gone from the library) */
+                thumbnail: string | null;
+            };
+            /** @enum {string} */
+            reason: "me" | "copyright" | "other";
+            email: string;
+            message: string;
+            /** @description Whether the photo is kept from the public now */
+            hidden: boolean;
+            createdAt: string;
+            /** @enum {string} */
+            status: "open" | "decided";
+            decision: ("remove" | "restore") | null;
+            decidedAt: string | null;
+            /** @description `admin:<8 hex>` of the owner token that decided */
+            decidedBy: string | null;
+        };
+        TakedownListInput: {
+            takedowns: components["schemas"]["TakedownInput"][];
+        };
+        TakedownDecidedInput: {
+            /** @description false: it was decided so already */
+            changed: boolean;
+            /** @description The request, and the other open requests for the same photo decided with it */
+            takedowns: components["schemas"]["TakedownInput"][];
+            /** @description Unpaid orders holding the photo, flagged (`remove` only) */
+            flaggedOrders: string[];
+        };
         Error: {
             /** @description Human-readable description */
             error: string;
@@ -6801,8 +7670,8 @@ export interface components {
             /** @description ISO 8601 */
             at: string;
             /** @enum {string} */
-            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "payment";
-            /** @description `edit`: the field changed */
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed" | "payment";
+            /** @description `edit`: the field changed; `photo-removed`: `photo`, with the number in `to` */
             field?: string;
             /** @description The status, shipping status or field value before */
             from?: string;
@@ -6903,6 +7772,8 @@ export interface components {
             undoPaidUntil: string | null;
             /** @description Every change to the order, oldest first */
             history: components["schemas"]["OrderHistoryEntry"][];
+            /** @description Numbers of this order’s photos taken down for good while it was unpaid (docs/contract.md, "Takedown requests"): the photographer should settle these lines with the customer */
+            removedPhotos: string[];
         };
         SalesSummary: {
             /** @description All orders (held high-value orders excluded) */
@@ -6985,6 +7856,19 @@ export interface components {
                 /** @description ISO time it was first reported */
                 since: string;
             }[];
+        };
+        AdminMe: {
+            /**
+             * @description `owner` (everything), `staff` (booth helpers) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "viewer" | "staff" | "owner";
+            /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
+            by: string;
+            /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
+            routes: string[];
+            /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
+            actions: string[];
         };
         MirrorProblem: {
             orderId: string | null;
@@ -7511,6 +8395,26 @@ export interface components {
                 };
             };
         };
+        TakedownRequest: {
+            /**
+             * @description `me`: I am in this photo and want it down; `copyright`: it is my work or infringes it; `other`
+             * @enum {string}
+             */
+            reason: "me" | "copyright" | "other";
+            /**
+             * Format: email
+             * @description Where the decision is sent
+             */
+            email: string;
+            /** @description Optional, at most 2000 characters */
+            message?: string;
+            /** @description The CAPTCHA solution (or `X-Captcha-Token`) */
+            captchaToken?: string;
+        };
+        TakedownAccepted: {
+            /** @description The request, as the admin’s takedown queue names it */
+            requestId: string;
+        };
         CreateOrderRequest: {
             /** @description The event (gallery code) */
             eventSlug: string;
@@ -7904,6 +8808,48 @@ export interface components {
             /** @enum {string} */
             fulfillmentType: "ship" | "pickup";
         };
+        TakedownDecisionRequest: {
+            /**
+             * @description `remove`: hidden for good, renders deleted; `restore`: listed again
+             * @enum {string}
+             */
+            decision: "remove" | "restore";
+        };
+        Takedown: {
+            id: string;
+            eventSlug: string;
+            eventName: string;
+            photo: {
+                id: string;
+                number: string;
+                /** @description Admin URL of the photo’s thumbnail (needs the token; null once removed for good or gone from the library) */
+                thumbnail: string | null;
+            };
+            /** @enum {string} */
+            reason: "me" | "copyright" | "other";
+            email: string;
+            message: string;
+            /** @description Whether the photo is kept from the public now */
+            hidden: boolean;
+            createdAt: string;
+            /** @enum {string} */
+            status: "open" | "decided";
+            decision: ("remove" | "restore") | null;
+            decidedAt: string | null;
+            /** @description `admin:<8 hex>` of the owner token that decided */
+            decidedBy: string | null;
+        };
+        TakedownList: {
+            takedowns: components["schemas"]["Takedown"][];
+        };
+        TakedownDecided: {
+            /** @description false: it was decided so already */
+            changed: boolean;
+            /** @description The request, and the other open requests for the same photo decided with it */
+            takedowns: components["schemas"]["Takedown"][];
+            /** @description Unpaid orders holding the photo, flagged (`remove` only) */
+            flaggedOrders: string[];
+        };
     };
     responses: never;
     parameters: never;
@@ -7924,6 +8870,7 @@ export type OrderStatusUpdateInput = components['schemas']['OrderStatusUpdateInp
 export type OrderShippingUpdateInput = components['schemas']['OrderShippingUpdateInput'];
 export type OrderListInput = components['schemas']['OrderListInput'];
 export type IntakeStatusInput = components['schemas']['IntakeStatusInput'];
+export type AdminMeInput = components['schemas']['AdminMeInput'];
 export type MirrorProblemInput = components['schemas']['MirrorProblemInput'];
 export type MirrorStatusInput = components['schemas']['MirrorStatusInput'];
 export type SalesBreakdownInput = components['schemas']['SalesBreakdownInput'];
@@ -7955,6 +8902,8 @@ export type GallerySessionPageInput = components['schemas']['GallerySessionPageI
 export type FinderPhotosInput = components['schemas']['FinderPhotosInput'];
 export type LiveCountInput = components['schemas']['LiveCountInput'];
 export type PhotoLookupInput = components['schemas']['PhotoLookupInput'];
+export type TakedownRequestInput = components['schemas']['TakedownRequestInput'];
+export type TakedownAcceptedInput = components['schemas']['TakedownAcceptedInput'];
 export type CreateOrderRequestInput = components['schemas']['CreateOrderRequestInput'];
 export type CreateOrderResponseInput = components['schemas']['CreateOrderResponseInput'];
 export type SubmitOrderRequestInput = components['schemas']['SubmitOrderRequestInput'];
@@ -7968,6 +8917,10 @@ export type PushPublicKeyInput = components['schemas']['PushPublicKeyInput'];
 export type PriceBreakdownInput = components['schemas']['PriceBreakdownInput'];
 export type QuoteRequestInput = components['schemas']['QuoteRequestInput'];
 export type QuoteInput = components['schemas']['QuoteInput'];
+export type TakedownDecisionRequestInput = components['schemas']['TakedownDecisionRequestInput'];
+export type TakedownInput = components['schemas']['TakedownInput'];
+export type TakedownListInput = components['schemas']['TakedownListInput'];
+export type TakedownDecidedInput = components['schemas']['TakedownDecidedInput'];
 export type Error = components['schemas']['Error'];
 export type Order = components['schemas']['Order'];
 export type OrderHistoryEntry = components['schemas']['OrderHistoryEntry'];
@@ -7981,6 +8934,7 @@ export type OrderStatusUpdate = components['schemas']['OrderStatusUpdate'];
 export type OrderShippingUpdate = components['schemas']['OrderShippingUpdate'];
 export type OrderList = components['schemas']['OrderList'];
 export type IntakeStatus = components['schemas']['IntakeStatus'];
+export type AdminMe = components['schemas']['AdminMe'];
 export type MirrorProblem = components['schemas']['MirrorProblem'];
 export type MirrorStatus = components['schemas']['MirrorStatus'];
 export type SalesBreakdown = components['schemas']['SalesBreakdown'];
@@ -8012,6 +8966,8 @@ export type GallerySessionPage = components['schemas']['GallerySessionPage'];
 export type FinderPhotos = components['schemas']['FinderPhotos'];
 export type LiveCount = components['schemas']['LiveCount'];
 export type PhotoLookup = components['schemas']['PhotoLookup'];
+export type TakedownRequest = components['schemas']['TakedownRequest'];
+export type TakedownAccepted = components['schemas']['TakedownAccepted'];
 export type CreateOrderRequest = components['schemas']['CreateOrderRequest'];
 export type CreateOrderResponse = components['schemas']['CreateOrderResponse'];
 export type SubmitOrderRequest = components['schemas']['SubmitOrderRequest'];
@@ -8025,5 +8981,9 @@ export type PushPublicKey = components['schemas']['PushPublicKey'];
 export type PriceBreakdown = components['schemas']['PriceBreakdown'];
 export type QuoteRequest = components['schemas']['QuoteRequest'];
 export type Quote = components['schemas']['Quote'];
+export type TakedownDecisionRequest = components['schemas']['TakedownDecisionRequest'];
+export type Takedown = components['schemas']['Takedown'];
+export type TakedownList = components['schemas']['TakedownList'];
+export type TakedownDecided = components['schemas']['TakedownDecided'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-export const MailKind = z.enum(['receipt', 'shipped', 'ready', 'verification', 'operator', 'photos']);
+export const MailKind = z.enum(['receipt', 'shipped', 'ready', 'verification', 'operator', 'photos', 'takedown']);
 export type MailKind = z.infer<typeof MailKind>;
 
 /** What to send (e.g. `{ orderId }` in the payload); the notifier renders it at send time. */

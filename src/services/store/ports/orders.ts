@@ -103,6 +103,8 @@ export interface OrdersPort {
    * with the lines this call marked.
    */
   markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<PrintedResult[]>;
+  /** Flags the order: photo `photoNumber` of it was taken down for good (a `photo-removed` history entry). */
+  flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult>;
   /** Confirms a held order (no-op if not held). */
   releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult>;
   /** Held pending orders whose hold expired by `now` become `cancelled` (by `system`); returns them. */

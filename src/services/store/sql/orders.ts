@@ -28,6 +28,7 @@ import {
   applyHoldExpiry,
   applyOrderPatch,
   applyPayment,
+  applyPhotoRemoved,
   applyPickup,
   applyPrinted,
   applyRelease,
@@ -358,6 +359,11 @@ export class SqlOrders implements OrdersPort {
       return out;
     });
     return results.map((r) => ({ order: this.copies.keep(r.order), changed: r.changed, marked: r.marked }));
+  }
+
+  flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult> {
+    const now = new Date();
+    return this.modify(ref, opts, (o) => applyPhotoRemoved(o, photoNumber, now, opts.by));
   }
 
   releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult> {

@@ -256,6 +256,29 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 6,
+    name: 'takedown requests',
+    // The same table as SQLite's version 7 (engines/sqlite/migrations.ts).
+    sql: `
+      CREATE TABLE takedowns (
+        id           text PRIMARY KEY,
+        event_slug   text NOT NULL,
+        photo_id     text NOT NULL,
+        photo_number text NOT NULL,
+        reason       text NOT NULL CHECK (reason IN ('me', 'copyright', 'other')),
+        email        text NOT NULL,
+        message      text NOT NULL,
+        hides        boolean NOT NULL,
+        created_at   timestamptz NOT NULL,
+        decision     text CHECK (decision IN ('remove', 'restore')),
+        decided_at   timestamptz,
+        decided_by   text
+      );
+      CREATE INDEX takedowns_photo ON takedowns (event_slug, photo_id);
+      CREATE INDEX takedowns_created ON takedowns (created_at);
+    `,
+  },
+  {
     version: 7,
     name: 'finder: photo codes and their subscriptions',
     // Issued photo codes (POST /api/finder, card sheets) and who is told when photos join one.

@@ -329,6 +329,29 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 7,
+    name: 'takedown requests',
+    // One row per request; `decision` NULL while open (docs/contract.md, "Takedown requests").
+    sql: `
+      CREATE TABLE takedowns (
+        id           TEXT PRIMARY KEY,
+        event_slug   TEXT NOT NULL,
+        photo_id     TEXT NOT NULL,
+        photo_number TEXT NOT NULL,
+        reason       TEXT NOT NULL CHECK (reason IN ('me', 'copyright', 'other')),
+        email        TEXT NOT NULL,
+        message      TEXT NOT NULL,
+        hides        INTEGER NOT NULL CHECK (hides IN (0, 1)),
+        created_at   TEXT NOT NULL,
+        decision     TEXT CHECK (decision IN ('remove', 'restore')),
+        decided_at   TEXT,
+        decided_by   TEXT
+      ) STRICT;
+      CREATE INDEX takedowns_photo ON takedowns (event_slug, photo_id);
+      CREATE INDEX takedowns_created ON takedowns (created_at);
+    `,
+  },
+  {
     version: 8,
     name: 'finder: photo codes and their subscriptions',
     // Issued photo codes (POST /api/finder, card sheets) and who is told when photos join one.

@@ -1,0 +1,53 @@
+/**
+ * `GET /api/admin/me`: who the caller is (docs/contract.md, "Roles"): the role of the admin token
+ * sent, how the order history names it, and what that role may call, taken from the route
+ * table the admin-auth plugin keeps. The dashboard shows the role and hides what it can't use,
+ * without a copy of the table of its own.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ACTIONS, type Action, ROLES, roleAtLeast } from '../../domain/roles.js';
+import { errorResponses } from '../../schemas/errors.js';
+
+const AdminMe = z
+  .object({
+    role: z.enum(ROLES).describe('`owner` (everything), `staff` (booth helpers) or `viewer` (reads only)'),
+    by: z.string().describe('How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ...'),
+    routes: z
+      .array(z.string())
+      .describe(
+        'Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`)',
+      ),
+    actions: z
+      .array(z.string())
+      .describe('The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`)'),
+  })
+  .meta({ id: 'AdminMe' });
+
+const meRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { adminAuth } = fastify;
+  fastify.get(
+    '/api/admin/me',
+    {
+      config: { access: 'viewer' },
+      schema: {
+        tags: ['admin'],
+        summary: 'The role of the admin token sent, and what it may call',
+        security: [{ adminToken: [] }],
+        response: { 200: AdminMe, ...errorResponses('UNAUTHORIZED', 'RATE_LIMITED') },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const role = adminAuth.role(request) ?? 'viewer';
+      const routes = adminAuth
+        .routes()
+        .filter((r) => roleAtLeast(role, r.role))
+        .flatMap((r) => r.method.split(',').map((m) => `${m} ${r.url}`));
+      const actions = (Object.keys(ACTIONS) as Action[]).filter((a) => roleAtLeast(role, ACTIONS[a].role));
+      return { role, by: adminAuth.actor(request), routes, actions };
+    },
+  );
+};
+
+export default meRoutes;

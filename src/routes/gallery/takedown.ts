@@ -1,0 +1,105 @@
+/**
+ * `POST /api/photos/{event}/{photo}/takedown` (docs/contract.md, "Takedown requests"): anyone may
+ * ask for a photo to come down, with a CAPTCHA as for orders (or admin credentials), rate
+ * limited per client address like feedback. 202 `{ requestId }`. In hide-first mode the photo
+ * has left the gallery, the finder and the shop when the answer goes out.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { appError } from '../../errors/catalogue.js';
+import { CustomerEmail } from '../../schemas/customer.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { captchaTokenOf } from '../../services/captcha/token.js';
+import { isWellFormed } from '../../services/orders/text.js';
+import { TakedownReason } from '../../services/store/ports/takedowns.js';
+import { findByRef } from './photo-locate.js';
+import { PhotoLookupParams } from './photo-lookup-schemas.js';
+
+export const MAX_TAKEDOWN_MESSAGE = 2000;
+/** C0 controls but tab and newline, DEL, C1 controls. */
+const FORBIDDEN_CHARS = /(?![\t\n])\p{Cc}/u;
+
+const TakedownBody = z
+  .strictObject({
+    reason: TakedownReason.describe(
+      '`me`: I am in this photo and want it down; `copyright`: it is my work or infringes it; `other`',
+    ),
+    email: CustomerEmail.describe('Where the decision is sent'),
+    // Normalised (line breaks, trimmed) in the handler: a transform here would give the OpenAPI
+    // document an input and an output form of this schema.
+    message: z
+      .string()
+      .refine((s) => [...s].length <= MAX_TAKEDOWN_MESSAGE, `at most ${MAX_TAKEDOWN_MESSAGE} characters`)
+      .refine((s) => !FORBIDDEN_CHARS.test(s), 'must not contain control characters (tabs and line breaks are fine)')
+      .refine(isWellFormed, 'must be well-formed Unicode')
+      .optional()
+      .describe(`Optional, at most ${MAX_TAKEDOWN_MESSAGE} characters`),
+    captchaToken: z.string().max(16_384).optional().describe('The CAPTCHA solution (or `X-Captcha-Token`)'),
+  })
+  .meta({ id: 'TakedownRequest' });
+
+const TakedownAccepted = z
+  .object({ requestId: z.string().describe('The request, as the admin’s takedown queue names it') })
+  .meta({ id: 'TakedownAccepted' });
+
+const takedownRequestRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { photos, takedowns, adminAuth, captcha } = fastify;
+
+  fastify.post(
+    '/api/photos/:event/:photo/takedown',
+    {
+      config: {
+        rateLimit: fastify.rateLimits.takedown,
+        access: { role: 'viewer', public: 'with a CAPTCHA' },
+      },
+      schema: {
+        tags: ['gallery'],
+        summary: 'Ask for a photo to be taken down',
+        description: [
+          'Body `{ reason, email, message? }` and the CAPTCHA as for orders (`captchaToken` or',
+          '`X-Captcha-Token`; missing 400 `CAPTCHA_REQUIRED`, invalid 403 `CAPTCHA_FAILED`), or admin credentials.',
+          '`{photo}` is an id or a photo number. 202 `{ requestId }`.',
+          'With `TAKEDOWN_MODE=hide-first` (the default) the photo leaves the public before the answer: gone',
+          'from listings, counts, the finder and `/api/proxy-events` thumbnails; its thumbnail and preview',
+          'answer 404 `PHOTO_NOT_FOUND`; new orders naming it 400 `UNKNOWN_PHOTO`. With `review-first` it stays',
+          'until the owner decides. The requester is emailed the decision. Rate limited per client address',
+          'like feedback (`RATE_LIMIT_FEEDBACK_PER_MIN`, counted apart; 429 with `Retry-After`).',
+          'Unknown event 404 `EVENT_NOT_FOUND`, unknown photo 404 `PHOTO_NOT_FOUND`.',
+        ].join('\n'),
+        security: [{}, { adminToken: [] }],
+        params: PhotoLookupParams,
+        body: TakedownBody,
+        response: {
+          202: TakedownAccepted,
+          ...errorResponses(
+            'VALIDATION_FAILED',
+            'CAPTCHA_REQUIRED',
+            'CAPTCHA_FAILED',
+            'UNAUTHORIZED',
+            'EVENT_NOT_FOUND',
+            'PHOTO_NOT_FOUND',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+            'RATE_LIMITED',
+            'STORE_UNAVAILABLE',
+            'CAPTCHA_UNAVAILABLE',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { event, photo: ref } = request.params;
+      if (!photos.getEvent(event)) throw appError('EVENT_NOT_FOUND', { details: event });
+      // A photo hidden already (someone asked first) takes more requests: each requester hears the decision.
+      const photo = findByRef(photos, event, ref) ?? photos.findHiddenPhoto(event, ref);
+      if (!photo) throw appError('PHOTO_NOT_FOUND', { details: `${event}/${ref}` });
+      if (!adminAuth.isAdmin(request)) await captcha.verify(captchaTokenOf(request), request.ip);
+      const { reason, email, message } = request.body;
+      const text = (message ?? '').replace(/\r\n?/g, '\n').trim();
+      const record = await takedowns.request({ photo, reason, email, message: text });
+      return reply.code(202).send({ requestId: record.id });
+    },
+  );
+};
+
+export default takedownRequestRoutes;

@@ -1,0 +1,69 @@
+/**
+ * The takedown requests port (docs/contract.md, "Takedown requests"): an attendee's request
+ * that a photo come down, and the owner's decision on it.
+ *
+ * - A request `hides` its photo from the public while open when it was filed in hide-first
+ *   mode; a `remove` decision hides it for good; `restore` lists it again (unless another
+ *   request still hides it). `hiddenPhotos()` is that set, read by every process.
+ * - A decision decides the request and every other open request for the same photo, in one
+ *   transaction, with the requesters' mail enqueued in it (nothing decided without its mail).
+ * - Deciding a decided request again the same way changes nothing; the other way is AppError
+ *   TAKEDOWN_DECIDED. An unknown id is AppError TAKEDOWN_NOT_FOUND.
+ */
+import { z } from 'zod';
+import { Actor } from '../../../domain/order.js';
+import type { MailJobInput } from './mail-outbox.js';
+
+export const TakedownReason = z.enum(['me', 'copyright', 'other']);
+export type TakedownReason = z.infer<typeof TakedownReason>;
+export const TakedownDecision = z.enum(['remove', 'restore']);
+export type TakedownDecision = z.infer<typeof TakedownDecision>;
+export const TakedownStatus = z.enum(['open', 'decided']);
+export type TakedownStatus = z.infer<typeof TakedownStatus>;
+
+const isoTimestamp = z.iso.datetime({ offset: true });
+
+export const TakedownRecord = z.object({
+  id: z.string().min(1),
+  eventSlug: z.string().min(1),
+  /** The photo's stable id (its path inside the event), and its number as the public knew it. */
+  photoId: z.string().min(1),
+  photoNumber: z.string().min(1),
+  reason: TakedownReason,
+  email: z.string().min(3),
+  message: z.string(),
+  /** Filed in hide-first mode: the photo is hidden while the request is open. */
+  hides: z.boolean(),
+  createdAt: isoTimestamp,
+  status: TakedownStatus,
+  decision: TakedownDecision.nullable(),
+  decidedAt: isoTimestamp.nullable(),
+  decidedBy: Actor.nullable(),
+});
+export type TakedownRecord = z.infer<typeof TakedownRecord>;
+
+export type NewTakedown = Pick<
+  TakedownRecord,
+  'eventSlug' | 'photoId' | 'photoNumber' | 'reason' | 'email' | 'message' | 'hides'
+>;
+
+export type HiddenPhoto = { eventSlug: string; photoId: string };
+
+export interface TakedownsPort {
+  /** Stores a new open request (durable before it resolves), with `mail` enqueued in the same transaction. */
+  create(input: NewTakedown, opts?: { mail?: readonly MailJobInput[] }): Promise<TakedownRecord>;
+  get(id: string): Promise<TakedownRecord | null>;
+  /** Newest first; all when `status` is absent. */
+  list(query?: { status?: TakedownStatus }): Promise<TakedownRecord[]>;
+  /**
+   * Decides request `id` and every open request for the same photo. `mail(request)` makes each
+   * newly decided request's message. `changed` false: it was decided so already.
+   */
+  decide(
+    id: string,
+    decision: TakedownDecision,
+    opts: { by: Actor; mail: (request: TakedownRecord) => MailJobInput },
+  ): Promise<{ decided: TakedownRecord[]; changed: boolean }>;
+  /** Photos kept from the public: an open request filed hide-first, or a `remove` decision. */
+  hiddenPhotos(): Promise<HiddenPhoto[]>;
+}

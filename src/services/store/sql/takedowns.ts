@@ -1,0 +1,133 @@
+/** Takedown requests on either engine (ports/takedowns.ts): table `takedowns`. */
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../../../domain/order.js';
+import { appError } from '../../../errors/catalogue.js';
+import type { MailJobInput } from '../ports/mail-outbox.js';
+import {
+  type HiddenPhoto,
+  type NewTakedown,
+  type TakedownDecision,
+  TakedownRecord,
+  type TakedownStatus,
+  type TakedownsPort,
+} from '../ports/takedowns.js';
+import type { Db, Row } from './db.js';
+import { SqlMailOutbox } from './mail-outbox.js';
+import { bool } from './values.js';
+
+const COLUMNS =
+  'id, event_slug, photo_id, photo_number, reason, email, message, hides, created_at, decision, decided_at, decided_by';
+
+const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
+
+const toRecord = (r: Row): TakedownRecord =>
+  TakedownRecord.parse({
+    id: r.id,
+    eventSlug: r.event_slug,
+    photoId: r.photo_id,
+    photoNumber: r.photo_number,
+    reason: r.reason,
+    email: r.email,
+    message: r.message,
+    hides: bool(r.hides),
+    createdAt: iso(r.created_at),
+    status: r.decision === null || r.decision === undefined ? 'open' : 'decided',
+    decision: r.decision ?? null,
+    decidedAt: iso(r.decided_at),
+    decidedBy: r.decided_by ?? null,
+  });
+
+export class SqlTakedowns implements TakedownsPort {
+  constructor(private readonly db: Db) {}
+
+  async create(input: NewTakedown, opts: { mail?: readonly MailJobInput[] } = {}): Promise<TakedownRecord> {
+    const id = randomUUID();
+    const now = new Date();
+    await this.db.transaction(async (tx) => {
+      await tx.run(
+        `INSERT INTO takedowns (id, event_slug, photo_id, photo_number, reason, email, message, hides, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          id,
+          input.eventSlug,
+          input.photoId,
+          input.photoNumber,
+          input.reason,
+          input.email,
+          input.message,
+          input.hides,
+          now.toISOString(),
+        ],
+      );
+      if (opts.mail?.length) await SqlMailOutbox.insert(tx, SqlMailOutbox.build(opts.mail, now));
+    });
+    return TakedownRecord.parse({
+      ...input,
+      id,
+      createdAt: now.toISOString(),
+      status: 'open',
+      decision: null,
+      decidedAt: null,
+      decidedBy: null,
+    });
+  }
+
+  async get(id: string): Promise<TakedownRecord | null> {
+    const row = await this.db.get(`SELECT ${COLUMNS} FROM takedowns WHERE id = ?`, [id]);
+    return row ? toRecord(row) : null;
+  }
+
+  async list(query: { status?: TakedownStatus } = {}): Promise<TakedownRecord[]> {
+    const where =
+      query.status === 'open'
+        ? 'WHERE decision IS NULL'
+        : query.status === 'decided'
+          ? 'WHERE decision IS NOT NULL'
+          : '';
+    const rows = await this.db.all(`SELECT ${COLUMNS} FROM takedowns ${where} ORDER BY created_at DESC, id`);
+    return rows.map(toRecord);
+  }
+
+  decide(
+    id: string,
+    decision: TakedownDecision,
+    opts: { by: Actor; mail: (request: TakedownRecord) => MailJobInput },
+  ): Promise<{ decided: TakedownRecord[]; changed: boolean }> {
+    const now = new Date();
+    return this.db.transaction(async (tx) => {
+      const row = await tx.get(`SELECT ${COLUMNS} FROM takedowns WHERE id = ?${this.db.dialect.forUpdate}`, [id]);
+      if (!row) throw appError('TAKEDOWN_NOT_FOUND', { details: id });
+      const request = toRecord(row);
+      if (request.decision !== null) {
+        if (request.decision === decision) return { decided: [request], changed: false };
+        throw appError('TAKEDOWN_DECIDED', { details: `${id} was decided: ${request.decision}` });
+      }
+      // Every open request for the photo is decided with it (one photo, one answer).
+      await tx.lock(`takedowns:${request.eventSlug}:${request.photoId}`);
+      const open = (
+        await tx.all(
+          `SELECT ${COLUMNS} FROM takedowns WHERE event_slug = ? AND photo_id = ? AND decision IS NULL${this.db.dialect.forUpdate}`,
+          [request.eventSlug, request.photoId],
+        )
+      ).map(toRecord);
+      await tx.run(
+        `UPDATE takedowns SET decision = ?, decided_at = ?, decided_by = ?
+         WHERE event_slug = ? AND photo_id = ? AND decision IS NULL`,
+        [decision, now.toISOString(), opts.by, request.eventSlug, request.photoId],
+      );
+      const decided = open.map((r) =>
+        TakedownRecord.parse({ ...r, status: 'decided', decision, decidedAt: now.toISOString(), decidedBy: opts.by }),
+      );
+      await SqlMailOutbox.insert(tx, SqlMailOutbox.build(decided.map(opts.mail), now));
+      return { decided, changed: true };
+    });
+  }
+
+  async hiddenPhotos(): Promise<HiddenPhoto[]> {
+    const rows = await this.db.all<{ event_slug: string; photo_id: string }>(
+      `SELECT DISTINCT event_slug, photo_id FROM takedowns
+       WHERE (decision IS NULL AND hides = TRUE) OR decision = 'remove'`,
+    );
+    return rows.map((r) => ({ eventSlug: r.event_slug, photoId: r.photo_id }));
+  }
+}

@@ -1,0 +1,32 @@
+/** Decorates `fastify.takedowns` (service.ts): takedown requests and the photos they hide. */
+import fp from 'fastify-plugin';
+import { createTakedowns, type Takedowns } from './service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    takedowns: Takedowns;
+  }
+}
+
+/** How often each process reads the hidden set again (changes made through other processes). */
+const SYNC_MS = 2_000;
+
+export default fp(
+  async function takedownsPlugin(fastify) {
+    const takedowns = await createTakedowns({
+      store: fastify.store.takedowns,
+      orders: fastify.store.orders,
+      photos: fastify.photos,
+      images: fastify.images,
+      downloads: fastify.downloads.files,
+      kickMail: () => fastify.notifier.kick(),
+      mode: fastify.config.TAKEDOWN_MODE,
+      notifyOperator: fastify.config.OPERATOR_EMAIL !== undefined,
+      syncMs: SYNC_MS,
+      log: fastify.log,
+    });
+    fastify.decorate('takedowns', takedowns);
+    fastify.addHook('onClose', async () => takedowns.close());
+  },
+  { name: 'takedowns', dependencies: ['config', 'store', 'photos', 'images', 'notifier', 'downloads'] },
+);

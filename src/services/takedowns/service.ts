@@ -1,0 +1,190 @@
+/**
+ * Takedown requests (docs/contract.md, "Takedown requests"): an attendee asks for a photo to come
+ * down; the owner decides. What is hidden is kept in the record (the takedowns port) and
+ * pushed into the photo library's hiding, the same that keeps code frames private, so a hidden
+ * photo leaves everything that reads the library at once: listings, counts, the finder,
+ * `/api/proxy-events` thumbnails, its image URLs (404) and new orders (400 UNKNOWN_PHOTO).
+ *
+ * With OPERATOR_EMAIL set, each request is stored with a notice to the photographer in the same
+ * transaction (the outbox's `operator` mail), so nothing asked goes unheard.
+ *
+ * Other processes sharing a PostgreSQL record learn of a change within `syncMs` (each process
+ * reads the hidden set again on that period); the process that took the request hides the
+ * photo before it answers.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Actor } from '../../domain/order.js';
+import type { DownloadFiles } from '../downloads/files.js';
+import type { ImageService } from '../images/types.js';
+import type { Photo, PhotoLibrary } from '../photos/types.js';
+import type { MailJobInput } from '../store/ports/mail-outbox.js';
+import type { OrdersPort } from '../store/ports/orders.js';
+import type {
+  TakedownDecision,
+  TakedownReason,
+  TakedownRecord,
+  TakedownStatus,
+  TakedownsPort,
+} from '../store/ports/takedowns.js';
+
+export type TakedownMode = 'hide-first' | 'review-first';
+
+export interface Takedowns {
+  readonly mode: TakedownMode;
+  /** Files a request for `photo` (listed, or hidden already); in hide-first mode the photo is hidden before this resolves. */
+  request(input: { photo: Photo; reason: TakedownReason; email: string; message: string }): Promise<TakedownRecord>;
+  list(status?: TakedownStatus): Promise<TakedownRecord[]>;
+  get(id: string): Promise<TakedownRecord | null>;
+  /**
+   * Decides the request (and every open one for the same photo), mails the requesters, and
+   * applies it: `remove` deletes the photo's renders and flags unpaid orders holding it.
+   */
+  decide(
+    id: string,
+    decision: TakedownDecision,
+    by: Actor,
+  ): Promise<{ decided: TakedownRecord[]; changed: boolean; flaggedOrders: string[] }>;
+  /** The photo a request names, wherever it is now (listed or hidden); undefined when gone from the library. */
+  photoOf(request: TakedownRecord): Photo | undefined;
+  /** Reads the hidden set again and applies it (what the period does). */
+  sync(): Promise<void>;
+  close(): void;
+}
+
+export type TakedownDeps = {
+  store: TakedownsPort;
+  orders: Pick<OrdersPort, 'list' | 'flagRemovedPhoto'>;
+  photos: Pick<PhotoLibrary, 'findPhoto' | 'findHiddenPhoto' | 'getEvent' | 'setHidden'>;
+  images: Pick<ImageService, 'forget'>;
+  /** Rendered full-resolution downloads of sold photos (deleted on "remove" like the renders). */
+  downloads: Pick<DownloadFiles, 'forget'>;
+  /** Wakes the mail worker after mail was enqueued. */
+  kickMail: () => void;
+  mode: TakedownMode;
+  /** OPERATOR_EMAIL is set: each new request mails the photographer a notice with the queue's link. */
+  notifyOperator: boolean;
+  syncMs: number;
+  log: FastifyBaseLogger;
+};
+
+export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
+  const { store, photos, log } = deps;
+  let syncing: Promise<void> | undefined;
+
+  /**
+   * The library takes the new set at once (every view built from now on leaves those photos
+   * out); `published` waits until the views already built are replaced too.
+   */
+  async function readAndApply(published = true): Promise<void> {
+    const hidden = await store.hiddenPhotos();
+    const applied = photos.setHidden(hidden.map((h) => ({ eventCode: h.eventSlug, photoId: h.photoId })));
+    if (published) await applied;
+  }
+
+  /** One read at a time; a caller arriving during one waits for the next, which sees its change. */
+  function sync(): Promise<void> {
+    const run = (syncing ?? Promise.resolve()).catch(() => undefined).then(() => readAndApply());
+    syncing = run;
+    return run;
+  }
+
+  const eventName = (slug: string) => photos.getEvent(slug)?.name ?? slug;
+
+  function decisionMail(request: TakedownRecord): MailJobInput {
+    return {
+      kind: 'takedown',
+      orderId: null,
+      payload: {
+        email: request.email,
+        decision: request.decision,
+        eventName: eventName(request.eventSlug),
+        photoNumber: request.photoNumber,
+      },
+    };
+  }
+
+  function photoOf(request: TakedownRecord): Photo | undefined {
+    return (
+      photos.findPhoto(request.eventSlug, request.photoId) ?? photos.findHiddenPhoto(request.eventSlug, request.photoId)
+    );
+  }
+
+  /** Unpaid orders of the event holding the photo get a `photo-removed` entry. */
+  async function flagOrders(request: TakedownRecord, by: Actor): Promise<string[]> {
+    const unpaid = await deps.orders.list({ statuses: ['pending'], eventSlug: request.eventSlug, includeHeld: true });
+    const flagged: string[] = [];
+    for (const order of unpaid) {
+      if (!order.items.some((line) => line.photoNumber === request.photoNumber)) continue;
+      const { changed } = await deps.orders.flagRemovedPhoto(order.id, request.photoNumber, { by });
+      if (changed) flagged.push(order.orderNumber);
+    }
+    return flagged;
+  }
+
+  // The hidden set is read before the first request is served (without waiting for the
+  // library's first scan, whose views are built with it).
+  await readAndApply(false).catch((err: unknown) => {
+    log.error({ err }, 'cannot read the hidden photos of takedown requests; retrying on the next sync');
+  });
+  const timer =
+    deps.syncMs > 0
+      ? setInterval(() => {
+          sync().catch((err: unknown) => log.warn({ err }, 'takedown sync failed; the next one tries again'));
+        }, deps.syncMs)
+      : undefined;
+  timer?.unref();
+
+  return {
+    mode: deps.mode,
+    async request({ photo, reason, email, message }) {
+      const hides = deps.mode === 'hide-first';
+      const notice: MailJobInput = {
+        kind: 'operator',
+        orderId: null,
+        payload: {
+          about: 'takedown',
+          eventName: eventName(photo.eventCode),
+          photoNumber: photo.number,
+          reason,
+          email,
+          message,
+          hidden: hides,
+        },
+      };
+      const record = await store.create(
+        { eventSlug: photo.eventCode, photoId: photo.id, photoNumber: photo.number, reason, email, message, hides },
+        { mail: deps.notifyOperator ? [notice] : [] },
+      );
+      if (deps.notifyOperator) deps.kickMail();
+      if (hides) await sync();
+      log.info({ takedown: record.id, event: photo.eventCode, photo: photo.number, hides }, 'takedown requested');
+      return record;
+    },
+    list: (status) => store.list(status ? { status } : {}),
+    get: (id) => store.get(id),
+    photoOf,
+    async decide(id, decision, by) {
+      const result = await store.decide(id, decision, { by, mail: decisionMail });
+      if (!result.changed) return { ...result, flaggedOrders: [] };
+      deps.kickMail();
+      const request = result.decided[0] as TakedownRecord;
+      await sync();
+      let flaggedOrders: string[] = [];
+      if (decision === 'remove') {
+        const photo = photoOf(request);
+        if (photo) await deps.images.forget(photo);
+        await deps.downloads.forget({ eventCode: request.eventSlug, id: request.photoId });
+        flaggedOrders = await flagOrders(request, by);
+      }
+      log.info(
+        { takedown: id, decision, event: request.eventSlug, photo: request.photoNumber, flaggedOrders },
+        'takedown decided',
+      );
+      return { ...result, flaggedOrders };
+    },
+    sync,
+    close() {
+      clearInterval(timer);
+    },
+  };
+}
