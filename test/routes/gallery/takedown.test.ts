@@ -68,6 +68,8 @@ async function takedownApp(t: T, env: Record<string, string> = {}): Promise<Test
     );
   }
   await app.photos.rescan();
+  // Only issued codes are answered (docs/contract.md, "Finding one's photos, and intake").
+  await app.store.photoCodes.issue([{ code: CODE, issuedVia: 'admin', createdAt: new Date().toISOString() }]);
   return app;
 }
 
