@@ -100,6 +100,9 @@ const couponRoutes: FastifyPluginAsyncZod = async (fastify) => {
             'VALIDATION_FAILED',
             'UNAUTHORIZED',
             'COUPON_NOT_FOUND',
+            // a DELETE may still carry a body, which is parsed (and refused) like any other
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
             'RATE_LIMITED',
             'STORE_UNAVAILABLE',
           ),

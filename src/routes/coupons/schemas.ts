@@ -49,7 +49,9 @@ export const CouponCreate = z
           ? `a ${c.kind} coupon needs a value`
           : c.kind === 'percent'
             ? (!Number.isInteger(c.value) || c.value > 100) && 'a whole percent from 1 to 100'
-            : !Dollars.safeParse(c.value).success && 'dollars with at most 2 decimals, up to 100000';
+            : // at least a cent: 0.001 would pass the decimals check and round to nothing
+              (!Dollars.safeParse(c.value).success || Math.round(c.value * 100) < 1) &&
+              'dollars from 0.01, with at most 2 decimals, up to 100000';
     if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
   })
   .meta({ id: 'CouponCreate' });

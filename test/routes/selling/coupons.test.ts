@@ -52,6 +52,7 @@ describeOnAppEngines('coupons', (storeEnv) => {
       [{ code: 'HALF', kind: 'percent' }, 'value'],
       [{ code: 'SHIP', kind: 'freeShipping', value: 3 }, 'value'],
       [{ code: 'CENTS', kind: 'amount', value: 1.234 }, 'value'],
+      [{ code: 'TINY', kind: 'amount', value: 5e-324 }, 'value'], // rounds to no cent at all
       [{ code: 'ODD', kind: 'percent', value: 5, uses: 3 }, ''],
     ] as const) {
       const res = await post(app, payload);
