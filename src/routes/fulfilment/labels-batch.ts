@@ -7,6 +7,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isDigitalSize } from '../../domain/offers.js';
 import type { OrderRecord } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -29,7 +30,13 @@ export const LabelsBatchQuery = z.object({
 
 /** Paid, shipping and not shipped yet: the orders whose parcels are still to be packed. */
 export function waitingToShip(order: OrderRecord): boolean {
-  return order.status === 'paid' && order.fulfillmentType === 'ship' && order.shippingStatus === 'ship';
+  return (
+    order.status === 'paid' &&
+    order.fulfillmentType === 'ship' &&
+    order.shippingStatus === 'ship' &&
+    // digital files alone are downloaded, not posted (docs/contract.md, "Selling")
+    order.items.some((line) => !isDigitalSize(line.size))
+  );
 }
 
 const labelsBatchRoutes: FastifyPluginAsyncZod = async (fastify) => {
@@ -115,7 +122,9 @@ const labelsBatchRoutes: FastifyPluginAsyncZod = async (fastify) => {
         slip: slips
           ? async (order): Promise<SlipLine[]> =>
               Promise.all(
-                order.items.map(async (line) => ({ line, thumbnail: await thumbnail(order, line.photoNumber) })),
+                order.items
+                  .filter((line) => !isDigitalSize(line.size))
+                  .map(async (line) => ({ line, thumbnail: await thumbnail(order, line.photoNumber) })),
               )
           : undefined,
       });

@@ -2,6 +2,7 @@
  * What a label says (docs/contract.md, "Labels"), independent of how it is drawn: the PNG and the DOCX
  * renderers both lay out exactly this, so the two files always carry the same text.
  */
+import { isDigitalSize } from '../../domain/offers.js';
 import type { OrderLine, OrderRecord } from '../../domain/order.js';
 
 /** Shown instead of an address on orders collected at the booth. */
@@ -9,7 +10,7 @@ const PICKUP_TEXT = 'PICKUP AT BOOTH';
 
 export type LabelContent = {
   orderNumber: string;
-  /** `Photo #<n> (<size>) x<q>`, one per order line, in order. */
+  /** `Photo #<n> (<size>) x<q>`, one per print line, in order (digital files are not in the parcel). */
   items: string[];
   /** The recipient's name, on one line. */
   name: string;
@@ -54,5 +55,6 @@ export function labelContent(order: OrderRecord): LabelContent {
     const last = [city, stateZip].filter(Boolean).join(', ');
     addressLines = [...street, ...(last ? [last] : [])];
   }
-  return { orderNumber: order.orderNumber, items: order.items.map(itemText), name, addressLines, pickup };
+  const prints = order.items.filter((line) => !isDigitalSize(line.size));
+  return { orderNumber: order.orderNumber, items: prints.map(itemText), name, addressLines, pickup };
 }

@@ -18,11 +18,16 @@ async function day(t: Parameters<typeof appWithEvents>[0]) {
   const pending = await orderIn(app, 'pending', { customerName: 'Not Paid Yet' });
   const voided = await orderIn(app, 'void', { customerName: 'Refunded' });
   const other = await orderIn(app, 'paid', { eventSlug: BX, prefix: 'BX24', customerName: 'Other Event' });
+  // a digital file alone is downloaded, not posted: no label
+  const digitalOnly = await orderIn(app, 'paid', {
+    customerName: 'Digital Only',
+    items: [{ photoNumber: '2', size: 'digital', quantity: 1, unitCents: 900, lineCents: 900 }],
+  });
   const second = await orderIn(app, 'paid', {
     customerName: '山田 太郎',
     items: [{ photoNumber: '1', size: '4x6', quantity: 3, unitCents: 500, lineCents: 1500 }],
   });
-  return { app, waiting: [first, second], skipped: [pickup, shipped, pending, voided, other] };
+  return { app, waiting: [first, second], skipped: [pickup, shipped, pending, voided, other, digitalOnly] };
 }
 
 const names = (orders: OrderRecord[]) => orders.map((o) => o.customerName);

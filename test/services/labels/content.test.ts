@@ -28,6 +28,14 @@ describe('label content', () => {
     expect(content.addressLines).toEqual(['1 Main St', 'Apt 4', 'Springfield, DC 20500-0003']);
   });
 
+  test('a digital file is not in the parcel: the label lists the prints only', () => {
+    const order = labelOrder();
+    const [print] = order.items;
+    if (!print) throw new Error('the fixture has lines');
+    const content = labelContent({ ...order, items: [print, { ...print, photoNumber: '13', size: 'Digital' }] });
+    expect(content.items).toEqual(['Photo #12 (4x6) x2']);
+  });
+
   test('pickup orders and empty names', () => {
     const content = labelContent(
       labelOrder({ fulfillmentType: 'pickup', customerName: '  ', shippingAddress: '1 Main St' }),
