@@ -11,7 +11,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Leader, PostgresLeader, soleLeader } from './leader.js';
-import { createSheetsApi, loadServiceAccount } from './sheets/client.js';
 import { OrderTab } from './sheets/order-tab.js';
 import { DEFAULT_RETRY } from './sheets/retry.js';
 import { type MirrorService, mirrorStatus, offService } from './status.js';
@@ -33,6 +32,9 @@ async function mirrorPlugin(fastify: FastifyInstance): Promise<void> {
     return;
   }
   const log = fastify.log.child({ component: 'mirror' });
+  // Loaded only with the mirror on: googleapis alone takes about a second to import, a third
+  // of a restart (docs/development.md, "Restarts").
+  const { createSheetsApi, loadServiceAccount } = await import('./sheets/client.js');
   const account = await loadServiceAccount(config.GOOGLE_APPLICATION_CREDENTIALS ?? '');
   const api = createSheetsApi(account, {
     ...(config.GOOGLE_SHEETS_ROOT_URL ? { rootUrl: config.GOOGLE_SHEETS_ROOT_URL } : {}),
