@@ -8,9 +8,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 
 /** A 24-megapixel camera frame. */
-export const BIG = { width: 6000, height: 4000 } as const;
+const BIG = { width: 6000, height: 4000 } as const;
 /** Generated originals are kept here between runs. */
-export const ORIGINALS_CACHE = path.join(os.tmpdir(), 'images-bench-originals-v1');
+const ORIGINALS_CACHE = path.join(os.tmpdir(), 'images-bench-originals-v1');
 
 /**
  * A photo-like JPEG: large soft colour shapes, mid-scale texture and sensor grain, so it

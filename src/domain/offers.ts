@@ -13,7 +13,7 @@ import { formatCents } from './money.js';
 import { sizeKey } from './prints.js';
 
 /** The price-list size that is a digital file rather than a print (no shipping). */
-export const DIGITAL_SIZE = 'digital';
+const DIGITAL_SIZE = 'digital';
 
 export const MAX_PACKAGES = 20;
 export const MAX_PACKAGE_COUNT = 1000;

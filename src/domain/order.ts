@@ -118,12 +118,11 @@ export const OrderPayment = z.object({
 export type OrderPayment = z.infer<typeof OrderPayment>;
 
 /** A line marked printed: which line (0-based index into `items`), when and by whom. */
-export const PrintedMark = z.object({
+const PrintedMark = z.object({
   line: z.number().int().min(0),
   at: isoTimestamp,
   by: Actor,
 });
-export type PrintedMark = z.infer<typeof PrintedMark>;
 
 /**
  * An order line's id in the print queue: `<orderNumber>.<line number from 1>`, e.g.

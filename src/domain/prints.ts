@@ -22,14 +22,14 @@ export const Crop = z.object({
 });
 export type Crop = z.infer<typeof Crop>;
 
-export const DEFAULT_CROP: Readonly<Crop> = Object.freeze({ x: 0.5, y: 0.5 });
+const DEFAULT_CROP: Readonly<Crop> = Object.freeze({ x: 0.5, y: 0.5 });
 
 /** Inches `[short side, long side]` (either order is accepted on input). */
 export type Inches = readonly [number, number];
 export type PrintSizes = Readonly<Record<string, Inches>>;
 
 /** The sizes every event knows, whatever its settings say. */
-export const STANDARD_PRINT_SIZES: PrintSizes = Object.freeze({ '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] });
+const STANDARD_PRINT_SIZES: PrintSizes = Object.freeze({ '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] });
 
 /** The event.json `printSizes` value: size name → `[width, height]` in inches. */
 export const PrintSizesSetting = z.record(

@@ -17,7 +17,7 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
 }
 
 /** 'same' when nothing changes; throws 409 INVALID_TRANSITION for a move the contract forbids. */
-export function checkTransition(from: OrderStatus, to: OrderStatus): 'same' | 'change' {
+function checkTransition(from: OrderStatus, to: OrderStatus): 'same' | 'change' {
   if (from === to) return 'same';
   if (!allowed[from].includes(to)) {
     throw appError('INVALID_TRANSITION', {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 /** The largest amount an admin may set (a typo guard, not a business rule). */
-export const MAX_DOLLARS = 100_000;
+const MAX_DOLLARS = 100_000;
 
 /** A dollar amount with at most two decimals, 0 to MAX_DOLLARS. */
 export const Dollars = z

@@ -143,7 +143,7 @@ export type PhotoRefs = {
 /** No library (tests of the serialisation alone): every photo unknown. */
 export const NO_PHOTOS: PhotoRefs = { find: () => null, generation: 0 };
 
-export const AdminOrderLine = z
+const AdminOrderLine = z
   .object({
     itemId: z.string().describe('`<orderNumber>.<line number>`: the line in the print queue'),
     photoNumber: z.string(),

@@ -13,9 +13,9 @@ import { adminHeaders, type TestApp } from '../helpers/build.js';
 import { EVENT, type OrdersAppOptions, ordersApp, PRICES } from './orders-fixtures.js';
 import { newOrder } from './store-fixtures.js';
 
-export const DIGITAL_PRICE = 8;
+const DIGITAL_PRICE = 8;
 
-export async function setOffers(app: TestApp, body: Record<string, unknown>): Promise<void> {
+async function setOffers(app: TestApp, body: Record<string, unknown>): Promise<void> {
   const res = await app.inject({
     method: 'PUT',
     url: '/api/event-config',
@@ -39,7 +39,7 @@ export async function sellingApp(
   return app;
 }
 
-export function coupon(over: Partial<CouponRecord> = {}): CouponRecord {
+function coupon(over: Partial<CouponRecord> = {}): CouponRecord {
   return {
     code: 'SAVE20',
     eventSlug: EVENT,

@@ -31,8 +31,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
-export const EMULATOR_SECRET_KEY = 'sk_test_emulator0123456789';
-export const EMULATOR_WEBHOOK_SECRET = 'whsec_emulator0123456789';
+const EMULATOR_SECRET_KEY = 'sk_test_emulator0123456789';
+const EMULATOR_WEBHOOK_SECRET = 'whsec_emulator0123456789';
 
 export type EmulatedSession = {
   id: string;
@@ -101,7 +101,7 @@ const rand = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** `a[b][0][c]=v` form fields → nested objects and arrays, as Stripe reads them. */
-export function parseStripeForm(body: string): Record<string, unknown> {
+function parseStripeForm(body: string): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(body)) {
     const path = key.replace(/\]/g, '').split('[');

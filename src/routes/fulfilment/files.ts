@@ -14,7 +14,7 @@ export const BINARY = z.string().meta({ format: 'binary' });
  * `Content-Disposition` for `name`: an ASCII `filename` (other characters become `_`) and,
  * when the name is not plain ASCII, the exact one as `filename*` (RFC 6266).
  */
-export function contentDisposition(name: string): string {
+function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return ascii === name
     ? `attachment; filename="${name}"`

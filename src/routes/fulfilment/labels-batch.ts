@@ -19,7 +19,7 @@ const TYPES = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 } as const;
 
-export const LabelsBatchQuery = z.object({
+const LabelsBatchQuery = z.object({
   eventSlug: z.string().min(1).max(200).describe('The event (its code)'),
   format: z.enum(['pdf', 'docx']).default('pdf').describe('`pdf` (default) or `docx`'),
   slips: z
@@ -29,7 +29,7 @@ export const LabelsBatchQuery = z.object({
 });
 
 /** Paid, shipping and not shipped yet: the orders whose parcels are still to be packed. */
-export function waitingToShip(order: OrderRecord): boolean {
+function waitingToShip(order: OrderRecord): boolean {
   return (
     order.status === 'paid' &&
     order.fulfillmentType === 'ship' &&

@@ -19,7 +19,7 @@ import { attachment, BINARY, oldestFirst } from './files.js';
  * mirror"), then the coupon used and the discount given (docs/contract.md, "Selling"), so
  * the books see what was taken off each total.
  */
-export const EXPORT_COLUMNS = [
+const EXPORT_COLUMNS = [
   ...ORDER_COLUMNS.slice(0, ORDER_COLUMNS.indexOf('updatedAt') + 1),
   'couponCode',
   'discount',
@@ -48,7 +48,7 @@ const StatusList = z
     return list as OrderStatus[];
   });
 
-export const ExportQuery = z.object({
+const ExportQuery = z.object({
   eventSlug: z.string().min(1).max(200).optional().describe('Only orders of this event (its code)'),
   from: DayOrInstant.optional().describe(
     'Orders created at or after this: a day (`2026-07-03`, from 00:00 UTC) or an ISO 8601 instant',
@@ -79,7 +79,7 @@ function range(q: { from?: string | undefined; to?: string | undefined }): { fro
   return { from, to };
 }
 
-export function ordersCsv(orders: readonly OrderRecord[]): string {
+function ordersCsv(orders: readonly OrderRecord[]): string {
   let out = UTF8_BOM + csvRow(EXPORT_COLUMNS);
   for (const order of orders) {
     const cells = toCells(order);

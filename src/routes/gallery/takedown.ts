@@ -15,7 +15,7 @@ import { TakedownReason } from '../../services/store/ports/takedowns.js';
 import { findByRef } from './photo-locate.js';
 import { PhotoLookupParams } from './photo-lookup-schemas.js';
 
-export const MAX_TAKEDOWN_MESSAGE = 2000;
+const MAX_TAKEDOWN_MESSAGE = 2000;
 /** C0 controls but tab and newline, DEL, C1 controls. */
 const FORBIDDEN_CHARS = /(?![\t\n])\p{Cc}/u;
 

@@ -49,7 +49,7 @@ declare module 'fastify' {
   }
 }
 
-export const DOWNLOAD_SECRET_FILE = 'download-link-secret';
+const DOWNLOAD_SECRET_FILE = 'download-link-secret';
 
 const REASONS: Record<GrantRefusal | 'malformed' | 'signature' | 'expired', string> = {
   malformed: 'This is not a download link',
@@ -66,11 +66,11 @@ function unavailable(reason: keyof typeof REASONS) {
 }
 
 /** `AX26-12.jpg`: letters, digits, `.`, `_` and `-` only. */
-export function downloadFileName(prefix: string, photoNumber: string): string {
+function downloadFileName(prefix: string, photoNumber: string): string {
   return `${prefix}-${photoNumber}`.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100) + '.jpg';
 }
 
-export function createDownloads(deps: {
+function createDownloads(deps: {
   links: DownloadLinkSigner;
   grants: DownloadGrants;
   files: DownloadFiles;

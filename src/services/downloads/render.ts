@@ -21,7 +21,7 @@
 import exifr from 'exifr';
 import sharp from 'sharp';
 
-export const DOWNLOAD_QUALITY = 92;
+const DOWNLOAD_QUALITY = 92;
 const MAX_COPYRIGHT = 200;
 
 /** The original's EXIF copyright, or '' when there is none (or it can't be read). */

@@ -17,7 +17,7 @@ const VERSION = 'dl1';
 /** The shape of a token; the route refuses anything else as 400 before any check. */
 export const DOWNLOAD_TOKEN = /^([0-9a-f-]{36})\.(\d{1,3})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 
-export const DOWNLOAD_PATH = '/api/downloads';
+const DOWNLOAD_PATH = '/api/downloads';
 
 export type DownloadTokenCheck =
   | { ok: true; orderId: string; line: number; expiresAt: Date }

@@ -261,7 +261,7 @@ function labelsDocument(contents: readonly LabelContent[], returnAddress: string
   });
 }
 
-export function buildDocxLabel(content: LabelContent, returnAddress: string): Document {
+function buildDocxLabel(content: LabelContent, returnAddress: string): Document {
   return labelsDocument([content], returnAddress, `Shipping label ${content.orderNumber}`);
 }
 

@@ -26,8 +26,8 @@ import { type Paragraph, REGIONS, type Region, recipientParagraphs } from './png
 const PT_PER_IN = 72;
 /** PNG pixels (300 dpi) to PDF points. */
 const PX = PT_PER_IN / 300;
-export const LABEL_PAGE = { width: 6 * PT_PER_IN, height: 4 * PT_PER_IN } as const;
-export const SLIP_PAGE = { width: 4 * PT_PER_IN, height: 6 * PT_PER_IN } as const;
+const LABEL_PAGE = { width: 6 * PT_PER_IN, height: 4 * PT_PER_IN } as const;
+const SLIP_PAGE = { width: 4 * PT_PER_IN, height: 6 * PT_PER_IN } as const;
 
 /** Bytes the reader may fall behind before writing waits. */
 const HIGH_WATER = 1024 * 1024;

@@ -10,7 +10,6 @@ import type { LabelRenderer } from './types.js';
 
 const PNG_CONTENT_TYPE = 'image/png';
 export const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-export const PDF_CONTENT_TYPE = 'application/pdf';
 
 function needOrders(orders: readonly OrderRecord[]): void {
   if (orders.length === 0) throw new Error('batch labels need at least one order');

@@ -32,7 +32,7 @@ const Charge = z.object({
   metadata: Metadata,
 });
 
-export const StripeEventEnvelope = z.object({
+const StripeEventEnvelope = z.object({
   id: z.string(),
   type: z.string(),
   data: z.object({ object: z.unknown() }),

@@ -93,7 +93,7 @@ export function streamZip(
   return zip as unknown as Readable;
 }
 
-export function errorsText(failures: readonly ZipFailure[]): string {
+function errorsText(failures: readonly ZipFailure[]): string {
   return [
     `${failures.length} print file${failures.length === 1 ? ' is' : 's are'} missing from this ZIP:`,
     '',

@@ -18,7 +18,7 @@ import { onAdminError } from './session.js';
 const CODE = /^[A-Za-z0-9_-]{3,32}$/;
 const AMOUNT = /^\d{1,6}(\.\d{1,2})?$/;
 
-export function couponValue(c: Pick<Coupon, 'kind' | 'value'>): string {
+function couponValue(c: Pick<Coupon, 'kind' | 'value'>): string {
   if (c.kind === 'freeShipping') return 'free shipping';
   if (c.kind === 'percent') return `${c.value}% off`;
   return `$${(c.value ?? 0).toFixed(2)} off`;

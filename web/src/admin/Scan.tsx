@@ -16,7 +16,7 @@ const ORDER_NUMBER = /^[A-Z0-9]{1,8}-\d{4,}$/i;
 const SCAN_EVERY_MS = 150;
 
 /** The order a scanned text names: an admin order URL (any host: the booth may use another address) or an order number. */
-export function orderRefFromScan(text: string): string | null {
+function orderRefFromScan(text: string): string | null {
   const value = text.trim();
   if (ORDER_NUMBER.test(value)) return value.toUpperCase();
   try {

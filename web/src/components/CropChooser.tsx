@@ -11,10 +11,10 @@
 import { useRef, useState } from 'preact/hooks';
 
 export type Crop = { x: number; y: number };
-export const CENTRE: Crop = { x: 0.5, y: 0.5 };
+const CENTRE: Crop = { x: 0.5, y: 0.5 };
 
 /** The frame as fractions of the photo, and the axis it moves along (null: it fills the photo). */
-export function frameOf(photoAspect: number, inches: readonly [number, number], crop: Crop) {
+function frameOf(photoAspect: number, inches: readonly [number, number], crop: Crop) {
   const [short, long] = inches;
   const printAspect = photoAspect >= 1 ? long / short : short / long;
   const width = photoAspect > printAspect ? printAspect / photoAspect : 1;

@@ -17,17 +17,17 @@ export const sizeLabel = (size: string): string => (isDigital(size) ? 'Digital f
 type Package = EventConfig['packages'][number];
 
 /** What one package saves against its copies at the unit price, in cents (0 when the size is gone). */
-export function packageSaving(config: EventConfig, p: Package): number {
+function packageSaving(config: EventConfig, p: Package): number {
   const key = p.size.toLowerCase().replace(/\s+/g, '');
   const unit = Object.entries(config.prices).find(([s]) => s.toLowerCase().replace(/\s+/g, '') === key)?.[1];
   return unit === undefined ? 0 : Math.max(0, p.count * dollarsToCents(unit) - dollarsToCents(p.price));
 }
 
-export function earlyBirdRunning(config: EventConfig, now = Date.now()): boolean {
+function earlyBirdRunning(config: EventConfig, now = Date.now()): boolean {
   return config.earlyBird !== null && Date.parse(config.earlyBird.until) > now;
 }
 
-export function packageText(config: EventConfig, p: Package): string {
+function packageText(config: EventConfig, p: Package): string {
   const saving = packageSaving(config, p);
   const what = isDigital(p.size) ? 'digital files' : `${p.size} prints`;
   return `${p.count} ${what} for ${money(dollarsToCents(p.price))}${saving > 0 ? ` (save ${money(saving)})` : ''}`;

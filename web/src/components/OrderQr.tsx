@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import QRCode from 'qrcode';
 
-export function orderAdminUrl(orderNumber: string): string {
+function orderAdminUrl(orderNumber: string): string {
   return `${location.origin}/admin/orders/${encodeURIComponent(orderNumber)}`;
 }
 

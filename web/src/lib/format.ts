@@ -7,13 +7,6 @@ export const dollarsToCents = (dollars: number): number => Math.round(dollars * 
 /** `$1,234.50`, for people. */
 export const money = (cents: number): string => usd.format(cents / 100);
 
-/** `$1234.50`: the API's money text (Order fields, items lines). */
-export function moneyText(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
 /** `"$12.50"` → 1250; NaN when unreadable. */
 export function parseMoneyText(text: string): number {
   const m = /^(-)?\$?(\d+)(?:\.(\d{1,2}))?$/.exec(text.trim().replace(/,/g, ''));
