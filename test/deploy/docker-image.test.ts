@@ -145,7 +145,13 @@ describe('the Docker image, mirrored', () => {
     }
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
-    const events = (await (await fetch(`${base}/event`)).json()) as { code: string; photoCount: number }[];
+    // A first start inspects new files before listing them (docs/gallery.md): wait for both.
+    type Listed = { code: string; photoCount: number }[];
+    let events: Listed = [];
+    for (const end = Date.now() + 15_000; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
+      events = (await (await fetch(`${base}/event`)).json()) as Listed;
+      if (events[0]?.photoCount === 2) break;
+    }
     expect(events).toEqual([expect.objectContaining({ code: 'CON26', photoCount: 2 })]);
     const page = await fetch(`${base}/`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
