@@ -38,6 +38,11 @@ export function isDigitalSize(size: string): boolean {
   return sizeKey(size) === DIGITAL_SIZE;
 }
 
+/** The lines that are prints: what goes in a parcel, a print file or a label (digital files are downloaded). */
+export function printLines<L extends { size: string }>(lines: readonly L[]): L[] {
+  return lines.filter((line) => !isDigitalSize(line.size));
+}
+
 /**
  * What is wrong with a package list against a price list (empty when nothing): sizes not on
  * the list, two packages for one size, and packages that cost no less than their copies at

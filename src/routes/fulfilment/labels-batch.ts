@@ -7,7 +7,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isDigitalSize } from '../../domain/offers.js';
+import { printLines } from '../../domain/offers.js';
 import type { OrderRecord } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -35,7 +35,7 @@ function waitingToShip(order: OrderRecord): boolean {
     order.fulfillmentType === 'ship' &&
     order.shippingStatus === 'ship' &&
     // digital files alone are downloaded, not posted (docs/contract.md, "Selling")
-    order.items.some((line) => !isDigitalSize(line.size))
+    printLines(order.items).length > 0
   );
 }
 
@@ -122,9 +122,10 @@ const labelsBatchRoutes: FastifyPluginAsyncZod = async (fastify) => {
         slip: slips
           ? async (order): Promise<SlipLine[]> =>
               Promise.all(
-                order.items
-                  .filter((line) => !isDigitalSize(line.size))
-                  .map(async (line) => ({ line, thumbnail: await thumbnail(order, line.photoNumber) })),
+                printLines(order.items).map(async (line) => ({
+                  line,
+                  thumbnail: await thumbnail(order, line.photoNumber),
+                })),
               )
           : undefined,
       });

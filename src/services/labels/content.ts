@@ -2,7 +2,7 @@
  * What a label says (docs/contract.md, "Labels"), independent of how it is drawn: the PNG and the DOCX
  * renderers both lay out exactly this, so the two files always carry the same text.
  */
-import { isDigitalSize } from '../../domain/offers.js';
+import { printLines } from '../../domain/offers.js';
 import type { OrderLine, OrderRecord } from '../../domain/order.js';
 
 /** Shown instead of an address on orders collected at the booth. */
@@ -55,6 +55,5 @@ export function labelContent(order: OrderRecord): LabelContent {
     const last = [city, stateZip].filter(Boolean).join(', ');
     addressLines = [...street, ...(last ? [last] : [])];
   }
-  const prints = order.items.filter((line) => !isDigitalSize(line.size));
-  return { orderNumber: order.orderNumber, items: prints.map(itemText), name, addressLines, pickup };
+  return { orderNumber: order.orderNumber, items: printLines(order.items).map(itemText), name, addressLines, pickup };
 }
