@@ -95,7 +95,14 @@ export async function startServer(
 ): Promise<Server> {
   const dataDir = await mkdtemp(path.join(world.root, 'data-'));
   const child = fork(CHILD, [], {
-    execArgv: ['--import', 'tsx', ...(opts.exposeGc ? ['--expose-gc'] : [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(opts.exposeGc ? ['--expose-gc'] : []),
+      // LOAD_CPU_PROFILE=<dir> writes the server's CPU profile there when it stops (open it in
+      // Chrome's DevTools): how a slower figure is traced to the code that costs it.
+      ...(process.env.LOAD_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LOAD_CPU_PROFILE}`] : []),
+    ],
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -109,6 +116,7 @@ export async function startServer(
       // Allocator settings to experiment with (MALLOC_ARENA_MAX=2, or LD_PRELOAD of jemalloc)
       // reach the server.
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))),
+      ...(process.env.LOAD_SERVER_ENV ? Object.fromEntries(process.env.LOAD_SERVER_ENV.split(',').map((kv) => kv.split('=') as [string, string])) : {}),
       ...opts.env,
     },
     // Logs go where a production log shipper would take them: away (JSON lines, not kept).
@@ -216,9 +224,11 @@ export async function requestMix(
       { Authorization: `Bearer ${ADMIN_TOKEN}` },
     );
   });
-  // LOAD_WEIGHTS="85,10,4,1,1" changes the mix (pages, thumbnails, previews, orders, orders with
-  // a package and a coupon), to find which part of the work a figure comes from.
-  const weights = (process.env.LOAD_WEIGHTS ?? '85,10,4,1,1').split(',').map(Number);
+  // LOAD_WEIGHTS="85,10,4,0.5,0.5" changes the mix (pages, thumbnails, previews, orders, orders
+  // with a package and a coupon), to find which part of the work a figure comes from. Orders
+  // stay 1 % of requests in all, as before selling orders joined the mix: an order costs about
+  // ten gallery pages of CPU plus its receipt, so doubling their share halves the throughput.
+  const weights = (process.env.LOAD_WEIGHTS ?? '85,10,4,0.5,0.5').split(',').map(Number);
   const routes: RouteSpec[] = [
     { name: 'gallery page (GET /event/...)', weight: 85, requests: pages.map((p) => rawGet(host, p)), expect: 200 },
     {

@@ -2,7 +2,7 @@
  * The inspection of a new photo (services/photos/library.ts calls it once per new file):
  * one decode of the original, downscaled to SCAN_SIZE px on load (libvips shrinks a JPEG
  * while decoding it, 1/8 for a 24 MP original), from which
- *  - the photo code it may show is read (qr.ts), and
+ *  - the photo code it may show is read (in the QR thread: qr-reader.ts), and
  *  - unless it is a code frame (never shown), its thumbnails are made and cached, so the
  *    first visitor does not wait for them.
  * It runs in the render queue's background lane: after every render a visitor waits for.
@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { photoCodeFromQr } from '../../domain/photo-code.js';
 import type { ImageService } from '../images/types.js';
 import type { Inspector, InspectTarget } from '../photos/inspection.js';
-import { readQrTexts } from './qr.js';
+import { QrReader } from './qr-reader.js';
 
 /**
  * The long edge of the copy that is searched for a code: a phone screen held up to the
@@ -34,6 +34,7 @@ export type ClosableInspector = {
 export function createInspector(opts: InspectorOptions): ClosableInspector {
   const size = Math.max(SCAN_SIZE, opts.thumbnailSize);
   const running = new Set<Promise<unknown>>();
+  const qr = new QrReader();
   let closed = false;
   const inspect: Inspector = (target: InspectTarget) => {
     if (closed) return Promise.reject(new Error('the server is shutting down'));
@@ -46,7 +47,7 @@ export function createInspector(opts: InspectorOptions): ClosableInspector {
         .ensureAlpha()
         .raw()
         .toBuffer({ resolveWithObject: true });
-      const code = findCode(await readQrTexts(data, info.width, info.height));
+      const code = findCode(await qr.read(data, info.width, info.height));
       if (code === null) {
         await opts.images.storeThumbnails(target, { data, width: info.width, height: info.height, channels: 4 });
       }
@@ -61,6 +62,7 @@ export function createInspector(opts: InspectorOptions): ClosableInspector {
     async close() {
       closed = true;
       await Promise.allSettled([...running]);
+      await qr.close();
     },
   };
 }
