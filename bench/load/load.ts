@@ -14,7 +14,8 @@
  * run of the same mix with wrk cross-checks the throughput (wrk can't give latency per route).
  *
  * Knobs: LOAD_DURATION_S (60), LOAD_CONNECTIONS (100), LOAD_LOG_LEVEL (info),
- * LOAD_WRK=0 skips the wrk pass; LOAD_CPU_PROFILE=<dir> keeps the server's CPU profile.
+ * LOAD_WRK=0 skips the wrk pass; LOAD_CPU_PROFILE=<dir> keeps the server's CPU profile;
+ * LOAD_SERVER_ENV="NAME=value,..." sets server variables.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';

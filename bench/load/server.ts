@@ -116,7 +116,10 @@ export async function startServer(
       // Allocator settings to experiment with (MALLOC_ARENA_MAX=2, or LD_PRELOAD of jemalloc)
       // reach the server.
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))),
-      ...(process.env.LOAD_SERVER_ENV ? Object.fromEntries(process.env.LOAD_SERVER_ENV.split(',').map((kv) => kv.split('=') as [string, string])) : {}),
+      // LOAD_SERVER_ENV="INTAKE_INSPECT=off,LOG_LEVEL=warn" sets server variables for one run.
+      ...(process.env.LOAD_SERVER_ENV
+        ? Object.fromEntries(process.env.LOAD_SERVER_ENV.split(',').map((kv) => kv.split('=') as [string, string]))
+        : {}),
       ...opts.env,
     },
     // Logs go where a production log shipper would take them: away (JSON lines, not kept).
