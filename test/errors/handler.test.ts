@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { AppError } from '../../src/errors/catalogue.js';
-import { build } from '../helpers/build.js';
+import { buildApp } from '../../src/app.js';
+import { AppError, appError } from '../../src/errors/catalogue.js';
+import { build, tempDir, testConfig } from '../helpers/build.js';
 
 const errorShape = z.strictObject({ error: z.string(), code: z.string(), details: z.string() });
 
@@ -99,5 +100,40 @@ describe('error handler', () => {
     expect(body.code).toBe('INVALID_TRANSITION');
     expect(JSON.parse(body.details)).toEqual({ from: 'void', to: 'paid' });
     expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  test('a 503 a route chose (nothing underneath) is a warning without a stack; a fault is an error with one', async (t) => {
+    const lines: { level: number; msg: string; code?: string; err?: { stack?: string } }[] = [];
+    const app = await buildApp(testConfig(await tempDir(t)), {
+      level: 'info',
+      stream: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    });
+    t.onTestFinished(() => app.close());
+    app.get('/test/indexing', async () => {
+      throw appError('SERVICE_UNAVAILABLE', {
+        details: 'The photo library is being indexed',
+        headers: { 'Retry-After': '5' },
+      });
+    });
+    app.get('/test/store-down', async () => {
+      throw appError('STORE_UNAVAILABLE', { cause: new Error('connect ECONNREFUSED') });
+    });
+    app.get('/test/boom', async () => {
+      throw new Error('secret internal detail');
+    });
+    await app.ready();
+
+    const indexing = await app.inject({ url: '/test/indexing' });
+    expect(indexing.statusCode).toBe(503);
+    expect(indexing.headers['retry-after']).toBe('5');
+    await app.inject({ url: '/test/store-down' });
+    await app.inject({ url: '/test/boom' });
+    const byCode = (code: string) => lines.filter((l) => l.code === code);
+    expect(byCode('SERVICE_UNAVAILABLE')).toEqual([expect.objectContaining({ level: 40 })]); // warn
+    expect(byCode('SERVICE_UNAVAILABLE')[0]?.err).toBeUndefined();
+    expect(byCode('STORE_UNAVAILABLE')).toEqual([expect.objectContaining({ level: 50 })]); // error
+    expect(byCode('STORE_UNAVAILABLE')[0]?.err?.stack).toMatch(/ECONNREFUSED/);
+    expect(byCode('INTERNAL')).toEqual([expect.objectContaining({ level: 50 })]);
+    expect(byCode('INTERNAL')[0]?.err?.stack).toMatch(/secret internal detail/);
   });
 });
