@@ -12,7 +12,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { type PostgresServer, type PostgresServerOptions, startPostgresServer } from './postgres-embedded.js';
 
-export { type PostgresServer, type PostgresServerOptions, startPostgresServer };
+export type { PostgresServer, PostgresServerOptions };
 
 /** Starts one server for the test file (beforeAll) and removes it afterwards (afterAll). */
 export function usePostgresServer(opts: PostgresServerOptions = {}): () => PostgresServer {

@@ -27,7 +27,7 @@ export function columnLetters(index: number): string {
   return out;
 }
 
-export function columnIndex(letters: string): number {
+function columnIndex(letters: string): number {
   let n = 0;
   for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
   return n - 1;

@@ -71,7 +71,7 @@ export const SHEETS_METHODS = [
 export type SheetsMethod = (typeof SHEETS_METHODS)[number];
 
 /** Calls that count against the write quota (300 per minute per project). */
-export const WRITE_METHODS: ReadonlySet<SheetsMethod> = new Set<SheetsMethod>([
+const WRITE_METHODS: ReadonlySet<SheetsMethod> = new Set<SheetsMethod>([
   'spreadsheets.batchUpdate',
   'values.update',
   'values.append',
@@ -80,7 +80,7 @@ export const WRITE_METHODS: ReadonlySet<SheetsMethod> = new Set<SheetsMethod>([
   'values.batchClear',
 ]);
 
-export const MAX_CELL_CHARS = 50_000;
+const MAX_CELL_CHARS = 50_000;
 const DEFAULT_GRID: Grid = { rowCount: 1000, columnCount: 26 };
 const SPREADSHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 

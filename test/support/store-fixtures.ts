@@ -9,7 +9,7 @@ import type { OrdersPort } from '../../src/services/store/ports/orders.js';
 /** An admin as the history names one (`admin:` and 8 hex digits). */
 export const ADMIN = 'admin:0123abcd' as const;
 
-export const DEFAULT_LINES: OrderLine[] = [
+const DEFAULT_LINES: OrderLine[] = [
   { photoNumber: '12', size: '4x6', quantity: 2, unitCents: 500, lineCents: 1000 },
   { photoNumber: '0007', size: '8x10', quantity: 1, unitCents: 2000, lineCents: 2000 },
 ];

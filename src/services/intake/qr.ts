@@ -2,10 +2,11 @@
  * Reads QR codes from decoded pixels with zxing-wasm (ZXing-C++ compiled to WebAssembly),
  * loaded from its package's own .wasm file (never from a CDN, its browser default).
  *
- * Chosen by measurement (bench/intake-qr.bench.ts): on photographed codes (turned, tilted,
+ * Chosen by measurement, once, when the finder was built: on photographed codes (turned, tilted,
  * blurred, under glare) downscaled to 720 px, zxing-wasm and jsqr both read 24 of 24, but
  * zxing-wasm takes about 7 ms on a frame with a code and 15 ms on one without, jsqr 64 and
- * 93 ms: and most frames have none.
+ * 93 ms: and most frames have none. It runs in a thread of its own (qr-reader.ts), and
+ * bench/intake.bench.ts measures its cost per frame on every run.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

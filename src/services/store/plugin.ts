@@ -23,12 +23,12 @@ declare module 'fastify' {
   }
 }
 
-export const SQLITE_FILE = 'orders.db';
+const SQLITE_FILE = 'orders.db';
 /** Where a Google Sheets deployment of the earlier design kept its local data (imported once). */
-export const SHEETS_SIDE_STORE_FILE = 'sheets-local.db';
+const SHEETS_SIDE_STORE_FILE = 'sheets-local.db';
 
 /** The engine `ORDER_STORE` names, with its settings from the config. */
-export function storeOptions(config: Config, log: StoreLogger): StoreOptions {
+function storeOptions(config: Config, log: StoreLogger): StoreOptions {
   const sheetsSideStore = path.join(config.dataDir, SHEETS_SIDE_STORE_FILE);
   if (config.ORDER_STORE === 'postgres') {
     if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL: required when ORDER_STORE=postgres');

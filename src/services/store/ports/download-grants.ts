@@ -5,7 +5,7 @@
  * processes, so a line is never downloaded more than `max` times.
  */
 
-export type DownloadGrantRow = { orderId: string; line: number; used: number; expiresAt: string };
+type DownloadGrantRow = { orderId: string; line: number; used: number; expiresAt: string };
 
 export type TakeResult = { ok: true; used: number } | { ok: false; reason: 'usedUp' | 'expired'; used: number };
 

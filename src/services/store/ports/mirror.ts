@@ -32,9 +32,9 @@ export const MirrorRow = z.object({
 });
 export type MirrorRow = z.infer<typeof MirrorRow>;
 
-export const PROBLEM_KINDS = ['conflict', 'rejected', 'unreadable', 'removed', 'duplicate'] as const;
-export const ProblemKind = z.enum(PROBLEM_KINDS);
-export type ProblemKind = z.infer<typeof ProblemKind>;
+const PROBLEM_KINDS = ['conflict', 'rejected', 'unreadable', 'removed', 'duplicate'] as const;
+const ProblemKind = z.enum(PROBLEM_KINDS);
+type ProblemKind = z.infer<typeof ProblemKind>;
 
 export const MirrorProblem = z.object({
   kind: ProblemKind,

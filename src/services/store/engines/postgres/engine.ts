@@ -33,7 +33,7 @@ export type PostgresEngineOptions = {
 };
 
 /** `postgres://user@host:port/db` without the password, for messages. */
-export function describeUrl(url: string): string {
+function describeUrl(url: string): string {
   try {
     const u = new URL(url);
     u.password = '';

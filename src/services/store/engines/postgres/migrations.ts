@@ -10,7 +10,7 @@
  */
 export type Migration = { version: number; name: string; sql: string };
 
-export const CHANGE_CHANNEL = 'order_store_changes';
+const CHANGE_CHANNEL = 'order_store_changes';
 
 /** Key of the advisory lock held while migrating (any constant unique to this app). */
 export const MIGRATION_LOCK_KEY = 7_424_218_001;

@@ -42,11 +42,11 @@ import {
 
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 /** SQLite's default threshold (pages), for the store's connection when the thread is gone. */
-export const AUTO_CHECKPOINT_PAGES = 1000;
+const AUTO_CHECKPOINT_PAGES = 1000;
 /** How long a stopping thread may take to close its connection before it is terminated. */
 const STOP_GRACE_MS = 2000;
 /** A timer checkpoint that finds this many WAL frames or more asks for a quiet one (SQLite's own threshold). */
-export const QUIET_CHECKPOINT_FRAMES = AUTO_CHECKPOINT_PAGES;
+const QUIET_CHECKPOINT_FRAMES = AUTO_CHECKPOINT_PAGES;
 /** The longest a quiet checkpoint holds the store's creates, whatever the thread is doing. */
 export const QUIET_MAX_WAIT_MS = 1000;
 

@@ -41,7 +41,7 @@ export type SqliteEngineOptions = {
   walSync?: WalSync;
 };
 
-export const DEFAULT_CHECKPOINT_INTERVAL_MS = 200;
+const DEFAULT_CHECKPOINT_INTERVAL_MS = 200;
 
 /** SQLite result codes that mean "the store can't be used right now", not a bug (→ 503). */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL|NOLFS|AUTH|PERM)(_|$)/;
