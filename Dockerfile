@@ -17,7 +17,10 @@ RUN npm run build && npm prune --omit=dev
 
 # ---- runtime
 FROM node:22-slim AS runtime
+# MALLOC_ARENA_MAX: glibc keeps freed memory per thread; libvips' threads would otherwise grow
+# the server by a third more while print files render (docs/operations.md).
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
