@@ -5,8 +5,6 @@
  * processes, so a line is never downloaded more than `max` times.
  */
 
-type DownloadGrantRow = { orderId: string; line: number; used: number; expiresAt: string };
-
 export type TakeResult = { ok: true; used: number } | { ok: false; reason: 'usedUp' | 'expired'; used: number };
 
 export interface DownloadGrantsPort {

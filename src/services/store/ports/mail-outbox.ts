@@ -7,7 +7,6 @@
 import { z } from 'zod';
 
 const MailKind = z.enum(['receipt', 'shipped', 'ready', 'verification', 'operator', 'photos', 'takedown']);
-type MailKind = z.infer<typeof MailKind>;
 
 /** What to send (e.g. `{ orderId }` in the payload); the notifier renders it at send time. */
 export const MailJob = z.object({

@@ -8,9 +8,9 @@
  *   If a batch fails for one bad create, each is written alone, so only that one fails.
  * - Every change reads the row (locked for update), applies src/domain/order-changes.ts and
  *   writes it with its mail, in one transaction.
- * - Reads are always read through; order-copies.ts spares re-parsing unchanged orders.
+ * - Reads are always read through; order-copies.ts spares re-parsing unchanged orders, and
+ *   lists are read in pages between yields (order-lists.ts).
  */
-import { setImmediate } from 'node:timers/promises';
 import { couponInvalid } from '../../../domain/coupons.js';
 import {
   type Actor,
@@ -55,17 +55,10 @@ import type { Db, Param, Queryable, Row, Tx } from './db.js';
 import { SqlIdempotencyKeys } from './idempotency-keys.js';
 import { SqlMailOutbox } from './mail-outbox.js';
 import { OrderCopies } from './order-copies.js';
+import { OrderLists } from './order-lists.js';
 import { INSERT_COLUMNS, insertValues, rowToOrder, SELECT_COLUMNS, UPDATE_SQL, updateValues } from './order-rows.js';
 import { SqlPaymentEvents } from './payment-events.js';
 import { placeholders } from './values.js';
-
-/** Orders read and parsed between two yields to the event loop in a long list: a few milliseconds' work. */
-export const LIST_SLICE = 200;
-
-/** Lists kept with the change marker they were read at (see `list`). */
-const LIST_MEMO = 64;
-/** Ids and versions read per statement of a list. */
-const HEADS_PAGE = 2000;
 
 // Exported for bench/orders.bench.ts, which times them without the store around them.
 /** @public read from the built module (dist/) by bench/orders.bench.ts, out of knip's sight. */
@@ -114,11 +107,13 @@ const isUnavailable = (err: unknown) => isAppError(err) && err.code === 'STORE_U
 
 export class SqlOrders implements OrdersPort {
   private readonly copies = new OrderCopies();
-  /** Lists as last read, with the change marker read before them (see `list`). */
-  private readonly lists = new Map<string, { marker: string; orders: OrderRecord[] }>();
   private readonly creates = new GroupCommit<PendingCreate, OrderRecord>((batch) => this.writeCreates(batch));
 
-  constructor(private readonly db: Db) {}
+  private readonly lists: OrderLists;
+
+  constructor(private readonly db: Db) {
+    this.lists = new OrderLists(db, (row) => this.adopt(row), this.copies);
+  }
 
   /** Resolves once every create submitted so far is written (the store closes after it). */
   idle(): Promise<void> {
@@ -221,68 +216,8 @@ export class SqlOrders implements OrdersPort {
     return this.copies.get(row.id as string, Number(row.version)) ?? this.copies.keep(rowToOrder(row));
   }
 
-  async list(query: OrderListQuery = {}): Promise<OrderRecord[]> {
-    if (query.statuses?.length === 0) return [];
-    const where: string[] = [];
-    const params: Param[] = [];
-    if (!query.includeHeld) where.push('held = FALSE');
-    if (query.statuses) {
-      where.push(`status IN (${placeholders(query.statuses.length)})`);
-      params.push(...query.statuses);
-    }
-    if (query.eventSlug !== undefined) {
-      where.push('event_slug = ?');
-      params.push(query.eventSlug);
-    }
-    const filter = where.length > 0 ? where.join(' AND ') : 'TRUE';
-    // Nothing committed anywhere since this list was last read: it is still current. (An
-    // admin dashboard polls its lists; most polls find nothing changed.)
-    const key = `${filter}\u0000${params.join('\u0000')}`;
-    const marker = await this.db.changeMarker();
-    const memo = this.lists.get(key);
-    if (memo?.marker === marker) return memo.orders.slice();
-    // Which orders, newest first, and at which version (a few milliseconds for 10,000), in
-    // pages: one statement over 10,000 rows would hold the event loop for all of them.
-    const heads: { pk: number; id: string; version: number }[] = [];
-    for (let before = Number.MAX_SAFE_INTEGER; ; ) {
-      const page = await this.db.all<{ pk: number; id: string; version: number }>(
-        `SELECT pk, id, version FROM orders WHERE ${filter} AND pk < ? ORDER BY pk DESC LIMIT ${HEADS_PAGE}`,
-        [...params, before],
-      );
-      heads.push(...page);
-      if (page.length < HEADS_PAGE) break;
-      before = Number(page[page.length - 1]?.pk);
-      await setImmediate();
-    }
-    const found = new Map<number, OrderRecord>();
-    const missing: number[] = [];
-    for (const h of heads) {
-      const copy = this.copies.get(h.id, Number(h.version));
-      if (copy) found.set(Number(h.pk), copy);
-      else missing.push(Number(h.pk));
-    }
-    // The others a slice at a time, yielding between slices: 10,000 orders parsed at once would
-    // hold every other request for 100 ms or more. An order changed meanwhile is read as it is
-    // now; one that left the list meanwhile (the filter is applied again) is left out.
-    for (let i = 0; i < missing.length; i += LIST_SLICE) {
-      if (i > 0) await setImmediate();
-      const slice = missing.slice(i, i + LIST_SLICE);
-      const size = slice.length <= 16 ? 16 : LIST_SLICE; // two statement texts, padded with pk 0 (none)
-      const pks = [...slice, ...Array.from({ length: size - slice.length }, () => 0)];
-      const rows = await this.db.all(
-        `SELECT ${SELECT_COLUMNS} FROM orders WHERE pk IN (${placeholders(size)}) AND ${filter}`,
-        [...pks, ...params],
-      );
-      for (const row of rows) found.set(Number(row.pk), this.adopt(row));
-    }
-    const out: OrderRecord[] = [];
-    for (const h of heads) {
-      const order = found.get(Number(h.pk));
-      if (order) out.push(order);
-    }
-    if (this.lists.size >= LIST_MEMO) this.lists.clear();
-    this.lists.set(key, { marker, orders: out.slice() });
-    return out;
+  list(query: OrderListQuery = {}): Promise<OrderRecord[]> {
+    return this.lists.read(query);
   }
 
   /** Reads the order locked for update, applies the change and writes it with its mail, in one transaction. */

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { ConfigError } from '../../../../src/config/env.js';
 import { SQLITE_MIGRATIONS } from '../../../../src/services/store/engines/sqlite/migrations.js';
-import { LIST_SLICE } from '../../../../src/services/store/sql/orders.js';
+import { LIST_SLICE } from '../../../../src/services/store/sql/order-lists.js';
 import { openStore } from '../../../../src/services/store/store.js';
 import { tempDir } from '../../../helpers/build.js';
 import { reopenStore, sqliteStore } from '../../../support/store-engines.js';
