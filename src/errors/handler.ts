@@ -118,15 +118,15 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
 
 function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appErr = toAppError(err);
-  if (appErr.statusCode >= 500 && (appErr.code === 'INTERNAL' || appErr.cause !== undefined)) {
+  if (appErr.statusCode < 500) {
+    request.log.info({ code: appErr.code, details: appErr.details }, appErr.message);
+  } else if (appErr.code === 'INTERNAL' || appErr.cause !== undefined) {
     request.log.error({ err: appErr.cause ?? appErr, code: appErr.code }, 'request failed');
-  } else if (appErr.statusCode >= 500) {
+  } else {
     // A 503 a service chose to answer (the library still being indexed, the render queue
     // full), with nothing underneath: a state worth a warning, not a fault with a stack,
     // or a first start would log one error per visitor while it indexes.
     request.log.warn({ code: appErr.code, details: appErr.details }, appErr.message);
-  } else {
-    request.log.info({ code: appErr.code, details: appErr.details }, appErr.message);
   }
   return sendError(reply, appErr);
 }

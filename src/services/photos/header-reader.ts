@@ -8,8 +8,7 @@
  * stops it when the scan ends, so a server that isn't scanning holds no extra isolate.
  */
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
-import { startThread } from '../../lib/thread.js';
+import { startThread, ThreadCalls } from '../../lib/thread.js';
 
 /** A file to look at; `knownSize`/`knownMtimeMs` -1 when the index has no record of it. */
 export type HeaderTask = { file: string; knownSize: number; knownMtimeMs: number };
@@ -20,51 +19,24 @@ export type HeaderResult =
   | { kind: 'read'; size: number; mtimeMs: number; width: number; height: number; takenAtMs: number | null }
   | { kind: 'failed'; size: number; mtimeMs: number; error: string };
 
-export type HeaderChunk = { id: number; tasks: HeaderTask[] };
-type Reply = { id: number; results: HeaderResult[] };
-
 /** Threads worth starting here: one per core the event loop doesn't use, at most 3. */
 export function headerThreadsFor(cores = availableParallelism()): number {
   return Math.max(0, Math.min(cores - 1, 3));
 }
 
 export class HeaderThread {
-  private readonly pending = new Map<number, { resolve: (r: HeaderResult[]) => void; reject: (e: Error) => void }>();
-  private nextId = 1;
-  private failure: Error | undefined;
-
-  private constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: Reply) => {
-      const waiter = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      waiter?.resolve(reply.results);
-    });
-    worker.on('error', (err) => this.fail(err));
-    worker.on('exit', (code) => this.fail(new Error(`the header thread exited (code ${code})`)));
-  }
+  private constructor(private readonly calls: ThreadCalls<HeaderTask[], HeaderResult[]>) {}
 
   static start(): HeaderThread {
-    return new HeaderThread(startThread(import.meta.url, 'header-thread'));
+    return new HeaderThread(new ThreadCalls(startThread(import.meta.url, 'header-thread'), 'header'));
   }
 
   /** Results in the order of `tasks`. Rejects when the thread fails; the caller reads them itself. */
   read(tasks: HeaderTask[]): Promise<HeaderResult[]> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, tasks } satisfies HeaderChunk);
-    });
+    return this.calls.call(tasks);
   }
 
-  async stop(): Promise<void> {
-    this.fail(new Error('the header thread was stopped'));
-    await this.worker.terminate();
-  }
-
-  private fail(err: Error): void {
-    this.failure ??= err;
-    for (const waiter of this.pending.values()) waiter.reject(this.failure);
-    this.pending.clear();
+  stop(): Promise<void> {
+    return this.calls.stop(new Error('the header thread was stopped'));
   }
 }

@@ -1,13 +1,13 @@
 /**
  * The header thread's code (started by header-reader.ts): stats files and reads the headers
  * of those that are new or changed, a chunk per message, one file after the other with the
- * synchronous calls (this thread has no event loop to keep free). Messages are handled in
- * order: the one header buffer is reused from file to file.
+ * synchronous calls (this thread has no event loop to keep free). Chunks are handled in
+ * order (answerCalls): the one header buffer is reused from file to file.
  */
 import fs from 'node:fs';
-import { parentPort } from 'node:worker_threads';
+import { answerCalls } from '../../lib/thread.js';
 import { HEADER_CHUNK_BYTES, readImageHeader } from './header.js';
-import type { HeaderChunk, HeaderResult, HeaderTask } from './header-reader.js';
+import type { HeaderResult, HeaderTask } from './header-reader.js';
 
 const buffer = Buffer.allocUnsafe(HEADER_CHUNK_BYTES);
 
@@ -28,11 +28,8 @@ async function readOne(task: HeaderTask): Promise<HeaderResult> {
   }
 }
 
-let queue: Promise<void> = Promise.resolve();
-parentPort?.on('message', (chunk: HeaderChunk) => {
-  queue = queue.then(async () => {
-    const results: HeaderResult[] = [];
-    for (const task of chunk.tasks) results.push(await readOne(task));
-    parentPort?.postMessage({ id: chunk.id, results });
-  });
+answerCalls<HeaderTask[], HeaderResult[]>(async (tasks) => {
+  const results: HeaderResult[] = [];
+  for (const task of tasks) results.push(await readOne(task));
+  return results;
 });

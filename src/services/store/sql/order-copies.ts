@@ -8,6 +8,8 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { OrderRecord } from '../../../domain/order.js';
+import type { Row } from './db.js';
+import { rowToOrder } from './order-rows.js';
 
 export class OrderCopies {
   private readonly byId: LRUCache<string, OrderRecord>;
@@ -31,5 +33,10 @@ export class OrderCopies {
     Object.freeze(order);
     this.byId.set(order.id, order);
     return order;
+  }
+
+  /** The order of a row read from the table: the copy handed out at its version, or a new one. */
+  adopt(row: Row): OrderRecord {
+    return this.get(row.id as string, Number(row.version)) ?? this.keep(rowToOrder(row));
   }
 }

@@ -8,7 +8,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { OrderRecord } from '../../../domain/order.js';
 import type { OrderListQuery } from '../ports/orders.js';
-import type { Db, Param, Row } from './db.js';
+import type { Db, Param } from './db.js';
 import type { OrderCopies } from './order-copies.js';
 import { SELECT_COLUMNS } from './order-rows.js';
 import { placeholders } from './values.js';
@@ -27,9 +27,7 @@ export class OrderLists {
 
   constructor(
     private readonly db: Db,
-    /** The order of a row: the copy already handed out at its version, or a newly parsed one. */
-    private readonly adopt: (row: Row) => OrderRecord,
-    private readonly copies: Pick<OrderCopies, 'get'>,
+    private readonly copies: Pick<OrderCopies, 'get' | 'adopt'>,
   ) {}
 
   async read(query: OrderListQuery = {}): Promise<OrderRecord[]> {
@@ -84,7 +82,7 @@ export class OrderLists {
         `SELECT ${SELECT_COLUMNS} FROM orders WHERE pk IN (${placeholders(size)}) AND ${filter}`,
         [...pks, ...params],
       );
-      for (const row of rows) found.set(Number(row.pk), this.adopt(row));
+      for (const row of rows) found.set(Number(row.pk), this.copies.adopt(row));
     }
     const out: OrderRecord[] = [];
     for (const h of heads) {

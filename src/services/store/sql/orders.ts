@@ -51,7 +51,7 @@ import type {
   UpdateResult,
 } from '../ports/orders.js';
 import { SqlCoupons } from './coupons.js';
-import type { Db, Param, Queryable, Row, Tx } from './db.js';
+import type { Db, Param, Queryable, Tx } from './db.js';
 import { SqlIdempotencyKeys } from './idempotency-keys.js';
 import { SqlMailOutbox } from './mail-outbox.js';
 import { OrderCopies } from './order-copies.js';
@@ -112,7 +112,7 @@ export class SqlOrders implements OrdersPort {
   private readonly lists: OrderLists;
 
   constructor(private readonly db: Db) {
-    this.lists = new OrderLists(db, (row) => this.adopt(row), this.copies);
+    this.lists = new OrderLists(db, this.copies);
   }
 
   /** Resolves once every create submitted so far is written (the store closes after it). */
@@ -208,12 +208,7 @@ export class SqlOrders implements OrdersPort {
     const copy = this.copies.get(head.id, Number(head.version));
     if (copy) return copy;
     const row = await this.db.get(`SELECT ${SELECT_COLUMNS} FROM orders WHERE id = ?`, [head.id]);
-    return row ? this.adopt(row) : null;
-  }
-
-  /** The frozen copy of the row's order at its version: the one handed out before, or a new one. */
-  private adopt(row: Row): OrderRecord {
-    return this.copies.get(row.id as string, Number(row.version)) ?? this.copies.keep(rowToOrder(row));
+    return row ? this.copies.adopt(row) : null;
   }
 
   list(query: OrderListQuery = {}): Promise<OrderRecord[]> {
