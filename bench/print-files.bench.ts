@@ -140,7 +140,12 @@ async function baselineChild(): Promise<void> {
   const used = process.cpuUsage(cpu);
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage.rss());
-  send({ kind: 'baseline', ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, growth: peak - idle });
+  send({
+    kind: 'baseline',
+    ms: performance.now() - started,
+    cpuMs: (used.user + used.system) / 1000,
+    growth: peak - idle,
+  });
 }
 
 function get(port: number, urlPath: string, agent?: http.Agent): Promise<http.IncomingMessage> {
