@@ -9,10 +9,11 @@
  *     both encodes) from the same files, as many at once as there are cores.
  *     Target: ≤ 1.15x. It includes INTAKE_SETTLE_MS (2 s), the wait that keeps half-copied
  *     files out of the gallery. A second baseline does the intake's own image work alone
- *     (the 720 px scan codes are read from, the code read, both thumbnails from the scan):
+ *     (the scan codes are read from, SCAN_SIZE px, the code read, both thumbnails from one
+ *     resize of the scan):
  *     against it the ratio is the server's overhead, the measure bench/RESULTS.md proposes.
  * (b) Gallery page p99 during the intake (a page of 50 every 50 ms). Target: ≤ 50 ms.
- * (c) QR decoding's share of the intake's CPU per photo: zxing-wasm on the 720 px copy of
+ * (c) QR decoding's share of the intake's CPU per photo: zxing-wasm on the SCAN_SIZE copy of
  *     a sample of the photos, against the process CPU per photo during (a). Target ≤ 10 %.
  */
 import { copyFile, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -26,6 +27,7 @@ import { builtApp, importBuilt } from './lib/built.js';
 import { type BenchRow, percentile, printReport } from './lib/report.js';
 
 type QrModule = typeof import('../src/services/intake/qr.js');
+type InspectModule = typeof import('../src/services/intake/inspect.js');
 type PhotoCodeModule = typeof import('../src/domain/photo-code.js');
 
 const N = Number(process.env.INTAKE_BENCH_PHOTOS ?? 1000);
@@ -62,6 +64,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 export default async function intakeBench(): Promise<void> {
   const { readQrTexts } = await importBuilt<QrModule>('services/intake/qr.js');
+  const { SCAN_SIZE } = await importBuilt<InspectModule>('services/intake/inspect.js');
   const { photoCodeUrl } = await importBuilt<PhotoCodeModule>('domain/photo-code.js');
   const scenes: string[] = [];
   for (let i = 0; i < DISTINCT; i++) {
@@ -127,18 +130,19 @@ export default async function intakeBench(): Promise<void> {
       await bothThumbnails(() => sharp(data, { raw: info }));
     });
 
-    // Second baseline: the intake's own image work, alone: the 720 px scan a photo code is read
+    // Second baseline: the intake's own image work, alone: the SCAN_SIZE scan a photo code is read
     // from (a larger decode than the thumbnails need), the code read on it, both thumbnails
     // made from it. The first baseline leaves out the code reading the intake must do; against
     // this one, the ratio is what the server adds (settling, queue, index, cache writes).
     const sameWorkMs = await timeAll(async (file) => {
-      const { data, info } = await scaled(file, 720).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await scaled(file, SCAN_SIZE).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       await readQrTexts(data, info.width, info.height);
-      await bothThumbnails(() =>
-        sharp(data, { raw: info })
-          .resize({ width: 400, height: 400, fit: 'inside' })
-          .flatten({ background: '#ffffff' }),
-      );
+      const small = await sharp(data, { raw: info })
+        .resize({ width: 400, height: 400, fit: 'inside' })
+        .flatten({ background: '#ffffff' })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      await bothThumbnails(() => sharp(small.data, { raw: small.info }));
     });
 
     // The app, then the session folder moved in.
@@ -191,13 +195,13 @@ export default async function intakeBench(): Promise<void> {
     await app.close();
     agent.destroy();
 
-    // QR decoding alone on the 720 px copies of a sample.
+    // QR decoding alone on the SCAN_SIZE copies of a sample.
     const sample = [...scenes, ...frames];
     let qrMs = 0;
     for (const file of sample) {
       const { data, info } = await sharp(file)
         .autoOrient()
-        .resize({ width: 720, height: 720, fit: 'inside' })
+        .resize({ width: SCAN_SIZE, height: SCAN_SIZE, fit: 'inside' })
         .ensureAlpha()
         .raw()
         .toBuffer({ resolveWithObject: true });
@@ -219,7 +223,7 @@ export default async function intakeBench(): Promise<void> {
         pass: intakeMs <= 1.15 * sharpMs,
       },
       {
-        name: "the same, against sharp alone doing the intake's image work (720 px scan, code read, thumbnails)",
+        name: `the same, against sharp alone doing the intake's image work (${SCAN_SIZE} px scan, code read, thumbnails)`,
         value: intakeMs / 1000,
         unit: 's',
         baseline: sameWorkMs / 1000,

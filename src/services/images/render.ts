@@ -45,16 +45,23 @@ function encode(pipeline: Sharp, format: ImageFormat, quality: number): Sharp {
     : pipeline.jpeg({ quality, chromaSubsampling: '4:2:0' });
 }
 
-/** A thumbnail from already decoded pixels (the intake's downscaled copy): no second decode. */
+/**
+ * Thumbnails from already decoded pixels (the intake's downscaled copy): no second decode, and
+ * one resize for all the encodings asked for (each encode starts from the small copy).
+ */
 export async function renderFromPixels(
   pixels: RawPixels,
-  opts: { size: number; format: ImageFormat; quality: number },
-): Promise<Buffer> {
+  size: number,
+  encodings: readonly { format: ImageFormat; quality: number }[],
+): Promise<Buffer[]> {
   const { data, width, height, channels } = pixels;
-  const pipeline = sharp(data, { raw: { width, height, channels } })
-    .resize({ width: opts.size, height: opts.size, fit: 'inside', withoutEnlargement: true })
-    .flatten({ background: '#ffffff' });
-  return encode(pipeline, opts.format, opts.quality).toBuffer();
+  const small = await sharp(data, { raw: { width, height, channels } })
+    .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { width: small.info.width, height: small.info.height, channels: small.info.channels };
+  return Promise.all(encodings.map((e) => encode(sharp(small.data, { raw }), e.format, e.quality).toBuffer()));
 }
 
 export async function renderImage(originalPath: string, opts: RenderOptions): Promise<Rendered> {

@@ -214,18 +214,13 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
     background: (task) => queue.background(task),
 
     async storeThumbnails(photo, pixels) {
+      const encodings = imageFormats.map((format) => ({ format, quality: QUALITY.thumbnail[format] }));
+      const bodies = await renderFromPixels(pixels, opts.thumbnailSize, encodings).catch(() => undefined);
+      if (!bodies) return false;
       let ok = true;
-      for (const format of imageFormats) {
-        const body = await renderFromPixels(pixels, {
-          size: opts.thumbnailSize,
-          format,
-          quality: QUALITY.thumbnail[format],
-        }).catch(() => undefined);
-        if (!body) {
-          ok = false;
-          continue;
-        }
+      for (const [i, format] of imageFormats.entries()) {
         counters.prerendered++;
+        const body = bodies[i] as Buffer;
         if (!(await disk.write('thumbnail', diskKey('thumbnail', photo, format), body, SUFFIX[format]))) ok = false;
       }
       return ok;

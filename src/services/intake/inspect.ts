@@ -14,11 +14,16 @@ import type { Inspector, InspectTarget } from '../photos/inspection.js';
 import { QrReader } from './qr-reader.js';
 
 /**
- * The long edge of the copy that is searched for a code: a phone screen held up to the
- * camera (15-45% of the frame's short side) reads reliably at this size, and a 6000 px
- * original still decodes at 1/8 (750 px).
+ * The long edge of the copy that is searched for a code, and the thumbnails are made from.
+ * The largest size at which a 24 MP original (6000 px, and anything wider) still decodes at
+ * 1/8: sharp shrinks a JPEG by 8 while decoding only when the original is at least 9 times
+ * the size asked for (8-9 times decodes at 1/4, against a libjpeg rounding error), and 720 px
+ * decoded at 1/4 cost a quarter more per photo (bench/RESULTS.md, 2026-11-24 night). A phone
+ * screen held up to the camera (15-45 % of the frame's short side) reads at this size as at
+ * 720 px: 24 of 24 generated frames, turned, sheared, blurred and dimmed, at both sizes.
+ * @public bench/intake.bench.ts reads it from the built module (dist/), out of knip's sight.
  */
-const SCAN_SIZE = 720;
+export const SCAN_SIZE = 666;
 
 export type InspectorOptions = {
   images: Pick<ImageService, 'background' | 'storeThumbnails'>;
