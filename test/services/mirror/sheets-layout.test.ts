@@ -74,6 +74,35 @@ describe('Sheets layout', () => {
     expect(parseRow({ ...toCells(marked), pickupStatus: 'lost' })).toMatchObject({ ok: false });
   });
 
+  test('printed counts only the lines to print: digital downloads are never printed', () => {
+    const at = new Date().toISOString();
+    const lines = [
+      { photoNumber: '1', size: '4x6', quantity: 1, unitCents: 500, lineCents: 500 },
+      { photoNumber: '2', size: 'digital', quantity: 1, unitCents: 800, lineCents: 800 },
+      { photoNumber: '3', size: '5x7', quantity: 1, unitCents: 900, lineCents: 900 },
+    ];
+    const mixed = buildNewOrder(
+      newOrder({ items: lines }),
+      9,
+      new Date(),
+      '00000000-0000-4000-8000-000000000009',
+      'customer',
+    );
+    expect(toCells(mixed).printed).toBe('0/2');
+    expect(toCells({ ...mixed, printed: [{ line: 0, at, by: 'admin' as const }] }).printed).toBe('1/2');
+    const digitalOnly = buildNewOrder(
+      newOrder({ items: [lines[1] as (typeof lines)[number]] }),
+      10,
+      new Date(),
+      '00000000-0000-4000-8000-000000000010',
+      'customer',
+    );
+    expect(toCells(digitalOnly).printed).toBe('');
+    // the cell is the record's summary only: reading it back changes nothing
+    const back = parseRow(toCells(digitalOnly));
+    expect(back.ok && back.order.printed).toEqual([]);
+  });
+
   test("selling's block after fulfilment's (AC–AE): coupon, discount and checkout round-trip; A–AB stay where they were", () => {
     const map = ColumnMap.standard();
     expect([map.index.updatedAt, map.index.itemsJson]).toEqual([20, 25]);

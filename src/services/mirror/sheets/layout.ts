@@ -3,8 +3,8 @@
  *
  * Columns A–U are the operators' (docs/google-sheets.md); V–Z hold the rest of the record so
  * a row round-trips exactly; AA–AB show the booth's fulfilment (docs/contract.md,
- * "Fulfilment"): a pickup order's `pickupStatus` and how many of its lines are printed
- * (`printed`, e.g. `2/3`); AC–AE are selling's (docs/contract.md, "Selling"): the coupon
+ * "Fulfilment"): a pickup order's `pickupStatus` and how many of its lines to print are
+ * printed (`printed`, e.g. `2/3`; digital downloads are not counted); AC–AE are selling's (docs/contract.md, "Selling"): the coupon
  * used, the discount (money text, as L–N) and the online checkout (JSON, empty when paid at
  * the booth). New columns only ever go after the last one: A–U never move.
  * Columns are found by their header text (case, spaces and punctuation ignored), so an
@@ -20,6 +20,7 @@
 import { z } from 'zod';
 import { formatItems, parseItems } from '../../../domain/items.js';
 import { formatCents, parseMoney } from '../../../domain/money.js';
+import { printLines } from '../../../domain/offers.js';
 import { OrderLine, OrderPayment, OrderRecord, PickupStatus } from '../../../domain/order.js';
 
 export const ORDER_COLUMNS = [
@@ -146,6 +147,12 @@ export class ColumnMap {
 
 const bool = (v: boolean) => (v ? 'TRUE' : 'FALSE');
 
+/** `2/3`: lines printed of the lines there are to print (digital downloads are never printed); empty for none. */
+function printedCell(o: OrderRecord): string {
+  const toPrint = printLines(o.items).length;
+  return toPrint === 0 ? '' : `${new Set(o.printed.map((p) => p.line)).size}/${toPrint}`;
+}
+
 /** The cells of an order as written. Money is "$12.50" text; items both as text and JSON. */
 export function toCells(o: OrderRecord): RowCells {
   return {
@@ -176,7 +183,7 @@ export function toCells(o: OrderRecord): RowCells {
     channel: o.channel,
     itemsJson: JSON.stringify(o.items),
     pickupStatus: o.pickupStatus ?? '',
-    printed: `${new Set(o.printed.map((p) => p.line)).size}/${o.items.length}`,
+    printed: printedCell(o),
     couponCode: o.couponCode ?? '',
     discount: formatCents(o.discountCents),
     payment: o.payment === null ? '' : JSON.stringify(o.payment),
