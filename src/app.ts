@@ -190,7 +190,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(payments); // needs store; PAYMENT_PROVIDER, null without one
   await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push, payments
   await fastify.register(downloads); // needs store and photos
-  await fastify.register(takedowns); // needs store, photos, images, notifier
+  await fastify.register(takedowns); // needs store, photos, images, notifier, push
 
   // 3. routes
   await fastify.register(operationsRoutes);

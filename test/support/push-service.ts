@@ -18,8 +18,12 @@ import { createECDH, createPublicKey, type ECDH, randomBytes, randomUUID, verify
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { decrypt } from 'http_ece';
+import { pino } from 'pino';
 import { generate } from 'selfsigned';
 import type { TestContext } from 'vitest';
+import webpush from 'web-push';
+import { createPushNotifier } from '../../src/services/push/service.js';
+import type { TestApp } from '../helpers/build.js';
 
 type VapidCheck = {
   valid: boolean;
@@ -199,4 +203,40 @@ export async function startPushService(t: TestContext): Promise<PushService> {
     },
     close,
   };
+}
+
+/**
+ * Swaps the app's push notifier for the real one pointed at a local push service (whose
+ * certificate only its agent trusts), with one admin subscription unless `admin: false`.
+ * Routes and services look the notifier up at call time.
+ */
+export async function withPushService(
+  t: TestContext,
+  app: TestApp,
+  opts: { admin?: boolean } = {},
+): Promise<PushService> {
+  const service = await startPushService(t);
+  const notifier = createPushNotifier({
+    store: app.store.pushSubscriptions,
+    vapid: webpush.generateVAPIDKeys(),
+    subject: 'mailto:photos@example.com',
+    publicBaseUrl: 'http://photos.test',
+    log: pino({ level: 'silent' }),
+    egress: service.egress,
+    retryBaseMs: 10,
+    maxAttempts: 2,
+  });
+  t.onTestFinished(() => notifier.close());
+  (app as unknown as { push: typeof notifier }).push = notifier;
+  if (opts.admin === false) return service;
+  const sub = service.subscriber();
+  await app.store.pushSubscriptions.save({
+    endpoint: sub.endpoint,
+    p256dh: sub.keys.p256dh,
+    auth: sub.keys.auth,
+    scope: 'admin',
+    orderId: null,
+    createdAt: new Date().toISOString(),
+  });
+  return service;
 }

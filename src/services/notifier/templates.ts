@@ -6,6 +6,7 @@
 import { formatItemLine } from '../../domain/items.js';
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
+import { takedownReasonWords } from '../../domain/takedowns.js';
 import { escapeHtml } from '../../lib/escape.js';
 import { headerText } from './sanitize.js';
 
@@ -365,12 +366,6 @@ export type TakedownNoticeMail = {
   hidden: boolean;
 };
 
-const REASON_WORDS: Record<string, string> = {
-  me: 'the person in the photo',
-  copyright: 'copyright',
-  other: 'other',
-};
-
 /**
  * The photographer hears of a new takedown request at once, with a link to the dashboard's
  * queue, where one tap decides it (docs/contract.md, "Takedown requests").
@@ -381,7 +376,7 @@ export function takedownNoticeContent(mail: TakedownNoticeMail, ctx: TemplateCon
   const queueUrl = `${ctx.publicBaseUrl}/admin/takedowns`;
   const lines = [
     `Someone asked for ${photo} to come down.`,
-    `Reason: ${REASON_WORDS[mail.reason] ?? mail.reason}. From: ${mail.email}.`,
+    `Reason: ${takedownReasonWords(mail.reason)}. From: ${mail.email}.`,
     ...(mail.message ? [`Message: ${mail.message}`] : []),
     mail.hidden
       ? 'The photo is hidden from the gallery until you decide.'

@@ -36,6 +36,7 @@ async function pushPlugin(fastify: FastifyInstance) {
     endpointRefusal: notifier.endpointRefusal,
     notifyOrder: notifier.notifyOrder,
     notifySubscriber: notifier.notifySubscriber,
+    notifyAdmins: notifier.notifyAdmins,
     drain: notifier.drain,
   } satisfies PushNotifier);
 

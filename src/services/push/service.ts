@@ -20,7 +20,7 @@ import type { OrderRecord } from '../../domain/order.js';
 import type { PushSubscriptionRecord, PushSubscriptionsPort } from '../store/ports/push-subscriptions.js';
 import { createPushAgent, ENDPOINT_NOT_PUBLIC, endpointRefusal, type PushAgentOptions } from './egress.js';
 import { type PushAudience, pushPayload } from './payload.js';
-import type { OrderEvent, PushNotifier } from './types.js';
+import type { OrderEvent, PushMessage, PushNotifier } from './types.js';
 
 export type VapidKeys = { publicKey: string; privateKey: string };
 
@@ -199,6 +199,25 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
     }
   }
 
+  /** Each subscription its body, within the queue's bound; one whose endpoint is gone is deleted. */
+  async function sendAll(sends: { sub: PushSubscriptionRecord; body: string }[], about: object): Promise<void> {
+    await Promise.all(
+      sends.map(async ({ sub, body }) => {
+        if (queued >= maxQueued) {
+          log.warn({ endpoint: endpointForLog(sub.endpoint), ...about }, 'push queue full; push dropped');
+          report({ endpoint: sub.endpoint, result: 'dropped', attempts: 0 });
+          return;
+        }
+        queued++;
+        try {
+          await deliver(sub, body, () => opts.store.delete(sub.endpoint));
+        } finally {
+          queued--;
+        }
+      }),
+    );
+  }
+
   async function notify(event: OrderEvent, order: OrderRecord): Promise<void> {
     const admin = await opts.store.list({ scope: 'admin' });
     const forOrder = event === 'created' ? [] : await opts.store.list({ orderId: order.id });
@@ -212,23 +231,18 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
       admin: JSON.stringify(pushPayload(event, order, 'admin', opts.publicBaseUrl)),
       order: JSON.stringify(pushPayload(event, order, 'order', opts.publicBaseUrl)),
     };
-    await Promise.all(
-      [...targets.values()].map(async (target) => {
-        if (queued >= maxQueued) {
-          log.warn(
-            { endpoint: endpointForLog(target.sub.endpoint), orderNumber: order.orderNumber },
-            'push queue full; push dropped',
-          );
-          report({ endpoint: target.sub.endpoint, result: 'dropped', attempts: 0 });
-          return;
-        }
-        queued++;
-        try {
-          await deliver(target.sub, bodies[target.audience], () => opts.store.delete(target.sub.endpoint));
-        } finally {
-          queued--;
-        }
-      }),
+    await sendAll(
+      [...targets.values()].map((t) => ({ sub: t.sub, body: bodies[t.audience] })),
+      { orderNumber: order.orderNumber },
+    );
+  }
+
+  async function notifyAdmins(message: PushMessage): Promise<void> {
+    const admin = await opts.store.list({ scope: 'admin' });
+    const body = JSON.stringify(message);
+    await sendAll(
+      admin.map((sub) => ({ sub, body })),
+      { event: message.event },
     );
   }
 
@@ -274,6 +288,17 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
           .finally(() => {
             queued--;
           }),
+      );
+    },
+    notifyAdmins(message) {
+      if (closing.signal.aborted) {
+        log.warn({ event: message.event }, 'push notifier closed; notification not sent');
+        return;
+      }
+      track(
+        notifyAdmins(message).catch((err) => {
+          log.warn({ event: message.event, err: (err as Error).message }, 'push notification failed');
+        }),
       );
     },
     async drain() {

@@ -27,6 +27,8 @@ export interface PushNotifier {
     message: PushMessage,
     gone: () => Promise<void>,
   ): void;
+  /** Fire and forget: `message` to every admin subscription (news that is not an order's: a takedown request). */
+  notifyAdmins(message: PushMessage): void;
   /** Resolves when every push started so far has finished (tests, shutdown). */
   drain(): Promise<void>;
 }

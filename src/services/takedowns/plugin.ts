@@ -20,6 +20,9 @@ export default fp(
       images: fastify.images,
       downloads: fastify.downloads.files,
       kickMail: () => fastify.notifier.kick(),
+      // Looked up when used, as the routes do.
+      push: { notifyAdmins: (message) => fastify.push.notifyAdmins(message) },
+      queueUrl: `${fastify.config.publicBaseUrl}/admin/takedowns`,
       mode: fastify.config.TAKEDOWN_MODE,
       notifyOperator: fastify.config.OPERATOR_EMAIL !== undefined,
       syncMs: SYNC_MS,
@@ -28,5 +31,5 @@ export default fp(
     fastify.decorate('takedowns', takedowns);
     fastify.addHook('onClose', async () => takedowns.close());
   },
-  { name: 'takedowns', dependencies: ['config', 'store', 'photos', 'images', 'notifier', 'downloads'] },
+  { name: 'takedowns', dependencies: ['config', 'store', 'photos', 'images', 'notifier', 'push', 'downloads'] },
 );

@@ -6,7 +6,8 @@
  * `/api/proxy-events` thumbnails, its image URLs (404) and new orders (400 UNKNOWN_PHOTO).
  *
  * With OPERATOR_EMAIL set, each request is stored with a notice to the photographer in the same
- * transaction (the outbox's `operator` mail), so nothing asked goes unheard.
+ * transaction (the outbox's `operator` mail), so nothing asked goes unheard; and every browser
+ * subscribed to admin notifications gets a push that opens the queue.
  *
  * Other processes sharing a PostgreSQL record learn of a change within `syncMs` (each process
  * reads the hidden set again on that period); the process that took the request hides the
@@ -14,9 +15,11 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Actor } from '../../domain/order.js';
+import { takedownReasonWords } from '../../domain/takedowns.js';
 import type { DownloadFiles } from '../downloads/files.js';
 import type { ImageService } from '../images/types.js';
 import type { Photo, PhotoLibrary } from '../photos/types.js';
+import type { PushNotifier } from '../push/types.js';
 import type { MailJobInput } from '../store/ports/mail-outbox.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import type {
@@ -60,6 +63,9 @@ export type TakedownDeps = {
   downloads: Pick<DownloadFiles, 'forget'>;
   /** Wakes the mail worker after mail was enqueued. */
   kickMail: () => void;
+  push: Pick<PushNotifier, 'notifyAdmins'>;
+  /** Where the dashboard's takedown queue is (the push opens it). */
+  queueUrl: string;
   mode: TakedownMode;
   /** OPERATOR_EMAIL is set: each new request mails the photographer a notice with the queue's link. */
   notifyOperator: boolean;
@@ -156,6 +162,13 @@ export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
         { mail: deps.notifyOperator ? [notice] : [] },
       );
       if (deps.notifyOperator) deps.kickMail();
+      deps.push.notifyAdmins({
+        title: `Takedown request: photo #${photo.number}`,
+        body: `${eventName(photo.eventCode)} · ${takedownReasonWords(reason)}${hides ? ' · hidden until you decide' : ''}`,
+        url: deps.queueUrl,
+        tag: `takedown-${record.id}`,
+        event: 'takedown',
+      });
       if (hides) await sync();
       log.info({ takedown: record.id, event: photo.eventCode, photo: photo.number, hides }, 'takedown requested');
       return record;

@@ -5,19 +5,16 @@
  */
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import pino from 'pino';
 import type { TestContext } from 'vitest';
 import { expect } from 'vitest';
-import webpush from 'web-push';
 import type { NewOrder, OrderRecord, OrderStatus } from '../../../src/domain/order.js';
-import { createPushNotifier } from '../../../src/services/push/service.js';
 import { adminHeaders, build, type TestApp, tempDir } from '../../helpers/build.js';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
 import { makeImage, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
-import { type PushService, startPushService } from '../../support/push-service.js';
+import { withPushService } from '../../support/push-service.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
-export { adminHeaders };
+export { adminHeaders, withPushService };
 
 export const AX = 'AX2025';
 export const BX = 'Bench Expo';
@@ -107,35 +104,4 @@ export async function call(app: TestApp, opts: Inject): Promise<LightMyRequestRe
   });
   if (res.statusCode < 500) expectMatchesOpenApi(method, opts.url.split('?')[0] as string, res);
   return res;
-}
-
-/**
- * Swaps the app's push notifier for the real one pointed at a local push service (whose
- * certificate only its agent trusts), with one admin subscription. Routes look the notifier
- * up at call time.
- */
-export async function withPushService(t: TestContext, app: TestApp): Promise<PushService> {
-  const service = await startPushService(t);
-  const notifier = createPushNotifier({
-    store: app.store.pushSubscriptions,
-    vapid: webpush.generateVAPIDKeys(),
-    subject: 'mailto:photos@example.com',
-    publicBaseUrl: 'http://photos.test',
-    log: pino({ level: 'silent' }),
-    egress: service.egress,
-    retryBaseMs: 10,
-    maxAttempts: 2,
-  });
-  t.onTestFinished(() => notifier.close());
-  (app as unknown as { push: typeof notifier }).push = notifier;
-  const sub = service.subscriber();
-  await app.store.pushSubscriptions.save({
-    endpoint: sub.endpoint,
-    p256dh: sub.keys.p256dh,
-    auth: sub.keys.auth,
-    scope: 'admin',
-    orderId: null,
-    createdAt: new Date().toISOString(),
-  });
-  return service;
 }

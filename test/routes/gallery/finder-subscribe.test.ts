@@ -5,16 +5,13 @@
  */
 import { createECDH, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
-import webpush from 'web-push';
 import { photoCodeUrl } from '../../../src/domain/photo-code.js';
-import { createPushNotifier } from '../../../src/services/push/service.js';
 import { adminHeaders, build, type TestApp } from '../../helpers/build.js';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
 import { startSmtpServer } from '../../support/mail-smtp-server.js';
 import { writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
-import { type PushService, startPushService } from '../../support/push-service.js';
+import { withPushService } from '../../support/push-service.js';
 import { makeFrame } from '../../support/qr-frames.js';
 
 const at = (hhmmss: string) => `2026:07:03 ${hhmmss}`;
@@ -29,24 +26,6 @@ function browserKeys() {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
   return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
-}
-
-/** The app's push notifier swapped for the real one pointed at a local push service (routes look it up per call). */
-async function withPushService(t: Parameters<typeof build>[0], app: TestApp): Promise<PushService> {
-  const service = await startPushService(t);
-  const notifier = createPushNotifier({
-    store: app.store.pushSubscriptions,
-    vapid: webpush.generateVAPIDKeys(),
-    subject: 'mailto:photos@example.com',
-    publicBaseUrl: 'http://photos.test',
-    log: pino({ level: 'silent' }),
-    egress: service.egress,
-    retryBaseMs: 10,
-    maxAttempts: 2,
-  });
-  t.onTestFinished(() => notifier.close());
-  (app as unknown as { push: typeof notifier }).push = notifier;
-  return service;
 }
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -132,7 +111,7 @@ describe('notices when photos join a code', () => {
         MAIL_FROM: 'Booth Photos <photos@example.com>',
       },
     });
-    const pushService = await withPushService(t, app);
+    const pushService = await withPushService(t, app, { admin: false });
     const code = await issue(app);
     const browser = pushService.subscriber();
     const subscribe = (payload: object) =>

@@ -17,6 +17,7 @@ import { readZip, text } from '../../support/fulfilment-fixtures.js';
 import { startSmtpServer } from '../../support/mail-smtp-server.js';
 import { solvedCaptcha } from '../../support/orders-fixtures.js';
 import { writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
+import { withPushService } from '../../support/push-service.js';
 import { makeFrame } from '../../support/qr-frames.js';
 
 const CODE = 'K7M2Q9TX';
@@ -196,6 +197,22 @@ describe('the photographer hears of a request', () => {
     expect(mail?.parsed.text).toContain('hidden from the gallery until you decide');
     expect(mail?.parsed.text).toContain('https://photos.example.com/admin/takedowns');
     expect(mail?.parsed.html).toContain('That is me &lt;b&gt;please&lt;/b&gt;');
+  });
+
+  test('each request pushes to the browsers subscribed as admin: the photo, the event, the reason; a tap opens the queue', async (t) => {
+    const app = await takedownApp(t, { PUBLIC_BASE_URL: 'https://photos.example.com' });
+    const push = await withPushService(t, app);
+    const res = await ask(app, '2');
+    expect(res.statusCode).toBe(202);
+    await app.push.drain();
+    expect(push.received).toHaveLength(1);
+    expect(push.received[0]?.payload).toEqual({
+      title: 'Takedown request: photo #2',
+      body: 'Con 2026 · the person in the photo · hidden until you decide',
+      url: 'https://photos.example.com/admin/takedowns',
+      tag: `takedown-${(await app.takedowns.list())[0]?.id}`,
+      event: 'takedown',
+    });
   });
 
   test('without OPERATOR_EMAIL no notice is queued', async (t) => {
