@@ -35,7 +35,14 @@ const WRK_S = 15;
 
 const mb = (b: number) => Math.round(b / 1024 / 1024);
 
-/** p99 of the orders with a package and a coupon against the plain orders' in the same run. */
+/**
+ * p99 of the orders with a package and a coupon against the plain orders' in the same run, and
+ * the plain orders' against the gallery page's: with the server at full CPU, every request's
+ * p99 is mostly waiting its turn, and that wait moves with the machine from run to run and
+ * day to day. An order also waits for its fsync and a turn of the event loop to hear of it
+ * (bench/RESULTS.md, 2026-11-24 night): its p99 against the page's of the same run is the
+ * order's own cost, comparable across days.
+ */
 function sellingRows(run: LoadRun): BenchRow[] {
   const p99 = (prefix: string) => {
     const r = run.routes.find((x) => x.name.startsWith(prefix));
@@ -48,8 +55,10 @@ function sellingRows(run: LoadRun): BenchRow[] {
   };
   const plain = p99('order (POST');
   const selling = p99('order with a package');
-  if (plain === null || selling === null) return [];
+  const page = p99('gallery page');
+  if (plain === null || selling === null || page === null) return [];
   const ratio = selling / plain;
+  const ofPage = plain / page;
   // "No worse" within the run-to-run noise of a p99 over ~600 samples on a shared machine.
   return [
     {
@@ -58,6 +67,14 @@ function sellingRows(run: LoadRun): BenchRow[] {
       unit: '×',
       target: '≤ 1.2',
       pass: ratio <= 1.2,
+    },
+    {
+      // The 2026-11-22 code measured 1.46 and 1.50 on 2026-11-24.
+      name: 'p99 plain orders ÷ p99 gallery pages (same run)',
+      value: Math.round(ofPage * 100) / 100,
+      unit: '×',
+      target: '≤ 1.6 (proposed)',
+      pass: ofPage <= 1.6,
     },
   ];
 }
