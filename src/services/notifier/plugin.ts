@@ -13,7 +13,7 @@
  * Labels for receipts are rendered, and every message encoded and sent, in a worker thread
  * (mail-thread.ts), with the same label renderer as `fastify.labels`: on the main thread a
  * receipt would hold the event loop for 100 ms or more. The main thread only reads the
- * order, fills in the words (templates.ts) and keeps the outbox.
+ * order, fills in the words (templates/) and keeps the outbox.
  *
  * On close (SIGTERM) the worker stops polling and flushes what is due, for at most half of
  * `SHUTDOWN_GRACE_MS`. Past that it stops claiming and cuts off the deliveries under way

@@ -15,17 +15,9 @@ import { parsePhotoCode, photoCodeUrl } from '../../domain/photo-code.js';
 import type { MailJob } from '../store/ports/mail-outbox.js';
 import { domainOf, type MailAddress, type MailDraft } from './message.js';
 import { headerText, isSafeAddress } from './sanitize.js';
-import {
-  type MessageContent,
-  photosContent,
-  readyContent,
-  receiptContent,
-  shippedContent,
-  type TemplateContext,
-  takedownContent,
-  takedownNoticeContent,
-  verificationContent,
-} from './templates.js';
+import type { MessageContent, TemplateContext } from './templates/letter.js';
+import { photosContent, takedownContent, takedownNoticeContent } from './templates/notices.js';
+import { readyContent, receiptContent, shippedContent, verificationContent } from './templates/orders.js';
 
 export type RenderResult = { draft: MailDraft } | { skip: string };
 

@@ -10,7 +10,7 @@ import {
   receiptContent,
   shippedContent,
   verificationContent,
-} from '../../../src/services/notifier/templates.js';
+} from '../../../src/services/notifier/templates/orders.js';
 import { orderRecord } from '../../support/mail-fixtures.js';
 
 const ctx = { publicBaseUrl: 'https://photos.example.com', senderName: 'Convention Photos' };
@@ -71,6 +71,14 @@ describe('receipt', () => {
     );
     // an order that ships says nothing of pickup
     expect(receiptContent(orderRecord({ printed: [mark] }), ctx).text).not.toMatch(/pickup|prints are done/i);
+    // a digital download is never printed: it does not count among the prints
+    const withDigital = {
+      ...pickup,
+      items: [...pickup.items, { photoNumber: '9', size: 'digital', quantity: 1, unitCents: 800, lineCents: 800 }],
+    };
+    expect(receiptContent({ ...withDigital, printed: [mark] }, ctx).text).toContain('1 of 2 prints are done.');
+    const allPrinted = [mark, { ...mark, line: 1 }];
+    expect(receiptContent({ ...withDigital, printed: allPrinted }, ctx).text).not.toContain('prints are done');
   });
 
   test('customer text is escaped in HTML', () => {

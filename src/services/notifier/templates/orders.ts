@@ -1,0 +1,236 @@
+/**
+ * The words of the messages about an order (receipt, shipped, ready for pickup, confirmation
+ * of a high-value order), as plain text and HTML. Pure functions of the order as it is now
+ * (messages are rendered at send time). Customer text is escaped in HTML; subjects are
+ * single-line header text.
+ */
+import { formatItemLine } from '../../../domain/items.js';
+import { formatCents } from '../../../domain/money.js';
+import { printLines } from '../../../domain/offers.js';
+import type { OrderRecord } from '../../../domain/order.js';
+import { escapeHtml } from '../../../lib/escape.js';
+import { headerText } from '../sanitize.js';
+import { letter, type MessageContent, type Part, type TemplateContext } from './letter.js';
+
+/**
+ * Where the web app shows an order's status and, for pickup, its QR code for the booth (it asks
+ * for the order's email on another device).
+ */
+function orderStatusUrl(publicBaseUrl: string, orderNumber: string): string {
+  return `${publicBaseUrl}/order/${encodeURIComponent(orderNumber)}`;
+}
+
+/** Where the web app lets a customer leave feedback for an order. */
+export function feedbackUrl(publicBaseUrl: string, orderNumber: string): string {
+  return `${publicBaseUrl}/?feedback=${encodeURIComponent(orderNumber)}`;
+}
+
+function greetingName(order: OrderRecord): string {
+  return headerText(order.customerName, 100) || 'there';
+}
+
+/** The order's lines (and, in HTML, its totals). */
+function photosPart(order: OrderRecord): Part {
+  return { text: ['Photos:', ...itemsText(order)], html: itemsHtml(order) };
+}
+
+function addressLines(order: OrderRecord): string[] {
+  const cityLine = [order.city, [order.state, order.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [order.customerName, order.shippingAddress, cityLine].map((l) => l.trim()).filter(Boolean);
+}
+
+function totalsRows(order: OrderRecord): [string, string][] {
+  const discount = order.discountCents;
+  const label = order.couponCode ? `Discount (coupon ${headerText(order.couponCode, 32)})` : 'Discount';
+  return [
+    ['Subtotal', formatCents(order.subtotalCents)],
+    ...(discount > 0 ? [[label, `-${formatCents(discount)}`] as [string, string]] : []),
+    [order.fulfillmentType === 'ship' ? 'Shipping' : 'Shipping (pickup)', formatCents(order.shippingFeeCents)],
+    ['Total', formatCents(order.totalCents)],
+  ];
+}
+
+function itemsText(order: OrderRecord): string[] {
+  return order.items.map((line) => `  ${formatItemLine(line)}`);
+}
+
+function itemsHtml(order: OrderRecord): string {
+  const rows = order.items.map((line) => `<li>${escapeHtml(formatItemLine(line))}</li>`).join('');
+  const totals = totalsRows(order)
+    .map(
+      ([label, value], i, all) =>
+        `<tr><td style="padding:2px 16px 2px 0">${i === all.length - 1 ? '<strong>' : ''}${escapeHtml(label)}${
+          i === all.length - 1 ? '</strong>' : ''
+        }</td><td style="text-align:right">${i === all.length - 1 ? '<strong>' : ''}${escapeHtml(value)}${
+          i === all.length - 1 ? '</strong>' : ''
+        }</td></tr>`,
+    )
+    .join('');
+  return `<ul style="padding-left:20px">${rows}</ul><table style="border-collapse:collapse">${totals}</table>`;
+}
+
+/**
+ * A pickup order's state at the booth and how many prints are done, when the message is sent
+ * (docs/contract.md, "Fulfilment"); nothing for orders that ship.
+ */
+function pickupText(order: OrderRecord): string {
+  const printed = new Set(order.printed.map((p) => p.line)).size;
+  // Of the lines to print: a digital download is never printed.
+  const toPrint = printLines(order.items).length;
+  const prints = printed > 0 && printed < toPrint ? ` ${printed} of ${toPrint} prints are done.` : '';
+  switch (order.pickupStatus) {
+    case 'ready':
+      return 'Pickup: your prints are ready at the booth; please bring your order number or its QR code.';
+    case 'collected':
+      return 'Pickup: you have collected your prints.';
+    default:
+      return `Pickup: collect your prints at the booth; please bring your order number. We will email you when they are ready.${prints}`;
+  }
+}
+
+function fulfilmentText(order: OrderRecord): string[] {
+  if (order.fulfillmentType === 'pickup') return [pickupText(order)];
+  return ['Shipping to:', ...addressLines(order).map((l) => `  ${l}`)];
+}
+
+function fulfilmentHtml(order: OrderRecord): string {
+  if (order.fulfillmentType === 'pickup') {
+    const [head, ...rest] = pickupText(order).split(': ');
+    return `<p><strong>${escapeHtml(head ?? '')}:</strong> ${escapeHtml(rest.join(': '))}</p>`;
+  }
+  const lines = addressLines(order).map(escapeHtml).join('<br>');
+  return `<p><strong>Shipping to:</strong><br>${lines}</p>`;
+}
+
+function fulfilmentPart(order: OrderRecord): Part {
+  return { text: fulfilmentText(order), html: fulfilmentHtml(order) };
+}
+
+const ATTACHED_TEXT = 'Attached: your order label, as an image (PNG) and as a Word document (DOCX).';
+
+/**
+ * The receipt: order lines, totals, pickup or shipping, the attached labels, status and
+ * feedback links; once paid, the download links of its digital files, and the payment page
+ * while it waits for an online payment.
+ */
+export function receiptContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
+  const paid = order.status === 'paid';
+  const subject = headerText(`Your order ${order.orderNumber}: ${paid ? 'paid, ' : ''}receipt`);
+  const feedback = feedbackUrl(ctx.publicBaseUrl, order.orderNumber);
+  const status = orderStatusUrl(ctx.publicBaseUrl, order.orderNumber);
+  const name = greetingName(order);
+  const links = ctx.downloadLinks?.(order) ?? [];
+  const payUrl = order.status === 'pending' && order.payment ? order.payment.url : null;
+  const until = (iso: string) => `${iso.slice(0, 10)}`;
+  const parts: Part[] = [
+    {
+      text: [`Thank you for your order ${order.orderNumber}. This is your receipt${paid ? ': it is paid' : ''}.`],
+      html: `<p>Thank you for your order <strong>${escapeHtml(order.orderNumber)}</strong>. This is your receipt.</p>`,
+    },
+    photosPart(order),
+    // The HTML shows the totals under the lines (itemsHtml).
+    { text: totalsRows(order).map(([label, value]) => `${label}: ${value}`), html: '' },
+  ];
+  if (payUrl)
+    parts.push({ text: [`Pay online: ${payUrl}`], html: `<p><a href="${escapeHtml(payUrl)}">Pay online</a></p>` });
+  if (links.length > 0) {
+    const intro = 'Your digital files (each link works until the date shown, a limited number of times):';
+    parts.push({
+      text: [intro, ...links.map((l) => `  Photo #${l.photoNumber} (until ${until(l.expiresAt)}): ${l.url}`)],
+      html: `<p><strong>Your digital files</strong> (each link works until the date shown, a limited number of times):</p><ul style="padding-left:20px">${links
+        .map(
+          (l) =>
+            `<li><a href="${escapeHtml(l.url)}">Photo #${escapeHtml(l.photoNumber)}</a> (until ${escapeHtml(until(l.expiresAt))})</li>`,
+        )
+        .join('')}</ul>`,
+    });
+  }
+  parts.push(fulfilmentPart(order), {
+    text: [ATTACHED_TEXT, `Where your order is (paid, shipped, ready): ${status}`, `Tell us how we did: ${feedback}`],
+    html: [
+      `<p>${escapeHtml(ATTACHED_TEXT)}</p>`,
+      `<p><a href="${escapeHtml(status)}">See where your order is</a> (paid, shipped, ready)</p>`,
+      `<p><a href="${escapeHtml(feedback)}">Tell us how we did</a></p>`,
+    ].join('\n'),
+  });
+  return letter(subject, name, parts, ctx);
+}
+
+/** The shipped notice with the tracking number. */
+export function shippedContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
+  const subject = headerText(`Your order ${order.orderNumber} has shipped`);
+  const tracking = order.trackingNumber.trim();
+  const trackingText = tracking ? `Tracking number: ${tracking}` : 'No tracking number was given for this shipment.';
+  const onItsWay = {
+    text: [`Your order ${order.orderNumber} is on its way.`, trackingText],
+    html: [
+      `<p>Your order <strong>${escapeHtml(order.orderNumber)}</strong> is on its way.</p>`,
+      tracking ? `<p>Tracking number: <strong>${escapeHtml(tracking)}</strong></p>` : `<p>${trackingText}</p>`,
+    ].join('\n'),
+  };
+  return letter(subject, greetingName(order), [onItsWay, fulfilmentPart(order), photosPart(order)], ctx);
+}
+
+/** "Ready for pickup": the order page with its QR code, and the lines to collect. */
+export function readyContent(order: OrderRecord, ctx: TemplateContext): MessageContent {
+  const subject = headerText(`Your order ${order.orderNumber} is ready for pickup`);
+  const pageUrl = orderStatusUrl(ctx.publicBaseUrl, order.orderNumber);
+  const ready = {
+    text: [
+      `Your prints for order ${order.orderNumber} are ready: collect them at the booth.`,
+      `Show your order number, or the QR code on your order page: ${pageUrl}`,
+    ],
+    html: [
+      `<p>Your prints for order <strong>${escapeHtml(order.orderNumber)}</strong> are ready: collect them at the booth.</p>`,
+      `<p>Show your order number, or the QR code on <a href="${escapeHtml(pageUrl)}">your order page</a>.</p>`,
+    ].join('\n'),
+  };
+  return letter(subject, greetingName(order), [ready, photosPart(order)], ctx);
+}
+
+/** The high-value confirmation: the signed link, and when the hold expires. */
+export function verificationContent(order: OrderRecord, ctx: TemplateContext, verifyUrl: string): MessageContent {
+  const subject = headerText(`Please confirm your order ${order.orderNumber}`);
+  const expires = order.holdExpiresAt ? new Date(order.holdExpiresAt) : null;
+  const expiresText = expires ? `${expires.toISOString().slice(0, 16).replace('T', ' ')} UTC` : null;
+  const notYours = "If you did not place this order, ignore this message and it won't be processed.";
+  const parts: Part[] = [
+    {
+      text: [
+        `We received order ${order.orderNumber} for ${formatCents(order.totalCents)} with your email address.`,
+        'Orders of this value are confirmed by email before we process them. To confirm, open this link',
+        'and press "Confirm my order":',
+      ],
+      html: `<p>We received order <strong>${escapeHtml(order.orderNumber)}</strong> for ${escapeHtml(
+        formatCents(order.totalCents),
+      )} with your email address. Orders of this value are confirmed by email before we process them: open the link and press <em>Confirm my order</em>.</p>`,
+    },
+    {
+      text: [verifyUrl],
+      html: [
+        `<p><a href="${escapeHtml(verifyUrl)}" style="display:inline-block;padding:10px 18px;background:#1a73e8;color:#fff;text-decoration:none;border-radius:4px">Confirm order ${escapeHtml(
+          order.orderNumber,
+        )}</a></p>`,
+        `<p style="font-size:13px;color:#555">Or copy this link: ${escapeHtml(verifyUrl)}</p>`,
+      ].join('\n'),
+    },
+    {
+      text: [
+        expiresText
+          ? `The link is valid until ${expiresText}; unconfirmed orders are cancelled then.`
+          : 'Unconfirmed orders are cancelled after a while.',
+        notYours,
+      ],
+      html: [
+        expiresText
+          ? `<p>The link is valid until ${escapeHtml(expiresText)}; unconfirmed orders are cancelled then.</p>`
+          : '',
+        `<p>${notYours}</p>`,
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    },
+    photosPart(order),
+  ];
+  return letter(subject, greetingName(order), parts, ctx);
+}
