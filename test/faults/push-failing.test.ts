@@ -12,7 +12,7 @@ import { adminHeaders, tempDir } from '../helpers/build.js';
 import { orderLoad } from '../support/fault-orders.js';
 import { serverEnv, startServer } from '../support/fault-server.js';
 import { writeLibrary } from '../support/orders-fixtures.js';
-import { startPushService } from '../support/push-service.js';
+import { saveSubscriber, startPushService } from '../support/push-service.js';
 
 test('push service answering 500: retried, then given up, requests unaffected', { timeout: 90_000 }, async (t) => {
   const push = await startPushService(t);
@@ -24,14 +24,7 @@ test('push service answering 500: retried, then given up, requests unaffected', 
   const browser = push.subscriber();
   push.respond(browser.endpoint, [500]);
   const store = await openStore({ engine: 'sqlite', file: path.join(dataDir, 'orders.db') });
-  await store.pushSubscriptions.save({
-    endpoint: browser.endpoint,
-    p256dh: browser.keys.p256dh,
-    auth: browser.keys.auth,
-    scope: 'admin',
-    orderId: null,
-    createdAt: new Date().toISOString(),
-  });
+  await saveSubscriber(store, browser, 'admin');
   await store.close();
   const ca = path.join(dataDir, 'push-ca.pem');
   await writeFile(ca, push.ca);

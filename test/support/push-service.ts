@@ -23,6 +23,7 @@ import { generate } from 'selfsigned';
 import type { TestContext } from 'vitest';
 import webpush from 'web-push';
 import { createPushNotifier } from '../../src/services/push/service.js';
+import type { PushSubscriptionsPort } from '../../src/services/store/ports/push-subscriptions.js';
 import type { TestApp } from '../helpers/build.js';
 
 type VapidCheck = {
@@ -228,15 +229,24 @@ export async function withPushService(
   });
   t.onTestFinished(() => notifier.close());
   (app as unknown as { push: typeof notifier }).push = notifier;
-  if (opts.admin === false) return service;
-  const sub = service.subscriber();
-  await app.store.pushSubscriptions.save({
+  if (opts.admin !== false) await saveSubscriber(app.store, service.subscriber(), 'admin');
+  return service;
+}
+
+/** `sub` subscribed in a record (an app's, or a store opened alone): as admin, or to one order. */
+export async function saveSubscriber(
+  store: { pushSubscriptions: Pick<PushSubscriptionsPort, 'save'> },
+  sub: TestSubscriber,
+  scope: 'admin' | 'order',
+  orderId: string | null = null,
+): Promise<TestSubscriber> {
+  await store.pushSubscriptions.save({
     endpoint: sub.endpoint,
     p256dh: sub.keys.p256dh,
     auth: sub.keys.auth,
-    scope: 'admin',
-    orderId: null,
+    scope,
+    orderId,
     createdAt: new Date().toISOString(),
   });
-  return service;
+  return sub;
 }

@@ -8,7 +8,8 @@ import { expect, test } from 'vitest';
 import { actorFor } from '../../../src/domain/roles.js';
 import { ADMIN_TOKEN } from '../../helpers/build.js';
 import { forEachEngine, lineOf, photoNumber } from '../../support/fulfilment-apps.js';
-import { AX, call, expectError, orderIn, withPushService } from '../admin/fixtures.js';
+import { saveSubscriber, withPushService } from '../../support/push-service.js';
+import { AX, call, expectError, orderIn } from '../admin/fixtures.js';
 
 const ADMIN = actorFor('owner', ADMIN_TOKEN);
 const pickup = (ref: string, status: string, admin = true) =>
@@ -27,15 +28,7 @@ forEachEngine((_engine, makeApp) => {
     const app = await makeApp(t);
     const push = await withPushService(t, app);
     const order = await orderIn(app, 'paid', { fulfillmentType: 'pickup', customerEmail: 'ada@example.com' });
-    const customer = push.subscriber();
-    await app.store.pushSubscriptions.save({
-      endpoint: customer.endpoint,
-      p256dh: customer.keys.p256dh,
-      auth: customer.keys.auth,
-      scope: 'order',
-      orderId: order.id,
-      createdAt: new Date().toISOString(),
-    });
+    await saveSubscriber(app.store, push.subscriber(), 'order', order.id);
     await app.notifier.flush();
     const before = await outbox(app.dataDir);
 

@@ -4,9 +4,8 @@ import { describe, expect, test } from 'vitest';
 import webpush from 'web-push';
 import type { OrderRecord } from '../../../src/domain/order.js';
 import { createPushNotifier, type PushOutcome } from '../../../src/services/push/service.js';
-import type { Store } from '../../../src/services/store/store.js';
 import { sqliteStore } from '../../support/mail-env.js';
-import { startPushService, type TestSubscriber } from '../../support/push-service.js';
+import { saveSubscriber, startPushService } from '../../support/push-service.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
 async function setup(t: TestContext, opts: { retryBaseMs?: number; maxAttempts?: number } = {}) {
@@ -29,25 +28,14 @@ async function setup(t: TestContext, opts: { retryBaseMs?: number; maxAttempts?:
   return { store, service, notifier, vapid, outcomes };
 }
 
-async function subscribe(store: Store, sub: TestSubscriber, scope: 'admin' | 'order', orderId: string | null = null) {
-  await store.pushSubscriptions.save({
-    endpoint: sub.endpoint,
-    p256dh: sub.keys.p256dh,
-    auth: sub.keys.auth,
-    scope,
-    orderId,
-    createdAt: new Date().toISOString(),
-  });
-}
-
 describe('push delivery', () => {
   test('a new order reaches admin subscriptions only: encrypted, VAPID-signed, decrypted by the service', async (t) => {
     const { store, service, notifier, vapid } = await setup(t);
     const admin = service.subscriber();
     const customer = service.subscriber();
     const order = await store.orders.create(newOrder(), { by: 'customer' });
-    await subscribe(store, admin, 'admin');
-    await subscribe(store, customer, 'order', order.id);
+    await saveSubscriber(store, admin, 'admin');
+    await saveSubscriber(store, customer, 'order', order.id);
 
     notifier.notifyOrder('created', order);
     await notifier.drain();
@@ -78,9 +66,9 @@ describe('push delivery', () => {
     const other = service.subscriber();
     const order = await store.orders.create(newOrder(), { by: 'customer' });
     const otherOrder = await store.orders.create(newOrder(), { by: 'customer' });
-    await subscribe(store, admin, 'admin');
-    await subscribe(store, mine, 'order', order.id);
-    await subscribe(store, other, 'order', otherOrder.id);
+    await saveSubscriber(store, admin, 'admin');
+    await saveSubscriber(store, mine, 'order', order.id);
+    await saveSubscriber(store, other, 'order', otherOrder.id);
 
     const paid = (await store.orders.update(order.id, { status: 'paid' }, { by: 'admin' })).order;
     notifier.notifyOrder('status', paid);
@@ -114,7 +102,7 @@ describe('push delivery', () => {
     const gone = service.subscriber();
     const missing = service.subscriber();
     const alive = service.subscriber();
-    for (const s of [gone, missing, alive]) await subscribe(store, s, 'admin');
+    for (const s of [gone, missing, alive]) await saveSubscriber(store, s, 'admin');
     service.respond(gone.endpoint, [410]);
     service.respond(missing.endpoint, [404]);
     const order = await store.orders.create(newOrder(), { by: 'customer' });
@@ -139,7 +127,7 @@ describe('push delivery', () => {
   test('500 is retried, then delivered; the subscription stays', async (t) => {
     const { store, service, notifier, outcomes } = await setup(t);
     const flaky = service.subscriber();
-    await subscribe(store, flaky, 'admin');
+    await saveSubscriber(store, flaky, 'admin');
     service.respond(flaky.endpoint, [500, 503, 201]);
     notifier.notifyOrder('created', await store.orders.create(newOrder(), { by: 'customer' }));
     await notifier.drain();
@@ -150,7 +138,7 @@ describe('push delivery', () => {
   test('500 for ever: given up after the attempts, subscription kept, nothing thrown', async (t) => {
     const { store, service, notifier, outcomes } = await setup(t, { maxAttempts: 3 });
     const down = service.subscriber();
-    await subscribe(store, down, 'admin');
+    await saveSubscriber(store, down, 'admin');
     service.respond(down.endpoint, [500]);
     notifier.notifyOrder('created', await store.orders.create(newOrder(), { by: 'customer' }));
     await notifier.drain();
@@ -163,8 +151,8 @@ describe('push delivery', () => {
     const { store, service, notifier, outcomes } = await setup(t, { retryBaseMs: 10_000 });
     const limited = service.subscriber();
     const refused = service.subscriber();
-    await subscribe(store, limited, 'admin');
-    await subscribe(store, refused, 'admin');
+    await saveSubscriber(store, limited, 'admin');
+    await saveSubscriber(store, refused, 'admin');
     service.respond(limited.endpoint, [429, 201], { 'retry-after': '0' });
     service.respond(refused.endpoint, [400]);
     const started = Date.now();
@@ -178,7 +166,7 @@ describe('push delivery', () => {
 
   test('notifyOrder returns at once and never throws, even when the store fails', async (t) => {
     const { store, service, notifier } = await setup(t);
-    await subscribe(store, service.subscriber(), 'admin');
+    await saveSubscriber(store, service.subscriber(), 'admin');
     const order = await store.orders.create(newOrder(), { by: 'customer' });
     await store.close();
     const started = performance.now();
@@ -191,7 +179,7 @@ describe('push delivery', () => {
   test('close() cuts retry waits short so drain() ends quickly', async (t) => {
     const { store, service, notifier } = await setup(t, { retryBaseMs: 60_000, maxAttempts: 5 });
     const down = service.subscriber();
-    await subscribe(store, down, 'admin');
+    await saveSubscriber(store, down, 'admin');
     service.respond(down.endpoint, [503]);
     notifier.notifyOrder('created', (await store.orders.create(newOrder(), { by: 'customer' })) as OrderRecord);
     // let the first attempt fail and the 30-60 s wait begin
