@@ -199,10 +199,16 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
     }
   }
 
-  /** Each subscription its body, within the queue's bound; one whose endpoint is gone is deleted. */
-  async function sendAll(sends: { sub: PushSubscriptionRecord; body: string }[], about: object): Promise<void> {
+  /**
+   * Each subscription its body, within the queue's bound. One whose endpoint is gone (404/410)
+   * is deleted from the record, unless the send says what to do instead.
+   */
+  async function sendAll(
+    sends: { sub: PushKeysOf; body: string; gone?: () => Promise<void> }[],
+    about: object = {},
+  ): Promise<void> {
     await Promise.all(
-      sends.map(async ({ sub, body }) => {
+      sends.map(async ({ sub, body, gone }) => {
         if (queued >= maxQueued) {
           log.warn({ endpoint: endpointForLog(sub.endpoint), ...about }, 'push queue full; push dropped');
           report({ endpoint: sub.endpoint, result: 'dropped', attempts: 0 });
@@ -210,7 +216,7 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
         }
         queued++;
         try {
-          await deliver(sub, body, () => opts.store.delete(sub.endpoint));
+          await deliver(sub, body, gone ?? (() => opts.store.delete(sub.endpoint)));
         } finally {
           queued--;
         }
@@ -246,60 +252,30 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
     );
   }
 
-  /** Runs `job` in the background, tracked by drain(); never throws. */
-  function track(job: Promise<void>): void {
-    inFlight.add(job);
-    void job.finally(() => inFlight.delete(job));
+  /** Runs `job` in the background, tracked by drain(), unless the notifier is closing; a failure is logged. */
+  function start(about: object, job: () => Promise<void>): void {
+    if (closing.signal.aborted) {
+      log.warn(about, 'push notifier closed; notification not sent');
+      return;
+    }
+    const run = job().catch((err) => {
+      log.warn({ ...about, err: (err as Error).message }, 'push notification failed');
+    });
+    inFlight.add(run);
+    void run.finally(() => inFlight.delete(run));
   }
 
   return {
     publicKey: opts.vapid.publicKey,
     endpointRefusal: (endpoint) => endpointRefusal(endpoint, allow),
     notifyOrder(event, order) {
-      if (closing.signal.aborted) {
-        log.warn({ event, orderNumber: order.orderNumber }, 'push notifier closed; notification not sent');
-        return;
-      }
-      track(
-        notify(event, order).catch((err) => {
-          log.warn({ event, orderNumber: order.orderNumber, err: (err as Error).message }, 'push notification failed');
-        }),
-      );
+      start({ event, orderNumber: order.orderNumber }, () => notify(event, order));
     },
     notifySubscriber(sub, message, gone) {
-      if (closing.signal.aborted) {
-        log.warn({ endpoint: endpointForLog(sub.endpoint) }, 'push notifier closed; notification not sent');
-        return;
-      }
-      if (queued >= maxQueued) {
-        log.warn({ endpoint: endpointForLog(sub.endpoint) }, 'push queue full; push dropped');
-        report({ endpoint: sub.endpoint, result: 'dropped', attempts: 0 });
-        return;
-      }
-      queued++;
-      track(
-        deliver(sub, JSON.stringify(message), gone)
-          .catch((err) => {
-            log.warn(
-              { endpoint: endpointForLog(sub.endpoint), err: (err as Error).message },
-              'push notification failed',
-            );
-          })
-          .finally(() => {
-            queued--;
-          }),
-      );
+      start({ endpoint: endpointForLog(sub.endpoint) }, () => sendAll([{ sub, body: JSON.stringify(message), gone }]));
     },
     notifyAdmins(message) {
-      if (closing.signal.aborted) {
-        log.warn({ event: message.event }, 'push notifier closed; notification not sent');
-        return;
-      }
-      track(
-        notifyAdmins(message).catch((err) => {
-          log.warn({ event: message.event, err: (err as Error).message }, 'push notification failed');
-        }),
-      );
+      start({ event: message.event }, () => notifyAdmins(message));
     },
     async drain() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
