@@ -199,12 +199,7 @@ export default async function intakeBench(): Promise<void> {
     const sample = [...scenes, ...frames];
     let qrMs = 0;
     for (const file of sample) {
-      const { data, info } = await sharp(file)
-        .autoOrient()
-        .resize({ width: SCAN_SIZE, height: SCAN_SIZE, fit: 'inside' })
-        .ensureAlpha()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
+      const { data, info } = await scaled(file, SCAN_SIZE).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       await readQrTexts(data, info.width, info.height); // warm
       const t = performance.now();
       await readQrTexts(data, info.width, info.height);

@@ -43,6 +43,14 @@ export function printLines<L extends { size: string }>(lines: readonly L[]): L[]
   return lines.filter((line) => !isDigitalSize(line.size));
 }
 
+/** How many of an order's lines to print are marked printed, of how many there are (digital files never are). */
+export function printProgress(order: { items: readonly { size: string }[]; printed: readonly { line: number }[] }): {
+  printed: number;
+  toPrint: number;
+} {
+  return { printed: new Set(order.printed.map((p) => p.line)).size, toPrint: printLines(order.items).length };
+}
+
 /**
  * What is wrong with a package list against a price list (empty when nothing): sizes not on
  * the list, two packages for one size, and packages that cost no less than their copies at

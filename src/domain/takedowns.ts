@@ -8,3 +8,8 @@ const REASON_WORDS: Readonly<Record<string, string>> = {
 export function takedownReasonWords(reason: string): string {
   return REASON_WORDS[reason] ?? reason;
 }
+
+/** The dashboard's takedown queue, where the photographer decides (a mail's and a push's link). */
+export function takedownQueueUrl(publicBaseUrl: string): string {
+  return `${publicBaseUrl}/admin/takedowns`;
+}

@@ -1,5 +1,6 @@
 /** Decorates `fastify.takedowns` (service.ts): takedown requests and the photos they hide. */
 import fp from 'fastify-plugin';
+import { takedownQueueUrl } from '../../domain/takedowns.js';
 import { createTakedowns, type Takedowns } from './service.js';
 
 declare module 'fastify' {
@@ -22,7 +23,7 @@ export default fp(
       kickMail: () => fastify.notifier.kick(),
       // Looked up when used, as the routes do.
       push: { notifyAdmins: (message) => fastify.push.notifyAdmins(message) },
-      queueUrl: `${fastify.config.publicBaseUrl}/admin/takedowns`,
+      queueUrl: takedownQueueUrl(fastify.config.publicBaseUrl),
       mode: fastify.config.TAKEDOWN_MODE,
       notifyOperator: fastify.config.OPERATOR_EMAIL !== undefined,
       syncMs: SYNC_MS,

@@ -11,10 +11,9 @@ import type { NewOrder, OrderRecord, OrderStatus } from '../../../src/domain/ord
 import { adminHeaders, build, type TestApp, tempDir } from '../../helpers/build.js';
 import { expectMatchesOpenApi } from '../../helpers/openapi-response.js';
 import { makeImage, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
-import { withPushService } from '../../support/push-service.js';
 import { newOrder } from '../../support/store-fixtures.js';
 
-export { adminHeaders, withPushService };
+export { adminHeaders };
 
 export const AX = 'AX2025';
 export const BX = 'Bench Expo';

@@ -5,7 +5,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { appWithEvents, call, expectError, orderIn, withPushService } from './fixtures.js';
+import { withPushService } from '../../support/push-service.js';
+import { appWithEvents, call, expectError, orderIn } from './fixtures.js';
 
 const shipping = (ref: string) => `/api/orders/${ref}/update-shipping`;
 

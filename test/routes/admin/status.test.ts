@@ -5,8 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { OrderStatus } from '../../../src/domain/order.js';
+import { withPushService } from '../../support/push-service.js';
 import { newOrder } from '../../support/store-fixtures.js';
-import { appWithEvents, call, errorBody, expectError, orderIn, withPushService } from './fixtures.js';
+import { appWithEvents, call, errorBody, expectError, orderIn } from './fixtures.js';
 
 const STATUSES: OrderStatus[] = ['pending', 'paid', 'void', 'cancelled'];
 

@@ -20,7 +20,7 @@
 import { z } from 'zod';
 import { formatItems, parseItems } from '../../../domain/items.js';
 import { formatCents, parseMoney } from '../../../domain/money.js';
-import { printLines } from '../../../domain/offers.js';
+import { printProgress } from '../../../domain/offers.js';
 import { OrderLine, OrderPayment, OrderRecord, PickupStatus } from '../../../domain/order.js';
 
 export const ORDER_COLUMNS = [
@@ -149,8 +149,8 @@ const bool = (v: boolean) => (v ? 'TRUE' : 'FALSE');
 
 /** `2/3`: lines printed of the lines there are to print (digital downloads are never printed); empty for none. */
 function printedCell(o: OrderRecord): string {
-  const toPrint = printLines(o.items).length;
-  return toPrint === 0 ? '' : `${new Set(o.printed.map((p) => p.line)).size}/${toPrint}`;
+  const { printed, toPrint } = printProgress(o);
+  return toPrint === 0 ? '' : `${printed}/${toPrint}`;
 }
 
 /** The cells of an order as written. Money is "$12.50" text; items both as text and JSON. */

@@ -30,6 +30,11 @@ export function page(title: string, bodyHtml: string): string {
   ].join('\n');
 }
 
+/** A link that looks like a button (the one thing the reader is asked to do). */
+export function button(url: string, label: string): string {
+  return `<p><a href="${escapeHtml(url)}" style="display:inline-block;padding:10px 18px;background:#1a73e8;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(label)}</a></p>`;
+}
+
 /** One part of a letter: its lines in the text version (a blank line after them) and its HTML. */
 export type Part = { text: readonly string[]; html: string };
 

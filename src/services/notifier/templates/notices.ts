@@ -2,10 +2,10 @@
  * The words of the messages that are not about an order: new photos for a photo code, and
  * takedown requests (the requester's answer, the photographer's notice).
  */
-import { takedownReasonWords } from '../../../domain/takedowns.js';
+import { takedownQueueUrl, takedownReasonWords } from '../../../domain/takedowns.js';
 import { escapeHtml } from '../../../lib/escape.js';
 import { headerText } from '../sanitize.js';
-import { letter, type MessageContent, type Part, page, type TemplateContext } from './letter.js';
+import { button, letter, type MessageContent, type Part, page, type TemplateContext } from './letter.js';
 
 /** New photos for a photo code (docs/contract.md, "Finding one's photos, and intake"). */
 export function photosContent(code: string, added: number, url: string, ctx: TemplateContext): MessageContent {
@@ -67,7 +67,7 @@ export type TakedownNoticeMail = {
 export function takedownNoticeContent(mail: TakedownNoticeMail, ctx: TemplateContext): MessageContent {
   const photo = `photo #${headerText(mail.photoNumber, 20)} of ${headerText(mail.eventName, 100)}`;
   const subject = `Takedown request: ${photo}`;
-  const queueUrl = `${ctx.publicBaseUrl}/admin/takedowns`;
+  const queueUrl = takedownQueueUrl(ctx.publicBaseUrl);
   const lines = [
     `Someone asked for ${photo} to come down.`,
     `Reason: ${takedownReasonWords(mail.reason)}. From: ${mail.email}.`,
@@ -79,10 +79,7 @@ export function takedownNoticeContent(mail: TakedownNoticeMail, ctx: TemplateCon
   const text = `${lines.join('\n')}\n\nDecide: ${queueUrl}\n`;
   const html = page(
     subject,
-    [
-      ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
-      `<p><a href="${escapeHtml(queueUrl)}" style="display:inline-block;padding:10px 18px;background:#1a73e8;color:#fff;text-decoration:none;border-radius:4px">Open the takedown queue</a></p>`,
-    ].join('\n'),
+    [...lines.map((l) => `<p>${escapeHtml(l)}</p>`), button(queueUrl, 'Open the takedown queue')].join('\n'),
   );
   return { subject, text, html };
 }

@@ -6,11 +6,11 @@
  */
 import { formatItemLine } from '../../../domain/items.js';
 import { formatCents } from '../../../domain/money.js';
-import { printLines } from '../../../domain/offers.js';
+import { printProgress } from '../../../domain/offers.js';
 import type { OrderRecord } from '../../../domain/order.js';
 import { escapeHtml } from '../../../lib/escape.js';
 import { headerText } from '../sanitize.js';
-import { letter, type MessageContent, type Part, type TemplateContext } from './letter.js';
+import { button, letter, type MessageContent, type Part, type TemplateContext } from './letter.js';
 
 /**
  * Where the web app shows an order's status and, for pickup, its QR code for the booth (it asks
@@ -74,9 +74,7 @@ function itemsHtml(order: OrderRecord): string {
  * (docs/contract.md, "Fulfilment"); nothing for orders that ship.
  */
 function pickupText(order: OrderRecord): string {
-  const printed = new Set(order.printed.map((p) => p.line)).size;
-  // Of the lines to print: a digital download is never printed.
-  const toPrint = printLines(order.items).length;
+  const { printed, toPrint } = printProgress(order);
   const prints = printed > 0 && printed < toPrint ? ` ${printed} of ${toPrint} prints are done.` : '';
   switch (order.pickupStatus) {
     case 'ready':
@@ -208,9 +206,7 @@ export function verificationContent(order: OrderRecord, ctx: TemplateContext, ve
     {
       text: [verifyUrl],
       html: [
-        `<p><a href="${escapeHtml(verifyUrl)}" style="display:inline-block;padding:10px 18px;background:#1a73e8;color:#fff;text-decoration:none;border-radius:4px">Confirm order ${escapeHtml(
-          order.orderNumber,
-        )}</a></p>`,
+        button(verifyUrl, `Confirm order ${order.orderNumber}`),
         `<p style="font-size:13px;color:#555">Or copy this link: ${escapeHtml(verifyUrl)}</p>`,
       ].join('\n'),
     },
