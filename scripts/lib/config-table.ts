@@ -1,5 +1,5 @@
 /**
- * Renders `.env.example` as the README's configuration table: one row per variable with
+ * Renders `.env.example` as docs/configuration.md's table: one row per variable with
  * its default (or "unset" and an example) and the comment above it, grouped by section.
  */
 const START = '<!-- config:start (generated from .env.example by `npm run docs:config`) -->';
@@ -35,6 +35,6 @@ export function renderConfigTable(envExample: string): string {
 export function replaceConfigTable(readme: string, table: string): string {
   const a = readme.indexOf(START);
   const b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${START} … ${END} block`);
+  if (a < 0 || b < a) throw new Error(`docs/configuration.md has no ${START} … ${END} block`);
   return `${readme.slice(0, a + START.length)}\n${table}\n${readme.slice(b)}`;
 }

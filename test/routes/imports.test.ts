@@ -1,6 +1,6 @@
 /**
- * Route folders depend on services and on src/routes/shared, never on each other: a helper
- * two areas need lives in shared/ (DEVELOPERS.md, "Layout").
+ * Route folders depend on services and on src/routes/common, never on each other: a helper
+ * two areas need lives in common/ (DEVELOPERS.md, "Layout").
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 
 const ROUTES = 'src/routes';
 
-test('no route folder imports from another route folder (only from ../shared)', async () => {
+test('no route folder imports from another route folder (only from ../common)', async () => {
   const crossings: string[] = [];
   for (const area of await readdir(ROUTES)) {
     for (const file of await readdir(path.join(ROUTES, area), { recursive: true })) {
@@ -19,10 +19,10 @@ test('no route folder imports from another route folder (only from ../shared)', 
         const rel = path.relative(ROUTES, target);
         if (rel.startsWith('..')) continue; // outside src/routes: services, schemas, domain
         const [other] = rel.split(path.sep);
-        if (other !== area && other !== 'shared') crossings.push(`${area}/${file} → ${rel}`);
+        if (other !== area && other !== 'common') crossings.push(`${area}/${file} → ${rel}`);
       }
     }
   }
   expect(crossings).toEqual([]);
-  expect((await readdir(ROUTES)).includes('shared')).toBe(true);
+  expect((await readdir(ROUTES)).includes('common')).toBe(true);
 });

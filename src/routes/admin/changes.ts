@@ -29,7 +29,7 @@ import type { Notifier } from '../../services/notifier/types.js';
 import type { Payments } from '../../services/payments/plugin.js';
 import type { PushNotifier } from '../../services/push/types.js';
 import type { OrderPatch, OrdersPort, ShippingPatch } from '../../services/store/ports/orders.js';
-import { loadOrder } from '../shared/order-ref.js';
+import { loadOrder } from '../common/order-ref.js';
 
 export type ChangeDeps = {
   orders: Pick<OrdersPort, 'get' | 'update' | 'setShipping'>;

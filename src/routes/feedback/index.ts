@@ -16,7 +16,7 @@ import { MAX_FEEDBACK_ENTRIES } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { isWellFormed } from '../../services/orders/text.js';
-import { loadOrder, OrderNumberParams } from '../shared/order-ref.js';
+import { loadOrder, OrderNumberParams } from '../common/order-ref.js';
 
 const MAX_FEEDBACK_LENGTH = 2000;
 /** All feedback of one order together, so a guessed order number cannot grow a row forever. */

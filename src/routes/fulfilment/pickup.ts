@@ -9,8 +9,8 @@ import { PICKUP_STATUSES } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
 import { readyJob } from '../../services/notifier/jobs.js';
-import { libraryPhotoRefs } from '../shared/order-photos.js';
-import { IdParams, loadOrder, OrderChangeResponse } from '../shared/order-ref.js';
+import { libraryPhotoRefs } from '../common/order-photos.js';
+import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
 
 const PickupBody = z
   .strictObject({

@@ -10,7 +10,7 @@ import { sizeKey } from '../../domain/prints.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import type { PrintLine } from '../../services/prints/types.js';
-import { loadOrder, OrderRef } from '../shared/order-ref.js';
+import { loadOrder, OrderRef } from '../common/order-ref.js';
 import { attachment, BINARY } from './files.js';
 
 export const ZIP_TYPE = 'application/zip';

@@ -11,7 +11,7 @@ import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminPhoto } from '../../schemas/order.js';
 import type { PrintLine } from '../../services/prints/types.js';
-import { libraryPhotoRefs } from '../shared/order-photos.js';
+import { libraryPhotoRefs } from '../common/order-photos.js';
 import { attachment, BINARY } from './files.js';
 import { ZIP_TYPE } from './print-files.js';
 import { copiesBySize, paidLines, parseItemIds, type QueueLine } from './queue.js';

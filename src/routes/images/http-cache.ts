@@ -1,6 +1,6 @@
 /**
  * HTTP caching of images: the response headers of every served image, computed once per
- * image (not per request). `If-None-Match` matching is in routes/shared/etag.ts.
+ * image (not per request). `If-None-Match` matching is in routes/common/etag.ts.
  *
  * Policy: a URL carrying the photo's current version (`?v=`, as the gallery builds them)
  * names bytes that never change: `public, max-age=31536000, immutable`. Any other URL

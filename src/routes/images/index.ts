@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import type { ImageKind } from '../../services/images/types.js';
-import { etagMatches } from '../shared/etag.js';
+import { etagMatches } from '../common/etag.js';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE, imageHeaders } from './http-cache.js';
 import { negotiateFormat } from './negotiate.js';
 

@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import type { LabelFile } from '../../services/labels/types.js';
-import { loadOrder, OrderRef } from '../shared/order-ref.js';
+import { loadOrder, OrderRef } from '../common/order-ref.js';
 
 const FORMATS = {
   png: {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { etagMatches } from '../../../src/routes/shared/etag.js';
+import { etagMatches } from '../../../src/routes/common/etag.js';
 
 const etag = '"t0123456789abcdef0123456789abcdef"';
 
