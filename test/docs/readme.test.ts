@@ -96,19 +96,14 @@ describe('the quick-start, as written, against a fresh start', () => {
         LOG_LEVEL: 'silent',
         DATA_DIR: path.join(dir, 'data'),
         LIBRARY_RESCAN_INTERVAL_MS: '0',
-        // The demo photos are written whole by the server itself; without this the last of
-        // them are listed a settling period (2 s) after the events, and a fast first command
-        // can name one that is not listed yet.
-        INTAKE_SETTLE_MS: '0',
+        // The default settling period (2 s) on purpose: the demo photos are written just before
+        // the first scan, and "ready" must mean every one of them is listed.
       }),
     );
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const until = Date.now() + 60_000;
-    const ready = async () => {
-      const res = await app.inject({ url: '/event' });
-      return res.statusCode === 200 && (res.json() as unknown[]).length >= 2;
-    };
+    const ready = async () => (await app.inject({ url: '/readyz' })).statusCode === 200;
     while (!(await ready())) {
       if (Date.now() > until) throw new Error('the demo library was not ready');
       await new Promise((r) => setTimeout(r, 100));

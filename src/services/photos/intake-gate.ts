@@ -74,6 +74,15 @@ export class IntakeGate {
     return this.sightings.size;
   }
 
+  /** The files pending now (start-up waits for those of the first scan). */
+  pendingFiles(): string[] {
+    return [...this.sightings.keys()];
+  }
+
+  isPending(file: string): boolean {
+    return this.sightings.has(file);
+  }
+
   brokenList(): BrokenFile[] {
     return [...this.brokenFiles.values()].map(({ sig: _sig, ...entry }) => entry);
   }

@@ -250,6 +250,31 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     return p;
   }
 
+  /**
+   * Files the first scan found still being written (a demo library drawn a moment before, a
+   * copy going on when the server started) are waited for, up to twice the settling period
+   * and a second: "ready" means what was in the folder is listed, so an order placed as soon
+   * as /readyz answers 200 finds its photo. Files arriving later do not hold readiness back.
+   */
+  async function firstScanSettled(): Promise<void> {
+    const waiting = gate.pendingFiles();
+    if (waiting.length === 0) return;
+    const until = Date.now() + 2 * (opts.settleMs ?? 0) + 1_000;
+    while (!closed && Date.now() < until && waiting.some((f) => gate.isPending(f))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await chain;
+    }
+    // Taken while running, they are listed once inspected (when an inspector is set by then).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      inspection.idle(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, until - Date.now()));
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
   // ------------------------------------------------------------------ photo codes
 
   /** code → photos across events (built on first use after each change). */
@@ -342,6 +367,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       const started = Date.now();
       await fullRescan();
       gate.firstScan = false;
+      await firstScanSettled();
       isReady = true;
       markReady();
       const photoCount = events.reduce((n, e) => n + e.photoCount, 0);

@@ -15,10 +15,16 @@ import { tempDir } from '../../helpers/build.js';
 import { makeImage, recordingLogger, waitFor, writePhoto } from '../../support/photos-fixtures.js';
 import { makeFrame } from '../../support/qr-frames.js';
 
-async function open(t: TestContext, extra: Partial<LibraryOptions> = {}, inspect = true) {
+async function open(
+  t: TestContext,
+  extra: Partial<LibraryOptions> = {},
+  inspect = true,
+  beforeStart?: (root: string) => Promise<void>,
+) {
   const base = await tempDir(t);
   const root = path.join(base, 'photos');
   await mkdir(root, { recursive: true });
+  await beforeStart?.(root);
   const log = recordingLogger();
   const lib = createPhotoLibrary({ photosDir: root, dataDir: base, log, rescanIntervalMs: 0, watch: false, ...extra });
   const images = createImageService({
@@ -59,6 +65,20 @@ describe('safe intake', () => {
     expect(lib.photosOf('Con') ?? []).toHaveLength(0);
     await waitFor(() => (lib.photosOf('Con') ?? []).length === 1, 5000, 'the settled photo');
     expect(lib.intake()).toEqual({ pending: 0, inspecting: 0, broken: [] });
+  });
+
+  test('files written just before start-up (a demo library drawn a moment ago) are listed once the library is ready', async (t) => {
+    const full = await makeImage({ width: 64, height: 48 });
+    const started = Date.now();
+    const { lib } = await open(t, { settleMs: 300 }, true, async (root) => {
+      await writePhoto(root, ['Con', 'D', 'S', 'a.jpg'], full);
+      await writePhoto(root, ['Con', 'D', 'S', 'b.jpg'], full);
+    });
+    // Ready means what was there is listed, not "listed a settling period later".
+    expect(lib.isReady).toBe(true);
+    expect(names(lib.photosOf('Con'))).toEqual(['a.jpg', 'b.jpg']);
+    expect(lib.intake().pending).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 
   test('a file that stays cut off is reported once, never listed; replacing it lists it', async (t) => {
