@@ -140,6 +140,47 @@ describe('after the checkout', () => {
     await customer.close();
   }, 90_000);
 
+  test('the offer of notifications on the order page names them: paid or shipped, paid or ready for pickup', async () => {
+    const remembered: Record<string, unknown> = {};
+    const placed: Record<'ship' | 'pickup', string> = { ship: '', pickup: '' };
+    for (const kind of ['ship', 'pickup'] as const) {
+      const { orderNumber } = await webOrder({
+        eventSlug: HARBOR,
+        photos: ['5'],
+        customerInfo: { name: 'Mary Jackson', email: 'mary@example.com' },
+        ...(kind === 'ship'
+          ? { shippingAddress: { line1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' } }
+          : {}),
+      });
+      placed[kind] = orderNumber;
+      // The device that placed it remembers it as the checkout does.
+      remembered[orderNumber] = {
+        orderNumber,
+        event: HARBOR,
+        eventName: HARBOR,
+        email: 'mary@example.com',
+        total: kind === 'ship' ? '$10.00' : '$5.00',
+        items: 'Photo #5 (4x6) x1 = $5.00',
+        fulfillmentType: kind,
+        verificationRequired: false,
+        createdAt: new Date().toISOString(),
+      };
+    }
+    const customer = await openPage(browser, PHONE, {
+      init: `localStorage.setItem('cps.orders.v1', ${JSON.stringify(JSON.stringify(remembered))});`,
+    });
+    const { page } = customer;
+    const offer = page.locator('section[aria-labelledby="push-title"] p');
+    await page.goto(`${server.url}/order/${placed.ship}`);
+    await expect.poll(() => offer.textContent()).toBe('Get a notification when your order is paid or ships.');
+    await page.goto(`${server.url}/order/${placed.pickup}`);
+    await expect
+      .poll(() => offer.textContent())
+      .toBe('Get a notification when your order is paid or ready for pickup.');
+    expect(customer.errors).toEqual([]);
+    await customer.close();
+  }, 60_000);
+
   test('"Find your order" on the home page: order number and email lead to its status', async () => {
     const placed = await webOrder({
       eventSlug: HARBOR,

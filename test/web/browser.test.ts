@@ -10,7 +10,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readQrTexts } from '../../src/services/intake/qr.js';
@@ -18,9 +18,9 @@ import { ADMIN_TOKEN } from '../helpers/build.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
 import { makeFrame } from '../support/qr-frames.js';
 import { startStripeEmulator } from '../support/stripe-emulator.js';
-import { DESKTOP, horizontalOverflow, openPage, PHONE, type WatchedPage } from '../support/web-browser.js';
-import { contrastCheck } from '../support/web-contrast.js';
+import { DESKTOP, openPage, PHONE } from '../support/web-browser.js';
 import { startWebHarness, type WebHarness } from '../support/web-harness.js';
+import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, freePort, STAFF_TOKEN, startWebServer, type WebServer } from '../support/web-server.js';
 
 const ARTIFACTS = path.resolve('test-artifacts/web');
@@ -47,19 +47,6 @@ const api = (url: string, init: { method?: string; body?: unknown } = {}) =>
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     ...(init.body === undefined ? {} : { payload: JSON.stringify(init.body) }),
   });
-
-/** Nothing wider than the screen, and every text at WCAG AA contrast. */
-async function expectGoodLayout(page: Page, what: string): Promise<void> {
-  const { scrollWidth, innerWidth } = await horizontalOverflow(page);
-  expect(scrollWidth, `${what}: page wider than the viewport`).toBeLessThanOrEqual(innerWidth);
-  const contrast = await contrastCheck(page);
-  expect(contrast.checked, `${what}: texts measured for contrast`).toBeGreaterThan(3);
-  expect(contrast.problems, `${what}: text below AA contrast`).toEqual([]);
-}
-
-function expectClean(p: WatchedPage): void {
-  expect(p.errors, 'console errors, page errors or failed requests').toEqual([]);
-}
 
 /** The feedback link of the order's receipt, read from the mail in DATA_DIR/outbox. */
 async function feedbackLinkOf(orderNumber: string): Promise<string> {

@@ -16,21 +16,14 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readPdf, readZip } from '../support/fulfilment-fixtures.js';
 import { newOrder } from '../support/store-fixtures.js';
-import {
-  DESKTOP,
-  horizontalOverflow,
-  launchBrowser,
-  openPage,
-  PHONE,
-  type WatchedPage,
-} from '../support/web-browser.js';
+import { DESKTOP, launchBrowser, openPage, PHONE } from '../support/web-browser.js';
 import { buildWebApp } from '../support/web-build.js';
-import { contrastCheck } from '../support/web-contrast.js';
+import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, startWebServer, type WebServer } from '../support/web-server.js';
 
 const HARBOR = 'Harbor Comic Con'; // demo event: 4x6 $5, 5x7 $10, 8x10 $20; photo #1 is 1600 × 1067
@@ -81,17 +74,6 @@ afterAll(async () => {
   await server?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
-
-async function expectGoodLayout(page: Page, what: string): Promise<void> {
-  const { scrollWidth, innerWidth } = await horizontalOverflow(page);
-  expect(scrollWidth, `${what}: page wider than the viewport`).toBeLessThanOrEqual(innerWidth);
-  const contrast = await contrastCheck(page);
-  expect(contrast.problems, `${what}: text below AA contrast`).toEqual([]);
-}
-
-function expectClean(p: WatchedPage): void {
-  expect(p.errors, 'console errors, page errors or failed requests').toEqual([]);
-}
 
 describe('fulfilment in the browser', () => {
   test('the photographer’s day: crop chosen in the cart, mark paid, the 4x6 batch downloaded and marked printed, the pickup QR scanned and collected, labels for the rest, the CSV', async () => {

@@ -39,7 +39,7 @@ export default function Events() {
                     {[formatDate(ev.date), plural(ev.photoCount, 'photo')].filter(Boolean).join(' · ')}
                   </p>
                   {ev.status.active ? (
-                    <p class="badge badge-ok">
+                    <p class="badge badge-ok badge-wrap">
                       Ordering open
                       {ev.status.deadline ? ` until ${formatDeadline(ev.status.deadline)}` : ''}
                     </p>

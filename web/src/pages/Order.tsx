@@ -80,7 +80,11 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
           )}
           {!held && <OrderQr orderNumber={order.orderNumber} pickup={order.fulfillmentType === 'pickup'} />}
           <OrderStatus orderNumber={order.orderNumber} lookup={status} askEmail={false} />
-          <PushOptIn orderNumber={order.orderNumber} email={order.email} />
+          <PushOptIn
+            orderNumber={order.orderNumber}
+            email={order.email}
+            pickup={order.fulfillmentType === 'pickup'}
+          />
         </>
       ) : (
         <>
@@ -322,7 +326,10 @@ function StatusCard({ order }: { order: CustomerOrder }) {
   );
 }
 
-function PushOptIn({ orderNumber, email }: { orderNumber: string; email: string }) {
+function PushOptIn({ orderNumber, email, pickup }: { orderNumber: string; email: string; pickup: boolean }) {
+  // What the pushes of this order will say (services/push/payload.ts): a pickup order is
+  // never shipped, it becomes ready at the booth.
+  const when = pickup ? 'is paid or ready for pickup' : 'is paid or ships';
   const [state, setState] = useState<'idle' | 'busy' | 'done' | 'error'>('idle');
   const [message, setMessage] = useState('');
   if (!pushSupported()) return null;
@@ -340,10 +347,12 @@ function PushOptIn({ orderNumber, email }: { orderNumber: string; email: string 
     <section class="section" aria-labelledby="push-title">
       <h2 id="push-title">Updates on this device</h2>
       {state === 'done' ? (
-        <p role="status">{message}. We will notify you when the order is paid or ships.</p>
+        <p role="status">
+          {message}. We will notify you when the order {when}.
+        </p>
       ) : (
         <>
-          <p class="muted">Get a notification when your order is paid or ships.</p>
+          <p class="muted">Get a notification when your order {when}.</p>
           <button type="button" class="btn btn-secondary btn-icon-text" onClick={subscribe} disabled={state === 'busy'}>
             <BellIcon size={20} /> Notify me
           </button>

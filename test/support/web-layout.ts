@@ -1,0 +1,59 @@
+/**
+ * What the browser tests ask of every page they look at: nothing wider than the screen, no
+ * text cut off by a box that hides what overflows it, every text at WCAG AA contrast
+ * (web-contrast.ts), and no console error, page error or failed request along the way.
+ *
+ * The clipping check: every visible element holding text of its own must lie inside each
+ * ancestor that clips (`overflow` hidden or clip). Boxes that scroll are fine (the rest is
+ * a swipe away), and so is text that ends in an ellipsis inside its own box (a long site name
+ * in the top bar): that is cut on purpose, and says so. Kept as source text evaluated in the
+ * page: the tests are compiled without the DOM's types.
+ */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { horizontalOverflow, type WatchedPage } from './web-browser.js';
+import { contrastCheck } from './web-contrast.js';
+
+export type ClippedText = { text: string; overBy: number };
+
+const CLIPPED_SCRIPT = `(() => {
+  const clipped = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+    if (!own) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const s = getComputedStyle(up);
+      if (!/hidden|clip/.test(s.overflowX)) continue;
+      if (s.textOverflow === 'ellipsis') break;
+      const edge = up.getBoundingClientRect();
+      const overBy = Math.max(edge.left - box.left, box.right - edge.right);
+      if (overBy > 1) {
+        clipped.push({ text: el.textContent.trim().slice(0, 60), overBy: Math.round(overBy) });
+        break;
+      }
+    }
+  }
+  return clipped;
+})()`;
+
+/** Texts cut off by an ancestor that hides its overflow, and by how many pixels. */
+export async function clippedTexts(page: Page): Promise<ClippedText[]> {
+  return (await page.evaluate(CLIPPED_SCRIPT)) as ClippedText[];
+}
+
+/** Nothing wider than the viewport, no text cut off, and every text at WCAG AA contrast. */
+export async function expectGoodLayout(page: Page, what: string): Promise<void> {
+  const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+  expect(scrollWidth, `${what}: page wider than the viewport`).toBeLessThanOrEqual(innerWidth);
+  expect(await clippedTexts(page), `${what}: text cut off`).toEqual([]);
+  const contrast = await contrastCheck(page);
+  expect(contrast.checked, `${what}: texts measured for contrast`).toBeGreaterThan(3);
+  expect(contrast.problems, `${what}: text below AA contrast`).toEqual([]);
+}
+
+/** No console error, page error or failed request on the page so far. */
+export function expectClean(p: WatchedPage): void {
+  expect(p.errors, 'console errors, page errors or failed requests').toEqual([]);
+}
