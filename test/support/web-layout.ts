@@ -1,6 +1,7 @@
 /**
  * What the browser tests ask of every page they look at: nothing wider than the screen, no
- * text cut off by a box that hides what overflows it, every text at WCAG AA contrast
+ * text cut off by a box that hides what overflows it, no short word broken across lines,
+ * every text at WCAG AA contrast
  * (web-contrast.ts), and no console error, page error or failed request along the way.
  *
  * The clipping check: every visible element holding text of its own must lie inside each
@@ -38,6 +39,29 @@ const CLIPPED_SCRIPT = `(() => {
   return clipped;
 })()`;
 
+/**
+ * Short single words drawn on more than one line ("Siz" above "e": a column squeezed to a
+ * letter's width). Longer strings without a space (an email, a file path) may break.
+ */
+const BROKEN_WORDS_SCRIPT = `(() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const word = node.textContent.trim();
+    if (word.length < 2 || word.length > 16 || /\\s/.test(word)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    if (lines.size > 1) broken.push(word);
+  }
+  return broken;
+})()`;
+
+/** Short words broken across lines. */
+export async function brokenWords(page: Page): Promise<string[]> {
+  return (await page.evaluate(BROKEN_WORDS_SCRIPT)) as string[];
+}
+
 /** Texts cut off by an ancestor that hides its overflow, and by how many pixels. */
 export async function clippedTexts(page: Page): Promise<ClippedText[]> {
   return (await page.evaluate(CLIPPED_SCRIPT)) as ClippedText[];
@@ -48,6 +72,7 @@ export async function expectGoodLayout(page: Page, what: string): Promise<void> 
   const { scrollWidth, innerWidth } = await horizontalOverflow(page);
   expect(scrollWidth, `${what}: page wider than the viewport`).toBeLessThanOrEqual(innerWidth);
   expect(await clippedTexts(page), `${what}: text cut off`).toEqual([]);
+  expect(await brokenWords(page), `${what}: words broken across lines`).toEqual([]);
   const contrast = await contrastCheck(page);
   expect(contrast.checked, `${what}: texts measured for contrast`).toBeGreaterThan(3);
   expect(contrast.problems, `${what}: text below AA contrast`).toEqual([]);

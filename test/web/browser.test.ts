@@ -434,6 +434,7 @@ describe('finding a photo and an order', () => {
 describe('quality', () => {
   test('phone and desktop screenshots of the gallery and the dashboard; nothing wider than the screen, AA contrast', async () => {
     // A few booth orders, so the dashboard has something to show.
+    const placed: string[] = [];
     for (const [name, photos, fulfillmentType] of [
       ['Grace Hopper', [{ number: '4', size: '8x10', quantity: 2 }], 'pickup'],
       ['Katherine Johnson-Goble, Mission Planning', ['7', '8', '9'], 'pickup'],
@@ -452,7 +453,11 @@ describe('quality', () => {
         },
       });
       expect(res.statusCode, res.body).toBe(201);
+      placed.push(res.json().orderNumber);
     }
+    // One of them paid, so that the print queue lists its lines (file names in a table).
+    const paid = await api(`/api/orders/${placed[0]}/update-status`, { method: 'POST', body: { status: 'paid' } });
+    expect(paid.statusCode, paid.body).toBe(200);
     for (const [name, viewport] of [
       ['phone', PHONE],
       ['desktop', DESKTOP],
@@ -472,7 +477,9 @@ describe('quality', () => {
       await expectGoodLayout(page, `lightbox at ${name}`);
       await page.keyboard.press('Escape');
 
-      for (const url of ['/admin/booth', '/admin/events', '/admin/sales', '/admin']) {
+      // The order with three lines: a table of thumbnails and file paths that must fit a phone.
+      const detail = `/admin/orders/${placed[1]}`;
+      for (const url of ['/admin/booth', '/admin/events', '/admin/sales', detail, '/admin/print', '/admin']) {
         await page.goto(server.url + url);
         await page.locator('.admin h1').waitFor();
         await page.waitForLoadState('networkidle');

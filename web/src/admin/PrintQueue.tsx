@@ -135,12 +135,12 @@ export default function PrintQueue() {
                       </div>
                     </td>
                     <td>
-                      <a href={`/admin/orders/${encodeURIComponent(i.orderNumber)}`} class="mono">
+                      <a href={`/admin/orders/${encodeURIComponent(i.orderNumber)}`} class="mono order-ref">
                         {i.orderNumber}
                       </a>
                     </td>
                     <td class="num">{i.quantity}</td>
-                    <td class="mono small">{i.fileName}</td>
+                    <td class="mono small file-path">{i.fileName}</td>
                   </tr>
                 ))}
               </tbody>
