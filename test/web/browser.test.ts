@@ -878,6 +878,7 @@ describe('my photos', () => {
     const code = (await codeText.getAttribute('data-code')) as string;
     expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{8}$/);
     expect(await codeText.textContent()).toBe(`${code.slice(0, 4)}-${code.slice(4)}`);
+    await expectGoodLayout(page, 'photo code page');
 
     // The QR on the screen, as the camera sees it: it holds the attendee's page.
     const shot = await page.locator('.code-qr').screenshot();
@@ -919,7 +920,8 @@ describe('my photos', () => {
       );
     }
     await expect.poll(() => page.locator('.grid .tile').count(), { timeout: 30_000 }).toBe(2);
-    expect(await page.locator('main').textContent()).toContain(code);
+    // Written as on the code page and the cards.
+    expect(await page.locator('main').textContent()).toContain(`Photo code ${code.slice(0, 4)}-${code.slice(4)}`);
     // The code frame itself is nowhere: not in the event either.
     const live = (await server.app.inject({ url: `/event/${encodeURIComponent('Live Con')}/Sat/Studio` })).json();
     expect(live.totalCount).toBe(2);

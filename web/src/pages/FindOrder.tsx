@@ -28,13 +28,15 @@ export default function FindOrder() {
       <h1>Find your order</h1>
       <form onSubmit={submit} noValidate>
         <p class="muted">The order number is on your receipt and on the page you saw after ordering.</p>
-        <label for="find-order-number">Order number</label>
-        <input
-          id="find-order-number"
-          autoComplete="off"
-          value={number}
-          onInput={(e) => setNumber((e.target as HTMLInputElement).value)}
-        />
+        <div class="field">
+          <label for="find-order-number">Order number</label>
+          <input
+            id="find-order-number"
+            autoComplete="off"
+            value={number}
+            onInput={(e) => setNumber((e.target as HTMLInputElement).value)}
+          />
+        </div>
         <EmailField value={email} onInput={setEmail} error={lookup.error} />
         <button type="submit" class="btn btn-primary" disabled={lookup.busy}>
           {lookup.busy ? 'Looking…' : 'Find my order'}

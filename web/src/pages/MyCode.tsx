@@ -85,7 +85,6 @@ function Subscribe({ code }: { code: string }) {
         </button>
       )}
       <form
-        class="field-row"
         onSubmit={(e) => {
           e.preventDefault();
           void run({ email });
@@ -93,18 +92,21 @@ function Subscribe({ code }: { code: string }) {
       >
         <div class="field">
           <label for="code-email">Or by email</label>
-          <input
-            id="code-email"
-            type="email"
-            autocomplete="email"
-            required
-            value={email}
-            onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
-          />
+          {/* The address and its button on one line, as "Find photo #" is. */}
+          <div class="find-row">
+            <input
+              id="code-email"
+              type="email"
+              autocomplete="email"
+              required
+              value={email}
+              onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
+            />
+            <button type="submit" class="btn btn-secondary">
+              Email me
+            </button>
+          </div>
         </div>
-        <button type="submit" class="btn btn-secondary">
-          Email me
-        </button>
       </form>
       {error && (
         <p class="field-error" role="alert">
@@ -133,7 +135,7 @@ function TypeCode() {
   const [text, setText] = useState('');
   return (
     <form
-      class="field-row code-type"
+      class="code-type"
       onSubmit={(e) => {
         e.preventDefault();
         const code = text.replace(/[\s-]/g, '');
@@ -142,18 +144,20 @@ function TypeCode() {
     >
       <div class="field">
         <label for="code-typed">Have a card from the booth? Type its code</label>
-        <input
-          id="code-typed"
-          autocapitalize="characters"
-          autocomplete="off"
-          maxLength={12}
-          value={text}
-          onInput={(e) => setText((e.target as HTMLInputElement).value)}
-        />
+        <div class="find-row">
+          <input
+            id="code-typed"
+            autocapitalize="characters"
+            autocomplete="off"
+            maxLength={12}
+            value={text}
+            onInput={(e) => setText((e.target as HTMLInputElement).value)}
+          />
+          <button type="submit" class="btn btn-secondary">
+            Find
+          </button>
+        </div>
       </div>
-      <button type="submit" class="btn btn-secondary">
-        Find
-      </button>
     </form>
   );
 }

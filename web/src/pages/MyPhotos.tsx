@@ -10,6 +10,7 @@ import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { PhotoGrid } from '../components/PhotoGrid.js';
 import { type ApiError, enc, getJson } from '../lib/api.js';
 import type { FinderPhotos, GalleryPhoto as PhotoItem } from '../lib/api-schema.js';
+import { spacedCode } from '../lib/photo-codes.js';
 
 const REFRESH_MS = 10_000;
 
@@ -59,7 +60,7 @@ export default function MyPhotos({ code }: { code: string }) {
     <main class="page" id="main">
       <h1>My photos</h1>
       <p class="muted">
-        Photo code <strong>{found?.code ?? code.toUpperCase()}</strong>
+        Photo code <strong>{found ? spacedCode(found.code) : code.toUpperCase()}</strong>
       </p>
       {error?.status === 404 && (
         <Notice>

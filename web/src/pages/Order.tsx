@@ -80,11 +80,7 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
           )}
           {!held && <OrderQr orderNumber={order.orderNumber} pickup={order.fulfillmentType === 'pickup'} />}
           <OrderStatus orderNumber={order.orderNumber} lookup={status} askEmail={false} />
-          <PushOptIn
-            orderNumber={order.orderNumber}
-            email={order.email}
-            pickup={order.fulfillmentType === 'pickup'}
-          />
+          <PushOptIn orderNumber={order.orderNumber} email={order.email} pickup={order.fulfillmentType === 'pickup'} />
         </>
       ) : (
         <>
@@ -169,7 +165,7 @@ export function useOrderLookup(orderNumber: string, knownEmail: string | undefin
 
 export function EmailField({ value, onInput, error }: { value: string; onInput: (v: string) => void; error: string }) {
   return (
-    <>
+    <div class="field">
       <label for="lookup-email">Email address</label>
       <input
         id="lookup-email"
@@ -185,7 +181,7 @@ export function EmailField({ value, onInput, error }: { value: string; onInput: 
           {error}
         </p>
       )}
-    </>
+    </div>
   );
 }
 
