@@ -951,7 +951,8 @@ describe('the photographer at intake', () => {
     ]);
 
     const card = a.locator(`details[data-event="${event}"]`);
-    expect(await card.locator('.badge').textContent()).toBe('closed');
+    // Told apart from an event the photographer closed: a new folder waiting to be published.
+    await expect.poll(() => card.locator('.badge').textContent()).toBe('not on sale');
     await card.locator('summary').click();
     await expect.poll(() => card.locator('.notice').first().textContent()).toContain('Not on sale');
     await a.screenshot({ path: path.join(ARTIFACTS, 'dashboard-intake-publish-desktop.png'), fullPage: true });

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
 import { ApiError, sendJson } from '../lib/api.js';
-import type { ActiveEventList, EventConfig } from '../lib/api-schema.js';
+import type { ActiveEventList, EventConfig, GalleryEvent } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
 import { closedMessage, eventConfigUrl, forget, useFetch } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
@@ -30,6 +30,10 @@ import { adminToken, onAdminError } from './session.js';
 export default function EventSettings() {
   useTitle('Events');
   const events = useFetch<ActiveEventList>('/api/proxy-events');
+  // Why a closed event is closed (the public listing says): a folder just copied in, not
+  // published yet, is told apart from an event the photographer closed or archived.
+  const gallery = useFetch<GalleryEvent[]>('/event');
+  const closedReason = (slug: string) => gallery.data?.find((g) => g.code === slug)?.status.closedReason ?? null;
   const me = useAdminMe(useStore(adminToken));
   const settings = may(me, 'PUT /api/event-config');
   return (
@@ -50,10 +54,16 @@ export default function EventSettings() {
           <details class="card event-setting" key={ev.eventSlug} data-event={ev.eventSlug}>
             <summary>
               <span class="event-setting-name">{ev.eventName}</span>
-              <span class={`badge ${ev.active ? 'badge-ok' : 'badge-muted'}`}>{ev.active ? 'open' : 'closed'}</span>
+              <EventBadge active={ev.active} reason={closedReason(ev.eventSlug)} />
             </summary>
             {settings ? (
-              <EventForm slug={ev.eventSlug} onSaved={events.reload} />
+              <EventForm
+                slug={ev.eventSlug}
+                onSaved={() => {
+                  events.reload();
+                  gallery.reload();
+                }}
+              />
             ) : (
               <p class="muted small">
                 <a href={eventPath(ev.eventSlug)}>View gallery</a>
@@ -64,6 +74,14 @@ export default function EventSettings() {
       </div>
     </>
   );
+}
+
+function EventBadge({ active, reason }: { active: boolean; reason: GalleryEvent['status']['closedReason'] }) {
+  if (active) return <span class="badge badge-ok">open</span>;
+  if (reason === 'disabled') return <span class="badge badge-warn">not on sale</span>;
+  if (reason === 'deadline') return <span class="badge badge-muted">deadline passed</span>;
+  if (reason === 'archived') return <span class="badge badge-muted">archived</span>;
+  return <span class="badge badge-muted">closed</span>;
 }
 
 type PriceRow = { id: number; size: string; price: string };
