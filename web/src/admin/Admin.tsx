@@ -177,7 +177,8 @@ function SignIn() {
         <div class="field">
           <label for="admin-token">Admin token</label>
           <p id="admin-token-hint" class="hint">
-            From ADMIN_TOKENS, or the token the server printed at its first start. Kept for this browser tab only.
+            From ADMIN_TOKENS, or the token the server made at its first start (<code>cat data/admin-token</code> in the
+            server's folder shows it). Kept for this browser tab only.
           </p>
           <input
             id="admin-token"
