@@ -72,7 +72,8 @@ export default fp(
       }),
     ]);
     clearTimeout(timer);
-    if (!inTime) log.warn('the photo library is still being indexed; the gallery answers 503 until it is done');
+    // A status, not a fault: a first start drawing the demo library, or a large library, gets here.
+    if (!inTime) log.info('the photo library is still being indexed; the gallery answers 503 until it is done');
   },
   { name: 'photos', dependencies: ['config', 'readiness'] },
 );

@@ -288,7 +288,7 @@ async function migrate(pool: pg.Pool, log: StoreLogger): Promise<void> {
     for (const m of POSTGRES_MIGRATIONS.filter((x) => x.version > current)) {
       await client.query(m.sql);
       await client.query('INSERT INTO order_store_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-      log.info({ version: m.version, name: m.name }, 'order store: PostgreSQL migration applied');
+      log.info({ version: m.version, migration: m.name }, 'order store: PostgreSQL migration applied');
     }
     await client.query('COMMIT');
     client.release();

@@ -313,7 +313,7 @@ function migrate(db: Database.Database, log: StoreLogger): void {
     for (const m of SQLITE_MIGRATIONS.filter((x) => x.version > current)) {
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
-      log.info({ version: m.version, name: m.name }, 'order store: SQLite migration applied');
+      log.info({ version: m.version, migration: m.name }, 'order store: SQLite migration applied');
     }
   }).immediate();
 }
