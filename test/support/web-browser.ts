@@ -29,6 +29,8 @@ export async function launchBrowser(extraArgs: readonly string[] = []): Promise<
 }
 
 export const PHONE = { width: 360, height: 740 } as const;
+/** The narrowest phones, and the width WCAG's reflow criterion (1.4.10) names. */
+export const SMALL_PHONE = { width: 320, height: 640 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
 
 export type WatchedPage = { page: Page; errors: string[]; close: () => Promise<void> };

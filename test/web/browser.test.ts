@@ -18,7 +18,7 @@ import { ADMIN_TOKEN } from '../helpers/build.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
 import { makeFrame } from '../support/qr-frames.js';
 import { startStripeEmulator } from '../support/stripe-emulator.js';
-import { DESKTOP, openPage, PHONE } from '../support/web-browser.js';
+import { DESKTOP, openPage, PHONE, SMALL_PHONE } from '../support/web-browser.js';
 import { startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, freePort, STAFF_TOKEN, startWebServer, type WebServer } from '../support/web-server.js';
@@ -432,7 +432,7 @@ describe('finding a photo and an order', () => {
 });
 
 describe('quality', () => {
-  test('phone and desktop screenshots of the gallery and the dashboard; nothing wider than the screen, AA contrast', async () => {
+  test('screenshots of the gallery and the dashboard on a small phone, a phone and a desktop: nothing wider than the screen, no text cut off, AA contrast', async () => {
     // A few booth orders, so the dashboard has something to show.
     const placed: string[] = [];
     for (const [name, photos, fulfillmentType] of [
@@ -459,6 +459,7 @@ describe('quality', () => {
     const paid = await api(`/api/orders/${placed[0]}/update-status`, { method: 'POST', body: { status: 'paid' } });
     expect(paid.statusCode, paid.body).toBe(200);
     for (const [name, viewport] of [
+      ['small-phone', SMALL_PHONE],
       ['phone', PHONE],
       ['desktop', DESKTOP],
     ] as const) {

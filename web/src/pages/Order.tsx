@@ -402,11 +402,13 @@ function Feedback({ orderNumber, autoFocus }: { orderNumber: string; autoFocus: 
       <h2 id="feedback-title">How did we do?</h2>
       {state === 'done' ? (
         <Notice kind="ok" role="status">
-          Thank you! Your feedback on order {orderNumber} was received.
+          Thank you! Your feedback on order <span class="order-ref">{orderNumber}</span> was received.
         </Notice>
       ) : (
         <form onSubmit={submit} noValidate>
-          <label for="feedback-text">Your feedback on order {orderNumber}</label>
+          <label for="feedback-text">
+            Your feedback on order <span class="order-ref">{orderNumber}</span>
+          </label>
           <textarea
             id="feedback-text"
             ref={area}
