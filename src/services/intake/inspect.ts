@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { photoCodeFromQr } from '../../domain/photo-code.js';
 import type { ImageService } from '../images/types.js';
 import type { Inspector, InspectTarget } from '../photos/inspection.js';
+import { decodeFailure } from './decode-failure.js';
 import { QrReader } from './qr-reader.js';
 
 /**
@@ -51,7 +52,11 @@ export function createInspector(opts: InspectorOptions): ClosableInspector {
         .flatten({ background: '#ffffff' })
         .ensureAlpha()
         .raw()
-        .toBuffer({ resolveWithObject: true });
+        .toBuffer({ resolveWithObject: true })
+        .catch((err: unknown) => {
+          // Reported as the reason the photo is not listed (the admin's intake panel).
+          throw new Error(decodeFailure((err as Error).message, target.file));
+        });
       const code = findCode(await qr.read(data, info.width, info.height));
       if (code === null) {
         await opts.images.storeThumbnails(target, { data, width: info.width, height: info.height, channels: 4 });

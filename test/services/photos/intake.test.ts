@@ -4,7 +4,7 @@
  * complete, broken ones are reported, code frames are never listed and group the photos
  * that follow them.
  */
-import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, type TestContext, test } from 'vitest';
 import { photoCodeUrl } from '../../../src/domain/photo-code.js';
@@ -108,6 +108,24 @@ describe('safe intake', () => {
     await lib.rescan();
     expect(names(lib.photosOf('Con'))).toEqual(['cut.jpg', 'fine.jpg']);
     expect(lib.intake().broken).toEqual([]);
+  });
+});
+
+describe('photos the image library cannot decode', () => {
+  test('an iPhone HEIC (HEVC-coded) is never listed, and the intake panel says why in words', async (t) => {
+    const { lib, root } = await open(t);
+    const heic = await readFile(path.resolve('test/fixtures/images/hevc.heic'));
+    await writePhoto(root, ['Con', 'D', 'S', 'fine.jpg'], await makeImage({ width: 64, height: 48 }));
+    await writePhoto(root, ['Con', 'D', 'S', 'IMG_0001.heic'], heic);
+    await lib.rescan(); // resolves once the new photos are inspected
+    expect(names(lib.photosOf('Con'))).toEqual(['fine.jpg']);
+    const { broken } = lib.intake();
+    expect(broken).toHaveLength(1);
+    expect(broken[0]).toMatchObject({ event: 'Con', path: 'D/S/IMG_0001.heic', size: heic.length });
+    // One line a photographer can act on: not libvips' "bad seek" lines, not the server's paths.
+    expect(broken[0]?.reason).toMatch(/HEVC.*export it as JPEG/);
+    expect(broken[0]?.reason).not.toMatch(/bad seek|\n/);
+    expect(broken[0]?.reason).not.toContain(root);
   });
 });
 
