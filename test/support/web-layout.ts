@@ -15,7 +15,7 @@ import { expect } from 'vitest';
 import { horizontalOverflow, type WatchedPage } from './web-browser.js';
 import { contrastCheck } from './web-contrast.js';
 
-export type ClippedText = { text: string; overBy: number };
+type ClippedText = { text: string; overBy: number };
 
 const CLIPPED_SCRIPT = `(() => {
   const clipped = [];
@@ -58,12 +58,12 @@ const BROKEN_WORDS_SCRIPT = `(() => {
 })()`;
 
 /** Short words broken across lines. */
-export async function brokenWords(page: Page): Promise<string[]> {
+async function brokenWords(page: Page): Promise<string[]> {
   return (await page.evaluate(BROKEN_WORDS_SCRIPT)) as string[];
 }
 
 /** Texts cut off by an ancestor that hides its overflow, and by how many pixels. */
-export async function clippedTexts(page: Page): Promise<ClippedText[]> {
+async function clippedTexts(page: Page): Promise<ClippedText[]> {
   return (await page.evaluate(CLIPPED_SCRIPT)) as ClippedText[];
 }
 

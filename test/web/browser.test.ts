@@ -947,6 +947,10 @@ describe('the photographer at intake', () => {
     await a.goto(`${server.url}/admin/events`);
     const panel = a.locator('[data-intake]');
     await expect.poll(() => panel.textContent(), { timeout: 15_000 }).toContain('1 file could not be read');
+    // Not "every photo is in the gallery" above a file that is not.
+    await expect
+      .poll(() => panel.getByRole('status').textContent())
+      .toBe('Every other photo copied in is in the gallery.');
     expect(await panel.locator('.intake-broken li').allTextContents()).toEqual([
       expect.stringContaining(`${event}/Sat/Hall/IMG_302.jpg`),
     ]);

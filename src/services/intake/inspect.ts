@@ -53,9 +53,9 @@ export function createInspector(opts: InspectorOptions): ClosableInspector {
         .ensureAlpha()
         .raw()
         .toBuffer({ resolveWithObject: true })
-        .catch((err: unknown) => {
+        .catch(async (err: unknown) => {
           // Reported as the reason the photo is not listed (the admin's intake panel).
-          throw new Error(decodeFailure((err as Error).message, target.file));
+          throw new Error(await decodeFailure((err as Error).message, target.file));
         });
       const code = findCode(await qr.read(data, info.width, info.height));
       if (code === null) {

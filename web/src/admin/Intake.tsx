@@ -42,9 +42,11 @@ export function IntakePanel() {
     <section class="card intake" aria-labelledby="intake-title" data-intake>
       <h2 id="intake-title">Photo intake</h2>
       <p class="muted small" role="status">
-        {busy === 0
-          ? 'Every photo copied in is in the gallery.'
-          : `${busy} photo${busy === 1 ? '' : 's'} arriving (being copied or prepared); they appear in the gallery in a moment.`}
+        {busy > 0
+          ? `${busy} photo${busy === 1 ? '' : 's'} arriving (being copied or prepared); they appear in the gallery in a moment.`
+          : status.broken.length > 0
+            ? 'Every other photo copied in is in the gallery.'
+            : 'Every photo copied in is in the gallery.'}
       </p>
       {status.broken.length > 0 && (
         <>
@@ -52,8 +54,8 @@ export function IntakePanel() {
             <strong>
               {status.broken.length} file{status.broken.length === 1 ? '' : 's'} could not be read
             </strong>{' '}
-            and {status.broken.length === 1 ? 'is' : 'are'} not shown. Copy {status.broken.length === 1 ? 'it' : 'them'}{' '}
-            again from the card.
+            and {status.broken.length === 1 ? 'is' : 'are'} not shown. The reason is beside each: a copy cut off is
+            copied again from the card, a photo the server cannot decode is exported as JPEG.
           </p>
           <ul class="intake-broken">
             {status.broken.map((b) => (
