@@ -58,6 +58,24 @@ async function webOrder(
   return res.json();
 }
 
+/** An order as the device that placed it remembers it (what the checkout stores). */
+type RememberedOrder = {
+  orderNumber: string;
+  email: string;
+  total: string;
+  items: string;
+  fulfillmentType: 'ship' | 'pickup';
+  verificationRequired: boolean;
+};
+
+/** The init script of a page on that device: its remembered orders in localStorage, as the checkout keeps them. */
+function rememberedOn(orders: RememberedOrder[]): string {
+  const all = Object.fromEntries(
+    orders.map((o) => [o.orderNumber, { ...o, event: HARBOR, eventName: HARBOR, createdAt: new Date().toISOString() }]),
+  );
+  return `localStorage.setItem('cps.orders.v1', ${JSON.stringify(JSON.stringify(all))});`;
+}
+
 /** The confirmation link of a held order, from its mail in DATA_DIR/outbox, on this server. */
 async function confirmationLink(orderNumber: string): Promise<string> {
   const outbox = path.join(server.dataDir, 'outbox');
@@ -87,21 +105,17 @@ describe('after the checkout', () => {
     expect(placed.verificationRequired).toBe(true);
     const n = placed.orderNumber;
     // The device that placed it remembers it as the checkout does.
-    const remembered = {
-      [n]: {
-        orderNumber: n,
-        event: HARBOR,
-        eventName: HARBOR,
-        email: 'grace@example.com',
-        total: '$125.00',
-        items: 'Photo #1 (8x10) x6 = $120.00',
-        fulfillmentType: 'ship',
-        verificationRequired: true,
-        createdAt: new Date().toISOString(),
-      },
-    };
     const customer = await openPage(browser, PHONE, {
-      init: `localStorage.setItem('cps.orders.v1', ${JSON.stringify(JSON.stringify(remembered))});`,
+      init: rememberedOn([
+        {
+          orderNumber: n,
+          email: 'grace@example.com',
+          total: '$125.00',
+          items: 'Photo #1 (8x10) x6 = $120.00',
+          fulfillmentType: 'ship',
+          verificationRequired: true,
+        },
+      ]),
     });
     const { page } = customer;
     await page.goto(`${server.url}/order/${n}`);
@@ -141,7 +155,7 @@ describe('after the checkout', () => {
   }, 90_000);
 
   test('the offer of notifications on the order page names them: paid or shipped, paid or ready for pickup', async () => {
-    const remembered: Record<string, unknown> = {};
+    const remembered: RememberedOrder[] = [];
     const placed: Record<'ship' | 'pickup', string> = { ship: '', pickup: '' };
     for (const kind of ['ship', 'pickup'] as const) {
       const { orderNumber } = await webOrder({
@@ -154,21 +168,16 @@ describe('after the checkout', () => {
       });
       placed[kind] = orderNumber;
       // The device that placed it remembers it as the checkout does.
-      remembered[orderNumber] = {
+      remembered.push({
         orderNumber,
-        event: HARBOR,
-        eventName: HARBOR,
         email: 'mary@example.com',
         total: kind === 'ship' ? '$10.00' : '$5.00',
         items: 'Photo #5 (4x6) x1 = $5.00',
         fulfillmentType: kind,
         verificationRequired: false,
-        createdAt: new Date().toISOString(),
-      };
+      });
     }
-    const customer = await openPage(browser, PHONE, {
-      init: `localStorage.setItem('cps.orders.v1', ${JSON.stringify(JSON.stringify(remembered))});`,
-    });
+    const customer = await openPage(browser, PHONE, { init: rememberedOn(remembered) });
     const { page } = customer;
     const offer = page.locator('section[aria-labelledby="push-title"] p');
     await page.goto(`${server.url}/order/${placed.ship}`);

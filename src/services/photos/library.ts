@@ -20,6 +20,7 @@
  * listeners. Scans and commits never overlap.
  */
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import { type ReaderContext, SCAN_SLICE_MS, type SessionJob } from './file-reader.js';
@@ -261,18 +262,11 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     if (waiting.length === 0) return;
     const until = Date.now() + 2 * (opts.settleMs ?? 0) + 1_000;
     while (!closed && Date.now() < until && waiting.some((f) => gate.isPending(f))) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await delay(50);
       await chain;
     }
     // Taken while running, they are listed once inspected (when an inspector is set by then).
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      inspection.idle(),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, Math.max(0, until - Date.now()));
-      }),
-    ]);
-    clearTimeout(timer);
+    await Promise.race([inspection.idle(), delay(Math.max(0, until - Date.now()), undefined, { ref: false })]);
   }
 
   // ------------------------------------------------------------------ photo codes

@@ -154,7 +154,7 @@ export default function Scan() {
       )}
       <form class="scan-type" onSubmit={open}>
         <label for="scan-order">Or type the order number</label>
-        <div class="scan-type-row">
+        <div class="find-row">
           <input
             id="scan-order"
             autoComplete="off"
