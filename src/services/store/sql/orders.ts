@@ -132,7 +132,9 @@ export class SqlOrders implements OrdersPort {
   /** A batch in one transaction; if it fails for one create's sake, each create alone. */
   private async writeCreates(batch: PendingCreate[]): Promise<Outcome<OrderRecord>[]> {
     try {
-      const outcomes = await this.db.transaction((tx) => this.insert(tx, batch));
+      // Several creates at once: orders are arriving faster than one at a time (sql/db.ts).
+      const durability = batch.length > 1 ? 'grouped' : 'durable';
+      const outcomes = await this.db.transaction((tx) => this.insert(tx, batch), durability);
       return outcomes.map((o) => (o.ok ? { ok: true, value: this.copies.keep(o.value) } : o));
     } catch (error) {
       if (batch.length === 1 || isUnavailable(error)) return batch.map(() => ({ ok: false, error }));

@@ -57,6 +57,24 @@ describe('the WAL sync thread', () => {
     expect(s.syncs).toBe(6);
   });
 
+  test('a sync asked for alone while the thread is idle is made in place; otherwise the thread makes it', async (t) => {
+    const fd = await dirtyFile(t);
+    const s = thread(t);
+    await s.sync(fd, true);
+    expect([s.syncs, s.syncsInPlace]).toEqual([1, 1]);
+    // Not alone: the thread, even when idle.
+    await s.sync(fd);
+    expect([s.syncs, s.syncsInPlace]).toEqual([2, 1]);
+    // Alone, but a sync is under way in the thread: it waits its turn there, never overtakes.
+    const under = s.sync(fd);
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([under, s.sync(fd, true)]);
+    expect([s.syncs, s.syncsInPlace]).toEqual([4, 1]);
+    // An alone sync the disk refuses rejects as the thread's would.
+    await expect(s.sync(NOT_OPEN, true)).rejects.toMatchObject({ code: 'EBADF', syscall: 'fdatasync' });
+    expect(s.running).toBe(true);
+  });
+
   test("a sync the disk refuses rejects with fdatasync's error; the next one works", async (t) => {
     const fd = await dirtyFile(t);
     const s = thread(t);
@@ -98,14 +116,18 @@ describe('the WAL sync thread', () => {
     expect(stdout.trim()).toBe('synced');
   });
 
-  test('the SQLite store syncs its commits through its own thread, and stops it when closed', async (t) => {
+  test('the SQLite store syncs a batch of creates in its thread and a lone create in place, and stops the thread when closed', async (t) => {
     const store = await openStore({ engine: 'sqlite', file: path.join(await tempDir(t), 'orders.db') });
     const s = store.db.syncThread;
     expect(s?.running).toBe(true);
+    await store.orders.create(newOrder(), { by: 'customer' });
+    expect([s?.syncs, s?.syncsInPlace]).toEqual([1, 1]);
     const made = await Promise.all(
       Array.from({ length: 30 }, () => store.orders.create(newOrder(), { by: 'customer' })),
     );
     expect(new Set(made.map((o) => o.orderNumber)).size).toBe(30);
+    // One group commit of thirty: one sync, in the thread.
+    expect([s?.syncs, s?.syncsInPlace]).toEqual([2, 1]);
     await store.close();
     expect(s?.running).toBe(false);
   });

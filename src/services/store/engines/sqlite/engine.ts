@@ -249,9 +249,10 @@ export class SqliteEngine implements Db {
       done();
     }
     const wal = this.wal;
-    if (durability === 'durable' && wal) {
+    if (durability !== 'relaxed' && wal) {
       try {
-        await wal.sync(wal.fd);
+        // Alone: one caller's commit with no other transaction queued behind it (wal-sync.ts).
+        await wal.sync(wal.fd, durability === 'durable' && this.queue.tail === mine);
       } catch (err) {
         this.stop(err);
         throw outcomeUnknown('The order database could not confirm a write on its disk; restart the server', err);

@@ -14,6 +14,9 @@
  * A MessagePort round trip per batch cost about a quarter of the store's throughput when
  * nothing else was running; this costs nothing measurable.
  *
+ * A sync asked for `alone` while the thread is idle runs on the calling thread at once
+ * (wal-sync.ts says when and why).
+ *
  * One sync at a time, in the order asked. Calls made while one is under way share the next:
  * an fdatasync makes durable everything written to the file before it starts, so one sync
  * answers all of them (a batch of creates, and the idempotency keys of other requests, at
@@ -22,6 +25,7 @@
  * through the pool (`fdatasyncFile`) instead; syncing again is harmless, so a sync under way
  * when the thread died is simply repeated there.
  */
+import fs from 'node:fs';
 import { getSystemErrorName } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { fdatasyncFile, type WalSync } from './wal-sync.js';
@@ -76,6 +80,9 @@ export class WalSyncThread {
   /** The sync asked for but not started yet: later calls for the same file join it. */
   private next: { fd: number; run: Promise<void> } | null = null;
   private issued = 0;
+  private inPlace = 0;
+  /** Syncs started in the thread and not yet answered. */
+  private underWay = 0;
 
   constructor() {
     this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: this.slots.buffer });
@@ -101,10 +108,16 @@ export class WalSyncThread {
     return this.issued;
   }
 
+  /** Of those, the ones made on the calling thread (asked for `alone` while the thread was idle). */
+  get syncsInPlace(): number {
+    return this.inPlace;
+  }
+
   /** Makes everything written to `fd` durable; rejects with the errno's code if the disk refused. */
-  readonly sync: WalSync = (fd) => {
+  readonly sync: WalSync = (fd, alone = false) => {
     // Not started yet, so it will cover what the caller wrote before this call.
     if (this.next?.fd === fd) return this.next.run;
+    if (alone && this.underWay === 0 && this.next === null) return this.syncHere(fd);
     const entry: { fd: number; run: Promise<void> } = { fd, run: Promise.resolve() };
     entry.run = this.tail.then(() => {
       if (this.next === entry) this.next = null; // from here on, later writes need a sync of their own
@@ -115,8 +128,29 @@ export class WalSyncThread {
     return entry.run;
   };
 
+  /** fdatasync on the calling thread (a lone commit: nothing to overlap it with). */
+  private syncHere(fd: number): Promise<void> {
+    this.issued++;
+    this.inPlace++;
+    try {
+      fs.fdatasyncSync(fd);
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err); // fs's own error: code, errno and syscall as the thread's
+    }
+  }
+
   private async syncNow(fd: number): Promise<void> {
     this.issued++;
+    this.underWay++;
+    try {
+      await this.syncInThread(fd);
+    } finally {
+      this.underWay--;
+    }
+  }
+
+  private async syncInThread(fd: number): Promise<void> {
     if (!this.alive) return fdatasyncFile(fd);
     const n = ++this.requested;
     Atomics.store(this.slots, FD, fd);
