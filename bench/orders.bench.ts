@@ -243,6 +243,11 @@ async function engineStore() {
         'booth',
         1,
         `[{"at":"${at}","action":"create","to":"pending","by":"customer"}]`,
+        null, // pickup_status: the order ships
+        '[]', // printed
+        0, // discount_cents
+        null, // coupon_code
+        null, // payment
       );
       seq++;
     }
