@@ -16,7 +16,7 @@
  *
  * Each build gets its own ETag, so a dashboard that polls with `If-None-Match` gets a 304
  * instead of megabytes while nothing changed. A gzipped copy is made (once, off the event
- * loop) for clients that accept it: 10,000 orders are 6.5 MB of JSON, and moving that over
+ * loop) for clients that accept it: 10,000 orders are about 12 MB of JSON, and moving that over
  * even a loopback connection costs more than everything else the route does.
  *
  * The bytes are `JSON.stringify` of `toAdminOrder`, which builds each object field by field
