@@ -19,9 +19,20 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// A bench that fails is reported and the others still run; the exit code says one failed.
+const failed: string[] = [];
 for (const file of files) {
   const started = Date.now();
-  const mod = (await import(pathToFileURL(path.join(here, file)).href)) as { default: () => Promise<void> };
-  await mod.default();
+  try {
+    const mod = (await import(pathToFileURL(path.join(here, file)).href)) as { default: () => Promise<void> };
+    await mod.default();
+  } catch (err) {
+    failed.push(file);
+    process.stdout.write(`  ${file} FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
   process.stdout.write(`  (${file} took ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+}
+if (failed.length > 0) {
+  process.stdout.write(`\n${failed.length} bench(es) failed: ${failed.join(', ')}\n`);
+  process.exitCode = 1;
 }
