@@ -47,9 +47,10 @@ export interface Tx extends Queryable {
  * `durable`: the commit is on disk before `transaction` resolves (every change an answer
  * depends on). `grouped`: the same, for a commit that answers several callers at once (a
  * group commit's batch): commits are arriving faster than one at a time, so the engine never
- * holds its thread for the disk on such a one (SQLite: engines/sqlite/wal-sync.ts). `relaxed`: committed, visible at once and kept across a crash of the process,
- * but a power cut may lose it until the next durable commit syncs it along (bookkeeping that
- * is harmless to redo: mail leases, idempotency reservations, CAPTCHA spends).
+ * holds its thread for the disk on such a one (SQLite: engines/sqlite/wal-sync.ts).
+ * `relaxed`: committed, visible at once and kept across a crash of the process, but a power
+ * cut may lose it until the next durable commit syncs it along (bookkeeping that is harmless
+ * to redo: mail leases, idempotency reservations, CAPTCHA spends).
  */
 export type Durability = 'durable' | 'grouped' | 'relaxed';
 
