@@ -246,8 +246,9 @@ export default async function adminBench(): Promise<void> {
     const records = await store.orders.list({ statuses: ['pending'] });
     if (records.length !== ORDERS) throw new Error(`listed ${records.length} orders, expected ${ORDERS}`);
     const zodSerialise = serializerCompiler({ schema: OrderList, method: 'GET', url: LIST_PATH, httpStatus: '200' });
-    const zodMs = timeIt(10, () => zodSerialise(records.map((o) => toAdminOrder(o))));
-    const stringifyMs = timeIt(10, () => JSON.stringify(records.map((o) => toAdminOrder(o))));
+    const adminViews = () => records.map((o) => toAdminOrder(o));
+    const zodMs = timeIt(10, () => zodSerialise(adminViews()));
+    const stringifyMs = timeIt(10, () => JSON.stringify(adminViews()));
     const bytes = createOrderListBytes();
     const firstBuild = performance.now();
     const body = bytes.get('k', records).bytes;
@@ -257,7 +258,7 @@ export default async function adminBench(): Promise<void> {
     oneChanged[5] = Object.freeze({ ...(records[5] as (typeof records)[number]), customerName: 'Changed' });
     const rebuildMs = timeIt(1, () => bytes.get('k', oneChanged));
     // The same values (keys may come in another order: zod writes a schema's order).
-    const viaZod = JSON.parse(zodSerialise(records.map((o) => toAdminOrder(o))));
+    const viaZod = JSON.parse(zodSerialise(adminViews()));
     if (!isDeepStrictEqual(viaZod, JSON.parse(body.toString()))) throw new Error('zod and cached bytes differ');
     const gz0 = performance.now();
     const gzBody = await bytes.get('k', records).gzipped();

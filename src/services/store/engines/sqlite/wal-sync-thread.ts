@@ -81,8 +81,8 @@ export class WalSyncThread {
   private next: { fd: number; run: Promise<void> } | null = null;
   private issued = 0;
   private inPlace = 0;
-  /** Syncs started in the thread and not yet answered. */
-  private underWay = 0;
+  /** Syncs asked of the thread and not yet answered (waiting their turn or under way). */
+  private pending = 0;
 
   constructor() {
     this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: this.slots.buffer });
@@ -117,12 +117,17 @@ export class WalSyncThread {
   readonly sync: WalSync = (fd, alone = false) => {
     // Not started yet, so it will cover what the caller wrote before this call.
     if (this.next?.fd === fd) return this.next.run;
-    if (alone && this.underWay === 0 && this.next === null) return this.syncHere(fd);
+    if (alone && this.pending === 0) return this.syncHere(fd);
     const entry: { fd: number; run: Promise<void> } = { fd, run: Promise.resolve() };
-    entry.run = this.tail.then(() => {
-      if (this.next === entry) this.next = null; // from here on, later writes need a sync of their own
-      return this.syncNow(fd);
-    });
+    this.pending++;
+    entry.run = this.tail
+      .then(() => {
+        if (this.next === entry) this.next = null; // from here on, later writes need a sync of their own
+        return this.syncNow(fd);
+      })
+      .finally(() => {
+        this.pending--;
+      });
     this.next = entry;
     this.tail = entry.run.catch(() => {});
     return entry.run;
@@ -142,15 +147,6 @@ export class WalSyncThread {
 
   private async syncNow(fd: number): Promise<void> {
     this.issued++;
-    this.underWay++;
-    try {
-      await this.syncInThread(fd);
-    } finally {
-      this.underWay--;
-    }
-  }
-
-  private async syncInThread(fd: number): Promise<void> {
     if (!this.alive) return fdatasyncFile(fd);
     const n = ++this.requested;
     Atomics.store(this.slots, FD, fd);

@@ -48,6 +48,7 @@ export type WalSync = (fd: number, alone?: boolean) => Promise<void>;
 
 /** fdatasync in libuv's thread pool: the fallback of wal-sync-thread.ts. */
 const fdatasync = promisify(fs.fdatasync);
+// One argument only: given `alone` too, fs.fdatasync would take it for its callback.
 export const fdatasyncFile: WalSync = (fd) => fdatasync(fd);
 
 /**
