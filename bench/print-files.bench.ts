@@ -10,6 +10,9 @@
  *   core), into memory and dropped. Measured before and after the ZIP; the mean. Its RSS
  *   growth over its own idle (one print rendered) is printed beside the server's: what
  *   libvips and the allocator cost for these files with no server around them.
+ * - Both the app and the baseline run with the allocator settings `npm start` gives the server
+ *   (src/launcher.ts: MALLOC_ARENA_MAX=2 on Linux with glibc), so that the memory measured
+ *   is the server's as operators run it, and the rates compare like with like.
  * - The app (the compiled server, `dist/`) runs alone in a child process; another child
  *   downloads the ZIP over loopback as fast as it comes while it asks for a gallery page
  *   50 times a second (a few visitors browsing). The app samples its resident memory every
@@ -33,6 +36,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
+import { allocatorEnv } from '../src/launcher.js';
 import { builtApp, importBuilt } from './lib/built.js';
 import { cachedOriginals } from './lib/originals.js';
 import { startRole, stopChild } from './lib/processes.js';
@@ -269,6 +273,7 @@ export default async function printFilesBench(): Promise<void> {
   try {
     process.stdout.write('  the 24 MP originals (made once, kept between runs)…\n');
     const originals = await cachedOriginals(DISTINCT);
+    const allocator = allocatorEnv(process.env);
     await mkdir(sessionDir, { recursive: true });
     await writeFile(
       path.join(photosDir, EVENT, 'event.json'),
@@ -279,6 +284,7 @@ export default async function printFilesBench(): Promise<void> {
     }
 
     const app = await role<Extract<ChildMsg, { kind: 'listening' }>>('app', {
+      ...allocator,
       DATA_DIR: path.join(dir, 'data'),
       PHOTOS_DIR: photosDir,
     });
@@ -286,7 +292,10 @@ export default async function printFilesBench(): Promise<void> {
     try {
       const lines = orderLines(numbers);
       const files = Object.fromEntries(Object.entries(numbers).map(([f, n]) => [n, path.join(sessionDir, f)]));
-      const baselineEnv = { BENCH_LINES: JSON.stringify(lines.map((l) => ({ ...l, file: files[l.number] }))) };
+      const baselineEnv = {
+        ...allocator,
+        BENCH_LINES: JSON.stringify(lines.map((l) => ({ ...l, file: files[l.number] }))),
+      };
 
       const cold = await ask(app.child, 'memory');
       const created = await post(port, '/api/orders/create', {
@@ -415,7 +424,10 @@ export default async function printFilesBench(): Promise<void> {
           },
         ],
       );
-      process.stdout.write(`  (load average while measuring: ${os.loadavg()[0]?.toFixed(1)} on ${cores} cores)\n`);
+      const arenas = allocator.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? "glibc's default";
+      process.stdout.write(
+        `  (load average while measuring: ${os.loadavg()[0]?.toFixed(1)} on ${cores} cores; MALLOC_ARENA_MAX: ${arenas})\n`,
+      );
     } finally {
       await stopChild(app.child);
     }

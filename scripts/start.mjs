@@ -1,9 +1,22 @@
 /**
  * `npm start`: builds what changed since the last build (scripts/build.mjs), then runs the
- * server in this same process, so a restart with nothing changed costs one Node start-up,
- * not three (docs/development.md, "Restarts"). Production runs `node dist/server.js`.
+ * server. A restart with nothing changed costs one Node start-up for the check, not three
+ * (docs/development.md, "Restarts").
+ *
+ * On Linux with glibc the server runs in a child process started with MALLOC_ARENA_MAX=2,
+ * which glibc reads only at a process's start (src/launcher.ts says why and what it saves);
+ * elsewhere, or when the variable is set already, in this same process. Production without
+ * npm runs `node dist/server.js` and sets the variable itself (docs/operations.md).
  */
+import { fileURLToPath } from 'node:url';
 import { build } from './build.mjs';
 
 build({ ifChanged: true });
-await import('../dist/server.js');
+const { allocatorEnv, runAsChild } = await import('../dist/launcher.js');
+const extra = allocatorEnv(process.env);
+if (Object.keys(extra).length === 0) {
+  await import('../dist/server.js');
+} else {
+  const server = fileURLToPath(new URL('../dist/server.js', import.meta.url));
+  process.exitCode = await runAsChild(server, { ...process.env, ...extra });
+}
