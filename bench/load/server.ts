@@ -1,10 +1,10 @@
 /**
  * The load benches' world: a convention's photo library (1,000 photos of 1200 × 800 in
  * 2 days × 5 sessions, written once into a temp folder), the server in a child process on
- * it with its production defaults (the allocator's included: src/launcher.ts), and the request mix of the issue (85 % gallery pages,
- * 10 % thumbnails, 4 % watermarked previews, 1 % order submissions at the booth), plus 1 %
- * orders that use a package and a coupon (docs/selling.md), whose p99 is read against the
- * plain orders' of the same run.
+ * it with its production defaults (the allocator's included: src/launcher.ts), and the
+ * request mix of the issue (85 % gallery pages, 10 % thumbnails, 4 % watermarked previews,
+ * 1 % order submissions at the booth), plus 1 % orders that use a package and a coupon
+ * (docs/selling.md), whose p99 is read against the plain orders' of the same run.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
