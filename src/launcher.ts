@@ -4,7 +4,7 @@
  *
  * Why: image work (thumbnails, previews, print files) runs in libvips' threads, and glibc
  * keeps what each thread freed in an arena of its own. Capped at two arenas, the server grew
- * 86-151 MB (median 121) while a 200-file print ZIP streamed, against 172-179 MB without
+ * 86-151 MB (median 127) while a 200-file print ZIP streamed, against 172-179 MB without
  * (bench/RESULTS.md, 2026-11-25; the print-files bench's target is 150 MB). The launcher
  * left in between holds about 7 MB of its own (the rest of its RSS is Node's code, shared
  * with the server). The Docker image sets the variable itself; docs/operations.md says how
