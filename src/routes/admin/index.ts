@@ -17,11 +17,12 @@ import type { OrderRecord, OrderStatus } from '../../domain/order.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummary, toAdminOrder, toApiSummary } from '../../schemas/order.js';
+import { acceptsGzip } from '../common/content-encoding.js';
 import { etagMatches } from '../common/etag.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
 import { type ChangeDeps, changeOrder, changeShipping } from './changes.js';
-import { acceptsGzip, createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
+import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
 import { ListQuery, OrderList, UpdateOrderBody, UpdateShippingBody, UpdateStatusBody } from './schemas.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

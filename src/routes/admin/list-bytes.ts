@@ -35,20 +35,6 @@ const gzipAsync = promisify(gzipCallback);
 /** Smaller lists go out as they are: compressing them saves less than it costs. */
 export const GZIP_MIN_BYTES = 16 * 1024;
 
-/** Whether `Accept-Encoding` admits gzip (`gzip` or `*` without `q=0`). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  let star = false;
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const allowed = q === undefined || Number(q.slice(2)) > 0;
-    if (name.trim() === 'gzip') return allowed;
-    if (name.trim() === '*') star = allowed;
-  }
-  return star;
-}
-
 /** The serialised list and its ETag (new for every build: equal tags always mean equal bytes). */
 type ListBody = {
   bytes: Buffer;

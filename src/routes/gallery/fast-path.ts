@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastPath } from '../../lib/front-door.js';
 import { corsOptions } from '../../plugins/http-conventions.js';
 import { prefersHtml } from '../../plugins/web.js';
-import type { GalleryPages, PageRequest } from './pages.js';
+import { type GalleryPages, PAGE_VARY, type PageRequest } from './pages.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './schemas.js';
 
 const PREFIX = '/event/';
@@ -62,8 +62,8 @@ export function galleryFastPath(opts: {
 }): FastPath {
   const { pages } = opts;
   // Raw header pairs (name, value, ...): writeHead takes them as they are, without walking
-  // an object's keys. The same headers the route sends (CORS, Cache-Control, Vary: Accept,
-  // the security headers).
+  // an object's keys. The same headers the route sends (CORS, Cache-Control, Vary, the
+  // security headers).
   const constantHeaders = [
     ...opts.securityHeaders.flat(),
     'content-type',
@@ -75,7 +75,7 @@ export function galleryFastPath(opts: {
     'access-control-expose-headers',
     corsOptions.exposedHeaders,
     'vary',
-    'Accept',
+    PAGE_VARY,
   ];
 
   function page(url: string): Buffer | undefined {
@@ -114,10 +114,12 @@ export function galleryFastPath(opts: {
     if (accept === 'text/event-stream' || prefersHtml(accept) || !opts.isReady() || !opts.isFresh()) return false;
     const bytes = page(url);
     if (!bytes) return false;
+    const { body, gzip } = pages.encoded(bytes, req.headers['accept-encoding']);
     const headers = constantHeaders.slice();
-    headers.push('content-length', String(bytes.length), 'x-request-id', requestId(req));
+    if (gzip) headers.push('content-encoding', 'gzip');
+    headers.push('content-length', String(body.length), 'x-request-id', requestId(req));
     res.writeHead(200, headers);
-    res.end(bytes);
+    res.end(body);
     return true;
   };
 }

@@ -14,6 +14,7 @@
  * costs a third of the throughput, and the bytes were already built from the same zod
  * schemas, which stay declared for validation of tests and the OpenAPI document.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
 import { securityHeaders } from '../../lib/security-headers.js';
@@ -22,7 +23,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { type CatalogSettings, catalogSettings } from './event-settings.js';
 import { galleryFastPath } from './fast-path.js';
 import liveRoutes from './live.js';
-import { createGalleryPages } from './pages.js';
+import { createGalleryPages, PAGE_VARY } from './pages.js';
 import {
   DayPage,
   DayParams,
@@ -37,6 +38,9 @@ import {
 import { galleryValidatorCompiler } from './validation.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Said by each page route (pages.ts, `encoded`). */
+const COMPRESSION =
+  'Gzipped (`Content-Encoding: gzip`) for a client whose `Accept-Encoding` allows it, from 1 KiB; `Vary: Accept, Accept-Encoding`.';
 
 const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
   // The zod schemas, with a fast path for plainly valid page queries (validation.ts).
@@ -76,6 +80,13 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
       }),
     );
   }
+  /** A page's bytes as the fast path sends them: gzipped for a client that accepts it (pages.ts). */
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, bytes: Buffer) => {
+    const { body, gzip } = pages.encoded(bytes, request.headers['accept-encoding']);
+    reply.type(JSON_TYPE).header('vary', PAGE_VARY);
+    if (gzip) reply.header('content-encoding', 'gzip');
+    reply.send(body as never);
+  };
   const eventNotFound = (eventCode: string) => appError('EVENT_NOT_FOUND', { details: { eventCode } });
   // Only right after a start-up on a large library that is not indexed yet (see the photos plugin).
   const notIndexedYet = () =>
@@ -117,6 +128,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '',
           '`?at=HH:MM` (optionally with `day=<day folder>`) jumps to the page holding the first photo shot at or',
           'after that camera clock time; `currentPage` tells which page that is.',
+          COMPRESSION,
         ].join('\n'),
         params: EventParams,
         querystring: EventPageQuery,
@@ -129,7 +141,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
         const { eventCode } = request.params;
         const bytes = pages.eventPage(eventCode, request.query);
         if (!bytes) throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
-        reply.type(JSON_TYPE).send(bytes as never);
+        sendPage(request, reply, bytes);
       }),
   );
 
@@ -143,6 +155,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'Photos of every session of one day folder, in gallery order, with the day’s session folders.',
           'The breadcrumb (`parents`) of a session page links here. Same pagination rules as the event page.',
           'Unknown event: 404 `EVENT_NOT_FOUND`; unknown day: 404 `FOLDER_NOT_FOUND`.',
+          COMPRESSION,
         ].join('\n'),
         params: DayParams,
         querystring: PageQuery,
@@ -158,7 +171,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
         const result = pages.dayPage(eventCode, day, request.query);
         if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
         if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day } });
-        reply.type(JSON_TYPE).send(result as never);
+        sendPage(request, reply, result);
       }),
   );
 
@@ -175,6 +188,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`totalCount`, `currentPage`, `totalPages` and `limit` at the top level.',
           'Same pagination rules as the event page.',
           'Unknown event: 404 `EVENT_NOT_FOUND`; unknown day or session: 404 `FOLDER_NOT_FOUND`.',
+          COMPRESSION,
         ].join('\n'),
         params: SessionParams,
         querystring: PageQuery,
@@ -190,7 +204,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
         const result = pages.sessionPage(eventCode, day, session, request.query);
         if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
         if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day, session } });
-        reply.type(JSON_TYPE).send(result as never);
+        sendPage(request, reply, result);
       }),
   );
 };

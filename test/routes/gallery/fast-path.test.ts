@@ -4,12 +4,15 @@
  * everything else to the route. Requests over real HTTP can take the fast path; `inject`
  * never does (it calls Fastify's handler directly), so inject is the reference here.
  */
+import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, type TestContext, test } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { plainQuery } from '../../../src/routes/gallery/fast-path.js';
+import { PAGE_GZIP_MIN_BYTES } from '../../../src/routes/gallery/pages.js';
 import { tempDir, testConfig } from '../../helpers/build.js';
 import { makeImage, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
 
@@ -48,6 +51,19 @@ async function galleryServer(t: TestContext, logLevel?: string) {
   return { app, base, routed, root };
 }
 
+/** A GET over plain node:http: no decoding, the bytes as sent. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, async (res) => {
+        const chunks: Buffer[] = [];
+        for await (const c of res) chunks.push(c as Buffer);
+        resolve({ headers: res.headers, body: Buffer.concat(chunks) });
+      })
+      .on('error', reject);
+  });
+}
+
 /** Headers that differ between any two responses. */
 const VOLATILE = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
 
@@ -76,17 +92,49 @@ describe('gallery fast path', () => {
   test('plain page requests are answered before routing, with the route’s status, headers and bytes', async (t) => {
     const { app, base, routed } = await galleryServer(t);
     for (const url of PLAIN) {
+      // fetch asks for gzip and decodes it; the reference is asked the same way and decoded here.
       const fast = await fetch(base + url);
       const body = Buffer.from(await fast.arrayBuffer());
-      const reference = await app.inject({ url });
+      const reference = await app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate' } });
+      const referenceBody =
+        reference.headers['content-encoding'] === 'gzip' ? gunzipSync(reference.rawPayload) : reference.rawPayload;
       expect(fast.status, url).toBe(200);
       expect(fast.status, url).toBe(reference.statusCode);
-      expect(body.equals(reference.rawPayload), url).toBe(true);
+      expect(body.equals(referenceBody), url).toBe(true);
       expect(stable(Object.fromEntries(fast.headers)), url).toEqual(stable(reference.headers));
       expect(fast.headers.get('x-request-id'), url).toMatch(/^[\w-]{8}-[0-9a-z]+$/);
     }
     // only the inject references reached the router
     expect(routed).toEqual(PLAIN);
+  });
+
+  test('a page is gzipped for a client that accepts it, on both paths alike; small pages and other clients get bytes', async (t) => {
+    const { app, base, routed } = await galleryServer(t);
+    const url = '/event/Anime%20Expo';
+    const identity = await fetch(base + url, { headers: { 'accept-encoding': 'identity' } });
+    const plain = Buffer.from(await identity.arrayBuffer());
+    expect(identity.headers.get('content-encoding')).toBeNull();
+    expect(identity.headers.get('vary')).toBe('Accept, Accept-Encoding');
+    expect(plain.length).toBeGreaterThanOrEqual(PAGE_GZIP_MIN_BYTES);
+    const raw = await rawGet(`${base}${url}`, { 'accept-encoding': 'gzip' });
+    expect(raw.headers['content-encoding']).toBe('gzip');
+    expect(raw.headers.vary).toBe('Accept, Accept-Encoding');
+    expect(Number(raw.headers['content-length'])).toBe(raw.body.length);
+    expect(raw.body.length).toBeLessThan(plain.length);
+    expect(gunzipSync(raw.body).equals(plain)).toBe(true);
+    expect(routed).toEqual([]); // both answered by the fast path
+    const viaRoute = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(viaRoute.headers['content-encoding']).toBe('gzip');
+    expect(viaRoute.headers.vary).toBe('Accept, Accept-Encoding');
+    expect(gunzipSync(viaRoute.rawPayload).equals(plain)).toBe(true);
+    // A refused gzip, or a page under PAGE_GZIP_MIN_BYTES, goes out as it is.
+    const refused = await rawGet(`${base}${url}`, { 'accept-encoding': 'gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body.equals(plain)).toBe(true);
+    const empty = await rawGet(`${base}/event/Anime%20Expo?page=9`, { 'accept-encoding': 'gzip' });
+    expect(empty.body.length).toBeLessThan(PAGE_GZIP_MIN_BYTES);
+    expect(empty.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(empty.body.toString('utf8'))).toMatchObject({ photos: [] });
   });
 
   test('an incoming X-Request-Id is echoed, as the route does', async (t) => {

@@ -417,6 +417,7 @@ export interface paths {
          *
          *     `?at=HH:MM` (optionally with `day=<day folder>`) jumps to the page holding the first photo shot at or
          *     after that camera clock time; `currentPage` tells which page that is.
+         *     Gzipped (`Content-Encoding: gzip`) for a client whose `Accept-Encoding` allows it, from 1 KiB; `Vary: Accept, Accept-Encoding`.
          */
         get: {
             parameters: {
@@ -506,6 +507,7 @@ export interface paths {
          * @description Photos of every session of one day folder, in gallery order, with the day’s session folders.
          *     The breadcrumb (`parents`) of a session page links here. Same pagination rules as the event page.
          *     Unknown event: 404 `EVENT_NOT_FOUND`; unknown day: 404 `FOLDER_NOT_FOUND`.
+         *     Gzipped (`Content-Encoding: gzip`) for a client whose `Accept-Encoding` allows it, from 1 KiB; `Vary: Accept, Accept-Encoding`.
          */
         get: {
             parameters: {
@@ -596,6 +598,7 @@ export interface paths {
          *     `totalCount`, `currentPage`, `totalPages` and `limit` at the top level.
          *     Same pagination rules as the event page.
          *     Unknown event: 404 `EVENT_NOT_FOUND`; unknown day or session: 404 `FOLDER_NOT_FOUND`.
+         *     Gzipped (`Content-Encoding: gzip`) for a client whose `Accept-Encoding` allows it, from 1 KiB; `Vary: Accept, Accept-Encoding`.
          */
         get: {
             parameters: {
