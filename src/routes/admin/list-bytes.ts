@@ -29,6 +29,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type { OrderRecord } from '../../domain/order.js';
 import { NO_PHOTOS, type PhotoRefs, toAdminOrder } from '../../schemas/order.js';
+import { GZIP_LEVEL } from '../common/content-encoding.js';
 
 const gzipAsync = promisify(gzipCallback);
 
@@ -44,9 +45,6 @@ type ListBody = {
 };
 
 type Entry = ListBody & { records: readonly OrderRecord[]; generation: number };
-
-/** Level 1: 10,000 orders compress about tenfold in a few tens of milliseconds; higher levels gain little. */
-const GZIP_LEVEL = 1;
 
 function listBody(bytes: Buffer, etag: string): ListBody {
   let gz: Promise<Buffer> | undefined;

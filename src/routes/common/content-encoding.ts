@@ -3,6 +3,12 @@
  * order list, the gallery pages): one reading of the header for all of them.
  */
 
+/**
+ * The gzip level for those bytes: level 1 compresses JSON about tenfold (a gallery page, an
+ * order list) in a fraction of the time of the default; higher levels gain a few bytes.
+ */
+export const GZIP_LEVEL = 1;
+
 /** Whether `Accept-Encoding` admits gzip (`gzip` or `*` without `q=0`). */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;

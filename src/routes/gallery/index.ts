@@ -23,7 +23,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { type CatalogSettings, catalogSettings } from './event-settings.js';
 import { galleryFastPath } from './fast-path.js';
 import liveRoutes from './live.js';
-import { createGalleryPages, PAGE_VARY } from './pages.js';
+import { createGalleryPages, PAGE_GZIP_MIN_BYTES, PAGE_VARY } from './pages.js';
 import {
   DayPage,
   DayParams,
@@ -39,8 +39,7 @@ import { galleryValidatorCompiler } from './validation.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Said by each page route (pages.ts, `encoded`). */
-const COMPRESSION =
-  'Gzipped (`Content-Encoding: gzip`) for a client whose `Accept-Encoding` allows it, from 1 KiB; `Vary: Accept, Accept-Encoding`.';
+const COMPRESSION = `Gzipped (\`Content-Encoding: gzip\`) for a client whose \`Accept-Encoding\` allows it, from ${PAGE_GZIP_MIN_BYTES / 1024} KiB; \`Vary: ${PAGE_VARY}\`.`;
 
 const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
   // The zod schemas, with a fast path for plainly valid page queries (validation.ts).

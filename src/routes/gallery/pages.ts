@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { type EventSettings, type EventStatus, eventStatus } from '../../services/photos/status.js';
 import type { LibraryEvent, Photo, PhotoLibrary } from '../../services/photos/types.js';
-import { acceptsGzip } from '../common/content-encoding.js';
+import { acceptsGzip, GZIP_LEVEL } from '../common/content-encoding.js';
 import { galleryPath, photoItemBuilder } from './photo-item.js';
 import { DayPage, EventList, EventPage, type EventSummaryT, SessionPage } from './schemas.js';
 
@@ -53,8 +53,6 @@ export type GalleryPages = {
 
 /** Smaller pages go out as they are: gzip's own header and the CPU would gain nothing. */
 export const PAGE_GZIP_MIN_BYTES = 1024;
-/** Level 1: a page of 50 compresses about tenfold in a fraction of a millisecond; higher levels gain a few bytes. */
-const GZIP_LEVEL = 1;
 /** Every page response says so: its body depends on Accept (HTML or JSON) and Accept-Encoding. */
 export const PAGE_VARY = 'Accept, Accept-Encoding';
 
