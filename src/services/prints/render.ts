@@ -25,16 +25,12 @@ async function orientedSize(originalPath: string): Promise<{ width: number; heig
   return { width, height };
 }
 
-export async function renderPrint(
-  originalPath: string,
-  inches: Inches,
-  crop: Crop | undefined,
-  quality = PRINT_JPEG_QUALITY,
-): Promise<RenderedPrint> {
+/** The print's pipeline: sharp set up to write the print file, and the file's pixel size. */
+async function printPipeline(originalPath: string, inches: Inches, crop: Crop | undefined, quality: number) {
   const photo = await orientedSize(originalPath);
   const print = printPixels(inches, photo);
   const plan = cropPlan(photo, print, crop);
-  const { data, info } = await sharp(originalPath, { failOn: 'error' })
+  const image = sharp(originalPath, { failOn: 'error' })
     .autoOrient()
     // `fill`: the scaled size keeps the photo's aspect to within a rounding pixel.
     .resize(plan.scaled.width, plan.scaled.height, { fit: 'fill' })
@@ -47,7 +43,36 @@ export async function renderPrint(
     // (40 MB for an 8x10) and takes a second pass; measured on 24 MP originals, two renders at
     // a time grew the process by 630 MB with them and 300 MB without, 35 % faster, for files
     // about 13 % larger.
-    .jpeg({ quality, chromaSubsampling: '4:4:4', optimiseCoding: false })
-    .toBuffer({ resolveWithObject: true });
+    .jpeg({ quality, chromaSubsampling: '4:4:4', optimiseCoding: false });
+  return { image, print };
+}
+
+/** One print file, in memory. */
+export async function renderPrint(
+  originalPath: string,
+  inches: Inches,
+  crop: Crop | undefined,
+  quality = PRINT_JPEG_QUALITY,
+): Promise<RenderedPrint> {
+  const { image } = await printPipeline(originalPath, inches, crop, quality);
+  const { data, info } = await image.toBuffer({ resolveWithObject: true });
   return { body: data, width: info.width, height: info.height };
+}
+
+/**
+ * One print file, written to `file`: what the ZIP streams (service.ts). libvips then writes
+ * the JPEG in small pieces instead of growing one buffer of several MB in memory, and the
+ * process never holds the file: the server's RSS grows less while a ZIP streams
+ * (bench/RESULTS.md, 2026-11-28; the print-files bench's memory target).
+ */
+export async function renderPrintFile(
+  originalPath: string,
+  inches: Inches,
+  crop: Crop | undefined,
+  file: string,
+  quality = PRINT_JPEG_QUALITY,
+): Promise<{ width: number; height: number }> {
+  const { image, print } = await printPipeline(originalPath, inches, crop, quality);
+  await image.toFile(file);
+  return print;
 }

@@ -5,13 +5,15 @@
  * Renders share one p-limit of `concurrency` (default: the machine's cores): however many
  * ZIPs are downloaded at once, a decode of a 24 MP original takes a core and tens of MB, and
  * more at once than cores only adds memory and latency for the gallery. Each ZIP renders
- * at most `window` files ahead of the one it writes (zip.ts).
+ * at most `window` files ahead of the one it writes (zip.ts), as files in the spool
+ * (spool.ts) rather than in memory.
  */
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { type PrintSizes, printFileName, printInches } from '../../domain/prints.js';
 import type { Photo } from '../photos/types.js';
-import { PRINT_JPEG_QUALITY, renderPrint } from './render.js';
+import { PRINT_JPEG_QUALITY, renderPrint, renderPrintFile } from './render.js';
+import type { PrintSpool } from './spool.js';
 import type { PrintFiles, PrintJob, PrintPlan, PrintProblem } from './types.js';
 import { streamZip } from './zip.js';
 
@@ -21,6 +23,8 @@ export type PrintServiceDeps = {
   originalPath(photo: Photo): string;
   /** The event's `printSizes` setting (empty when none, or when the event is gone). */
   printSizes(eventSlug: string): Promise<PrintSizes>;
+  /** Where a ZIP's files wait for the writer. */
+  spool: PrintSpool;
   concurrency?: number;
   quality?: number;
   log: { warn(obj: object, msg: string): void };
@@ -42,15 +46,31 @@ export function createPrintService(deps: PrintServiceDeps): PrintFiles {
   const limit = pLimit(concurrency);
   const counters = { rendered: 0, failed: 0 };
 
-  async function render(job: PrintJob) {
+  /** Counts a render's outcome for `stats()`. */
+  async function counted<T>(rendering: Promise<T>): Promise<T> {
     try {
-      const file = await renderPrint(deps.originalPath(job.photo), job.inches, job.line.crop, quality);
+      const result = await rendering;
       counters.rendered++;
-      return file;
+      return result;
     } catch (err) {
       counters.failed++;
       throw err;
     }
+  }
+
+  const render = (job: PrintJob) =>
+    counted(renderPrint(deps.originalPath(job.photo), job.inches, job.line.crop, quality));
+
+  /** A ZIP entry: the job rendered into the spool, as a stream that deletes the file. */
+  async function spooled(job: PrintJob) {
+    const file = deps.spool.newFile();
+    try {
+      await counted(renderPrintFile(deps.originalPath(job.photo), job.inches, job.line.crop, file, quality));
+    } catch (err) {
+      await deps.spool.remove(file);
+      throw err;
+    }
+    return deps.spool.read(file);
   }
 
   return {
@@ -92,7 +112,7 @@ export function createPrintService(deps: PrintServiceDeps): PrintFiles {
           body: (i, signal) =>
             limit(async () => {
               signal.throwIfAborted();
-              return (await render(plan.jobs[i] as PrintJob)).body;
+              return spooled(plan.jobs[i] as PrintJob);
             }),
         },
         {

@@ -3,10 +3,12 @@
  *
  * - Entries are stored, not deflated (JPEG data does not shrink), one after the other.
  * - Renders run at most `window` entries ahead of the one being written; each entry is fed
- *   to the ZIP writer as a stream of 256 KiB slices, so the writer takes the next slice only
- *   when the response has room for it. A slow client therefore holds the server to `window`
- *   rendered files plus the socket's buffers, never the whole archive.
- * - When the stream is destroyed (the client went away), no further render starts.
+ *   to the ZIP writer as a stream (a file's read stream, or 256 KiB slices of a buffer), so
+ *   the writer takes the next piece only when the response has room for it. A slow client
+ *   therefore holds the server to `window` rendered files plus the socket's buffers, never
+ *   the whole archive.
+ * - When the stream is destroyed (the client went away), no further render starts, and the
+ *   entries rendered but not written are destroyed (a spooled file's stream deletes it).
  *
  * The writer is zip-stream, picked by measurement over archiver and yazl (200 entries of
  * 2.5 MB over loopback TCP, fed the same way): all three keep memory bounded when fed
@@ -20,15 +22,19 @@ export type ZipSource = {
   count: number;
   /** The name of entry `i` (known before it is rendered). */
   name(i: number): string;
-  /** Renders entry `i`; the signal is aborted when the ZIP is abandoned. */
-  body(i: number, signal: AbortSignal): Promise<Buffer>;
+  /**
+   * Renders entry `i`; the signal is aborted when the ZIP is abandoned. A stream is destroyed
+   * if the ZIP is abandoned before it is written.
+   */
+  body(i: number, signal: AbortSignal): Promise<Buffer | Readable>;
 };
 
 export type ZipFailure = { name: string; reason: string };
 
 const SLICE = 256 * 1024;
 
-function slices(body: Buffer): Readable {
+function slices(body: Buffer | Readable): Readable {
+  if (!Buffer.isBuffer(body)) return body;
   const parts: Buffer[] = [];
   for (let at = 0; at < body.length; at += SLICE) parts.push(body.subarray(at, at + SLICE));
   return Readable.from(parts, { objectMode: false });
@@ -60,8 +66,15 @@ export function streamZip(
     return Promise.race([done, closed]);
   }
 
-  type Outcome = { ok: true; body: Buffer } | { ok: false; reason: string };
+  type Outcome = { ok: true; body: Buffer | Readable } | { ok: false; reason: string };
   const started = new Map<number, Promise<Outcome>>();
+  const discard = (o: Outcome) => {
+    if (o.ok && !Buffer.isBuffer(o.body)) o.body.destroy();
+  };
+  // Entries rendered (or still rendering) but not written when the ZIP is abandoned.
+  abandon.signal.addEventListener('abort', () => {
+    for (const outcome of started.values()) void outcome.then(discard);
+  });
   function start(i: number): void {
     if (i >= source.count || started.has(i) || abandon.signal.aborted) return;
     const outcome = source.body(i, abandon.signal).then(
@@ -79,11 +92,11 @@ export function streamZip(
     for (let i = 0; i < source.count; i++) {
       for (let k = i; k < i + opts.window; k++) start(k);
       const outcome = await (started.get(i) as Promise<Outcome>);
-      started.delete(i);
       if (abandon.signal.aborted) return;
+      started.delete(i);
       if (outcome.ok) await add(slices(outcome.body), source.name(i));
       else failures.push({ name: source.name(i), reason: outcome.reason });
-      if (abandon.signal.aborted) return;
+      if (abandon.signal.aborted) return discard(outcome);
     }
     if (failures.length > 0) await add(Buffer.from(errorsText(failures)), 'errors.txt');
     if (!abandon.signal.aborted) zip.finish();

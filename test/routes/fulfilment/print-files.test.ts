@@ -1,10 +1,11 @@
 /**
  * `GET /api/orders/{id}/print-files`: one order's print files as a streamed ZIP, opened back
  * up (names, pixel sizes, crops, `errors.txt`), and over real HTTP: a client that stops
- * reading holds the renders back, and one that hangs up stops them.
+ * reading holds the renders back, and one that hangs up stops them. The files waiting for
+ * the ZIP writer (DATA_DIR/cache/print-files) are deleted once written or abandoned.
  */
 
-import { rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -54,6 +55,10 @@ async function printApp(t: TestContext): Promise<{ app: TestApp; number: Record<
 function line(photoNumber: string, size: string, quantity = 1, crop?: { x: number; y: number }): OrderLine {
   return { photoNumber, size, quantity, unitCents: 500, lineCents: 500 * quantity, ...(crop ? { crop } : {}) };
 }
+
+/** The print files waiting for the ZIP writer. */
+const spoolDir = (app: TestApp) => path.join(app.config.dataDir, 'cache', 'print-files');
+const spooled = async (app: TestApp) => readdir(spoolDir(app));
 
 async function order(app: TestApp, items: OrderLine[]) {
   return app.store.orders.create(newOrder({ prefix: 'PX26', eventSlug: EVENT, items }), { by: 'admin' });
@@ -182,6 +187,9 @@ describe('streaming over HTTP', () => {
     await new Promise((r) => setTimeout(r, 500));
     const whilePaused = app.prints.stats().rendered;
     expect(whilePaused).toBeLessThan(LINES / 2);
+    // The files rendered ahead wait on disk, a few of them.
+    expect((await spooled(app)).length).toBeGreaterThan(0);
+    expect((await spooled(app)).length).toBeLessThanOrEqual(whilePaused);
 
     res.on('data', (c: Buffer) => chunks.push(c));
     res.resume();
@@ -189,6 +197,7 @@ describe('streaming over HTTP', () => {
     const { names } = readZip(Buffer.concat(chunks));
     expect(names).toHaveLength(LINES);
     expect(app.prints.stats().rendered).toBe(LINES);
+    await waitFor(async () => (await spooled(app)).length === 0, 5000, 'every spooled file deleted');
   });
 
   test('a client that hangs up stops the renders', async (t) => {
@@ -201,5 +210,16 @@ describe('streaming over HTTP', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(app.prints.stats().rendered).toBe(after);
     expect(after).toBeLessThan(LINES / 2);
+    // What was rendered and never written is deleted too.
+    await waitFor(async () => (await spooled(app)).length === 0, 5000, 'every spooled file deleted');
+  });
+
+  test('files a crash left in the spool are gone after the next start', async (t) => {
+    const dataDir = await tempDir(t);
+    const left = path.join(dataDir, 'cache', 'print-files');
+    await mkdir(left, { recursive: true });
+    await writeFile(path.join(left, 'left-by-a-crash.jpg'), 'half a print file');
+    const app = await build(t, { dataDir });
+    expect(await spooled(app)).toEqual([]);
   });
 });
