@@ -47,6 +47,8 @@ async function childMain(role: string): Promise<void> {
     const { buildApp, loadConfig } = await builtApp();
     const app = await buildApp(loadConfig(process.env));
     await app.listen({ host: '127.0.0.1', port: 0 });
+    // The photos were written a moment ago: listed once they have settled, as /readyz waits.
+    await app.photos.ready();
     port = (app.server.address() as { port: number }).port;
     photos = app.photos.listEvents().flatMap((e) =>
       (app.photos.photosOf(e.code) ?? []).map((p) => ({
