@@ -17,10 +17,12 @@ RUN npm run build && npm prune --omit=dev
 
 # ---- runtime
 FROM node:22-slim AS runtime
-# MALLOC_ARENA_MAX: glibc keeps freed memory per thread; libvips' threads would otherwise grow
-# the server by a third more while print files render (docs/operations.md).
+# MALLOC_*: glibc keeps memory libvips' threads freed (an arena per thread, large blocks in
+# the heap); these settings, as npm start's, keep the server smaller while print files render
+# (docs/operations.md, src/launcher.ts).
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072 \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \

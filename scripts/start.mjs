@@ -3,10 +3,10 @@
  * server. A restart with nothing changed costs one Node start-up for the check, not three
  * (docs/development.md, "Restarts").
  *
- * On Linux with glibc the server runs in a child process started with MALLOC_ARENA_MAX=2,
- * which glibc reads only at a process's start (src/launcher.ts says why and what it saves);
- * elsewhere, or when the variable is set already, in this same process. Production without
- * npm runs `node dist/server.js` and sets the variable itself (docs/operations.md).
+ * On Linux with glibc the server runs in a child process started with glibc's allocator
+ * settings, which glibc reads only at a process's start (src/launcher.ts says why and what
+ * they save); elsewhere, or when they are set already, in this same process. Production
+ * without npm runs `node dist/server.js` and sets them itself (docs/operations.md).
  */
 import { fileURLToPath } from 'node:url';
 import { build } from './build.mjs';

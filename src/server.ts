@@ -7,6 +7,7 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
+import { followLauncher } from './launcher.js';
 import { PRIVATE_UMASK } from './lib/data-dir.js';
 
 function loggerOptions(level: string): FastifyServerOptions['logger'] {
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
     else app.log.info({ signal }, 'shutting down');
     await app.close();
   });
+  // Under `npm start`'s launcher: a launcher killed outright stops the server too (SIGTERM).
+  followLauncher();
 
   try {
     await app.listen({ host: config.HOST, port: config.PORT });

@@ -1,9 +1,9 @@
 /**
- * src/launcher.ts: the arena cap `npm start` gives the server on glibc, and the launcher
- * between npm and the server: the variable reaches the server, a Ctrl-C (which a terminal
- * sends to the whole foreground process group) is one signal for it, every signal sent to
- * the launcher is passed on, and the server's exit code, or the signal that killed it, is
- * the launcher's.
+ * src/launcher.ts: the allocator settings `npm start` gives the server on glibc, and the
+ * launcher between npm and the server: the variables reach the server, a Ctrl-C (which a
+ * terminal sends to the whole foreground process group) is one signal for it, every signal
+ * sent to the launcher is passed on, a launcher killed outright stops the server too, and
+ * the server's exit code, or the signal that killed it, is the launcher's.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,19 +11,21 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { ARENA_CAP, allocatorEnv } from '../src/launcher.js';
+import { ALLOCATOR_SETTINGS, allocatorEnv } from '../src/launcher.js';
+import { waitFor } from './support/photos-fixtures.js';
 
 const RUN = fileURLToPath(new URL('./support/launcher-run.ts', import.meta.url));
 
 describe('allocatorEnv', () => {
   const glibc = { platform: 'linux' as const, glibc: '2.36' };
 
-  test('caps the arenas on Linux with glibc', () => {
-    expect(allocatorEnv({}, glibc)).toEqual({ MALLOC_ARENA_MAX: ARENA_CAP });
+  test('caps the arenas and holds the mmap threshold on Linux with glibc', () => {
+    expect(allocatorEnv({}, glibc)).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
   });
 
-  test('leaves a MALLOC_ARENA_MAX the operator set alone', () => {
-    expect(allocatorEnv({ MALLOC_ARENA_MAX: '8' }, glibc)).toEqual({});
+  test('leaves a variable the operator set alone, and adds the other', () => {
+    expect(allocatorEnv({ MALLOC_ARENA_MAX: '8' }, glibc)).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(allocatorEnv({ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '65536' }, glibc)).toEqual({});
   });
 
   test('adds nothing where glibc is not the allocator (macOS, Windows, musl)', () => {
@@ -33,7 +35,7 @@ describe('allocatorEnv', () => {
   });
 });
 
-type Said = { ready?: true; arena?: string | null; pid?: number; heard?: string[] };
+type Said = { ready?: true; arena?: string | null; mmapThreshold?: string | null; pid?: number; heard?: string[] };
 
 /** The launcher (in a process group of its own, as npm's script is) and what its server says. */
 function launch(t: { onTestFinished(fn: () => void): void }, env: Record<string, string> = {}) {
@@ -75,12 +77,21 @@ const ctrlC = (launcher: ChildProcess) => process.kill(-(launcher.pid as number)
 /** The process group of `pid` (Linux: the third field after the command in /proc/<pid>/stat). */
 const processGroup = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[2];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Whether process `pid` still runs (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe('runAsChild', () => {
   test('the server gets the environment; a Ctrl-C reaches it once', async (t) => {
-    const { launcher, next, exited } = launch(t, { MALLOC_ARENA_MAX: ARENA_CAP });
+    const { launcher, next, exited } = launch(t, ALLOCATOR_SETTINGS);
     const ready = await next();
-    expect(ready).toMatchObject({ ready: true, arena: ARENA_CAP });
+    expect(ready).toMatchObject({ ready: true, arena: '2', mmapThreshold: '131072' });
     expect(ready.pid).not.toBe(launcher.pid);
     // Its own process group: a terminal's Ctrl-C reaches it only through the launcher.
     expect(processGroup(ready.pid as number)).not.toBe(processGroup(launcher.pid as number));
@@ -97,6 +108,16 @@ describe('runAsChild', () => {
     launcher.kill('SIGHUP');
     expect((await next()).heard).toEqual(['SIGTERM', 'SIGHUP']);
     await exited;
+  });
+
+  test('a launcher killed outright (SIGKILL) stops the server as SIGTERM does: it does not hold the port', async (t) => {
+    const { launcher, next, exited } = launch(t);
+    const { pid } = await next();
+    launcher.kill('SIGKILL');
+    expect(await exited).toEqual([null, 'SIGKILL']);
+    // Its own process group: the kill did not reach it; the launcher's going did.
+    expect((await next()).heard).toEqual(['SIGTERM']);
+    await waitFor(() => !alive(pid as number), 2000, 'the server exited');
   });
 
   test("the server's exit code is the launcher's", async (t) => {
