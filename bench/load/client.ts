@@ -55,8 +55,11 @@ export type LoadOptions = {
 };
 
 /** `GET path` as raw bytes. */
-export function rawGet(host: string, path: string): Buffer {
-  return Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: */*\r\n\r\n`, 'latin1');
+export function rawGet(host: string, path: string, headers: Record<string, string> = {}): Buffer {
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: */*\r\n${extra}\r\n`, 'latin1');
 }
 
 /** `POST path` with a JSON body as raw bytes. */

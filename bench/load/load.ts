@@ -2,8 +2,9 @@
  * `npm run bench:load`: the last evening of a convention. A mixed workload at 100
  * connections for 60 s against the whole server (its own process, production defaults,
  * SQLite store, mail to files, JSON logs at `info` to a discarded stdout), on loopback:
- * 85 % gallery pages, 10 % thumbnails, 4 % watermarked previews, 1 % order submissions and 1 %
- * order submissions with a package and a coupon (their p99 against the plain orders')
+ * 85 % gallery pages (asked for gzipped, as browsers do), 10 % thumbnails, 4 % watermarked
+ * previews, 1 % order submissions and 1 % order submissions with a package and a coupon
+ * (their p99 against the plain orders')
  * (booth orders with admin credentials: each one is stored durably and its receipt, with
  * both labels rendered, is queued for the mail thread).
  *
@@ -15,7 +16,8 @@
  *
  * Knobs: LOAD_DURATION_S (60), LOAD_CONNECTIONS (100), LOAD_LOG_LEVEL (info),
  * LOAD_WRK=0 skips the wrk pass; LOAD_CPU_PROFILE=<dir> keeps the server's CPU profile;
- * LOAD_SERVER_ENV="NAME=value,..." sets server variables.
+ * LOAD_SERVER_ENV="NAME=value,..." sets server variables; LOAD_GZIP_PAGES=0 asks for gallery
+ * pages without Accept-Encoding (browsers always send it; figures before 2026-11-28 did not).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
