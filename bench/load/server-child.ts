@@ -1,13 +1,12 @@
 /**
- * The server under load, in its own process (forked by bench/load/server.ts): the whole app
- * with the configuration from its environment, listening on loopback. It answers `stats`
+ * The server under load, in its own process (forked by bench/load/server.ts): the whole app,
+ * compiled, with the configuration from its environment, listening on loopback. It answers `stats`
  * messages with its resident memory, heap, open file descriptors and CPU time (and, with
  * `--expose-gc`, the heap after a full collection), and `mail` with the outbox backlog.
  */
 import { readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/env.js';
+import { builtApp } from '../lib/built.js';
 
 export type ServerStats = {
   rss: number;
@@ -33,6 +32,8 @@ function openFds(): number | undefined {
   }
 }
 
+// The compiled server (dist/), as `npm start` runs it (bench/lib/built.ts says why not src/).
+const { buildApp, loadConfig } = await builtApp();
 const config = loadConfig(process.env);
 const app = await buildApp(config, { level: config.LOG_LEVEL });
 await app.listen({ host: '127.0.0.1', port: 0 });
