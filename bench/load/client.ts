@@ -54,23 +54,24 @@ export type LoadOptions = {
   onTick?: (completed: number, elapsedS: number) => void;
 };
 
-/** `GET path` as raw bytes. */
-export function rawGet(host: string, path: string, headers: Record<string, string> = {}): Buffer {
-  const extra = Object.entries(headers)
+/** Header lines, each ending in CRLF. */
+function headerLines(headers: Record<string, string>): string {
+  return Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
-  return Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: */*\r\n${extra}\r\n`, 'latin1');
+}
+
+/** `GET path` as raw bytes. */
+export function rawGet(host: string, path: string, headers: Record<string, string> = {}): Buffer {
+  return Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: */*\r\n${headerLines(headers)}\r\n`, 'latin1');
 }
 
 /** `POST path` with a JSON body as raw bytes. */
 export function rawPostJson(host: string, path: string, body: unknown, headers: Record<string, string> = {}): Buffer {
   const json = Buffer.from(JSON.stringify(body), 'utf8');
-  const extra = Object.entries(headers)
-    .map(([k, v]) => `${k}: ${v}\r\n`)
-    .join('');
   return Buffer.concat([
     Buffer.from(
-      `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\n${extra}\r\n`,
+      `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\n${headerLines(headers)}\r\n`,
       'latin1',
     ),
     json,
