@@ -19,7 +19,7 @@ declare module 'fastify' {
 async function printsPlugin(fastify: FastifyInstance) {
   const { photos, events, config } = fastify;
   const spool = new PrintSpool(path.join(config.dataDir, 'cache', 'print-files'));
-  await spool.reset();
+  await spool.prepare();
   fastify.decorate(
     'prints',
     createPrintService({

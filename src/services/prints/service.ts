@@ -61,16 +61,16 @@ export function createPrintService(deps: PrintServiceDeps): PrintFiles {
   const render = (job: PrintJob) =>
     counted(renderPrint(deps.originalPath(job.photo), job.inches, job.line.crop, quality));
 
-  /** A ZIP entry: the job rendered into the spool, as a stream that deletes the file. */
+  /** A ZIP entry: the job rendered into the spool, taken out of it as a stream. */
   async function spooled(job: PrintJob) {
     const file = deps.spool.newFile();
     try {
       await counted(renderPrintFile(deps.originalPath(job.photo), job.inches, job.line.crop, file, quality));
+      return await deps.spool.take(file);
     } catch (err) {
       await deps.spool.remove(file);
       throw err;
     }
-    return deps.spool.read(file);
   }
 
   return {

@@ -1,25 +1,36 @@
 /**
  * Where a ZIP's print files wait between their render and the ZIP writer (service.ts): a
- * folder of their own under DATA_DIR (`cache/print-files`), emptied when the server starts,
- * so that a file left by a crash never outlives the next start. A file is deleted once its
- * stream closes, whether it was read to the end or abandoned.
+ * folder of their own under DATA_DIR (`cache/print-files`).
+ *
+ * A file is opened for reading as soon as it is rendered and deleted right away: its bytes
+ * stay readable through the open file until its stream closes, and nothing is left on disk
+ * when the stream ends, is abandoned, or the process dies. (Where an open file cannot be
+ * deleted, on Windows, it is deleted when its stream closes.) Only a file caught between its
+ * render and that open by a crash can be left behind: start-up deletes such files once they
+ * are older than any render takes, so that it never touches a file another server process
+ * sharing DATA_DIR is rendering.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /** The ZIP writer's slice size (zip.ts): pieces it takes as the response has room. */
 const READ_CHUNK = 256 * 1024;
+/** Older than any render of one print file (seconds, even for a large original). */
+const LEFT_BEHIND_MS = 10 * 60_000;
 
 export class PrintSpool {
   constructor(readonly dir: string) {}
 
-  /** Empties the folder (files a crash left behind) and creates it. */
-  async reset(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true });
+  /** Creates the folder, and deletes files a crash left in it. */
+  async prepare(now = Date.now()): Promise<void> {
     await mkdir(this.dir, { recursive: true });
+    for (const name of await readdir(this.dir)) {
+      const file = path.join(this.dir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (info?.isFile() && now - info.mtimeMs > LEFT_BEHIND_MS) await this.remove(file);
+    }
   }
 
   /** A new file name in the folder. */
@@ -27,10 +38,15 @@ export class PrintSpool {
     return path.join(this.dir, `${randomUUID()}.jpg`);
   }
 
-  /** The file's bytes as a stream that deletes the file when it closes. */
-  read(file: string): Readable {
-    const stream = createReadStream(file, { highWaterMark: READ_CHUNK });
-    stream.once('close', () => void this.remove(file));
+  /** The file's bytes as a stream; the file is gone from the folder once this resolves. */
+  async take(file: string): Promise<Readable> {
+    const handle = await open(file, 'r');
+    const deleted = await unlink(file).then(
+      () => true,
+      () => false,
+    );
+    const stream = handle.createReadStream({ highWaterMark: READ_CHUNK });
+    if (!deleted) stream.once('close', () => void this.remove(file));
     return stream;
   }
 

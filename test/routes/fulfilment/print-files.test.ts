@@ -2,10 +2,12 @@
  * `GET /api/orders/{id}/print-files`: one order's print files as a streamed ZIP, opened back
  * up (names, pixel sizes, crops, `errors.txt`), and over real HTTP: a client that stops
  * reading holds the renders back, and one that hangs up stops them. The files waiting for
- * the ZIP writer (DATA_DIR/cache/print-files) are deleted once written or abandoned.
+ * the ZIP writer (DATA_DIR/cache/print-files) are held open and deleted: none is left on disk,
+ * and they are closed once written or abandoned.
  */
 
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -56,9 +58,22 @@ function line(photoNumber: string, size: string, quantity = 1, crop?: { x: numbe
   return { photoNumber, size, quantity, unitCents: 500, lineCents: 500 * quantity, ...(crop ? { crop } : {}) };
 }
 
-/** The print files waiting for the ZIP writer. */
+/** The print files in the spool folder. */
 const spoolDir = (app: TestApp) => path.join(app.config.dataDir, 'cache', 'print-files');
 const spooled = async (app: TestApp) => readdir(spoolDir(app));
+/** Spooled print files this process holds open (Linux: /proc/self/fd), deleted or not. */
+function heldOpen(app: TestApp): string[] {
+  const held: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(spoolDir(app))) held.push(target);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return held;
+}
 
 async function order(app: TestApp, items: OrderLine[]) {
   return app.store.orders.create(newOrder({ prefix: 'PX26', eventSlug: EVENT, items }), { by: 'admin' });
@@ -187,9 +202,13 @@ describe('streaming over HTTP', () => {
     await new Promise((r) => setTimeout(r, 500));
     const whilePaused = app.prints.stats().rendered;
     expect(whilePaused).toBeLessThan(LINES / 2);
-    // The files rendered ahead wait on disk, a few of them.
-    expect((await spooled(app)).length).toBeGreaterThan(0);
-    expect((await spooled(app)).length).toBeLessThanOrEqual(whilePaused);
+    // The files rendered ahead wait as open files already deleted, a few of them: nothing
+    // in the folder, nothing in memory.
+    const held = heldOpen(app);
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.length).toBeLessThanOrEqual(whilePaused);
+    expect(held.every((f) => f.endsWith(' (deleted)'))).toBe(true);
+    expect(await spooled(app)).toEqual([]);
 
     res.on('data', (c: Buffer) => chunks.push(c));
     res.resume();
@@ -197,7 +216,8 @@ describe('streaming over HTTP', () => {
     const { names } = readZip(Buffer.concat(chunks));
     expect(names).toHaveLength(LINES);
     expect(app.prints.stats().rendered).toBe(LINES);
-    await waitFor(async () => (await spooled(app)).length === 0, 5000, 'every spooled file deleted');
+    await waitFor(() => heldOpen(app).length === 0, 5000, 'every spooled file closed');
+    expect(await spooled(app)).toEqual([]);
   });
 
   test('a client that hangs up stops the renders', async (t) => {
@@ -210,16 +230,22 @@ describe('streaming over HTTP', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(app.prints.stats().rendered).toBe(after);
     expect(after).toBeLessThan(LINES / 2);
-    // What was rendered and never written is deleted too.
-    await waitFor(async () => (await spooled(app)).length === 0, 5000, 'every spooled file deleted');
+    // What was rendered and never written is closed too.
+    await waitFor(() => heldOpen(app).length === 0, 5000, 'every spooled file closed');
+    expect(await spooled(app)).toEqual([]);
   });
 
-  test('files a crash left in the spool are gone after the next start', async (t) => {
+  test('a file a crash left in the spool is gone after the next start; one being rendered is not', async (t) => {
     const dataDir = await tempDir(t);
-    const left = path.join(dataDir, 'cache', 'print-files');
-    await mkdir(left, { recursive: true });
-    await writeFile(path.join(left, 'left-by-a-crash.jpg'), 'half a print file');
+    const folder = path.join(dataDir, 'cache', 'print-files');
+    await mkdir(folder, { recursive: true });
+    const left = path.join(folder, 'left-by-a-crash.jpg');
+    await writeFile(left, 'half a print file');
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(left, anHourAgo, anHourAgo);
+    // Another server process sharing DATA_DIR, rendering right now.
+    await writeFile(path.join(folder, 'being-rendered.jpg'), 'a print file on its way');
     const app = await build(t, { dataDir });
-    expect(await spooled(app)).toEqual([]);
+    expect(await spooled(app)).toEqual(['being-rendered.jpg']);
   });
 });
