@@ -18,16 +18,24 @@ declare module 'fastify' {
 
 async function printsPlugin(fastify: FastifyInstance) {
   const { photos, events, config } = fastify;
+  const log = fastify.log.child({ service: 'prints' });
   const spool = new PrintSpool(path.join(config.dataDir, 'cache', 'print-files'));
-  await spool.prepare();
+  // A folder that can't be made costs memory, not the print files: they wait in memory.
+  const spooling = await spool.prepare().then(
+    () => true,
+    (err: unknown) => {
+      log.warn({ err, dir: spool.dir }, 'print file spool folder is not writable; print files wait in memory');
+      return false;
+    },
+  );
   fastify.decorate(
     'prints',
     createPrintService({
       findPhoto: (eventSlug, number) => photos.findPhoto(eventSlug, number),
       originalPath: (photo) => photos.originalPath(photo),
       printSizes: async (eventSlug) => (await events.get(eventSlug))?.printSizes ?? {},
-      spool,
-      log: fastify.log.child({ service: 'prints' }),
+      spool: spooling ? spool : undefined,
+      log,
     }),
   );
 }

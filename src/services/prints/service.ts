@@ -23,8 +23,8 @@ export type PrintServiceDeps = {
   originalPath(photo: Photo): string;
   /** The event's `printSizes` setting (empty when none, or when the event is gone). */
   printSizes(eventSlug: string): Promise<PrintSizes>;
-  /** Where a ZIP's files wait for the writer. */
-  spool: PrintSpool;
+  /** Where a ZIP's files wait for the writer; without one, they wait in memory. */
+  spool: PrintSpool | undefined;
   concurrency?: number;
   quality?: number;
   log: { warn(obj: object, msg: string): void };
@@ -61,14 +61,16 @@ export function createPrintService(deps: PrintServiceDeps): PrintFiles {
   const render = (job: PrintJob) =>
     counted(renderPrint(deps.originalPath(job.photo), job.inches, job.line.crop, quality));
 
-  /** A ZIP entry: the job rendered into the spool, taken out of it as a stream. */
-  async function spooled(job: PrintJob) {
-    const file = deps.spool.newFile();
+  /** A ZIP entry: the job rendered into the spool, taken out of it as a stream (or in memory). */
+  async function entry(job: PrintJob) {
+    const { spool } = deps;
+    if (!spool) return (await render(job)).body;
+    const file = spool.newFile();
     try {
       await counted(renderPrintFile(deps.originalPath(job.photo), job.inches, job.line.crop, file, quality));
-      return await deps.spool.take(file);
+      return await spool.take(file);
     } catch (err) {
-      await deps.spool.remove(file);
+      await spool.remove(file);
       throw err;
     }
   }
@@ -112,7 +114,7 @@ export function createPrintService(deps: PrintServiceDeps): PrintFiles {
           body: (i, signal) =>
             limit(async () => {
               signal.throwIfAborted();
-              return spooled(plan.jobs[i] as PrintJob);
+              return entry(plan.jobs[i] as PrintJob);
             }),
         },
         {

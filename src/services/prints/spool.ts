@@ -23,7 +23,10 @@ const LEFT_BEHIND_MS = 10 * 60_000;
 export class PrintSpool {
   constructor(readonly dir: string) {}
 
-  /** Creates the folder, and deletes files a crash left in it. */
+  /**
+   * Creates the folder, and deletes files a crash left in it. Throws when the folder can't be
+   * made (DATA_DIR's `cache` not writable): the caller then keeps print files in memory.
+   */
   async prepare(now = Date.now()): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     for (const name of await readdir(this.dir)) {

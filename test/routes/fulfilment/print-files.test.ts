@@ -11,10 +11,12 @@ import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import sharp from 'sharp';
 import { describe, expect, type TestContext, test } from 'vitest';
+import { buildApp } from '../../../src/app.js';
 import type { OrderLine } from '../../../src/domain/order.js';
-import { ADMIN_TOKEN, build, type TestApp, tempDir } from '../../helpers/build.js';
+import { ADMIN_TOKEN, build, type TestApp, tempDir, testConfig } from '../../helpers/build.js';
 import { bandedPhoto, bandOf, readZip, storedPixel, text } from '../../support/fulfilment-fixtures.js';
 import { waitFor, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
 import { newOrder } from '../../support/store-fixtures.js';
@@ -23,8 +25,11 @@ import { call, expectError } from '../admin/fixtures.js';
 const EVENT = 'Print Expo';
 const FILES = { wide: 'a-wide.jpg', tall: 'b-tall.jpg', noise: 'c-noise.jpg' } as const;
 
-async function printApp(t: TestContext): Promise<{ app: TestApp; number: Record<keyof typeof FILES, string> }> {
-  const dataDir = await tempDir(t);
+async function printApp(
+  t: TestContext,
+  opts: { dataDir?: string; logLines?: string[] } = {},
+): Promise<{ app: TestApp; number: Record<keyof typeof FILES, string> }> {
+  const dataDir = opts.dataDir ?? (await tempDir(t));
   const photos = path.join(dataDir, 'photos');
   await writeEventJson(photos, EVENT, {
     prefix: 'PX26',
@@ -45,13 +50,28 @@ async function printApp(t: TestContext): Promise<{ app: TestApp; number: Record<
   await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.wide], await bandedPhoto(900, 600, 'columns'));
   await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.tall], await bandedPhoto(600, 900, 'rows'));
   await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.noise], noise);
-  const app = await build(t, { dataDir });
+  const app = opts.logLines ? await withLogLines(t, dataDir, opts.logLines) : await build(t, { dataDir });
   const byFile = new Map((app.photos.photosOf(EVENT) ?? []).map((p) => [p.fileName, p.number]));
   const number = Object.fromEntries(Object.entries(FILES).map(([k, f]) => [k, byFile.get(f) as string])) as Record<
     keyof typeof FILES,
     string
   >;
   return { app, number };
+}
+
+/** The app on `dataDir`, its log lines (JSON, info and up) collected into `lines`. */
+async function withLogLines(t: TestContext, dataDir: string, lines: string[]): Promise<TestApp> {
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const app = (await buildApp(testConfig(dataDir, { LOG_LEVEL: 'info' }), { level: 'info', stream })) as TestApp;
+  app.dataDir = dataDir;
+  t.onTestFinished(() => app.close());
+  await app.ready();
+  return app;
 }
 
 function line(photoNumber: string, size: string, quantity = 1, crop?: { x: number; y: number }): OrderLine {
@@ -233,6 +253,21 @@ describe('streaming over HTTP', () => {
     // What was rendered and never written is closed too.
     await waitFor(() => heldOpen(app).length === 0, 5000, 'every spooled file closed');
     expect(await spooled(app)).toEqual([]);
+  });
+
+  test('a DATA_DIR whose cache folder cannot be made: the ZIP still comes, its files kept in memory; said once', async (t) => {
+    const dataDir = await tempDir(t);
+    // A file where DATA_DIR/cache should be: no folder can be made there, even as root.
+    await writeFile(path.join(dataDir, 'cache'), 'not a folder');
+    const lines: string[] = [];
+    const { app, number } = await printApp(t, { dataDir, logLines: lines });
+    const o = await order(app, [line(number.wide, '4x6'), line(number.tall, '8x10')]);
+    const res = await call(app, { url: `/api/orders/${o.orderNumber}/print-files` });
+    expect(res.statusCode).toBe(200);
+    expect(readZip(res.rawPayload).names).toHaveLength(2);
+    const said = lines.filter((l) => l.includes('print file spool folder is not writable'));
+    expect(said).toHaveLength(1);
+    expect(JSON.parse(said[0] as string).level).toBe(40); // warn
   });
 
   test('a file a crash left in the spool is gone after the next start; one being rendered is not', async (t) => {
