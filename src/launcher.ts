@@ -6,7 +6,7 @@
  * keeps what they freed: in an arena per thread, and, once a large block has been freed, in
  * the heap instead of giving blocks of up to that size back to the system (its "dynamic mmap
  * threshold"). Capped at two arenas with the threshold held at its initial 128 KiB, the server
- * peaked at 332-342 MB while a 200-file print ZIP streamed, against 368-380 MB with the cap
+ * peaked at 324-342 MB while a 200-file print ZIP streamed, against 368-380 MB with the cap
  * alone and more without either, at the same rate (bench/RESULTS.md, 2026-11-28; the
  * print-files bench's memory target). The launcher left in between holds about 7 MB of its
  * own (the rest of its RSS is Node's code, shared with the server). The Docker image sets the
