@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { TestContext } from 'vitest';
@@ -54,11 +55,27 @@ export type BuildOptions = {
   dataDir?: string;
   /** Skip `ready()`, so the test can add routes before the app boots. */
   noReady?: boolean;
+  /** Collect the app's log lines (JSON, as written; level `info` unless env says LOG_LEVEL) here. */
+  logLines?: string[];
 };
+
+/** A logger writing each JSON line into `lines`. */
+function collectingLogger(level: string, lines: string[]) {
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { level, stream };
+}
 
 export async function build(t: TestContext, opts: BuildOptions = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? (await tempDir(t));
-  const app = (await buildApp(testConfig(dataDir, opts.env))) as unknown as TestApp;
+  const level = opts.env?.LOG_LEVEL ?? 'info';
+  const env = opts.logLines ? { LOG_LEVEL: level, ...opts.env } : opts.env;
+  const logger = opts.logLines ? collectingLogger(level, opts.logLines) : undefined;
+  const app = (await buildApp(testConfig(dataDir, env), logger)) as unknown as TestApp;
   app.dataDir = dataDir;
   t.onTestFinished(() => app.close());
   if (!opts.noReady) await app.ready();

@@ -33,7 +33,8 @@ export type ZipFailure = { name: string; reason: string };
 
 const SLICE = 256 * 1024;
 
-function slices(body: Buffer | Readable): Readable {
+/** An entry's bytes as the writer takes them: a stream as it is, a buffer in SLICE pieces. */
+function entryStream(body: Buffer | Readable): Readable {
   if (!Buffer.isBuffer(body)) return body;
   const parts: Buffer[] = [];
   for (let at = 0; at < body.length; at += SLICE) parts.push(body.subarray(at, at + SLICE));
@@ -94,7 +95,7 @@ export function streamZip(
       const outcome = await (started.get(i) as Promise<Outcome>);
       if (abandon.signal.aborted) return;
       started.delete(i);
-      if (outcome.ok) await add(slices(outcome.body), source.name(i));
+      if (outcome.ok) await add(entryStream(outcome.body), source.name(i));
       else failures.push({ name: source.name(i), reason: outcome.reason });
       if (abandon.signal.aborted) return discard(outcome);
     }

@@ -11,12 +11,10 @@ import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import sharp from 'sharp';
 import { describe, expect, type TestContext, test } from 'vitest';
-import { buildApp } from '../../../src/app.js';
 import type { OrderLine } from '../../../src/domain/order.js';
-import { ADMIN_TOKEN, build, type TestApp, tempDir, testConfig } from '../../helpers/build.js';
+import { ADMIN_TOKEN, build, type TestApp, tempDir } from '../../helpers/build.js';
 import { bandedPhoto, bandOf, readZip, storedPixel, text } from '../../support/fulfilment-fixtures.js';
 import { waitFor, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
 import { newOrder } from '../../support/store-fixtures.js';
@@ -50,28 +48,13 @@ async function printApp(
   await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.wide], await bandedPhoto(900, 600, 'columns'));
   await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.tall], await bandedPhoto(600, 900, 'rows'));
   await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.noise], noise);
-  const app = opts.logLines ? await withLogLines(t, dataDir, opts.logLines) : await build(t, { dataDir });
+  const app = await build(t, { dataDir, ...(opts.logLines ? { logLines: opts.logLines } : {}) });
   const byFile = new Map((app.photos.photosOf(EVENT) ?? []).map((p) => [p.fileName, p.number]));
   const number = Object.fromEntries(Object.entries(FILES).map(([k, f]) => [k, byFile.get(f) as string])) as Record<
     keyof typeof FILES,
     string
   >;
   return { app, number };
-}
-
-/** The app on `dataDir`, its log lines (JSON, info and up) collected into `lines`. */
-async function withLogLines(t: TestContext, dataDir: string, lines: string[]): Promise<TestApp> {
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  const app = (await buildApp(testConfig(dataDir, { LOG_LEVEL: 'info' }), { level: 'info', stream })) as TestApp;
-  app.dataDir = dataDir;
-  t.onTestFinished(() => app.close());
-  await app.ready();
-  return app;
 }
 
 function line(photoNumber: string, size: string, quantity = 1, crop?: { x: number; y: number }): OrderLine {

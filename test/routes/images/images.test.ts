@@ -1,13 +1,11 @@
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import sharp from 'sharp';
 import type { TestContext } from 'vitest';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { buildApp } from '../../../src/app.js';
 import type { Photo } from '../../../src/services/photos/types.js';
-import { build, tempDir, testConfig } from '../../helpers/build.js';
+import { build, tempDir } from '../../helpers/build.js';
 import { meanAbsDiff, ORIGINAL_MARKER, writeFixture } from '../../support/images-fixtures.js';
 
 const errorShape = z.strictObject({ error: z.string(), code: z.string(), details: z.string() });
@@ -163,15 +161,7 @@ describe('GET /api/proxy-image/:event/:photo', () => {
   test('an original that cannot be decoded is 503 IMAGE_UNAVAILABLE, logged', async (t) => {
     const lib = await library(t);
     const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const app = await buildApp(testConfig(lib.dir, { LOG_LEVEL: 'info' }), { level: 'info', stream });
-    t.onTestFinished(() => app.close());
-    await app.ready();
+    const app = await build(t, { dataDir: lib.dir, logLines: lines });
     const a = (app.photos.photosOf(EVENT) ?? []).find((p) => p.fileName === 'a.jpg') as Photo;
     // Same size and modification time: the index still lists it, but its bytes are garbage.
     const file = path.join(lib.photosDir, 'a.jpg');
@@ -276,18 +266,7 @@ describe('an unwritable cache folder', () => {
     // A file where DATA_DIR/cache should be: no folder can be made there, even as root.
     await writeFile(path.join(lib.dir, 'cache'), 'not a folder');
     const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const app = await buildApp(testConfig(lib.dir, { ...ON_DEMAND, LOG_LEVEL: 'info' }), {
-      level: 'info',
-      stream,
-    });
-    t.onTestFinished(() => app.close());
-    await app.ready();
+    const app = await build(t, { dataDir: lib.dir, env: ON_DEMAND, logLines: lines });
     const photos = app.photos.photosOf(EVENT) ?? [];
     for (const p of photos) {
       for (const url of [thumbUrl(p), previewUrl(p)]) {
