@@ -349,6 +349,8 @@ describe('GET /api/proxy-events', () => {
       deadline,
       printSizes: {},
       photoCount: 1,
+      autoPrint: 'off',
+      autoPrintSince: null,
       open: deadline === null || Date.parse(deadline) > now,
     });
     const list = createActiveEventList({

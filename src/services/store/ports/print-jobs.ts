@@ -8,7 +8,8 @@
  *   job can be found on the printer again if the process stops before the answer is recorded.
  * - `queued`: the printer accepted it (`jobId`); followed until it ends.
  * - Ends: `completed` (the line is marked printed), `canceled` / `aborted` (back in the queue,
- *   with the reason in the order's history), `unsent` (the printer certainly never took it),
+ *   with the reason in the order's history), `refused` (the printer answered the Print-Job with
+ *   an error), `unsent` (the printer certainly never took it: auto-print may send it again),
  *   `unknown` (the printer stopped answering for good, or no longer knows the job).
  * - One line has at most one job `sending` or `queued`, across processes: `begin` of a line
  *   already in flight begins nothing (a unique index on the line for those two states).
@@ -18,7 +19,16 @@
 import { z } from 'zod';
 import { Actor } from '../../../domain/order.js';
 
-export const PRINT_JOB_STATES = ['sending', 'queued', 'completed', 'canceled', 'aborted', 'unsent', 'unknown'] as const;
+export const PRINT_JOB_STATES = [
+  'sending',
+  'queued',
+  'completed',
+  'canceled',
+  'aborted',
+  'refused',
+  'unsent',
+  'unknown',
+] as const;
 export const PrintJobState = z.enum(PRINT_JOB_STATES);
 export type PrintJobState = z.infer<typeof PrintJobState>;
 export type FinalPrintJobState = Exclude<PrintJobState, 'sending' | 'queued'>;

@@ -326,7 +326,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         job_name      text NOT NULL UNIQUE,
         job_id        integer,
         state         text NOT NULL
-                      CHECK (state IN ('sending', 'queued', 'completed', 'canceled', 'aborted', 'unsent', 'unknown')),
+                      CHECK (state IN ('sending', 'queued', 'completed', 'canceled', 'aborted', 'refused', 'unsent', 'unknown')),
         printer_state text,
         reason        text,
         auto          boolean NOT NULL,

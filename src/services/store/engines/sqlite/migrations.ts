@@ -399,7 +399,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         job_name      TEXT NOT NULL UNIQUE,
         job_id        INTEGER,
         state         TEXT NOT NULL
-                      CHECK (state IN ('sending', 'queued', 'completed', 'canceled', 'aborted', 'unsent', 'unknown')),
+                      CHECK (state IN ('sending', 'queued', 'completed', 'canceled', 'aborted', 'refused', 'unsent', 'unknown')),
         printer_state TEXT,
         reason        TEXT,
         auto          INTEGER NOT NULL,
