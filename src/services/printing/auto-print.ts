@@ -94,7 +94,9 @@ export class AutoPrinter {
         .sort((a, b) => (lastPaidAt(a.order) ?? '').localeCompare(lastPaidAt(b.order) ?? '') || a.index - b.index);
       if (lines.length === 0) continue;
       const ids = lines.map((l) => itemId(l.order.orderNumber, l.index));
-      const sent = new Set((await this.deps.jobs.forItems(ids)).filter((j) => j.state !== 'unsent').map((j) => j.itemId));
+      const sent = new Set(
+        (await this.deps.jobs.forItems(ids)).filter((j) => j.state !== 'unsent').map((j) => j.itemId),
+      );
       const due = lines.filter((_, i) => !sent.has(ids[i] as string));
       await this.send(due);
     }

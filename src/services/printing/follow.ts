@@ -169,7 +169,10 @@ export class JobFollower {
     const found = await printer.client.findJob(job.jobName);
     if (found) {
       const queued = await this.deps.jobs.accepted(job.id, found.jobId, found.state);
-      this.deps.log.info({ itemId: job.itemId, jobId: found.jobId }, 'a job whose sending was interrupted is on the printer');
+      this.deps.log.info(
+        { itemId: job.itemId, jobId: found.jobId },
+        'a job whose sending was interrupted is on the printer',
+      );
       if (queued) await note(this.deps, queued, 'print-sent', `${job.printer} job ${found.jobId}`);
       return;
     }

@@ -4,7 +4,7 @@
  */
 import { holdsSize, type PrinterEntry, publicPrinterUrl } from '../../domain/printers.js';
 import { appError } from '../../errors/catalogue.js';
-import { type IppClient, ippClient, type PrinterReport, PrinterRefused, PrinterUnreachable } from './ipp-client.js';
+import { type IppClient, ippClient, PrinterRefused, type PrinterReport, PrinterUnreachable } from './ipp-client.js';
 import type { PrinterView } from './types.js';
 
 export type Printer = { entry: PrinterEntry; client: IppClient };

@@ -56,6 +56,10 @@ async function choosePrinters(deps: SendDeps, lines: readonly LineRef[], named: 
     const key = sizeKey(lineOf(ref).size);
     if (!chosen.has(key)) chosen.set(key, deps.printers.choose(candidatesOf[i] as Printer[]));
   }
+  // Every reading settles before the first refusal is thrown: no rejection is left unheard.
+  const settled = await Promise.allSettled(chosen.values());
+  const refused = settled.find((s) => s.status === 'rejected');
+  if (refused) throw refused.reason;
   for (const ref of lines) out.push(await (chosen.get(sizeKey(lineOf(ref).size)) as Promise<Printer>));
   return out;
 }
