@@ -159,7 +159,12 @@ export async function startIppPrinter(opts: { sizes: readonly string[]; name?: s
   const port = await freePort();
   const args = ['-r', 'off', '-n', 'localhost', '-p', String(port), '-d', spool, '-k', '-P', ppdFile, '-c', command];
   const child = spawn(printer.file, [...args, opts.name ?? 'Booth Printer'], {
-    env: { ...process.env, ...printer.env, DBUS_SYSTEM_BUS_ADDRESS: bus.address, DBUS_SESSION_BUS_ADDRESS: bus.address },
+    env: {
+      ...process.env,
+      ...printer.env,
+      DBUS_SYSTEM_BUS_ADDRESS: bus.address,
+      DBUS_SESSION_BUS_ADDRESS: bus.address,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';

@@ -58,10 +58,12 @@ async function cachedLibraryDirs(): Promise<string[]> {
   const out: string[] = [];
   for (const d of dirs) {
     const full = path.join(CACHE, d);
-    if (await readdir(full).then(
-      () => true,
-      () => false,
-    ))
+    if (
+      await readdir(full).then(
+        () => true,
+        () => false,
+      )
+    )
       out.push(full);
   }
   return out;

@@ -95,8 +95,10 @@ export function createPrintingService(deps: PrintingDeps): PrintingService {
       if (configured && order.fulfillmentType === 'pickup' && order.status === 'paid') autoPrinter.kick();
     },
     start() {
+      // Without printers nothing is followed: jobs of a PRINTERS set aside for a while stay as they were.
+      if (!configured) return;
       follower.wake();
-      if (configured) autoPrinter.start();
+      autoPrinter.start();
     },
     async stop() {
       await Promise.all([autoPrinter.stop(), follower.stop()]);

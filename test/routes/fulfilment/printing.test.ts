@@ -44,8 +44,7 @@ async function queueIds(app: TestApp): Promise<string[]> {
   return res.json().items.map((i: { itemId: string }) => i.itemId);
 }
 
-const print = (app: TestApp, payload: unknown) =>
-  call(app, { method: 'POST', url: '/api/print-queue/print', payload });
+const print = (app: TestApp, payload: unknown) => call(app, { method: 'POST', url: '/api/print-queue/print', payload });
 
 test('prints each line on the printer holding its size; the files, dpi, media and copies arrive; completed → printed', async (t) => {
   const printers = await twoPrinters(t);
@@ -112,9 +111,12 @@ test('prints each line on the printer holding its size; the files, dpi, media an
     expect.objectContaining({ name: 'big', sizes: ['5x7', '8x10'], state: 'idle', stateReasons: [] }),
   ]);
   expect(status.json().jobs).toEqual([]);
-  expect(status.json().recent.map((j: { itemId: string; state: string }) => [j.itemId, j.state]).sort()).toEqual(
-    ids.map((id) => [id, 'completed']),
-  );
+  expect(
+    status
+      .json()
+      .recent.map((j: { itemId: string; state: string }) => [j.itemId, j.state])
+      .sort(),
+  ).toEqual(ids.map((id) => [id, 'completed']));
 });
 
 test('out of paper: media-empty on the dashboard, the job in flight; cancelled at the printer → back in the queue with the reason', async (t) => {
@@ -152,7 +154,10 @@ test('out of paper: media-empty on the dashboard, the job in flight; cancelled a
   expectError(again, 409, 'ALREADY_PRINTING');
 
   // The photographer cancels the job on the printer.
-  const client = ippClient({ name: 'small', url: printers.small.url, sizes: ['4x6'], tls: 'verify' }, { timeoutMs: 5000 });
+  const client = ippClient(
+    { name: 'small', url: printers.small.url, sizes: ['4x6'], tls: 'verify' },
+    { timeoutMs: 5000 },
+  );
   t.onTestFinished(() => client.close());
   await client.cancel(jobId);
   await printers.small.clear();
