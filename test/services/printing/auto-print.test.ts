@@ -168,8 +168,8 @@ test('sends interrupted before the job id was recorded: the one that arrived is 
   // Both were recorded in the same instant: compared in a fixed order.
   expect(jobs.map((j) => [j.itemId, j.state, j.jobId === reached.jobId]).sort()).toEqual([
     [`${arrived.orderNumber}.1`, 'completed', true],
-    [`${lost.orderNumber}.1`, 'unsent', false],
     [`${lost.orderNumber}.1`, 'completed', false],
+    [`${lost.orderNumber}.1`, 'unsent', false],
   ]);
   // Each line reached the printer once.
   const received = await printer.received();
