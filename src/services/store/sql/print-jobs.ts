@@ -45,7 +45,7 @@ export class SqlPrintJobs implements PrintJobsPort {
     return this.db.transaction(async (tx) => {
       const begun: PrintJobRecord[] = [];
       const busy: string[] = [];
-      for (const job of jobs) {
+      for (const [position, job] of jobs.entries()) {
         const id = randomUUID();
         const record = PrintJobRecord.parse({
           ...job,
@@ -62,8 +62,8 @@ export class SqlPrintJobs implements PrintJobsPort {
         // The partial unique index on the line's in-flight job decides between two senders.
         const inserted = await tx.run(
           `INSERT INTO print_jobs (id, item_id, order_id, line, order_number, event_slug, printer, size, copies,
-             job_name, state, auto, requested_by, run_id, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?, ?, ?, ?, ?)
+             job_name, state, auto, requested_by, run_id, position, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?, ?, ?, ?, ?, ?)
            ON CONFLICT DO NOTHING`,
           [
             id,
@@ -79,6 +79,7 @@ export class SqlPrintJobs implements PrintJobsPort {
             record.auto,
             record.by,
             record.runId,
+            position,
             now,
             now,
           ],
@@ -147,7 +148,9 @@ export class SqlPrintJobs implements PrintJobsPort {
   }
 
   async inFlight() {
-    const rows = await this.db.all(`SELECT ${COLUMNS} FROM print_jobs WHERE ${IN_FLIGHT_SQL} ORDER BY created_at, id`);
+    const rows = await this.db.all(
+      `SELECT ${COLUMNS} FROM print_jobs WHERE ${IN_FLIGHT_SQL} ORDER BY created_at, position, id`,
+    );
     return rows.map(toRecord);
   }
 
@@ -162,7 +165,7 @@ export class SqlPrintJobs implements PrintJobsPort {
   async forItems(itemIds: readonly string[]) {
     if (itemIds.length === 0) return [];
     const rows = await this.db.all(
-      `SELECT ${COLUMNS} FROM print_jobs WHERE item_id IN (${placeholders(itemIds.length)}) ORDER BY created_at, id`,
+      `SELECT ${COLUMNS} FROM print_jobs WHERE item_id IN (${placeholders(itemIds.length)}) ORDER BY created_at, position, id`,
       itemIds,
     );
     return rows.map(toRecord);

@@ -332,6 +332,8 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         auto          boolean NOT NULL,
         requested_by  text NOT NULL,
         run_id        text NOT NULL,
+        -- The job's place among those begun together (the queue's order), after created_at.
+        position      integer NOT NULL,
         created_at    timestamptz NOT NULL,
         updated_at    timestamptz NOT NULL,
         finished_at   timestamptz

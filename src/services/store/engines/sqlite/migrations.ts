@@ -405,6 +405,8 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         auto          INTEGER NOT NULL,
         requested_by  TEXT NOT NULL,
         run_id        TEXT NOT NULL,
+        -- The job's place among those begun together (the queue's order), after created_at.
+        position      INTEGER NOT NULL,
         created_at    TEXT NOT NULL,
         updated_at    TEXT NOT NULL,
         finished_at   TEXT
