@@ -32,6 +32,7 @@ describe('GET /api/event-config', () => {
       packages: [],
       earlyBird: null,
       active: true,
+      autoPrint: 'off',
       closedReason: null,
       printSizes: { '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] },
     });
