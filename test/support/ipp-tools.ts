@@ -27,7 +27,7 @@ const PACKAGES = {
 } as const;
 type Tool = keyof typeof PACKAGES;
 
-export const INSTALL_HINT =
+const INSTALL_HINT =
   'The printing tests run a real IPP printer: CUPS’ ippeveprinter and a private dbus-daemon. Install them with\n' +
   '  sudo apt-get update && sudo apt-get install -y --no-install-recommends cups-ipp-utils dbus-daemon\n' +
   '(.ci/run does this); without root, `apt-get download` must be able to reach Debian’s mirror.';
@@ -100,7 +100,8 @@ async function inCache(tool: Tool): Promise<ToolPath | undefined> {
 }
 
 async function obtain(tool: Tool): Promise<ToolPath> {
-  const system = await onSystem(tool);
+  // IPP_TOOLS_UNPACKED=1 tries the unpacked copy even where the packages are installed (to check that path).
+  const system = process.env.IPP_TOOLS_UNPACKED === '1' ? undefined : await onSystem(tool);
   if (system) return { file: system, env: {} };
   const cached = await inCache(tool);
   if (cached) return cached;

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import type { PrintJobRecord } from '../../services/store/ports/print-jobs.js';
+import { type PrintJobRecord, PrintJobState } from '../../services/store/ports/print-jobs.js';
 import { paidLines, parseItemIds } from './queue.js';
 
 const MAX_ITEMS = 1000;
@@ -40,12 +40,10 @@ const PrintJob = z
     size: z.string(),
     copies: z.number().int(),
     jobId: z.number().int().nullable().describe('The printer’s job id; null while it is being sent'),
-    state: z
-      .enum(['sending', 'queued', 'completed', 'canceled', 'aborted', 'refused', 'unsent', 'unknown'])
-      .describe(
-        '`sending`, `queued` (at the printer): in flight. Ended: `completed` (the line is printed), `canceled`, ' +
-          '`aborted`, `refused`, `unsent`, `unknown` (the line is back in the print queue; `reason` says why)',
-      ),
+    state: PrintJobState.describe(
+      '`sending`, `queued` (at the printer): in flight. Ended: `completed` (the line is printed), `canceled`, ' +
+        '`aborted`, `refused`, `unsent`, `unknown` (the line is back in the print queue; `reason` says why)',
+    ),
     printerState: z.string().nullable().describe('The printer’s last `job-state`: `pending`, `processing`, ...'),
     reason: z.string().nullable(),
     auto: z.boolean().describe('Sent by auto-print'),

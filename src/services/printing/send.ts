@@ -36,8 +36,12 @@ export type SendDeps = {
   };
 };
 
-/** Print files rendered ahead of the one being sent. */
-const RENDER_AHEAD = 2;
+/**
+ * Print files rendered ahead of the one being sent: none. A printer takes seconds per print, far
+ * longer than a render, so rendering ahead gains nothing at the printer, while two 24 MP decodes
+ * at once take both cores from the gallery (bench/RESULTS.md, "printing").
+ */
+const RENDER_AHEAD = 0;
 
 type Planned = { ref: LineRef; itemId: string; printer: Printer; job: PrintJob };
 

@@ -19,7 +19,7 @@
 import { z } from 'zod';
 import { Actor } from '../../../domain/order.js';
 
-export const PRINT_JOB_STATES = [
+const PRINT_JOB_STATES = [
   'sending',
   'queued',
   'completed',
@@ -32,7 +32,6 @@ export const PRINT_JOB_STATES = [
 export const PrintJobState = z.enum(PRINT_JOB_STATES);
 export type PrintJobState = z.infer<typeof PrintJobState>;
 export type FinalPrintJobState = Exclude<PrintJobState, 'sending' | 'queued'>;
-export const IN_FLIGHT: readonly PrintJobState[] = ['sending', 'queued'];
 
 const isoTimestamp = z.iso.datetime({ offset: true });
 
