@@ -175,6 +175,7 @@ export async function startIppPrinter(opts: { sizes: readonly string[]; name?: s
     await listening(port, child, () => log);
   } catch (err) {
     await stopProcess(bus.process);
+    await rm(dir, { recursive: true, force: true });
     throw err;
   }
   return {
