@@ -70,6 +70,7 @@ import notifier from './services/notifier/plugin.js';
 import orderIntake from './services/orders/plugin.js';
 import payments from './services/payments/plugin.js';
 import photos from './services/photos/plugin.js';
+import printing from './services/printing/plugin.js';
 import prints from './services/prints/plugin.js';
 import push from './services/push/plugin.js';
 import rateLimits from './services/rate-limit/plugin.js';
@@ -183,6 +184,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(finder); // needs photos and photoCodes
   await fastify.register(labels);
   await fastify.register(prints); // needs photos and events
+  await fastify.register(printing); // needs store, prints and events: the booth's printers over IPP
   await fastify.register(address);
   await fastify.register(notifier); // needs store; mail outbox worker
   await fastify.register(push); // needs store

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { type PrinterEntry, parsePrinters } from '../domain/printers.js';
 import { parseTokenEntry } from '../domain/roles.js';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
@@ -162,6 +163,20 @@ export const envSchema = z.object({
   DOWNLOAD_TTL_DAYS: int(1, 3650).default(30),
   DOWNLOAD_MAX: int(1, 1000).default(10),
   DOWNLOAD_LINK_SECRET: optional(z.string().min(16)),
+
+  // --- printing at the booth (docs/contract.md, "Printing at the booth") -------------
+  PRINTERS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const { printers, problems } = parsePrinters(value);
+      for (const message of problems) ctx.addIssue({ code: 'custom', message });
+      return printers as PrinterEntry[];
+    }),
+  /** How long a printer may take to answer a status read or accept a connection. */
+  PRINTER_TIMEOUT_MS: ms(200, 60_000).default(3000),
+  /** How often the jobs sent are asked about while they print. */
+  PRINT_JOB_POLL_MS: ms(100, 60_000).default(1000),
 
   // --- labels ------------------------------------------------------------------
   RETURN_ADDRESS: z

@@ -259,6 +259,22 @@ export function applyPrinted(order: OrderRecord, lines: readonly number[], now: 
   return { order: next(order, { printed }, entries, now), changed: true };
 }
 
+/** What a printer did with a line (docs/contract.md, "Printing at the booth"). */
+export type PrintNote = { action: 'print-sent' | 'print-failed'; itemId: string; text: string };
+
+/**
+ * A line sent to a printer, or back from one unprinted: one `print-sent` / `print-failed`
+ * entry (the item id in `field`, the printer's words in `to`). The same note again changes
+ * nothing, so a job's outcome noted twice (a restart between the note and the job's record)
+ * shows once.
+ */
+export function applyPrintNote(order: OrderRecord, note: PrintNote, now: Date, by: Actor): Applied {
+  const same = (h: HistoryEntry) => h.action === note.action && h.field === note.itemId && h.to === note.text;
+  if (order.history.some(same)) return { order, changed: false };
+  const entry: HistoryEntry = { at: now.toISOString(), action: note.action, field: note.itemId, to: note.text, by };
+  return { order: next(order, {}, [entry], now), changed: true };
+}
+
 /**
  * The feedback text replaced as a whole: a hand edit of the spreadsheet's feedback column
  * (docs/contract.md, "System of record and the spreadsheet mirror"). The entry cap applies to

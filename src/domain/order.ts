@@ -72,13 +72,17 @@ export const HISTORY_ACTIONS = [
   'printed',
   'photo-removed',
   'payment',
+  'print-sent',
+  'print-failed',
 ] as const;
 
 /**
  * One change to an order. `from`/`to` are the status (status, hold-expiry), the shipping
  * status (shipping), the pickup status (pickup) or the field's values (edit, with `field`
  * naming it); `printed` names the printed line's item id in `field` and what it was in `to`;
- * `payment` records an online checkout opened for the order (`to`: the provider's session id).
+ * `payment` records an online checkout opened for the order (`to`: the provider's session id);
+ * `print-sent` and `print-failed` name a line's item id in `field` and say in `to` which printer
+ * took it as which job, or why the job did not print (docs/contract.md, "Printing at the booth").
  */
 export const HistoryEntry = z.object({
   at: z.iso.datetime({ offset: true }),

@@ -25,6 +25,7 @@ export const errorCatalogue = {
   COUPON_NOT_FOUND: { status: 404, message: 'Coupon not found' },
   CODE_NOT_FOUND: { status: 404, message: 'No photos are known for this photo code' },
   TAKEDOWN_NOT_FOUND: { status: 404, message: 'No such takedown request' },
+  PRINTER_NOT_FOUND: { status: 404, message: 'No printer of that name is configured (PRINTERS)' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   NOT_ACCEPTABLE: { status: 406, message: 'Not acceptable' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
@@ -41,6 +42,8 @@ export const errorCatalogue = {
   TAKEDOWN_DECIDED: { status: 409, message: 'The takedown request was decided otherwise already' },
   FEEDBACK_LIMIT: { status: 409, message: 'The order has all the feedback it can take' },
   SUBSCRIPTION_LIMIT: { status: 409, message: 'The photo code has all the subscriptions it can take' },
+  PRINTER_LACKS_SIZE: { status: 409, message: 'No printer holds paper of that print size' },
+  ALREADY_PRINTING: { status: 409, message: 'The line is being printed already' },
   VERIFICATION_EXPIRED: { status: 410, message: 'The confirmation link has expired' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
@@ -53,6 +56,7 @@ export const errorCatalogue = {
   BUSY: { status: 503, message: 'The server is busy; try again shortly' },
   CAPTCHA_UNAVAILABLE: { status: 503, message: 'The CAPTCHA service cannot be reached right now' },
   PAYMENT_UNAVAILABLE: { status: 503, message: 'The payment provider cannot be reached right now' },
+  PRINTER_UNAVAILABLE: { status: 503, message: 'The printer does not answer' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

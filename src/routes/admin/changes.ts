@@ -17,8 +17,9 @@
  *   becomes paid and holds digital files gets its receipt again, with the download links,
  *   queued in the same transaction (docs/contract.md, "Selling").
  * - A status or shipping change that changed something pushes a notification (status /
- *   shipping); marking shipped queues the customer's "shipped" mail in the same store
- *   transaction, then wakes the mail worker. A request that changes nothing notifies nobody.
+ *   shipping); a pickup order marked paid is handed to auto-print; marking shipped queues the
+ *   customer's "shipped" mail in the same store transaction, then wakes the mail worker. A
+ *   request that changes nothing notifies nobody.
  */
 import type { Actor, EditableFields, OrderRecord, OrderStatus } from '../../domain/order.js';
 import { checkEditable, checkStatusChange } from '../../domain/transitions.js';
@@ -27,6 +28,7 @@ import type { AddressVerifier } from '../../services/address/types.js';
 import { paidJobs, shippedJob } from '../../services/notifier/jobs.js';
 import type { Notifier } from '../../services/notifier/types.js';
 import type { Payments } from '../../services/payments/plugin.js';
+import type { Printing } from '../../services/printing/types.js';
 import type { PushNotifier } from '../../services/push/types.js';
 import type { OrderPatch, OrdersPort, ShippingPatch } from '../../services/store/ports/orders.js';
 import { loadOrder } from '../common/order-ref.js';
@@ -37,6 +39,8 @@ export type ChangeDeps = {
   notifier: Pick<Notifier, 'kick'>;
   addressVerifier: AddressVerifier;
   payments: Pick<Payments, 'refundBeforeVoid'>;
+  /** A pickup order marked paid may be printed at once (auto-print, docs/contract.md, "Printing at the booth"). */
+  printing: Pick<Printing, 'orderPaid'>;
 };
 
 export type ChangeResult = { order: OrderRecord; changed: boolean; message: string };
@@ -112,6 +116,7 @@ export async function changeOrder(
   const order = result.order;
   const statusMoved = result.changed && change.status !== undefined && order.status !== current.status;
   if (statusMoved) deps.push.notifyOrder('status', order);
+  if (statusMoved && order.status === 'paid') deps.printing.orderPaid(order);
   if (result.changed && mail.length > 0) deps.notifier.kick();
   const n = order.orderNumber;
   const message = !result.changed

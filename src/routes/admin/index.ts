@@ -76,6 +76,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
       return fastify.addressVerifier;
     },
     payments: fastify.payments,
+    printing: fastify.printing,
   };
   // Reading: every role; changing: staff, with voiding and cancelling the owner's (src/domain/roles.ts).
   const read = { config: { access: 'viewer' } } as const;

@@ -75,7 +75,8 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`shippingFee` (dollars), `packages` (`[{ size, count, price }]`: per size, every full `count` copies cost',
           '`price` dollars; one per size, on the price list, cheaper than its copies; replaces the list, `[]` removes',
           'all) and `earlyBird` (`{ percent, until }`: whole percent off orders placed before `until`; `null` removes',
-          'it). Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after',
+          'it), `autoPrint` (`pickup`: pickup orders’ prints go to the booth’s printer when marked paid; `off`).',
+          'Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after',
           'the change: 400 `VALIDATION_FAILED`.',
           'Fields left out keep their current value. The change is stored in the order store, applies at once',
           '(gallery status, `/api/proxy-events`, order submission) and survives restarts.',
@@ -101,7 +102,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
       const { eventSlug } = request.body;
       const current = await events.get(eventSlug);
       if (!current) throw notFound(eventSlug);
-      const patch = toSettingsPatch(request.body);
+      const patch = toSettingsPatch(request.body, current);
       const problems = settingsProblems(patch, current);
       if (problems.length > 0) {
         throw appError('VALIDATION_FAILED', { message: 'The packages do not fit the price list', details: problems });

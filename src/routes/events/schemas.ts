@@ -60,6 +60,13 @@ const EarlyBirdBody = z
   .nullable()
   .describe('Not combined with a coupon: the larger discount applies. `null` removes it');
 
+const AutoPrint = z
+  .enum(['off', 'pickup'])
+  .describe(
+    '`pickup`: a pickup order’s prints are sent to the first idle printer holding their size as soon as it is ' +
+      'marked paid (orders marked paid before this was turned on are not); `off`: printing is started by hand',
+  );
+
 const SETTING_KEYS = [
   'isArchived',
   'orderingEnabled',
@@ -68,6 +75,7 @@ const SETTING_KEYS = [
   'shippingFee',
   'packages',
   'earlyBird',
+  'autoPrint',
 ] as const;
 
 export const EventConfigUpdate = z
@@ -84,6 +92,7 @@ export const EventConfigUpdate = z
     shippingFee: Dollars.optional().describe('Shipping fee in dollars for orders that ship'),
     packages: PackageList.optional(),
     earlyBird: EarlyBirdBody.optional(),
+    autoPrint: AutoPrint.optional(),
   })
   .refine((b) => SETTING_KEYS.some((k) => b[k] !== undefined), {
     message: `name at least one of ${SETTING_KEYS.join(', ')}`,
@@ -111,6 +120,7 @@ export const EventConfig = z
       .nullable()
       .describe('`percent` off orders placed before `until` (also shown once `until` has passed); null: none'),
     active: z.boolean().describe('Open for orders now: not archived, ordering enabled, deadline (if any) ahead'),
+    autoPrint: AutoPrint,
     closedReason: z
       .enum(['archived', 'disabled', 'deadline'])
       .nullable()
@@ -143,6 +153,7 @@ export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): Event
     packages: ev.packages.map((p) => ({ size: p.size, count: p.count, price: centsToDollars(p.priceCents) })),
     earlyBird: ev.earlyBird && { percent: ev.earlyBird.percent, until: ev.earlyBird.until },
     active: ev.open,
+    autoPrint: ev.autoPrint,
     closedReason: closedReason(ev, now),
     printSizes: pricedPrintSizes(ev),
   };
@@ -158,9 +169,19 @@ function pricedPrintSizes(ev: EffectiveEvent): Record<string, [number, number]> 
   return out;
 }
 
-/** The store patch for a validated update: dollars → cents, deadline → UTC. */
-export function toSettingsPatch(body: EventConfigUpdate) {
+/**
+ * The store patch for a validated update: dollars → cents, deadline → UTC; turning auto-print
+ * on records when, so that only orders marked paid from then on are printed by it.
+ */
+export function toSettingsPatch(
+  body: EventConfigUpdate,
+  current: Pick<EffectiveEvent, 'autoPrint'> = { autoPrint: 'off' },
+  now = new Date(),
+) {
+  const turnedOn = body.autoPrint === 'pickup' && current.autoPrint !== 'pickup';
   return {
+    autoPrint: body.autoPrint,
+    autoPrintSince: turnedOn ? now.toISOString() : undefined,
     isArchived: body.isArchived,
     orderingEnabled: body.orderingEnabled,
     deadline:

@@ -2,7 +2,8 @@
  * The print queue, admin only (docs/contract.md, "Fulfilment"):
  * - `GET /api/print-queue`: the lines of paid orders not yet printed, with copies per size;
  * - `GET /api/print-files`: a batch of them (or the lines named) as a streamed ZIP;
- * - `POST /api/print-queue/printed`: marks lines printed (in each order's history).
+ * - `POST /api/print-queue/printed`: marks lines printed (in each order's history);
+ * - sending lines to the booth's printers is printing.ts.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,6 +12,7 @@ import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminPhoto } from '../../schemas/order.js';
 import type { PrintLine } from '../../services/prints/types.js';
+import type { PrintJobRecord } from '../../services/store/ports/print-jobs.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { attachment, BINARY } from './files.js';
 import { ZIP_TYPE } from './print-files.js';
@@ -52,6 +54,15 @@ const QueueItem = z
     fileName: z
       .string()
       .describe('The print file’s name in the ZIP: `<orderNumber>_<photoNumber>_<size>_x<quantity>.jpg`'),
+    printing: z
+      .object({
+        printer: z.string(),
+        jobId: z.number().int().nullable(),
+        state: z.enum(['sending', 'queued']),
+        printerState: z.string().nullable().describe('The printer’s `job-state`: `pending`, `processing`, ...'),
+      })
+      .nullable()
+      .describe('The line’s print job in flight (`POST /api/print-queue/print`, auto-print); null when none'),
   })
   .meta({ id: 'PrintQueueItem' });
 
@@ -77,8 +88,14 @@ const PrintedResponse = z
   })
   .meta({ id: 'PrintedResponse' });
 
+/** A line's job in flight, as the queue shows it. */
+function printingOf(job: PrintJobRecord | undefined) {
+  if (!job || (job.state !== 'sending' && job.state !== 'queued')) return null;
+  return { printer: job.printer, jobId: job.jobId, state: job.state, printerState: job.printerState };
+}
+
 const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { store, prints } = fastify;
+  const { store, prints, printing } = fastify;
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
   // Booth helpers run the printer (docs/contract.md, "Roles").
   const admin = { config: { access: 'staff' } } as const;
@@ -113,7 +130,8 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
     async (request) => {
       const waiting = (await paidLines(store.orders, request.query)).filter((q) => !q.printed);
       const lines = waiting.map(printLine);
-      const plan = await prints.plan(lines);
+      const [plan, jobs] = await Promise.all([prints.plan(lines), printing.jobs()]);
+      const inFlight = new Map(jobs.inFlight.map((j) => [j.itemId, j]));
       const names = new Map([...plan.jobs, ...plan.problems].map((j) => [j.line, j.fileName]));
       return {
         items: waiting.map((q, i) => ({
@@ -127,6 +145,7 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
           quantity: q.line.quantity,
           crop: { x: q.line.crop?.x ?? 0.5, y: q.line.crop?.y ?? 0.5 },
           fileName: names.get(lines[i] as PrintLine) ?? '',
+          printing: printingOf(inFlight.get(q.itemId)),
         })),
         counts: copiesBySize(waiting),
       };

@@ -11,6 +11,9 @@ import type { EventSettings, EventSettingsPatch, EventSettingsPort } from '../st
 
 export type EffectiveEvent = EventDefaults & {
   photoCount: number;
+  /** Auto-print (docs/contract.md, "Printing at the booth"): a setting of the record only. */
+  autoPrint: 'off' | 'pickup';
+  autoPrintSince: string | null;
   /** Open for orders now (`active`, docs/contract.md, "Events"). */
   open: boolean;
 };
@@ -46,6 +49,8 @@ function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new
     deadline: s?.deadline === undefined ? ev.deadline : s.deadline,
     printSizes: ev.printSizes,
     photoCount: ev.photoCount,
+    autoPrint: s?.autoPrint ?? 'off',
+    autoPrintSince: s?.autoPrintSince ?? null,
     open: false,
   };
   // A default size the admin removed from the price list falls back to the first listed size.

@@ -68,6 +68,7 @@ async function paymentsPlugin(fastify: FastifyInstance) {
       try {
         fastify.push.notifyOrder(what, order);
         fastify.notifier.kick();
+        if (order.status === 'paid') fastify.printing.orderPaid(order);
       } catch (err) {
         log.warn({ err, orderNumber: order.orderNumber }, 'could not announce a payment');
       }

@@ -18,6 +18,7 @@ import type { MirrorPort } from './ports/mirror.js';
 import type { OrdersPort } from './ports/orders.js';
 import type { PaymentEventsPort } from './ports/payment-events.js';
 import type { PhotoCodesPort } from './ports/photo-codes.js';
+import type { PrintJobsPort } from './ports/print-jobs.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
 import type { TakedownsPort } from './ports/takedowns.js';
 import { SqlCaptchaTokens } from './sql/captcha-tokens.js';
@@ -31,6 +32,7 @@ import { SqlMirror } from './sql/mirror.js';
 import { SqlOrders } from './sql/orders.js';
 import { SqlPaymentEvents } from './sql/payment-events.js';
 import { SqlPhotoCodes } from './sql/photo-codes.js';
+import { SqlPrintJobs } from './sql/print-jobs.js';
 import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
 import { SqlTakedowns } from './sql/takedowns.js';
 
@@ -50,6 +52,8 @@ export interface Store {
   readonly mirror: MirrorPort;
   readonly photoCodes: PhotoCodesPort;
   readonly takedowns: TakedownsPort;
+  /** Order lines sent to the booth's printers (src/services/printing is its one user). */
+  readonly printJobs: PrintJobsPort;
 }
 
 export type StoreOptions = (
@@ -79,6 +83,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly mirror: MirrorPort;
   readonly photoCodes: PhotoCodesPort;
   readonly takedowns: TakedownsPort;
+  readonly printJobs: PrintJobsPort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -94,6 +99,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.mirror = new SqlMirror(db);
     this.photoCodes = new SqlPhotoCodes(db);
     this.takedowns = new SqlTakedowns(db);
+    this.printJobs = new SqlPrintJobs(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

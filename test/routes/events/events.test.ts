@@ -32,6 +32,7 @@ describe('GET /api/event-config', () => {
       packages: [],
       earlyBird: null,
       active: true,
+      autoPrint: 'off',
       closedReason: null,
       printSizes: { '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] },
     });
@@ -349,6 +350,8 @@ describe('GET /api/proxy-events', () => {
       deadline,
       printSizes: {},
       photoCount: 1,
+      autoPrint: 'off',
+      autoPrintSince: null,
       open: deadline === null || Date.parse(deadline) > now,
     });
     const list = createActiveEventList({

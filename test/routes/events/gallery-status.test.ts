@@ -86,6 +86,8 @@ describe('catalogSettings', () => {
     deadline: null,
     printSizes: {},
     photoCount: 1,
+    autoPrint: 'off',
+    autoPrintSince: null,
     open: true,
     ...over,
   });

@@ -50,6 +50,7 @@ forEachEngine((engine, makeApp) => {
       quantity: 2,
       crop: { x: 0.5, y: 0.5 },
       fileName: `${first.orderNumber}_${n}_4x6_x2.jpg`,
+      printing: null,
     });
 
     const only = (await call(app, { url: `/api/print-queue?eventSlug=${AX}&size=4X6` })).json();

@@ -95,6 +95,7 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
   const [config, setConfig] = useState<EventConfig | undefined>();
   const [enabled, setEnabled] = useState(true);
   const [archived, setArchived] = useState(false);
+  const [autoPrint, setAutoPrint] = useState(false);
   const [deadline, setDeadline] = useState('');
   const [rows, setRows] = useState<PriceRow[]>([]);
   const [fee, setFee] = useState('');
@@ -107,6 +108,7 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     setConfig(c);
     setEnabled(c.orderingEnabled);
     setArchived(c.isArchived);
+    setAutoPrint(c.autoPrint === 'pickup');
     setDeadline(toLocalInput(c.deadline));
     setRows(Object.entries(c.prices).map(([size, price]) => ({ id: ++rowSeq, size, price: price.toFixed(2) })));
     setFee(c.shippingFee.toFixed(2));
@@ -140,6 +142,7 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     const wantEnabled = publish || enabled;
     if (wantEnabled !== config.orderingEnabled) body.orderingEnabled = wantEnabled;
     if (archived !== config.isArchived) body.isArchived = archived;
+    if (autoPrint !== (config.autoPrint === 'pickup')) body.autoPrint = autoPrint ? 'pickup' : 'off';
     const newDeadline = when ? when.toISOString() : null;
     if (toLocalInput(newDeadline) !== toLocalInput(config.deadline)) body.deadline = newDeadline;
     const samePrices =
@@ -208,7 +211,20 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
           />
           <span>Archived</span>
         </label>
+        <label class="switch">
+          <input
+            type="checkbox"
+            checked={autoPrint}
+            aria-describedby={id('auto-print-hint')}
+            onChange={(e) => setAutoPrint((e.target as HTMLInputElement).checked)}
+          />
+          <span>Print pickup orders when paid</span>
+        </label>
       </div>
+      <p class="hint" id={id('auto-print-hint')}>
+        Auto-print: a pickup order’s prints go to the first idle printer holding their size as soon as it is marked paid
+        (orders paid before you turn this on wait in the print queue).
+      </p>
       <div class="field">
         <label for={id('deadline')}>Ordering deadline</label>
         <p class="hint" id={id('deadline-hint')}>

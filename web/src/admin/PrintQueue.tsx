@@ -1,20 +1,44 @@
 /**
  * The print queue: every line of the paid orders not yet printed, grouped by event and size
- * with the copies to print; per batch "Download this batch" (the print files as one ZIP) and "Mark
- * printed" for exactly the lines shown (docs/contract.md, "Fulfilment").
+ * with the copies to print; per batch "Print this batch" (to the booth's printer over IPP),
+ * "Download this batch" (the print files as one ZIP) and "Mark printed" for exactly the lines
+ * shown, and "Print" per line (docs/contract.md, "Fulfilment" and "Printing at the booth"). The
+ * printers' state and the jobs in flight are shown above (Printers.tsx).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { localUrl, sendJson } from '../lib/api.js';
-import type { PrintQueueItem, PrintQueue as Queue } from '../lib/api-schema.js';
+import type { Printers, PrintQueueItem, PrintRequest, PrintResponse, PrintQueue as Queue } from '../lib/api-schema.js';
 import { useFetch } from '../lib/hooks.js';
 import { showToast } from '../lib/toast.js';
+import { PrintersPanel, usePrinterPolling } from './Printers.js';
 import { onAdminError } from './session.js';
 import { downloadFile } from './shared.js';
+
+/** Sends lines to the printer; the answer in words. */
+async function printLines(itemIds: string[]): Promise<string> {
+  const body: PrintRequest = { itemIds };
+  const res = await sendJson<PrintResponse>('POST', '/api/print-queue/print', body, { admin: true });
+  const refused = res.notSent.map((n) => `${n.itemId}: ${n.reason}`);
+  return refused.length > 0 ? `${res.message} (${refused.join('; ')})` : res.message;
+}
+
+/** Whether the line is with a printer already (not sent again by "Print this batch"). */
+function waitingOnPrinter(items: PrintQueueItem[], id: string): boolean {
+  return items.some((i) => i.itemId === id && i.printing !== null);
+}
 
 export default function PrintQueue() {
   useTitle('Print queue');
   const queue = useFetch<Queue>('/api/print-queue', { admin: true });
+  const printers = useFetch<Printers>('/api/printers', { admin: true });
+  usePrinterPolling(printers);
+  const canPrint = (printers.data?.printers.length ?? 0) > 0;
+  // While jobs print, the queue follows them (a completed job takes its line out of the queue).
+  const printing = (printers.data?.jobs.length ?? 0) > 0;
+  useEffect(() => {
+    if (printing) queue.reload();
+  }, [printers.data]);
   const [busy, setBusy] = useState('');
   const [error, setError] = useState('');
   useEffect(() => {
@@ -62,6 +86,7 @@ export default function PrintQueue() {
           {error}
         </Notice>
       )}
+      {printers.data && <PrintersPanel printers={printers.data} />}
       {batches.size === 0 && <Notice>Nothing waits to be printed.</Notice>}
       {[...batches.entries()].map(([key, items]) => {
         const { eventSlug, size } = items[0] as PrintQueueItem;
@@ -77,9 +102,28 @@ export default function PrintQueue() {
                 {events > 1 && <span class="muted small"> · {eventSlug}</span>}
               </h2>
               <div class="actions">
+                {canPrint && (
+                  <button
+                    type="button"
+                    class="btn btn-primary"
+                    disabled={busy !== ''}
+                    onClick={() =>
+                      act(`print-${key}`, async () => {
+                        const free = ids.filter((id) => !waitingOnPrinter(items, id));
+                        if (free.length === 0) return 'Every line of this batch is with a printer already';
+                        const message = await printLines(free);
+                        queue.reload();
+                        printers.reload();
+                        return message;
+                      })
+                    }
+                  >
+                    {busy === `print-${key}` ? 'Sending…' : 'Print this batch'}
+                  </button>
+                )}
                 <button
                   type="button"
-                  class="btn btn-primary"
+                  class={canPrint ? 'btn btn-secondary' : 'btn btn-primary'}
                   disabled={busy !== ''}
                   onClick={() =>
                     act(`dl-${key}`, async () => {
@@ -123,6 +167,7 @@ export default function PrintQueue() {
                     Copies
                   </th>
                   <th scope="col">File</th>
+                  {canPrint && <th scope="col">Printer</th>}
                 </tr>
               </thead>
               <tbody>
@@ -141,6 +186,33 @@ export default function PrintQueue() {
                     </td>
                     <td class="num">{i.quantity}</td>
                     <td class="mono small file-path">{i.fileName}</td>
+                    {canPrint && (
+                      <td>
+                        {i.printing ? (
+                          <span class="badge badge-info">
+                            {i.printing.state === 'sending' ? 'sending' : (i.printing.printerState ?? 'queued')} on{' '}
+                            {i.printing.printer}
+                          </span>
+                        ) : (
+                          <button
+                            type="button"
+                            class="btn btn-secondary btn-small"
+                            disabled={busy !== ''}
+                            aria-label={`Print ${i.itemId}`}
+                            onClick={() =>
+                              act(`print-${i.itemId}`, async () => {
+                                const message = await printLines([i.itemId]);
+                                queue.reload();
+                                printers.reload();
+                                return message;
+                              })
+                            }
+                          >
+                            Print
+                          </button>
+                        )}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>

@@ -2167,7 +2167,8 @@ export interface paths {
          *     `shippingFee` (dollars), `packages` (`[{ size, count, price }]`: per size, every full `count` copies cost
          *     `price` dollars; one per size, on the price list, cheaper than its copies; replaces the list, `[]` removes
          *     all) and `earlyBird` (`{ percent, until }`: whole percent off orders placed before `until`; `null` removes
-         *     it). Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
+         *     it), `autoPrint` (`pickup`: pickup orders’ prints go to the booth’s printer when marked paid; `off`).
+         *     Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
          *     the change: 400 `VALIDATION_FAILED`.
          *     Fields left out keep their current value. The change is stored in the order store, applies at once
          *     (gallery status, `/api/proxy-events`, order submission) and survives restarts.
@@ -4933,6 +4934,239 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/printers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The booth’s printers, their state, and the print jobs in flight
+         * @description Each printer of PRINTERS, asked now over IPP (Get-Printer-Attributes, all at once, each within
+         *     PRINTER_TIMEOUT_MS): its state (`idle`, `processing`, `stopped`), state reasons (`media-empty`,
+         *     `marker-supply-low`, ...), jobs queued in it and paper loaded. A printer that does not answer is
+         *     `unreachable` (with why in `message`), never an error. `jobs`: the lines sent and not yet ended.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Printers"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/print-queue/print": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Print lines of the print queue on the booth’s printer
+         * @description Sends each line’s print file (as `GET /api/print-files` makes it, crop included) to a printer as an
+         *     IPP Print-Job with the size’s paper (`media`: `na_index-4x6_4x6in`, `na_5x7_5x7in`,
+         *     `na_govt-letter_8x10in`, ...) and `copies` = the line’s quantity, in the order given. `printer` names
+         *     one; without it each size goes to the first idle printer holding it. The line is marked printed when
+         *     the printer reports the job `completed`; `canceled` or `aborted` leaves it in the queue with the
+         *     reason in the order’s history. A line already being printed is not sent again.
+         *     An item id that names no line of a paid order: 400 `VALIDATION_FAILED`. Every line printed already:
+         *     409 `NOTHING_TO_PRINT`; every line being printed: 409 `ALREADY_PRINTING`. An unknown printer: 404
+         *     `PRINTER_NOT_FOUND`; a printer (or none) that does not hold a line’s size: 409 `PRINTER_LACKS_SIZE`.
+         *     The printer does not answer: 503 `PRINTER_UNAVAILABLE`, and nothing is sent or marked.
+         *
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PrintRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PrintResponse"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PRINTER_NOT_FOUND`: No printer of that name is configured (PRINTERS) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `NOTHING_TO_PRINT`: Nothing to print: no order or order line matches. `ALREADY_PRINTING`: The line is being printed already. `PRINTER_LACKS_SIZE`: No printer holds paper of that print size */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PRINTER_UNAVAILABLE`: The printer does not answer. `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/{id}/pickup": {
         parameters: {
             query?: never;
@@ -6462,7 +6696,7 @@ export interface components {
             /** @description ISO 8601 */
             at: string;
             /** @enum {string} */
-            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed" | "payment";
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed" | "payment" | "print-sent" | "print-failed";
             /** @description `edit`: the field changed; `photo-removed`: `photo`, with the number in `to` */
             field?: string;
             /** @description The status, shipping status or field value before */
@@ -6827,6 +7061,11 @@ export interface components {
                  */
                 until: string;
             } | null;
+            /**
+             * @description `pickup`: a pickup order’s prints are sent to the first idle printer holding their size as soon as it is marked paid (orders marked paid before this was turned on are not); `off`: printing is started by hand
+             * @enum {string}
+             */
+            autoPrint?: "off" | "pickup";
         };
         EventConfigInput: {
             eventSlug: string;
@@ -6862,6 +7101,11 @@ export interface components {
             } | null;
             /** @description Open for orders now: not archived, ordering enabled, deadline (if any) ahead */
             active: boolean;
+            /**
+             * @description `pickup`: a pickup order’s prints are sent to the first idle printer holding their size as soon as it is marked paid (orders marked paid before this was turned on are not); `off`: printing is started by hand
+             * @enum {string}
+             */
+            autoPrint: "off" | "pickup";
             /** @description Why the event is not open for orders; null when it is */
             closedReason: ("archived" | "disabled" | "deadline") | null;
             /** @description size → `[short side, long side]` in inches, for every size on the price list whose print size is known (4x6, 5x7, 8x10, the event's `printSizes` setting, or a name such as "11x14"): the aspect of the print, for the crop chooser */
@@ -6921,6 +7165,15 @@ export interface components {
             };
             /** @description The print file’s name in the ZIP: `<orderNumber>_<photoNumber>_<size>_x<quantity>.jpg` */
             fileName: string;
+            /** @description The line’s print job in flight (`POST /api/print-queue/print`, auto-print); null when none */
+            printing: {
+                printer: string;
+                jobId: number | null;
+                /** @enum {string} */
+                state: "sending" | "queued";
+                /** @description The printer’s `job-state`: `pending`, `processing`, ... */
+                printerState: string | null;
+            } | null;
         };
         PrintQueueInput: {
             /** @description Oldest order first, lines in order */
@@ -6942,6 +7195,81 @@ export interface components {
             marked: string[];
             /** @description Item ids that were marked printed before (left as they were) */
             alreadyPrinted: string[];
+        };
+        PrinterInput: {
+            name: string;
+            /** @description The printer’s IPP URL (without credentials) */
+            url: string;
+            /** @description The print sizes it holds paper for (PRINTERS) */
+            sizes: string[];
+            /**
+             * @description `printer-state` as the printer reports it; `unreachable`: no answer within PRINTER_TIMEOUT_MS
+             * @enum {string}
+             */
+            state: "idle" | "processing" | "stopped" | "unreachable";
+            /** @description `printer-state-reasons` without their severity suffix: `media-empty`, `marker-supply-low`, ... */
+            stateReasons: string[];
+            /** @description The printer’s `printer-state-message`, or why it could not be read */
+            message: string;
+            /** @description Jobs waiting in the printer (`queued-job-count`) */
+            queuedJobs: number | null;
+            acceptingJobs: boolean | null;
+            /** @description PWG names of the paper loaded (`media-ready`) */
+            mediaReady: string[];
+        };
+        PrintJobInput: {
+            id: string;
+            itemId: string;
+            orderNumber: string;
+            printer: string;
+            size: string;
+            copies: number;
+            /** @description The printer’s job id; null while it is being sent */
+            jobId: number | null;
+            /**
+             * @description `sending`, `queued` (at the printer): in flight. Ended: `completed` (the line is printed), `canceled`, `aborted`, `refused`, `unsent`, `unknown` (the line is back in the print queue; `reason` says why)
+             * @enum {string}
+             */
+            state: "sending" | "queued" | "completed" | "canceled" | "aborted" | "refused" | "unsent" | "unknown";
+            /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
+            printerState: string | null;
+            reason: string | null;
+            /** @description Sent by auto-print */
+            auto: boolean;
+            by: string;
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        PrintersInput: {
+            /** @description In PRINTERS order */
+            printers: components["schemas"]["PrinterInput"][];
+            /** @description Jobs in flight, oldest first */
+            jobs: components["schemas"]["PrintJobInput"][];
+            /** @description The latest jobs that ended, newest first */
+            recent: components["schemas"]["PrintJobInput"][];
+        };
+        PrintRequestInput: {
+            /** @description Print-queue lines, printed in this order */
+            itemIds: string[];
+            /** @description A printer’s name; absent: for each size, the first idle printer holding it */
+            printer?: string;
+        };
+        PrintResponseInput: {
+            /** @constant */
+            success: true;
+            message: string;
+            /** @description The lines sent, in order */
+            jobs: {
+                itemId: string;
+                printer: string;
+                /** @description The printer’s job id; null: the printer did not answer in time, the job is looked for */
+                jobId: number | null;
+            }[];
+            /** @description Lines not sent (printed already, being printed, refused by the printer, no print file): still queued */
+            notSent: {
+                itemId: string;
+                reason: string;
+            }[];
         };
         PhotoCodeRequestInput: {
             /** @description The CAPTCHA solution (or the `X-Captcha-Token` header); not needed with admin credentials */
@@ -7691,7 +8019,7 @@ export interface components {
             /** @description ISO 8601 */
             at: string;
             /** @enum {string} */
-            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed" | "payment";
+            action: "create" | "status" | "edit" | "shipping" | "feedback" | "hold-release" | "hold-expiry" | "pickup" | "printed" | "photo-removed" | "payment" | "print-sent" | "print-failed";
             /** @description `edit`: the field changed; `photo-removed`: `photo`, with the number in `to` */
             field?: string;
             /** @description The status, shipping status or field value before */
@@ -8056,6 +8384,11 @@ export interface components {
                  */
                 until: string;
             } | null;
+            /**
+             * @description `pickup`: a pickup order’s prints are sent to the first idle printer holding their size as soon as it is marked paid (orders marked paid before this was turned on are not); `off`: printing is started by hand
+             * @enum {string}
+             */
+            autoPrint?: "off" | "pickup";
         };
         EventConfig: {
             eventSlug: string;
@@ -8091,6 +8424,11 @@ export interface components {
             } | null;
             /** @description Open for orders now: not archived, ordering enabled, deadline (if any) ahead */
             active: boolean;
+            /**
+             * @description `pickup`: a pickup order’s prints are sent to the first idle printer holding their size as soon as it is marked paid (orders marked paid before this was turned on are not); `off`: printing is started by hand
+             * @enum {string}
+             */
+            autoPrint: "off" | "pickup";
             /** @description Why the event is not open for orders; null when it is */
             closedReason: ("archived" | "disabled" | "deadline") | null;
             /** @description size → `[short side, long side]` in inches, for every size on the price list whose print size is known (4x6, 5x7, 8x10, the event's `printSizes` setting, or a name such as "11x14"): the aspect of the print, for the crop chooser */
@@ -8150,6 +8488,15 @@ export interface components {
             };
             /** @description The print file’s name in the ZIP: `<orderNumber>_<photoNumber>_<size>_x<quantity>.jpg` */
             fileName: string;
+            /** @description The line’s print job in flight (`POST /api/print-queue/print`, auto-print); null when none */
+            printing: {
+                printer: string;
+                jobId: number | null;
+                /** @enum {string} */
+                state: "sending" | "queued";
+                /** @description The printer’s `job-state`: `pending`, `processing`, ... */
+                printerState: string | null;
+            } | null;
         };
         PrintQueue: {
             /** @description Oldest order first, lines in order */
@@ -8171,6 +8518,81 @@ export interface components {
             marked: string[];
             /** @description Item ids that were marked printed before (left as they were) */
             alreadyPrinted: string[];
+        };
+        Printer: {
+            name: string;
+            /** @description The printer’s IPP URL (without credentials) */
+            url: string;
+            /** @description The print sizes it holds paper for (PRINTERS) */
+            sizes: string[];
+            /**
+             * @description `printer-state` as the printer reports it; `unreachable`: no answer within PRINTER_TIMEOUT_MS
+             * @enum {string}
+             */
+            state: "idle" | "processing" | "stopped" | "unreachable";
+            /** @description `printer-state-reasons` without their severity suffix: `media-empty`, `marker-supply-low`, ... */
+            stateReasons: string[];
+            /** @description The printer’s `printer-state-message`, or why it could not be read */
+            message: string;
+            /** @description Jobs waiting in the printer (`queued-job-count`) */
+            queuedJobs: number | null;
+            acceptingJobs: boolean | null;
+            /** @description PWG names of the paper loaded (`media-ready`) */
+            mediaReady: string[];
+        };
+        PrintJob: {
+            id: string;
+            itemId: string;
+            orderNumber: string;
+            printer: string;
+            size: string;
+            copies: number;
+            /** @description The printer’s job id; null while it is being sent */
+            jobId: number | null;
+            /**
+             * @description `sending`, `queued` (at the printer): in flight. Ended: `completed` (the line is printed), `canceled`, `aborted`, `refused`, `unsent`, `unknown` (the line is back in the print queue; `reason` says why)
+             * @enum {string}
+             */
+            state: "sending" | "queued" | "completed" | "canceled" | "aborted" | "refused" | "unsent" | "unknown";
+            /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
+            printerState: string | null;
+            reason: string | null;
+            /** @description Sent by auto-print */
+            auto: boolean;
+            by: string;
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        Printers: {
+            /** @description In PRINTERS order */
+            printers: components["schemas"]["Printer"][];
+            /** @description Jobs in flight, oldest first */
+            jobs: components["schemas"]["PrintJob"][];
+            /** @description The latest jobs that ended, newest first */
+            recent: components["schemas"]["PrintJob"][];
+        };
+        PrintRequest: {
+            /** @description Print-queue lines, printed in this order */
+            itemIds: string[];
+            /** @description A printer’s name; absent: for each size, the first idle printer holding it */
+            printer?: string;
+        };
+        PrintResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            /** @description The lines sent, in order */
+            jobs: {
+                itemId: string;
+                printer: string;
+                /** @description The printer’s job id; null: the printer did not answer in time, the job is looked for */
+                jobId: number | null;
+            }[];
+            /** @description Lines not sent (printed already, being printed, refused by the printer, no print file): still queued */
+            notSent: {
+                itemId: string;
+                reason: string;
+            }[];
         };
         PhotoCodeRequest: {
             /** @description The CAPTCHA solution (or the `X-Captcha-Token` header); not needed with admin credentials */
@@ -8910,6 +9332,11 @@ export type PrintQueueItemInput = components['schemas']['PrintQueueItemInput'];
 export type PrintQueueInput = components['schemas']['PrintQueueInput'];
 export type PrintedRequestInput = components['schemas']['PrintedRequestInput'];
 export type PrintedResponseInput = components['schemas']['PrintedResponseInput'];
+export type PrinterInput = components['schemas']['PrinterInput'];
+export type PrintJobInput = components['schemas']['PrintJobInput'];
+export type PrintersInput = components['schemas']['PrintersInput'];
+export type PrintRequestInput = components['schemas']['PrintRequestInput'];
+export type PrintResponseInput = components['schemas']['PrintResponseInput'];
 export type PhotoCodeRequestInput = components['schemas']['PhotoCodeRequestInput'];
 export type PhotoCodeInput = components['schemas']['PhotoCodeInput'];
 export type PhotoCodeSubscribeRequestInput = components['schemas']['PhotoCodeSubscribeRequestInput'];
@@ -8974,6 +9401,11 @@ export type PrintQueueItem = components['schemas']['PrintQueueItem'];
 export type PrintQueue = components['schemas']['PrintQueue'];
 export type PrintedRequest = components['schemas']['PrintedRequest'];
 export type PrintedResponse = components['schemas']['PrintedResponse'];
+export type Printer = components['schemas']['Printer'];
+export type PrintJob = components['schemas']['PrintJob'];
+export type Printers = components['schemas']['Printers'];
+export type PrintRequest = components['schemas']['PrintRequest'];
+export type PrintResponse = components['schemas']['PrintResponse'];
 export type PhotoCodeRequest = components['schemas']['PhotoCodeRequest'];
 export type PhotoCode = components['schemas']['PhotoCode'];
 export type PhotoCodeSubscribeRequest = components['schemas']['PhotoCodeSubscribeRequest'];

@@ -16,6 +16,10 @@ export const EventSettings = z.object({
   packages: z.array(Package).optional(),
   /** null removes a default early bird. */
   earlyBird: EarlyBird.nullable().optional(),
+  /** `pickup`: a pickup order's prints go to the printer when it is marked paid (docs/contract.md, "Printing at the booth"). */
+  autoPrint: z.enum(['off', 'pickup']).optional(),
+  /** When auto-print was last turned on: orders marked paid before it are not sent. */
+  autoPrintSince: z.iso.datetime({ offset: true }).nullable().optional(),
   updatedAt: z.iso.datetime({ offset: true }),
 });
 export type EventSettings = z.infer<typeof EventSettings>;

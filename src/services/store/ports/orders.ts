@@ -18,11 +18,11 @@ import type {
   PickupStatus,
   SalesSummaryCents,
 } from '../../../domain/order.js';
-import type { OrderPatch, ShippingPatch } from '../../../domain/order-changes.js';
+import type { OrderPatch, PrintNote, ShippingPatch } from '../../../domain/order-changes.js';
 import type { StoredResponse } from './idempotency-keys.js';
 import type { MailJobInput } from './mail-outbox.js';
 
-export type { OrderPatch, ShippingPatch };
+export type { OrderPatch, PrintNote, ShippingPatch };
 
 export type OrderListQuery = {
   /** Any of these statuses; all when absent. */
@@ -103,6 +103,8 @@ export interface OrdersPort {
    * with the lines this call marked.
    */
   markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<PrintedResult[]>;
+  /** A `print-sent` or `print-failed` history entry for one line; the same note again changes nothing. */
+  notePrint(ref: string, note: PrintNote, opts: ChangeOptions): Promise<UpdateResult>;
   /** Flags the order: photo `photoNumber` of it was taken down for good (a `photo-removed` history entry). */
   flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult>;
   /** Confirms a held order (no-op if not held). */

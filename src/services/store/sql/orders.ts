@@ -31,6 +31,7 @@ import {
   applyPhotoRemoved,
   applyPickup,
   applyPrinted,
+  applyPrintNote,
   applyRelease,
   applyShipping,
   buildNewOrder,
@@ -48,6 +49,7 @@ import type {
   OrdersPort,
   PrintedLines,
   PrintedResult,
+  PrintNote,
   UpdateResult,
 } from '../ports/orders.js';
 import { SqlCoupons } from './coupons.js';
@@ -293,6 +295,11 @@ export class SqlOrders implements OrdersPort {
       return out;
     });
     return results.map((r) => ({ order: this.copies.keep(r.order), changed: r.changed, marked: r.marked }));
+  }
+
+  notePrint(ref: string, note: PrintNote, opts: ChangeOptions): Promise<UpdateResult> {
+    const now = new Date();
+    return this.modify(ref, opts, (o) => applyPrintNote(o, note, now, opts.by));
   }
 
   flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult> {

@@ -307,4 +307,40 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX photo_code_subscriptions_target ON photo_code_subscriptions (target);
     `,
   },
+  {
+    version: 11,
+    name: 'printing at the booth: print jobs',
+    // Every order line sent to a printer over IPP, from before the Print-Job goes out until the
+    // printer says how it ended (ports/print-jobs.ts). One line has at most one job in flight.
+    sql: `
+      CREATE TABLE print_jobs (
+        id            text PRIMARY KEY,
+        item_id       text NOT NULL,
+        order_id      text NOT NULL,
+        line          integer NOT NULL CHECK (line >= 0),
+        order_number  text NOT NULL,
+        event_slug    text NOT NULL,
+        printer       text NOT NULL,
+        size          text NOT NULL,
+        copies        integer NOT NULL CHECK (copies >= 1),
+        job_name      text NOT NULL UNIQUE,
+        job_id        integer,
+        state         text NOT NULL
+                      CHECK (state IN ('sending', 'queued', 'completed', 'canceled', 'aborted', 'refused', 'unsent', 'unknown')),
+        printer_state text,
+        reason        text,
+        auto          boolean NOT NULL,
+        requested_by  text NOT NULL,
+        run_id        text NOT NULL,
+        -- The job's place among those begun together (the queue's order), after created_at.
+        position      integer NOT NULL,
+        created_at    timestamptz NOT NULL,
+        updated_at    timestamptz NOT NULL,
+        finished_at   timestamptz
+      );
+      CREATE UNIQUE INDEX print_jobs_in_flight ON print_jobs (item_id) WHERE state IN ('sending', 'queued');
+      CREATE INDEX print_jobs_item ON print_jobs (item_id);
+      CREATE INDEX print_jobs_finished ON print_jobs (finished_at) WHERE finished_at IS NOT NULL;
+    `,
+  },
 ];

@@ -380,4 +380,40 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX photo_code_subscriptions_target ON photo_code_subscriptions (target);
     `,
   },
+  {
+    version: 12,
+    name: 'printing at the booth: print jobs',
+    // Every order line sent to a printer over IPP, from before the Print-Job goes out until the
+    // printer says how it ended (ports/print-jobs.ts). One line has at most one job in flight.
+    sql: `
+      CREATE TABLE print_jobs (
+        id            TEXT PRIMARY KEY,
+        item_id       TEXT NOT NULL,
+        order_id      TEXT NOT NULL,
+        line          INTEGER NOT NULL CHECK (line >= 0),
+        order_number  TEXT NOT NULL,
+        event_slug    TEXT NOT NULL,
+        printer       TEXT NOT NULL,
+        size          TEXT NOT NULL,
+        copies        INTEGER NOT NULL CHECK (copies >= 1),
+        job_name      TEXT NOT NULL UNIQUE,
+        job_id        INTEGER,
+        state         TEXT NOT NULL
+                      CHECK (state IN ('sending', 'queued', 'completed', 'canceled', 'aborted', 'refused', 'unsent', 'unknown')),
+        printer_state TEXT,
+        reason        TEXT,
+        auto          INTEGER NOT NULL,
+        requested_by  TEXT NOT NULL,
+        run_id        TEXT NOT NULL,
+        -- The job's place among those begun together (the queue's order), after created_at.
+        position      INTEGER NOT NULL,
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        finished_at   TEXT
+      ) STRICT;
+      CREATE UNIQUE INDEX print_jobs_in_flight ON print_jobs (item_id) WHERE state IN ('sending', 'queued');
+      CREATE INDEX print_jobs_item ON print_jobs (item_id);
+      CREATE INDEX print_jobs_finished ON print_jobs (finished_at) WHERE finished_at IS NOT NULL;
+    `,
+  },
 ];

@@ -1,0 +1,218 @@
+/**
+ * Printing at the booth (docs/contract.md, "Printing at the booth"), staff:
+ * - `GET /api/printers`: each printer of PRINTERS with its state read over IPP, and the jobs in flight;
+ * - `POST /api/print-queue/print`: print-queue lines sent to a printer as IPP Print-Jobs.
+ * Sending, following and auto-print are `fastify.printing`'s business; these routes pick the lines.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { appError } from '../../errors/catalogue.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { type PrintJobRecord, PrintJobState } from '../../services/store/ports/print-jobs.js';
+import { paidLines, parseItemIds } from './queue.js';
+
+const MAX_ITEMS = 1000;
+
+const Printer = z
+  .object({
+    name: z.string(),
+    url: z.string().describe('The printer’s IPP URL (without credentials)'),
+    sizes: z.array(z.string()).describe('The print sizes it holds paper for (PRINTERS)'),
+    state: z
+      .enum(['idle', 'processing', 'stopped', 'unreachable'])
+      .describe('`printer-state` as the printer reports it; `unreachable`: no answer within PRINTER_TIMEOUT_MS'),
+    stateReasons: z
+      .array(z.string())
+      .describe('`printer-state-reasons` without their severity suffix: `media-empty`, `marker-supply-low`, ...'),
+    message: z.string().describe('The printer’s `printer-state-message`, or why it could not be read'),
+    queuedJobs: z.number().int().nullable().describe('Jobs waiting in the printer (`queued-job-count`)'),
+    acceptingJobs: z.boolean().nullable(),
+    mediaReady: z.array(z.string()).describe('PWG names of the paper loaded (`media-ready`)'),
+  })
+  .meta({ id: 'Printer' });
+
+const PrintJob = z
+  .object({
+    id: z.string(),
+    itemId: z.string(),
+    orderNumber: z.string(),
+    printer: z.string(),
+    size: z.string(),
+    copies: z.number().int(),
+    jobId: z.number().int().nullable().describe('The printer’s job id; null while it is being sent'),
+    state: PrintJobState.describe(
+      '`sending`, `queued` (at the printer): in flight. Ended: `completed` (the line is printed), `canceled`, ' +
+        '`aborted`, `refused`, `unsent`, `unknown` (the line is back in the print queue; `reason` says why)',
+    ),
+    printerState: z.string().nullable().describe('The printer’s last `job-state`: `pending`, `processing`, ...'),
+    reason: z.string().nullable(),
+    auto: z.boolean().describe('Sent by auto-print'),
+    by: z.string(),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'PrintJob' });
+
+const Printers = z
+  .object({
+    printers: z.array(Printer).describe('In PRINTERS order'),
+    jobs: z.array(PrintJob).describe('Jobs in flight, oldest first'),
+    recent: z.array(PrintJob).describe('The latest jobs that ended, newest first'),
+  })
+  .meta({ id: 'Printers' });
+
+const PrintRequest = z
+  .strictObject({
+    itemIds: z.array(z.string().max(40)).min(1).max(MAX_ITEMS).describe('Print-queue lines, printed in this order'),
+    printer: z
+      .string()
+      .min(1)
+      .max(40)
+      .optional()
+      .describe('A printer’s name; absent: for each size, the first idle printer holding it'),
+  })
+  .meta({ id: 'PrintRequest' });
+
+const PrintResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    jobs: z
+      .array(
+        z.object({
+          itemId: z.string(),
+          printer: z.string(),
+          jobId: z
+            .number()
+            .int()
+            .nullable()
+            .describe('The printer’s job id; null: the printer did not answer in time, the job is looked for'),
+        }),
+      )
+      .describe('The lines sent, in order'),
+    notSent: z
+      .array(z.object({ itemId: z.string(), reason: z.string() }))
+      .describe('Lines not sent (printed already, being printed, refused by the printer, no print file): still queued'),
+  })
+  .meta({ id: 'PrintResponse' });
+
+const jobView = (j: PrintJobRecord) => ({
+  id: j.id,
+  itemId: j.itemId,
+  orderNumber: j.orderNumber,
+  printer: j.printer,
+  size: j.size,
+  copies: j.copies,
+  jobId: j.jobId,
+  state: j.state,
+  printerState: j.printerState,
+  reason: j.reason,
+  auto: j.auto,
+  by: j.by,
+  createdAt: j.createdAt,
+  finishedAt: j.finishedAt,
+});
+
+const printingRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { store, printing } = fastify;
+  // Booth helpers run the printer (docs/contract.md, "Roles").
+  const staff = { config: { access: 'staff' } } as const;
+  const security = [{ adminToken: [] }];
+
+  fastify.get(
+    '/api/printers',
+    {
+      ...staff,
+      schema: {
+        tags: ['fulfilment'],
+        summary: 'The booth’s printers, their state, and the print jobs in flight',
+        description: [
+          'Each printer of PRINTERS, asked now over IPP (Get-Printer-Attributes, all at once, each within',
+          'PRINTER_TIMEOUT_MS): its state (`idle`, `processing`, `stopped`), state reasons (`media-empty`,',
+          '`marker-supply-low`, ...), jobs queued in it and paper loaded. A printer that does not answer is',
+          '`unreachable` (with why in `message`), never an error. `jobs`: the lines sent and not yet ended.',
+        ].join('\n'),
+        security,
+        response: { 200: Printers, ...errorResponses('UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE') },
+      },
+    },
+    async () => {
+      const [printers, jobs] = await Promise.all([printing.printers(), printing.jobs()]);
+      return { printers, jobs: jobs.inFlight.map(jobView), recent: jobs.recent.map(jobView) };
+    },
+  );
+
+  fastify.post(
+    '/api/print-queue/print',
+    {
+      ...staff,
+      schema: {
+        tags: ['fulfilment'],
+        summary: 'Print lines of the print queue on the booth’s printer',
+        description: [
+          'Sends each line’s print file (as `GET /api/print-files` makes it, crop included) to a printer as an',
+          'IPP Print-Job with the size’s paper (`media`: `na_index-4x6_4x6in`, `na_5x7_5x7in`,',
+          '`na_govt-letter_8x10in`, ...) and `copies` = the line’s quantity, in the order given. `printer` names',
+          'one; without it each size goes to the first idle printer holding it. The line is marked printed when',
+          'the printer reports the job `completed`; `canceled` or `aborted` leaves it in the queue with the',
+          'reason in the order’s history. A line already being printed is not sent again.',
+          'An item id that names no line of a paid order: 400 `VALIDATION_FAILED`. Every line printed already:',
+          '409 `NOTHING_TO_PRINT`; every line being printed: 409 `ALREADY_PRINTING`. An unknown printer: 404',
+          '`PRINTER_NOT_FOUND`; a printer (or none) that does not hold a line’s size: 409 `PRINTER_LACKS_SIZE`.',
+          'The printer does not answer: 503 `PRINTER_UNAVAILABLE`, and nothing is sent or marked.',
+        ].join('\n'),
+        security,
+        body: PrintRequest,
+        response: {
+          200: PrintResponse,
+          ...errorResponses(
+            'VALIDATION_FAILED',
+            'UNAUTHORIZED',
+            'PRINTER_NOT_FOUND',
+            'NOTHING_TO_PRINT',
+            'ALREADY_PRINTING',
+            'PRINTER_LACKS_SIZE',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+            'RATE_LIMITED',
+            'PRINTER_UNAVAILABLE',
+            'STORE_UNAVAILABLE',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const wanted = parseItemIds(request.body.itemIds);
+      const byId = new Map((await paidLines(store.orders, {})).map((q) => [q.itemId, q]));
+      const missing = wanted.filter((w) => !byId.has(w.id));
+      if (missing.length > 0) {
+        throw appError('VALIDATION_FAILED', {
+          message: `${missing.length} item id(s) name no print line of a paid order`,
+          details: missing.slice(0, 20).map((m) => ({ in: 'body', field: 'itemIds', message: `no paid line ${m.id}` })),
+        });
+      }
+      const lines = wanted.map((w) => byId.get(w.id) as NonNullable<ReturnType<typeof byId.get>>);
+      const printed = lines.filter((q) => q.printed).map((q) => ({ itemId: q.itemId, reason: 'printed already' }));
+      const toPrint = lines.filter((q) => !q.printed).map((q) => ({ order: q.order, index: q.index }));
+      if (toPrint.length === 0) {
+        throw appError('NOTHING_TO_PRINT', {
+          message: 'Every line named is printed already',
+          details: { itemIds: printed.map((p) => p.itemId) },
+        });
+      }
+      const outcome = await printing.print(toPrint, {
+        printer: request.body.printer,
+        by: fastify.adminAuth.actor(request),
+      });
+      const notSent = [...printed, ...outcome.notSent];
+      return {
+        success: true as const,
+        message: `${outcome.jobs.length} line(s) sent to the printer${notSent.length ? `, ${notSent.length} not sent` : ''}`,
+        jobs: outcome.jobs,
+        notSent,
+      };
+    },
+  );
+};
+
+export default printingRoutes;
