@@ -51,9 +51,7 @@ export class SqlFaces implements FacesPort {
   }
 
   async versions(eventSlug: string): Promise<IndexedVersion[]> {
-    const rows = await this.db.all('SELECT photo_id, version, model FROM face_index WHERE event_slug = ?', [
-      eventSlug,
-    ]);
+    const rows = await this.db.all('SELECT photo_id, version, model FROM face_index WHERE event_slug = ?', [eventSlug]);
     return rows.map((r) => IndexedVersion.parse({ photoId: r.photo_id, version: r.version, model: r.model }));
   }
 
