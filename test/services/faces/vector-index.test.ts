@@ -30,7 +30,7 @@ function cosine(a: Int8Array, b: Int8Array): number {
 const photo = (photoId: string, version = 'v1') => ({ photoId, version, indexedAt: '2026-01-01T00:00:00.000Z' });
 const faces = (...vs: Int8Array[]) => {
   const out = new Int8Array(vs.length * DIM);
-  vs.forEach((v, i) => out.set(v, i * DIM));
+  for (const [i, v] of vs.entries()) out.set(v, i * DIM);
   return out;
 };
 
