@@ -68,6 +68,7 @@ const SETTING_KEYS = [
   'shippingFee',
   'packages',
   'earlyBird',
+  'faceSearch',
 ] as const;
 
 export const EventConfigUpdate = z
@@ -84,6 +85,10 @@ export const EventConfigUpdate = z
     shippingFee: Dollars.optional().describe('Shipping fee in dollars for orders that ship'),
     packages: PackageList.optional(),
     earlyBird: EarlyBirdBody.optional(),
+    faceSearch: z
+      .boolean()
+      .optional()
+      .describe('Find me by face for this event: attendees search its photos with a selfie (needs FACE_SEARCH=on)'),
   })
   .refine((b) => SETTING_KEYS.some((k) => b[k] !== undefined), {
     message: `name at least one of ${SETTING_KEYS.join(', ')}`,
@@ -122,11 +127,19 @@ export const EventConfig = z
           '(4x6, 5x7, 8x10, the event\'s `printSizes` setting, or a name such as "11x14"): the aspect of the print, ' +
           'for the crop chooser',
       ),
+    faceSearch: z.boolean().describe("The owner's setting: Find me by face on for this event"),
+    selfieSearch: z
+      .boolean()
+      .describe(
+        'Find me by face can be used now: the setting is on and the server has face search (FACE_SEARCH=on, ' +
+          'face packages installed)',
+      ),
   })
   .meta({ id: 'EventConfig' });
 export type EventConfig = z.infer<typeof EventConfig>;
 
-export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): EventConfig {
+/** `faceSearchOn`: the server can search by face at all (FACE_SEARCH=on and its packages installed). */
+export function toEventConfig(ev: EffectiveEvent, faceSearchOn: boolean, now: Date = new Date()): EventConfig {
   const prices: Record<string, number> = {};
   for (const [size, cents] of Object.entries(ev.prices)) prices[size] = centsToDollars(cents);
   return {
@@ -145,6 +158,8 @@ export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): Event
     active: ev.open,
     closedReason: closedReason(ev, now),
     printSizes: pricedPrintSizes(ev),
+    faceSearch: ev.faceSearch,
+    selfieSearch: ev.faceSearch && faceSearchOn,
   };
 }
 
@@ -175,6 +190,7 @@ export function toSettingsPatch(body: EventConfigUpdate) {
       body.earlyBird === undefined || body.earlyBird === null
         ? body.earlyBird
         : { percent: body.earlyBird.percent, until: new Date(body.earlyBird.until).toISOString() },
+    faceSearch: body.faceSearch,
   };
 }
 

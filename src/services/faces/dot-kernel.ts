@@ -102,7 +102,19 @@ const MODULE_BYTES = new Uint8Array([
   ...section(10, vector([[...leb(code.length), ...code]])),
 ]);
 
-let compiled: WebAssembly.Module | undefined;
+/** The little of the WebAssembly API used here (the project's TypeScript libraries don't declare it). */
+export type WasmMemory = { readonly buffer: ArrayBuffer; grow(pages: number): number };
+type WasmApi = {
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+};
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** A growable WebAssembly memory of one page (64 KiB) to start with. */
+export const wasmMemory = (): WasmMemory => new wasm.Memory({ initial: 1 });
+
+let compiled: object | undefined;
 
 export type DotScanner = (
   queryOffset: number,
@@ -113,8 +125,8 @@ export type DotScanner = (
 ) => void;
 
 /** The kernel over `memory` (offsets in bytes; `out` gets one i32 per vector, 4-byte aligned). */
-export function dotScanner(memory: WebAssembly.Memory): DotScanner {
-  compiled ??= new WebAssembly.Module(MODULE_BYTES);
-  const instance = new WebAssembly.Instance(compiled, { env: { memory } });
+export function dotScanner(memory: WasmMemory): DotScanner {
+  compiled ??= new wasm.Module(MODULE_BYTES);
+  const instance = new wasm.Instance(compiled, { env: { memory } });
   return instance.exports.scan as DotScanner;
 }

@@ -6,7 +6,7 @@
  *
  * The similarity of two faces is their cosine: the dot product over the product of lengths.
  */
-import { type DotScanner, dotScanner } from './dot-kernel.js';
+import { type DotScanner, dotScanner, wasmMemory } from './dot-kernel.js';
 
 const PAGE = 65_536;
 
@@ -15,7 +15,7 @@ export type IndexedPhoto = { photoId: string; version: string; indexedAt: string
 export type Match = { photoId: string; version: string; similarity: number };
 
 export class VectorIndex {
-  private readonly memory = new WebAssembly.Memory({ initial: 1 });
+  private readonly memory = wasmMemory();
   private readonly scan: DotScanner = dotScanner(this.memory);
   /** The photo of each row (undefined: a row left by a replaced photo). */
   private owners: (IndexedPhoto | undefined)[] = [];

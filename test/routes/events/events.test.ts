@@ -350,6 +350,7 @@ describe('GET /api/proxy-events', () => {
       printSizes: {},
       photoCount: 1,
       open: deadline === null || Date.parse(deadline) > now,
+      faceSearch: false,
     });
     const list = createActiveEventList({
       events: {

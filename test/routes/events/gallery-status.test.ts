@@ -87,6 +87,7 @@ describe('catalogSettings', () => {
     printSizes: {},
     photoCount: 1,
     open: true,
+    faceSearch: false,
     ...over,
   });
   const libraryEvent = effective({}) as unknown as Parameters<ReturnType<typeof catalogSettings>['settingsOf']>[0];

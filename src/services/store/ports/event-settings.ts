@@ -16,6 +16,8 @@ export const EventSettings = z.object({
   packages: z.array(Package).optional(),
   /** null removes a default early bird. */
   earlyBird: EarlyBird.nullable().optional(),
+  /** Find me by face (docs/contract.md, "Find me by face"); absent: off. */
+  faceSearch: z.boolean().optional(),
   updatedAt: z.iso.datetime({ offset: true }),
 });
 export type EventSettings = z.infer<typeof EventSettings>;
