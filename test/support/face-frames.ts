@@ -11,7 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 import { writePhoto } from './photos-fixtures.js';
 import { makeFrame } from './qr-frames.js';
 
@@ -49,7 +49,7 @@ async function composite(height: number, parts: { input: Buffer; width: number }
     .toBuffer();
 }
 
-const jpeg = (img: sharp.Sharp) => img.jpeg({ quality: 90 }).toBuffer();
+const jpeg = (img: Sharp) => img.jpeg({ quality: 90 }).toBuffer();
 
 export type FaceFrame = { file: string; withAttendee: boolean; build: () => Promise<Buffer> };
 
