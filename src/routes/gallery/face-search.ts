@@ -8,7 +8,7 @@
  * The picture is read into memory, handed to the faces service and dropped; it is never
  * written or logged (the request log holds the method, path and status only).
  */
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -57,11 +57,6 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { photos, faces, adminAuth, captcha } = fastify;
   const items = photoItemBuilder(fastify.config.publicBaseUrl);
 
-  // This plugin's routes take the picture as the raw body (scoped here: JSON elsewhere is unchanged).
-  fastify.addContentTypeParser(SELFIE_TYPES, { parseAs: 'buffer', bodyLimit: SELFIE_MAX_BYTES }, (_r, body, done) =>
-    done(null, body),
-  );
-
   const eventOf = (eventCode: string) => {
     if (!photos.getEvent(eventCode)) throw appError('EVENT_NOT_FOUND', { details: eventCode.slice(0, 200) });
     if (!photos.isReady) {
@@ -73,53 +68,61 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
     return eventCode;
   };
 
-  fastify.post(
-    '/api/events/:eventCode/face-search',
-    {
-      bodyLimit: SELFIE_MAX_BYTES,
-      config: { rateLimit: fastify.rateLimits.faceSearch },
-      schema: {
-        tags: ['gallery'],
-        summary: 'Find my photos with a selfie',
-        description: [
-          'The body is a picture of the visitor (`Content-Type: image/jpeg`, `image/png` or `image/webp`,',
-          'at most 8 MB). Answers the event’s public photos holding a face that matches the picture’s largest',
-          'face, best match first (`{ photos, totalCount }`, gallery photo items); none: an empty list. No face',
-          'in the picture: 422 `NO_FACE`; not a readable image: 400 `VALIDATION_FAILED`; another content type:',
-          '415. The picture is processed in memory and never stored or logged; nothing about faces (no vector,',
-          'no box, nobody else) is returned. Hidden, rejected and photo-code frames never match.',
-          'Only where face search is on (`FACE_SEARCH=on` and the event’s setting `faceSearch`): else 404',
-          '`FACE_SEARCH_OFF`. Rate limited per client address (`RATE_LIMIT_FACE_SEARCH_PER_MIN`, 10 a minute;',
-          '429 `RATE_LIMITED` with `Retry-After`).',
-        ].join('\n'),
-        params: Params,
-        response: {
-          200: FaceSearchAnswer,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'EVENT_NOT_FOUND',
-            'FACE_SEARCH_OFF',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'NO_FACE',
-            'RATE_LIMITED',
-            'SERVICE_UNAVAILABLE',
-            'STORE_UNAVAILABLE',
-          ),
+  // The search takes the picture itself as the body, and nothing else (JSON included: 415).
+  await fastify.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(SELFIE_TYPES, { parseAs: 'buffer', bodyLimit: SELFIE_MAX_BYTES }, (_r, body, done) =>
+      done(null, body),
+    );
+    scope.post(
+      '/api/events/:eventCode/face-search',
+      {
+        bodyLimit: SELFIE_MAX_BYTES,
+        config: { rateLimit: scope.rateLimits.faceSearch },
+        schema: {
+          tags: ['gallery'],
+          summary: 'Find my photos with a selfie',
+          description: [
+            'The body is a picture of the visitor (`Content-Type: image/jpeg`, `image/png` or `image/webp`,',
+            'at most 8 MB). Answers the event’s public photos holding a face that matches the picture’s largest',
+            'face, best match first (`{ photos, totalCount }`, gallery photo items); none: an empty list. No face',
+            'in the picture: 422 `NO_FACE`; not a readable image: 400 `VALIDATION_FAILED`; another content type:',
+            '415. The picture is processed in memory and never stored or logged; nothing about faces (no vector,',
+            'no box, nobody else) is returned. Hidden, rejected and photo-code frames never match.',
+            'Only where face search is on (`FACE_SEARCH=on` and the event’s setting `faceSearch`): else 404',
+            '`FACE_SEARCH_OFF`. Rate limited per client address (`RATE_LIMIT_FACE_SEARCH_PER_MIN`, 10 a minute;',
+            '429 `RATE_LIMITED` with `Retry-After`).',
+          ].join('\n'),
+          params: Params,
+          response: {
+            200: FaceSearchAnswer,
+            ...errorResponses(
+              'VALIDATION_FAILED',
+              'EVENT_NOT_FOUND',
+              'FACE_SEARCH_OFF',
+              'PAYLOAD_TOO_LARGE',
+              'UNSUPPORTED_MEDIA_TYPE',
+              'NO_FACE',
+              'RATE_LIMITED',
+              'SERVICE_UNAVAILABLE',
+              'STORE_UNAVAILABLE',
+            ),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const eventCode = eventOf(request.params.eventCode);
-      const picture = request.body;
-      if (!Buffer.isBuffer(picture) || picture.length === 0) {
-        throw appError('VALIDATION_FAILED', { details: 'the body is the picture (JPEG, PNG or WebP)' });
-      }
-      const found = await faces.find(eventCode, picture);
-      reply.header('cache-control', 'no-store');
-      return { photos: found.map(items.item), totalCount: found.length };
-    },
-  );
+      async (request, reply) => {
+        const eventCode = eventOf(request.params.eventCode);
+        const picture = request.body;
+        if (!Buffer.isBuffer(picture) || picture.length === 0) {
+          throw appError('VALIDATION_FAILED', { details: 'the body is the picture (JPEG, PNG or WebP)' });
+        }
+        const found = await faces.find(eventCode, picture);
+        reply.header('cache-control', 'no-store');
+        return { photos: found.map(items.item), totalCount: found.length };
+      },
+    );
+  });
 
   fastify.post(
     '/api/events/:eventCode/takedown',
