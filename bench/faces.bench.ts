@@ -17,14 +17,15 @@
  *     selfie, no frame without her.
  */
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { attendeeSelfie, demoPhoto, FACE_FRAMES } from '../test/support/face-frames.js';
+import { rng } from '../test/support/qr-frames.js';
 import { builtApp, importBuilt } from './lib/built.js';
 import { type BenchRow, percentile, printReport } from './lib/report.js';
+import { timedGetter } from './lib/timed-get.js';
 
 type ThreadsModule = typeof import('../src/services/faces/face-threads.js');
 type DecodeModule = typeof import('../src/services/faces/decode.js');
@@ -53,29 +54,8 @@ async function original(i: number): Promise<string> {
   return file;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function get(port: number, url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    http
-      .get({ host: '127.0.0.1', port, path: url, agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(performance.now() - started));
-      })
-      .on('error', reject);
-  });
-}
-
-/** A deterministic generator of numbers in [0, 1). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return ((s >>> 0) % 1_000_000) / 1_000_000;
-  };
-}
+const pager = timedGetter();
+const get = pager.get;
 
 /** The plain loop the dot kernel replaces: dot products of `query` with every row. */
 function plainScan(rows: Int8Array, count: number, dim: number, query: Int8Array): Int32Array {
@@ -270,7 +250,7 @@ export default async function facesBench(): Promise<void> {
       plain.push(performance.now() - t);
     }
     await app.close();
-    agent.destroy();
+    pager.close();
 
     const kernelP99 = percentile(kernel, 99);
     const plainP99 = percentile(plain, 99);
