@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import type { FaceTask } from './face-thread.js';
 
-export const SCAN_SIZE = 666;
+const SCAN_SIZE = 666;
 
 /**
  * The detector squeezes what it is given into a square: up to 1.6:1 (a camera's 3:2 frame) faces

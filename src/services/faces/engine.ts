@@ -102,7 +102,11 @@ function fileModelHandler(url: unknown): { load(): Promise<unknown> } | null {
   };
 }
 
-/** Unit length, then scaled so that the largest component is 127, rounded to signed bytes. */
+/**
+ * Scaled so that the largest component is 127 (the length drops out of a cosine), rounded to
+ * signed bytes.
+ * @public bench/faces.bench.ts reads it from the built module (dist/), out of knip's sight.
+ */
 export function quantise(values: ArrayLike<number>): Int8Array {
   let sum = 0;
   let max = 0;

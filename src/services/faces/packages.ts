@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-export const FACE_PACKAGES = [
+const FACE_PACKAGES = [
   '@vladmandic/human',
   '@tensorflow/tfjs-core',
   '@tensorflow/tfjs-converter',
