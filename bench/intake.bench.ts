@@ -17,7 +17,6 @@
  *     a sample of the photos, against the process CPU per photo during (a). Target ≤ 10 %.
  */
 import { copyFile, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -25,6 +24,7 @@ import sharp, { type Sharp } from 'sharp';
 import { makeFrame } from '../test/support/qr-frames.js';
 import { builtApp, importBuilt } from './lib/built.js';
 import { type BenchRow, percentile, printReport } from './lib/report.js';
+import { timedGetter } from './lib/timed-get.js';
 
 type QrModule = typeof import('../src/services/intake/qr.js');
 type InspectModule = typeof import('../src/services/intake/inspect.js');
@@ -49,18 +49,8 @@ async function cached(file: string, make: () => Promise<Buffer>): Promise<string
   return file;
 }
 
-function get(port: number, url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    http
-      .get({ host: '127.0.0.1', port, path: url, agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(performance.now() - started));
-      })
-      .on('error', reject);
-  });
-}
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const pager = timedGetter();
+const get = pager.get;
 
 export default async function intakeBench(): Promise<void> {
   const { readQrTexts } = await importBuilt<QrModule>('services/intake/qr.js');
@@ -193,7 +183,7 @@ export default async function intakeBench(): Promise<void> {
     const prerendered = app.images.stats().prerendered;
     const found = codes.map((c) => app.photos.photosForCode(c)?.length ?? 0);
     await app.close();
-    agent.destroy();
+    pager.close();
 
     // QR decoding alone on the SCAN_SIZE copies of a sample.
     const sample = [...scenes, ...frames];

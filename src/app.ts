@@ -29,6 +29,7 @@ import httpConventions from './plugins/http-conventions.js';
 import openapi from './plugins/openapi.js';
 import readiness from './plugins/readiness.js';
 import web from './plugins/web.js';
+import faceStatusRoutes from './routes/admin/faces.js';
 import adminRoutes from './routes/admin/index.js';
 import intakeRoutes from './routes/admin/intake.js';
 import meRoutes from './routes/admin/me.js';
@@ -40,6 +41,7 @@ import downloadRoutes from './routes/downloads/index.js';
 import eventRoutes from './routes/events/index.js';
 import feedbackRoutes from './routes/feedback/index.js';
 import fulfilmentRoutes from './routes/fulfilment/index.js';
+import faceSearchRoutes from './routes/gallery/face-search.js';
 import finderRoutes from './routes/gallery/finder.js';
 import galleryRoutes from './routes/gallery/index.js';
 import photoLookupRoutes from './routes/gallery/photo-lookup.js';
@@ -59,6 +61,7 @@ import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
 import captcha from './services/captcha/plugin.js';
 import downloads from './services/downloads/plugin.js';
 import events from './services/events/plugin.js';
+import faces from './services/faces/plugin.js';
 import finderArrivals from './services/finder/arrivals-plugin.js';
 import photoCodes from './services/finder/codes-plugin.js';
 import finder from './services/finder/plugin.js';
@@ -193,6 +196,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push, payments
   await fastify.register(downloads); // needs store and photos
   await fastify.register(takedowns); // needs store, photos, images, notifier, push
+  await fastify.register(faces); // needs store, photos, images, events; FACE_SEARCH=off starts nothing
 
   // 3. routes
   await fastify.register(operationsRoutes);
@@ -220,6 +224,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(downloadRoutes); // GET /api/downloads/{token}
   await fastify.register(paymentRoutes); // POST /api/payments/stripe/webhook (raw body, own JSON parser)
   await fastify.register(verifyRoutes); // /api/orders/verify (the confirmation link)
+  await fastify.register(faceSearchRoutes); // /api/events/{eventCode}/face-search and selfie takedowns
+  await fastify.register(faceStatusRoutes); // GET /api/faces/status
 }
 
 /** A ready-to-use instance with the app registered (not listening). */

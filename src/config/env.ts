@@ -116,6 +116,7 @@ export const envSchema = z.object({
   RATE_LIMIT_LOOKUP_PER_MIN: int(1).default(10),
   RATE_LIMIT_CODES_PER_MIN: int(1).default(10),
   RATE_LIMIT_QUOTE_PER_MIN: int(1).default(60),
+  RATE_LIMIT_FACE_SEARCH_PER_MIN: int(1).default(10),
 
   // --- high-value confirmation -------------------------------------------------
   HIGH_VALUE_THRESHOLD: dollarsToCents.default(10_000),
@@ -183,6 +184,14 @@ export const envSchema = z.object({
     .string()
     .default('Convention Photos\\n123 Main St\\nSpringfield, IL 62701')
     .transform((v) => v.replace(/\\n/g, '\n')),
+
+  // --- face search -------------------------------------------------------------
+  /** on: events whose setting `faceSearch` is true can be searched by selfie (the optional face packages needed). */
+  FACE_SEARCH: z.enum(['on', 'off']).default('off'),
+  /** How alike (cosine, 0-1) a face of a photo must be to the selfie's to match. */
+  FACE_MATCH_MIN_SIMILARITY: z.coerce.number().min(0.5).max(0.99).default(0.7),
+  /** Threads that index photos and read selfies, each a core while busy and about 150 MB. */
+  FACE_THREADS: int(1, 8).default(1),
 });
 
 type Env = z.infer<typeof envSchema>;

@@ -28,7 +28,8 @@ export type FrameSpec = {
   takenAt?: string;
 };
 
-function rng(seed: number): () => number {
+/** A deterministic generator of numbers in [0, 1) (xorshift). */
+export function rng(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
     s ^= s << 13;

@@ -57,7 +57,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
     async (request) => {
       const ev = await events.get(request.query.eventSlug);
       if (!ev) throw notFound(request.query.eventSlug);
-      return toEventConfig(ev);
+      return toEventConfig(ev, fastify.faces.state === 'on');
     },
   );
 
@@ -75,7 +75,8 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`shippingFee` (dollars), `packages` (`[{ size, count, price }]`: per size, every full `count` copies cost',
           '`price` dollars; one per size, on the price list, cheaper than its copies; replaces the list, `[]` removes',
           'all) and `earlyBird` (`{ percent, until }`: whole percent off orders placed before `until`; `null` removes',
-          'it), `autoPrint` (`pickup`: pickup orders’ prints go to the booth’s printer when marked paid; `off`).',
+          'it), `autoPrint` (`pickup`: pickup orders’ prints go to the booth’s printer when marked paid; `off`),',
+          '`faceSearch` (Find me by face for this event; works with FACE_SEARCH=on).',
           'Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after',
           'the change: 400 `VALIDATION_FAILED`.',
           'Fields left out keep their current value. The change is stored in the order store, applies at once',
@@ -109,7 +110,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
       }
       const updated = await events.update(eventSlug, patch);
       request.log.info({ eventSlug, change: request.body }, 'event configuration changed');
-      return toEventConfig(updated);
+      return toEventConfig(updated, fastify.faces.state === 'on');
     },
   );
 

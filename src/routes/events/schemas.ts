@@ -76,6 +76,7 @@ const SETTING_KEYS = [
   'packages',
   'earlyBird',
   'autoPrint',
+  'faceSearch',
 ] as const;
 
 export const EventConfigUpdate = z
@@ -93,6 +94,10 @@ export const EventConfigUpdate = z
     packages: PackageList.optional(),
     earlyBird: EarlyBirdBody.optional(),
     autoPrint: AutoPrint.optional(),
+    faceSearch: z
+      .boolean()
+      .optional()
+      .describe('Find me by face for this event: attendees search its photos with a selfie (needs FACE_SEARCH=on)'),
   })
   .refine((b) => SETTING_KEYS.some((k) => b[k] !== undefined), {
     message: `name at least one of ${SETTING_KEYS.join(', ')}`,
@@ -132,11 +137,19 @@ export const EventConfig = z
           '(4x6, 5x7, 8x10, the event\'s `printSizes` setting, or a name such as "11x14"): the aspect of the print, ' +
           'for the crop chooser',
       ),
+    faceSearch: z.boolean().describe("The owner's setting: Find me by face on for this event"),
+    selfieSearch: z
+      .boolean()
+      .describe(
+        'Find me by face can be used now: the setting is on and the server has face search (FACE_SEARCH=on, ' +
+          'face packages installed)',
+      ),
   })
   .meta({ id: 'EventConfig' });
 export type EventConfig = z.infer<typeof EventConfig>;
 
-export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): EventConfig {
+/** `faceSearchOn`: the server can search by face at all (FACE_SEARCH=on and its packages installed). */
+export function toEventConfig(ev: EffectiveEvent, faceSearchOn: boolean, now: Date = new Date()): EventConfig {
   const prices: Record<string, number> = {};
   for (const [size, cents] of Object.entries(ev.prices)) prices[size] = centsToDollars(cents);
   return {
@@ -156,6 +169,8 @@ export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): Event
     autoPrint: ev.autoPrint,
     closedReason: closedReason(ev, now),
     printSizes: pricedPrintSizes(ev),
+    faceSearch: ev.faceSearch,
+    selfieSearch: ev.faceSearch && faceSearchOn,
   };
 }
 
@@ -196,6 +211,7 @@ export function toSettingsPatch(
       body.earlyBird === undefined || body.earlyBird === null
         ? body.earlyBird
         : { percent: body.earlyBird.percent, until: new Date(body.earlyBird.until).toISOString() },
+    faceSearch: body.faceSearch,
   };
 }
 

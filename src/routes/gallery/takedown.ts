@@ -19,7 +19,7 @@ const MAX_TAKEDOWN_MESSAGE = 2000;
 /** C0 controls but tab and newline, DEL, C1 controls. */
 const FORBIDDEN_CHARS = /(?![\t\n])\p{Cc}/u;
 
-const TakedownBody = z
+export const TakedownBody = z
   .strictObject({
     reason: TakedownReason.describe(
       '`me`: I am in this photo and want it down; `copyright`: it is my work or infringes it; `other`',

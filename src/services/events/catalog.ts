@@ -16,6 +16,8 @@ export type EffectiveEvent = EventDefaults & {
   autoPrintSince: string | null;
   /** Open for orders now (`active`, docs/contract.md, "Events"). */
   open: boolean;
+  /** The owner's setting: selfie search on for this event (docs/contract.md, "Find me by face"). */
+  faceSearch: boolean;
 };
 
 export interface EventCatalog {
@@ -52,6 +54,7 @@ function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new
     autoPrint: s?.autoPrint ?? 'off',
     autoPrintSince: s?.autoPrintSince ?? null,
     open: false,
+    faceSearch: s?.faceSearch ?? false,
   };
   // A default size the admin removed from the price list falls back to the first listed size.
   if (!(effective.defaultSize in effective.prices)) {

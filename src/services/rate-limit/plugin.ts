@@ -13,6 +13,7 @@
  * - lookup:   RATE_LIMIT_LOOKUP_PER_MIN   (POST /api/orders/lookup, a customer's order status)
  * - codes:    RATE_LIMIT_CODES_PER_MIN    (POST /api/finder, a new photo code)
  * - quote:    RATE_LIMIT_QUOTE_PER_MIN    (POST /api/quote: cheap, but it tells whether a coupon code exists)
+ * - faceSearch: RATE_LIMIT_FACE_SEARCH_PER_MIN (POST /api/events/{eventCode}/face-search: a core for a second)
  * Routes that use the same configuration share one counter per client (its `groupId`).
  *
  * The client is its address (see client-key.ts: IPv6 grouped by /64). Requests carrying
@@ -38,6 +39,7 @@ export interface RateLimits {
   lookup: RateLimitOptions;
   codes: RateLimitOptions;
   quote: RateLimitOptions;
+  faceSearch: RateLimitOptions;
 }
 
 declare module 'fastify' {
@@ -55,6 +57,7 @@ export function rateLimitConfigs(limits: {
   lookup: number;
   codes: number;
   quote: number;
+  faceSearch: number;
 }): RateLimits {
   const perMinute = (max: number, groupId: string): RateLimitOptions => ({ max, timeWindow: MINUTE_MS, groupId });
   return {
@@ -65,6 +68,7 @@ export function rateLimitConfigs(limits: {
     lookup: perMinute(limits.lookup, 'lookup'),
     codes: perMinute(limits.codes, 'codes'),
     quote: perMinute(limits.quote, 'quote'),
+    faceSearch: perMinute(limits.faceSearch, 'face-search'),
   };
 }
 
@@ -105,6 +109,7 @@ export default fp(
         lookup: config.RATE_LIMIT_LOOKUP_PER_MIN,
         codes: config.RATE_LIMIT_CODES_PER_MIN,
         quote: config.RATE_LIMIT_QUOTE_PER_MIN,
+        faceSearch: config.RATE_LIMIT_FACE_SEARCH_PER_MIN,
       }),
     );
   },

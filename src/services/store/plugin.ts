@@ -68,6 +68,7 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     mirror: store.mirror,
     photoCodes: store.photoCodes,
     printJobs: store.printJobs,
+    faces: store.faces,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {

@@ -12,6 +12,7 @@ import type { CaptchaTokensPort } from './ports/captcha-tokens.js';
 import type { CouponsPort } from './ports/coupons.js';
 import type { DownloadGrantsPort } from './ports/download-grants.js';
 import type { EventSettingsPort } from './ports/event-settings.js';
+import type { FacesPort } from './ports/faces.js';
 import type { IdempotencyKeysPort } from './ports/idempotency-keys.js';
 import type { MailOutboxPort } from './ports/mail-outbox.js';
 import type { MirrorPort } from './ports/mirror.js';
@@ -26,6 +27,7 @@ import { SqlCoupons } from './sql/coupons.js';
 import type { Db } from './sql/db.js';
 import { SqlDownloadGrants } from './sql/download-grants.js';
 import { SqlEventSettings } from './sql/event-settings.js';
+import { SqlFaces } from './sql/faces.js';
 import { SqlIdempotencyKeys } from './sql/idempotency-keys.js';
 import { SqlMailOutbox } from './sql/mail-outbox.js';
 import { SqlMirror } from './sql/mirror.js';
@@ -54,6 +56,8 @@ export interface Store {
   readonly takedowns: TakedownsPort;
   /** Order lines sent to the booth's printers (src/services/printing is its one user). */
   readonly printJobs: PrintJobsPort;
+  /** Face search's vectors (src/services/faces is its one user). */
+  readonly faces: FacesPort;
 }
 
 export type StoreOptions = (
@@ -84,6 +88,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly photoCodes: PhotoCodesPort;
   readonly takedowns: TakedownsPort;
   readonly printJobs: PrintJobsPort;
+  readonly faces: FacesPort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -100,6 +105,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.photoCodes = new SqlPhotoCodes(db);
     this.takedowns = new SqlTakedowns(db);
     this.printJobs = new SqlPrintJobs(db);
+    this.faces = new SqlFaces(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

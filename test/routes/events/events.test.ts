@@ -35,6 +35,8 @@ describe('GET /api/event-config', () => {
       autoPrint: 'off',
       closedReason: null,
       printSizes: { '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] },
+      faceSearch: false,
+      selfieSearch: false,
     });
     expect((await call(app, { url: config(BX), admin: false })).json()).toMatchObject({
       prices: { '4x6': 4.5 },
@@ -353,6 +355,7 @@ describe('GET /api/proxy-events', () => {
       autoPrint: 'off',
       autoPrintSince: null,
       open: deadline === null || Date.parse(deadline) > now,
+      faceSearch: false,
     });
     const list = createActiveEventList({
       events: {

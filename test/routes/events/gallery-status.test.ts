@@ -89,6 +89,7 @@ describe('catalogSettings', () => {
     autoPrint: 'off',
     autoPrintSince: null,
     open: true,
+    faceSearch: false,
     ...over,
   });
   const libraryEvent = effective({}) as unknown as Parameters<ReturnType<typeof catalogSettings>['settingsOf']>[0];

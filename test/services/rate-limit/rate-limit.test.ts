@@ -117,12 +117,21 @@ describe('GroupStore', () => {
   });
 
   test('configurations carry the per-minute figures and distinct groups', () => {
-    const c = rateLimitConfigs({ orders: 10, feedback: 11, captcha: 30, lookup: 12, codes: 13, quote: 60 });
+    const c = rateLimitConfigs({
+      orders: 10,
+      feedback: 11,
+      captcha: 30,
+      lookup: 12,
+      codes: 13,
+      quote: 60,
+      faceSearch: 14,
+    });
     expect(c.orders).toMatchObject({ max: 10, timeWindow: 60_000, groupId: 'orders' });
     expect(c.feedback).toMatchObject({ max: 11, timeWindow: 60_000, groupId: 'feedback' });
     expect(c.captcha).toMatchObject({ max: 30, timeWindow: 60_000, groupId: 'captcha' });
     expect(c.lookup).toMatchObject({ max: 12, timeWindow: 60_000, groupId: 'lookup' });
     expect(c.codes).toMatchObject({ max: 13, timeWindow: 60_000, groupId: 'codes' });
     expect(c.quote).toMatchObject({ max: 60, timeWindow: 60_000, groupId: 'quote' });
+    expect(c.faceSearch).toMatchObject({ max: 14, timeWindow: 60_000, groupId: 'face-search' });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Per event: ordering on/off, archived, the ordering deadline, prices, the shipping fee,
- * packages and the early bird (`PUT /api/event-config`). Changes apply at once in the
- * gallery and the checkout.
+ * packages, the early bird and Find me by face (`PUT /api/event-config`). Changes apply at once
+ * in the gallery and the checkout.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
@@ -14,6 +14,7 @@ import { eventPath } from '../lib/router.js';
 import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
 import { CodeCardsPanel } from './CodeCards.js';
+import { FaceSearchProgress, FaceSearchSwitch } from './FaceSearch.js';
 import { IntakePanel } from './Intake.js';
 import {
   type EarlyBirdFields,
@@ -101,6 +102,7 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
   const [fee, setFee] = useState('');
   const [packages, setPackages] = useState<PackageRow[]>([]);
   const [early, setEarly] = useState<EarlyBirdFields>({ percent: '', until: '' });
+  const [faceSearch, setFaceSearch] = useState(false);
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -114,6 +116,7 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     setFee(c.shippingFee.toFixed(2));
     setPackages(packageRows(c));
     setEarly(earlyBirdFields(c));
+    setFaceSearch(c.faceSearch);
   };
   useEffect(() => {
     if (loaded.data && !config) adopt(loaded.data);
@@ -143,6 +146,7 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     if (wantEnabled !== config.orderingEnabled) body.orderingEnabled = wantEnabled;
     if (archived !== config.isArchived) body.isArchived = archived;
     if (autoPrint !== (config.autoPrint === 'pickup')) body.autoPrint = autoPrint ? 'pickup' : 'off';
+    if (faceSearch !== config.faceSearch) body.faceSearch = faceSearch;
     const newDeadline = when ? when.toISOString() : null;
     if (toLocalInput(newDeadline) !== toLocalInput(config.deadline)) body.deadline = newDeadline;
     const samePrices =
@@ -220,11 +224,13 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
           />
           <span>Print pickup orders when paid</span>
         </label>
+        <FaceSearchSwitch id={id('faces')} checked={faceSearch} onChange={setFaceSearch} />
       </div>
       <p class="hint" id={id('auto-print-hint')}>
         Auto-print: a pickup order’s prints go to the first idle printer holding their size as soon as it is marked paid
         (orders paid before you turn this on wait in the print queue).
       </p>
+      <FaceSearchProgress id={id('faces')} slug={slug} on={config.faceSearch} />
       <div class="field">
         <label for={id('deadline')}>Ordering deadline</label>
         <p class="hint" id={id('deadline-hint')}>

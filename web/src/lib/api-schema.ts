@@ -2167,7 +2167,8 @@ export interface paths {
          *     `shippingFee` (dollars), `packages` (`[{ size, count, price }]`: per size, every full `count` copies cost
          *     `price` dollars; one per size, on the price list, cheaper than its copies; replaces the list, `[]` removes
          *     all) and `earlyBird` (`{ percent, until }`: whole percent off orders placed before `until`; `null` removes
-         *     it), `autoPrint` (`pickup`: pickup orders’ prints go to the booth’s printer when marked paid; `off`).
+         *     it), `autoPrint` (`pickup`: pickup orders’ prints go to the booth’s printer when marked paid; `off`),
+         *     `faceSearch` (Find me by face for this event; works with FACE_SEARCH=on).
          *     Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
          *     the change: 400 `VALIDATION_FAILED`.
          *     Fields left out keep their current value. The change is stored in the order store, applies at once
@@ -6623,6 +6624,340 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/{eventCode}/face-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find my photos with a selfie
+         * @description The body is a picture of the visitor (`Content-Type: image/jpeg`, `image/png` or `image/webp`,
+         *     at most 8 MB). Answers the event’s public photos holding a face that matches the picture’s largest
+         *     face, best match first (`{ photos, totalCount }`, gallery photo items); none: an empty list. No face
+         *     in the picture: 422 `NO_FACE`; not a readable image: 400 `VALIDATION_FAILED`; another content type:
+         *     415. The picture is processed in memory and never stored or logged; nothing about faces (no vector,
+         *     no box, nobody else) is returned. Hidden, rejected and photo-code frames never match.
+         *     Only where face search is on (`FACE_SEARCH=on` and the event’s setting `faceSearch`): else 404
+         *     `FACE_SEARCH_OFF`. Rate limited per client address (`RATE_LIMIT_FACE_SEARCH_PER_MIN`, 10 a minute;
+         *     429 `RATE_LIMITED` with `Retry-After`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Event code (the event folder name), case-sensitive */
+                    eventCode: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FaceSearchResult"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `EVENT_NOT_FOUND`: Event not found. `FACE_SEARCH_OFF`: Face search is not on for this event */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `NO_FACE`: No face was found in the picture */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `SERVICE_UNAVAILABLE`: The service is not ready. `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{eventCode}/takedown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for every photo of me to be taken down, with a selfie
+         * @description As `POST /api/photos/{event}/{photo}/takedown` with `reason: "me"`, but the body carries a selfie
+         *     (`selfie`, base64) instead of naming a photo: a request is filed for every public photo of the event
+         *     the selfie finds (as `face-search` does), each handled as a request for that photo (hidden at once
+         *     with `TAKEDOWN_MODE=hide-first`, within its limits). 202 `{ requestIds }` (empty when no photo
+         *     matched). The CAPTCHA as for orders, or a staff or owner token. No face in the selfie: 422
+         *     `NO_FACE`; face search not on for the event: 404 `FACE_SEARCH_OFF`. Rate limited like the takedown
+         *     of one photo (counted together).
+         *
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Event code (the event folder name), case-sensitive */
+                    eventCode: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SelfieTakedownRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SelfieTakedownAccepted"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid. `CAPTCHA_REQUIRED`: A CAPTCHA token is required */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `CAPTCHA_FAILED`: The CAPTCHA could not be verified. `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `EVENT_NOT_FOUND`: Event not found. `FACE_SEARCH_OFF`: Face search is not on for this event */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `NO_FACE`: No face was found in the picture */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `SERVICE_UNAVAILABLE`: The service is not ready. `STORE_UNAVAILABLE`: The order store is unreachable. `CAPTCHA_UNAVAILABLE`: The CAPTCHA service cannot be reached right now */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/faces/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Face search: indexing progress (admin)
+         * @description Per event with face search on: its public photos (`total`) and how many have their faces indexed. New photos are indexed in the background after their thumbnails.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FaceStatus"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6634,6 +6969,21 @@ export interface components {
             code: string;
             /** @description More detail; a JSON-encoded string for field lists; never a stack trace */
             details: string;
+        };
+        FaceStatusInput: {
+            /**
+             * @description `off`: FACE_SEARCH=off; `missing`: FACE_SEARCH=on but the face packages are not installed; `on`: working
+             * @enum {string}
+             */
+            state: "off" | "missing" | "on";
+            /** @description Every event with face search on (its setting `faceSearch`) */
+            events: {
+                eventSlug: string;
+                /** @description Public photos whose faces are indexed (at their current version) */
+                indexed: number;
+                /** @description Public photos of the event */
+                total: number;
+            }[];
         };
         OrderInput: {
             /** @description Opaque unique id (UUID) */
@@ -7066,6 +7416,8 @@ export interface components {
              * @enum {string}
              */
             autoPrint?: "off" | "pickup";
+            /** @description Find me by face for this event: attendees search its photos with a selfie (needs FACE_SEARCH=on) */
+            faceSearch?: boolean;
         };
         EventConfigInput: {
             eventSlug: string;
@@ -7115,6 +7467,10 @@ export interface components {
                     number
                 ];
             };
+            /** @description The owner's setting: Find me by face on for this event */
+            faceSearch: boolean;
+            /** @description Find me by face can be used now: the setting is on and the server has face search (FACE_SEARCH=on, face packages installed) */
+            selfieSearch: boolean;
         };
         ActiveEventListInput: {
             eventSlug: string;
@@ -7271,44 +7627,6 @@ export interface components {
                 reason: string;
             }[];
         };
-        PhotoCodeRequestInput: {
-            /** @description The CAPTCHA solution (or the `X-Captcha-Token` header); not needed with admin credentials */
-            captchaToken?: string;
-        };
-        PhotoCodeInput: {
-            /** @description The new photo code, canonical (8 characters of Crockford base32, upper case) */
-            code: string;
-            /** @description `PUBLIC_BASE_URL/me/<code>`: the attendee's photos page, and what the QR holds */
-            url: string;
-            /** @description The QR code of `url` as a standalone SVG document (black on white) */
-            qrSvg: string;
-        };
-        PhotoCodeSubscribeRequestInput: {
-            /**
-             * Format: uri
-             * @description Push: the browser subscription’s push service URL
-             */
-            endpoint?: string;
-            /** @description From the browser; not used */
-            expirationTime?: number | null;
-            /** @description Push: p256dh (65-byte P-256 point) and auth (16 bytes), base64url */
-            keys?: {
-                p256dh: string;
-                auth: string;
-            };
-            /**
-             * Format: email
-             * @description Email: where to send the notices (instead of a push subscription)
-             */
-            email?: string;
-        };
-        PhotoCodeSubscribeResponseInput: {
-            /** @constant */
-            success: true;
-            message: string;
-            /** @enum {string} */
-            channel: "push" | "email";
-        };
         GalleryEventStatusInput: {
             isArchived: boolean;
             orderingEnabled: boolean;
@@ -7453,15 +7771,6 @@ export interface components {
                 path: string;
             }[];
         };
-        FinderPhotosInput: {
-            /** @description The code, canonical (upper case) */
-            code: string;
-            /** @description The photos its frames introduced, in gallery order, across events: each frame showing the code opens a group of the following photos of its session folder, up to the next code frame or a pause over `FINDER_GAP_MS` (default 10 minutes). The code frames themselves are never listed. */
-            photos: components["schemas"]["GalleryPhotoInput"][];
-        };
-        LiveCountInput: {
-            totalCount: number;
-        };
         PhotoLookupInput: {
             photo: components["schemas"]["GalleryPhotoInput"];
             event: {
@@ -7534,6 +7843,84 @@ export interface components {
         TakedownAcceptedInput: {
             /** @description The request, as the admin’s takedown queue names it */
             requestId: string;
+        };
+        FaceSearchResultInput: {
+            /** @description Public photos of the event holding a face that matches the selfie’s largest face, best match first */
+            photos: components["schemas"]["GalleryPhotoInput"][];
+            /** @description How many photos matched (all of them are listed) */
+            totalCount: number;
+        };
+        SelfieTakedownRequestInput: {
+            /**
+             * Format: email
+             * @description Where the decision is sent
+             */
+            email: string;
+            /** @description Optional, at most 2000 characters */
+            message?: string;
+            /** @description The CAPTCHA solution (or `X-Captcha-Token`) */
+            captchaToken?: string;
+            /**
+             * @description Only `me`: I am in these photos and want them down
+             * @constant
+             */
+            reason: "me";
+            /**
+             * Format: base64
+             * @description The selfie: a JPEG, PNG or WebP image, base64-encoded (at most 8 MB before encoding)
+             */
+            selfie: string;
+        };
+        SelfieTakedownAcceptedInput: {
+            /** @description One takedown request per photo the selfie found, as the admin’s takedown queue names them */
+            requestIds: string[];
+        };
+        PhotoCodeRequestInput: {
+            /** @description The CAPTCHA solution (or the `X-Captcha-Token` header); not needed with admin credentials */
+            captchaToken?: string;
+        };
+        PhotoCodeInput: {
+            /** @description The new photo code, canonical (8 characters of Crockford base32, upper case) */
+            code: string;
+            /** @description `PUBLIC_BASE_URL/me/<code>`: the attendee's photos page, and what the QR holds */
+            url: string;
+            /** @description The QR code of `url` as a standalone SVG document (black on white) */
+            qrSvg: string;
+        };
+        PhotoCodeSubscribeRequestInput: {
+            /**
+             * Format: uri
+             * @description Push: the browser subscription’s push service URL
+             */
+            endpoint?: string;
+            /** @description From the browser; not used */
+            expirationTime?: number | null;
+            /** @description Push: p256dh (65-byte P-256 point) and auth (16 bytes), base64url */
+            keys?: {
+                p256dh: string;
+                auth: string;
+            };
+            /**
+             * Format: email
+             * @description Email: where to send the notices (instead of a push subscription)
+             */
+            email?: string;
+        };
+        PhotoCodeSubscribeResponseInput: {
+            /** @constant */
+            success: true;
+            message: string;
+            /** @enum {string} */
+            channel: "push" | "email";
+        };
+        FinderPhotosInput: {
+            /** @description The code, canonical (upper case) */
+            code: string;
+            /** @description The photos its frames introduced, in gallery order, across events: each frame showing the code opens a group of the following photos of its session folder, up to the next code frame or a pause over `FINDER_GAP_MS` (default 10 minutes). The code frames themselves are never listed. */
+            photos: components["schemas"]["GalleryPhotoInput"][];
+        };
+        LiveCountInput: {
+            totalCount: number;
         };
         CreateOrderRequestInput: {
             /** @description The event (gallery code) */
@@ -7957,6 +8344,21 @@ export interface components {
             code: string;
             /** @description More detail; a JSON-encoded string for field lists; never a stack trace */
             details: string;
+        };
+        FaceStatus: {
+            /**
+             * @description `off`: FACE_SEARCH=off; `missing`: FACE_SEARCH=on but the face packages are not installed; `on`: working
+             * @enum {string}
+             */
+            state: "off" | "missing" | "on";
+            /** @description Every event with face search on (its setting `faceSearch`) */
+            events: {
+                eventSlug: string;
+                /** @description Public photos whose faces are indexed (at their current version) */
+                indexed: number;
+                /** @description Public photos of the event */
+                total: number;
+            }[];
         };
         Order: {
             /** @description Opaque unique id (UUID) */
@@ -8389,6 +8791,8 @@ export interface components {
              * @enum {string}
              */
             autoPrint?: "off" | "pickup";
+            /** @description Find me by face for this event: attendees search its photos with a selfie (needs FACE_SEARCH=on) */
+            faceSearch?: boolean;
         };
         EventConfig: {
             eventSlug: string;
@@ -8438,6 +8842,10 @@ export interface components {
                     number
                 ];
             };
+            /** @description The owner's setting: Find me by face on for this event */
+            faceSearch: boolean;
+            /** @description Find me by face can be used now: the setting is on and the server has face search (FACE_SEARCH=on, face packages installed) */
+            selfieSearch: boolean;
         };
         ActiveEventList: {
             eventSlug: string;
@@ -8594,44 +9002,6 @@ export interface components {
                 reason: string;
             }[];
         };
-        PhotoCodeRequest: {
-            /** @description The CAPTCHA solution (or the `X-Captcha-Token` header); not needed with admin credentials */
-            captchaToken?: string;
-        };
-        PhotoCode: {
-            /** @description The new photo code, canonical (8 characters of Crockford base32, upper case) */
-            code: string;
-            /** @description `PUBLIC_BASE_URL/me/<code>`: the attendee's photos page, and what the QR holds */
-            url: string;
-            /** @description The QR code of `url` as a standalone SVG document (black on white) */
-            qrSvg: string;
-        };
-        PhotoCodeSubscribeRequest: {
-            /**
-             * Format: uri
-             * @description Push: the browser subscription’s push service URL
-             */
-            endpoint?: string;
-            /** @description From the browser; not used */
-            expirationTime?: number | null;
-            /** @description Push: p256dh (65-byte P-256 point) and auth (16 bytes), base64url */
-            keys?: {
-                p256dh: string;
-                auth: string;
-            };
-            /**
-             * Format: email
-             * @description Email: where to send the notices (instead of a push subscription)
-             */
-            email?: string;
-        };
-        PhotoCodeSubscribeResponse: {
-            /** @constant */
-            success: true;
-            message: string;
-            /** @enum {string} */
-            channel: "push" | "email";
-        };
         GalleryEventStatus: {
             isArchived: boolean;
             orderingEnabled: boolean;
@@ -8776,15 +9146,6 @@ export interface components {
                 path: string;
             }[];
         };
-        FinderPhotos: {
-            /** @description The code, canonical (upper case) */
-            code: string;
-            /** @description The photos its frames introduced, in gallery order, across events: each frame showing the code opens a group of the following photos of its session folder, up to the next code frame or a pause over `FINDER_GAP_MS` (default 10 minutes). The code frames themselves are never listed. */
-            photos: components["schemas"]["GalleryPhoto"][];
-        };
-        LiveCount: {
-            totalCount: number;
-        };
         PhotoLookup: {
             photo: components["schemas"]["GalleryPhoto"];
             event: {
@@ -8857,6 +9218,84 @@ export interface components {
         TakedownAccepted: {
             /** @description The request, as the admin’s takedown queue names it */
             requestId: string;
+        };
+        FaceSearchResult: {
+            /** @description Public photos of the event holding a face that matches the selfie’s largest face, best match first */
+            photos: components["schemas"]["GalleryPhoto"][];
+            /** @description How many photos matched (all of them are listed) */
+            totalCount: number;
+        };
+        SelfieTakedownRequest: {
+            /**
+             * Format: email
+             * @description Where the decision is sent
+             */
+            email: string;
+            /** @description Optional, at most 2000 characters */
+            message?: string;
+            /** @description The CAPTCHA solution (or `X-Captcha-Token`) */
+            captchaToken?: string;
+            /**
+             * @description Only `me`: I am in these photos and want them down
+             * @constant
+             */
+            reason: "me";
+            /**
+             * Format: base64
+             * @description The selfie: a JPEG, PNG or WebP image, base64-encoded (at most 8 MB before encoding)
+             */
+            selfie: string;
+        };
+        SelfieTakedownAccepted: {
+            /** @description One takedown request per photo the selfie found, as the admin’s takedown queue names them */
+            requestIds: string[];
+        };
+        PhotoCodeRequest: {
+            /** @description The CAPTCHA solution (or the `X-Captcha-Token` header); not needed with admin credentials */
+            captchaToken?: string;
+        };
+        PhotoCode: {
+            /** @description The new photo code, canonical (8 characters of Crockford base32, upper case) */
+            code: string;
+            /** @description `PUBLIC_BASE_URL/me/<code>`: the attendee's photos page, and what the QR holds */
+            url: string;
+            /** @description The QR code of `url` as a standalone SVG document (black on white) */
+            qrSvg: string;
+        };
+        PhotoCodeSubscribeRequest: {
+            /**
+             * Format: uri
+             * @description Push: the browser subscription’s push service URL
+             */
+            endpoint?: string;
+            /** @description From the browser; not used */
+            expirationTime?: number | null;
+            /** @description Push: p256dh (65-byte P-256 point) and auth (16 bytes), base64url */
+            keys?: {
+                p256dh: string;
+                auth: string;
+            };
+            /**
+             * Format: email
+             * @description Email: where to send the notices (instead of a push subscription)
+             */
+            email?: string;
+        };
+        PhotoCodeSubscribeResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            /** @enum {string} */
+            channel: "push" | "email";
+        };
+        FinderPhotos: {
+            /** @description The code, canonical (upper case) */
+            code: string;
+            /** @description The photos its frames introduced, in gallery order, across events: each frame showing the code opens a group of the following photos of its session folder, up to the next code frame or a pause over `FINDER_GAP_MS` (default 10 minutes). The code frames themselves are never listed. */
+            photos: components["schemas"]["GalleryPhoto"][];
+        };
+        LiveCount: {
+            totalCount: number;
         };
         CreateOrderRequest: {
             /** @description The event (gallery code) */
@@ -9301,6 +9740,7 @@ export interface components {
     pathItems: never;
 }
 export type ErrorInput = components['schemas']['ErrorInput'];
+export type FaceStatusInput = components['schemas']['FaceStatusInput'];
 export type OrderInput = components['schemas']['OrderInput'];
 export type OrderHistoryEntryInput = components['schemas']['OrderHistoryEntryInput'];
 export type AdminOrderPhotoInput = components['schemas']['AdminOrderPhotoInput'];
@@ -9337,21 +9777,24 @@ export type PrintJobInput = components['schemas']['PrintJobInput'];
 export type PrintersInput = components['schemas']['PrintersInput'];
 export type PrintRequestInput = components['schemas']['PrintRequestInput'];
 export type PrintResponseInput = components['schemas']['PrintResponseInput'];
-export type PhotoCodeRequestInput = components['schemas']['PhotoCodeRequestInput'];
-export type PhotoCodeInput = components['schemas']['PhotoCodeInput'];
-export type PhotoCodeSubscribeRequestInput = components['schemas']['PhotoCodeSubscribeRequestInput'];
-export type PhotoCodeSubscribeResponseInput = components['schemas']['PhotoCodeSubscribeResponseInput'];
 export type GalleryEventStatusInput = components['schemas']['GalleryEventStatusInput'];
 export type GalleryPhotoInput = components['schemas']['GalleryPhotoInput'];
 export type GalleryEventInput = components['schemas']['GalleryEventInput'];
 export type GalleryEventPageInput = components['schemas']['GalleryEventPageInput'];
 export type GalleryDayPageInput = components['schemas']['GalleryDayPageInput'];
 export type GallerySessionPageInput = components['schemas']['GallerySessionPageInput'];
-export type FinderPhotosInput = components['schemas']['FinderPhotosInput'];
-export type LiveCountInput = components['schemas']['LiveCountInput'];
 export type PhotoLookupInput = components['schemas']['PhotoLookupInput'];
 export type TakedownRequestInput = components['schemas']['TakedownRequestInput'];
 export type TakedownAcceptedInput = components['schemas']['TakedownAcceptedInput'];
+export type FaceSearchResultInput = components['schemas']['FaceSearchResultInput'];
+export type SelfieTakedownRequestInput = components['schemas']['SelfieTakedownRequestInput'];
+export type SelfieTakedownAcceptedInput = components['schemas']['SelfieTakedownAcceptedInput'];
+export type PhotoCodeRequestInput = components['schemas']['PhotoCodeRequestInput'];
+export type PhotoCodeInput = components['schemas']['PhotoCodeInput'];
+export type PhotoCodeSubscribeRequestInput = components['schemas']['PhotoCodeSubscribeRequestInput'];
+export type PhotoCodeSubscribeResponseInput = components['schemas']['PhotoCodeSubscribeResponseInput'];
+export type FinderPhotosInput = components['schemas']['FinderPhotosInput'];
+export type LiveCountInput = components['schemas']['LiveCountInput'];
 export type CreateOrderRequestInput = components['schemas']['CreateOrderRequestInput'];
 export type CreateOrderResponseInput = components['schemas']['CreateOrderResponseInput'];
 export type SubmitOrderRequestInput = components['schemas']['SubmitOrderRequestInput'];
@@ -9370,6 +9813,7 @@ export type TakedownInput = components['schemas']['TakedownInput'];
 export type TakedownListInput = components['schemas']['TakedownListInput'];
 export type TakedownDecidedInput = components['schemas']['TakedownDecidedInput'];
 export type Error = components['schemas']['Error'];
+export type FaceStatus = components['schemas']['FaceStatus'];
 export type Order = components['schemas']['Order'];
 export type OrderHistoryEntry = components['schemas']['OrderHistoryEntry'];
 export type AdminOrderPhoto = components['schemas']['AdminOrderPhoto'];
@@ -9406,21 +9850,24 @@ export type PrintJob = components['schemas']['PrintJob'];
 export type Printers = components['schemas']['Printers'];
 export type PrintRequest = components['schemas']['PrintRequest'];
 export type PrintResponse = components['schemas']['PrintResponse'];
-export type PhotoCodeRequest = components['schemas']['PhotoCodeRequest'];
-export type PhotoCode = components['schemas']['PhotoCode'];
-export type PhotoCodeSubscribeRequest = components['schemas']['PhotoCodeSubscribeRequest'];
-export type PhotoCodeSubscribeResponse = components['schemas']['PhotoCodeSubscribeResponse'];
 export type GalleryEventStatus = components['schemas']['GalleryEventStatus'];
 export type GalleryPhoto = components['schemas']['GalleryPhoto'];
 export type GalleryEvent = components['schemas']['GalleryEvent'];
 export type GalleryEventPage = components['schemas']['GalleryEventPage'];
 export type GalleryDayPage = components['schemas']['GalleryDayPage'];
 export type GallerySessionPage = components['schemas']['GallerySessionPage'];
-export type FinderPhotos = components['schemas']['FinderPhotos'];
-export type LiveCount = components['schemas']['LiveCount'];
 export type PhotoLookup = components['schemas']['PhotoLookup'];
 export type TakedownRequest = components['schemas']['TakedownRequest'];
 export type TakedownAccepted = components['schemas']['TakedownAccepted'];
+export type FaceSearchResult = components['schemas']['FaceSearchResult'];
+export type SelfieTakedownRequest = components['schemas']['SelfieTakedownRequest'];
+export type SelfieTakedownAccepted = components['schemas']['SelfieTakedownAccepted'];
+export type PhotoCodeRequest = components['schemas']['PhotoCodeRequest'];
+export type PhotoCode = components['schemas']['PhotoCode'];
+export type PhotoCodeSubscribeRequest = components['schemas']['PhotoCodeSubscribeRequest'];
+export type PhotoCodeSubscribeResponse = components['schemas']['PhotoCodeSubscribeResponse'];
+export type FinderPhotos = components['schemas']['FinderPhotos'];
+export type LiveCount = components['schemas']['LiveCount'];
 export type CreateOrderRequest = components['schemas']['CreateOrderRequest'];
 export type CreateOrderResponse = components['schemas']['CreateOrderResponse'];
 export type SubmitOrderRequest = components['schemas']['SubmitOrderRequest'];

@@ -61,6 +61,8 @@ export function setAdminTokenSource(source: () => string | null): void {
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
   body?: unknown;
+  /** A picture sent as the body instead of JSON (its type is the Content-Type). */
+  picture?: Blob;
   headers?: Record<string, string>;
   /** Send the admin token (`Authorization: Bearer`). */
   admin?: boolean;
@@ -70,6 +72,7 @@ export type RequestOptions = {
 export async function request(path: string, opts: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (opts.picture) headers['Content-Type'] = opts.picture.type;
   if (opts.admin) {
     const token = tokenSource();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -79,7 +82,7 @@ export async function request(path: string, opts: RequestOptions = {}): Promise<
     res = await fetch(path, {
       method: opts.method ?? 'GET',
       headers,
-      body: opts.body === undefined ? null : JSON.stringify(opts.body),
+      body: opts.picture ?? (opts.body === undefined ? null : JSON.stringify(opts.body)),
       signal: opts.signal ?? null,
       // The same URL answers HTML to a navigation and JSON here: never mix them up in a cache.
       cache: 'no-cache',

@@ -8,6 +8,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
+import { FindMe } from '../components/FindMe.js';
 import { SearchIcon } from '../components/icons.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { OffersNotice } from '../components/Offers.js';
@@ -340,6 +341,13 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
         </Notice>
       )}
       {isEventPage && event?.status.active && offers.data && <OffersNotice config={offers.data} />}
+      {isEventPage && offers.data?.selfieSearch && (
+        <FindMe
+          code={code}
+          onOpen={(photos, index) => setOpen({ photos: photos.map(toLightbox), index })}
+          toGrid={(p) => ({ event: code, number: p.number, thumbnail: p.thumbnail, srcset: p.srcset, label: '' })}
+        />
+      )}
       {event?.status.active && event.status.deadline && (
         <p class="muted small">Order prints until {formatDeadline(event.status.deadline)}.</p>
       )}

@@ -20,6 +20,8 @@ export const EventSettings = z.object({
   autoPrint: z.enum(['off', 'pickup']).optional(),
   /** When auto-print was last turned on: orders marked paid before it are not sent. */
   autoPrintSince: z.iso.datetime({ offset: true }).nullable().optional(),
+  /** Find me by face (docs/contract.md, "Find me by face"); absent: off. */
+  faceSearch: z.boolean().optional(),
   updatedAt: z.iso.datetime({ offset: true }),
 });
 export type EventSettings = z.infer<typeof EventSettings>;

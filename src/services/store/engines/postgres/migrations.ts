@@ -343,4 +343,22 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX print_jobs_finished ON print_jobs (finished_at) WHERE finished_at IS NOT NULL;
     `,
   },
+  {
+    version: 12,
+    name: 'faces: the face vectors of each photo of events with face search on',
+    // The same as SQLite 13.
+    sql: `
+      CREATE TABLE face_index (
+        event_slug text NOT NULL,
+        photo_id   text NOT NULL,
+        version    text NOT NULL,
+        model      text NOT NULL,
+        faces      integer NOT NULL CHECK (faces >= 0),
+        vectors    text NOT NULL,
+        indexed_at timestamptz NOT NULL,
+        PRIMARY KEY (event_slug, photo_id)
+      );
+      CREATE INDEX face_index_event_time ON face_index (event_slug, indexed_at);
+    `,
+  },
 ];

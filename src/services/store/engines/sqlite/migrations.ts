@@ -416,4 +416,23 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX print_jobs_finished ON print_jobs (finished_at) WHERE finished_at IS NOT NULL;
     `,
   },
+  {
+    version: 13,
+    name: 'faces: the face vectors of each photo of events with face search on',
+    // One row per photo (docs/contract.md, "Find me by face"): the version and model the vectors were
+    // made from, and the vectors themselves (base64); `indexed_at` lets other processes read what is new.
+    sql: `
+      CREATE TABLE face_index (
+        event_slug TEXT NOT NULL,
+        photo_id   TEXT NOT NULL,
+        version    TEXT NOT NULL,
+        model      TEXT NOT NULL,
+        faces      INTEGER NOT NULL CHECK (faces >= 0),
+        vectors    TEXT NOT NULL,
+        indexed_at TEXT NOT NULL,
+        PRIMARY KEY (event_slug, photo_id)
+      ) STRICT;
+      CREATE INDEX face_index_event_time ON face_index (event_slug, indexed_at);
+    `,
+  },
 ];

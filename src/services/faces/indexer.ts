@@ -1,0 +1,227 @@
+/**
+ * Background face indexing (docs/contract.md, "Find me by face"), and each event's vectors in
+ * memory for the search.
+ *
+ * For every event with face search on, the photos the library lists publicly whose current
+ * version (and the current model) the record has no vectors of are queued, newest first, and
+ * each is decoded and described in the render queue's background lane (after every render a
+ * visitor waits for, as the intake's thumbnails) and in a face thread, then recorded. The
+ * record says what is done, so a restart carries on where it stopped, and a photo indexed by
+ * another server sharing the record is not indexed again here.
+ *
+ * Each event's rows are read into a VectorIndex once, then every `syncMs` what was recorded
+ * since (by this process or another). Rows of photos the library no longer lists (hidden,
+ * rejected, code frames, deleted) are removed from the record and from memory: only public
+ * photos' faces are kept. A photo that can't be decoded is skipped until its file changes.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { ImageService } from '../images/types.js';
+import type { Photo, PhotoLibrary } from '../photos/types.js';
+import type { FaceIndexEntry, FacesPort } from '../store/ports/faces.js';
+import { decodeForFaces } from './decode.js';
+import { FACE_MODEL, VECTOR_SIZE } from './engine.js';
+import type { FaceThreads } from './face-threads.js';
+import { VectorIndex } from './vector-index.js';
+
+/** Rows are re-read from this long before the last one seen: a row's time is taken before its commit. */
+const SYNC_MARGIN_MS = 60_000;
+/** A row of a photo the library does not list is removed once it is this old (another server may list it first). */
+const REMOVE_AFTER_MS = 60_000;
+
+export type IndexerDeps = {
+  store: FacesPort;
+  photos: Pick<PhotoLibrary, 'photosOf' | 'isReady' | 'originalPath' | 'onChange'>;
+  images: Pick<ImageService, 'background'>;
+  threads: FaceThreads;
+  /** The events with face search on now. */
+  eventsOn: () => Promise<string[]>;
+  /** Photos indexed at once (FACE_THREADS). */
+  concurrency: number;
+  syncMs: number;
+  log: FastifyBaseLogger;
+};
+
+type EventFaces = { index: VectorIndex; lastSeen: string | undefined };
+
+export class FaceIndexer {
+  private readonly events = new Map<string, Promise<EventFaces>>();
+  private readonly queue: Photo[] = [];
+  private readonly queued = new Set<string>();
+  /** `event/id@version` of photos that could not be decoded: not tried again until the file changes. */
+  private readonly unreadable = new Set<string>();
+  private running = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: IndexerDeps) {
+    this.unsubscribe = deps.photos.onChange(() => this.kick());
+  }
+
+  start(): void {
+    this.kick();
+    this.timer = setInterval(() => this.kick(), this.deps.syncMs);
+    this.timer.unref();
+  }
+
+  /** The event's vectors, read from the record at the first call, then kept current. */
+  faces(eventCode: string): Promise<EventFaces> {
+    let loaded = this.events.get(eventCode);
+    if (!loaded) {
+      loaded = this.load(eventCode);
+      this.events.set(eventCode, loaded);
+      loaded.catch(() => this.events.delete(eventCode));
+    }
+    return loaded;
+  }
+
+  /** Public photos of the event, and how many of them have their current version indexed. */
+  async progress(eventCode: string): Promise<{ indexed: number; total: number }> {
+    const { index } = await this.faces(eventCode);
+    const listed = this.deps.photos.photosOf(eventCode) ?? [];
+    let indexed = 0;
+    for (const photo of listed) if (index.indexed.get(photo.id)?.photo.version === photo.version) indexed++;
+    return { indexed, total: listed.length };
+  }
+
+  /** Runs a pass now (or right after the one under way). Resolves when it is done. */
+  kick(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.ticking) {
+      this.again = true;
+      return this.ticking;
+    }
+    this.ticking = this.tick()
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'face indexing pass failed; the next one tries again'))
+      .finally(() => {
+        this.ticking = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.kick();
+        }
+      });
+    return this.ticking;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    this.unsubscribe();
+    this.queue.length = 0;
+    await this.ticking;
+  }
+
+  private async tick(): Promise<void> {
+    const on = new Set(await this.deps.eventsOn());
+    // Events turned off leave memory (their rows stay in the record for when they are on again).
+    for (const code of this.events.keys()) if (!on.has(code)) this.events.delete(code);
+    for (const code of on) {
+      const ev = await this.faces(code);
+      await this.sync(code, ev);
+      if (this.deps.photos.isReady) await this.plan(code, ev);
+    }
+    this.pump();
+  }
+
+  private async load(eventCode: string): Promise<EventFaces> {
+    const ev: EventFaces = { index: new VectorIndex(VECTOR_SIZE), lastSeen: undefined };
+    this.apply(ev, await this.deps.store.list(eventCode));
+    return ev;
+  }
+
+  /** Takes in what was recorded since the last read (this process's rows or another's). */
+  private async sync(eventCode: string, ev: EventFaces): Promise<void> {
+    if (ev.lastSeen === undefined) return;
+    const since = new Date(Date.parse(ev.lastSeen) - SYNC_MARGIN_MS).toISOString();
+    this.apply(ev, await this.deps.store.list(eventCode, { since }));
+  }
+
+  private apply(ev: EventFaces, rows: readonly FaceIndexEntry[]): void {
+    for (const row of rows) {
+      if (ev.lastSeen === undefined || row.indexedAt > ev.lastSeen) ev.lastSeen = row.indexedAt;
+      if (row.model !== FACE_MODEL) continue;
+      const held = ev.index.indexed.get(row.photoId)?.photo;
+      if (held && held.version === row.version && held.indexedAt >= row.indexedAt) continue;
+      const vectors = new Int8Array(Buffer.from(row.vectors, 'base64'));
+      if (vectors.length !== row.faces * VECTOR_SIZE) continue;
+      ev.index.put({ photoId: row.photoId, version: row.version, indexedAt: row.indexedAt }, vectors);
+    }
+  }
+
+  /** Queues the event's public photos not indexed at their version; forgets the faces of photos no longer public. */
+  private async plan(eventCode: string, ev: EventFaces): Promise<void> {
+    const listed = this.deps.photos.photosOf(eventCode) ?? [];
+    const ids = new Set<string>();
+    const todo: Photo[] = [];
+    for (const photo of listed) {
+      ids.add(photo.id);
+      if (ev.index.indexed.get(photo.id)?.photo.version === photo.version) continue;
+      const key = `${eventCode}/${photo.id}@${photo.version}`;
+      if (this.queued.has(key) || this.unreadable.has(key)) continue;
+      todo.push(photo);
+    }
+    const cutoff = new Date(Date.now() - REMOVE_AFTER_MS).toISOString();
+    const gone = [...ev.index.indexed.values()]
+      .filter(({ photo }) => !ids.has(photo.photoId) && photo.indexedAt < cutoff)
+      .map(({ photo }) => photo.photoId);
+    if (gone.length > 0) {
+      await this.deps.store.remove(eventCode, gone);
+      for (const id of gone) ev.index.remove(id);
+    }
+    if (todo.length === 0) return;
+    // Newest first: attendees look for the photos just taken.
+    for (const photo of todo.reverse()) {
+      this.queued.add(`${eventCode}/${photo.id}@${photo.version}`);
+      this.queue.push(photo);
+    }
+    this.deps.log.info({ event: eventCode, photos: todo.length }, 'face indexing: photos queued');
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running < this.deps.concurrency && this.queue.length > 0) {
+      const photo = this.queue.shift() as Photo;
+      this.running++;
+      void this.index(photo).finally(() => {
+        this.running--;
+        this.queued.delete(`${photo.eventCode}/${photo.id}@${photo.version}`);
+        this.pump();
+      });
+    }
+  }
+
+  private async index(photo: Photo): Promise<void> {
+    const key = `${photo.eventCode}/${photo.id}@${photo.version}`;
+    try {
+      const ev = await this.faces(photo.eventCode);
+      if (ev.index.indexed.get(photo.id)?.photo.version === photo.version) return;
+      const found = await this.deps.images.background(async () => {
+        if (this.closed) return undefined;
+        const pixels = await decodeForFaces(this.deps.photos.originalPath(photo)).catch((err: unknown) => {
+          this.unreadable.add(key);
+          this.deps.log.warn({ event: photo.eventCode, photo: photo.number, err }, 'face indexing: cannot decode');
+          return undefined;
+        });
+        return pixels && this.deps.threads.describe(pixels, 'background');
+      });
+      if (!found || this.closed) return;
+      const vectors = new Int8Array(found.length * VECTOR_SIZE);
+      found.forEach((face, i) => {
+        vectors.set(face.vector, i * VECTOR_SIZE);
+      });
+      const row = await this.deps.store.put({
+        eventSlug: photo.eventCode,
+        photoId: photo.id,
+        version: photo.version,
+        model: FACE_MODEL,
+        faces: found.length,
+        vectors: Buffer.from(vectors.buffer, vectors.byteOffset, vectors.length).toString('base64'),
+      });
+      this.apply(ev, [row]);
+    } catch (err) {
+      if (!this.closed)
+        this.deps.log.warn({ event: photo.eventCode, photo: photo.number, err }, 'face indexing failed');
+    }
+  }
+}
