@@ -7,6 +7,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits on an event, not a clock: its 1 s default failed browser steps when
+    // CI ran the face indexer beside them. A condition that never holds still fails.
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
   },
 });
