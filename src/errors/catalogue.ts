@@ -40,7 +40,7 @@ export const errorCatalogue = {
   COUPON_EXISTS: { status: 409, message: 'A coupon with this code exists already' },
   TAKEDOWN_DECIDED: { status: 409, message: 'The takedown request was decided otherwise already' },
   FEEDBACK_LIMIT: { status: 409, message: 'The order has all the feedback it can take' },
-  SUBSCRIPTION_LIMIT: { status: 409, message: 'The photo code has all the subscriptions it can take' },
+  SUBSCRIPTION_LIMIT: { status: 409, message: 'The order or photo code has all the subscriptions it can take' },
   VERIFICATION_EXPIRED: { status: 410, message: 'The confirmation link has expired' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
