@@ -171,6 +171,13 @@ describe('the customer and the photographer', () => {
     await expect.poll(() => reader.page.url()).toContain(`/order/${orderNumber}?feedback=1#feedback`);
     expect(await reader.page.locator(':focus').getAttribute('id')).toBe('feedback-text');
     await reader.page.keyboard.type('Lovely photos, thank you!');
+    // This device never saw the order: the email it was placed with is the proof (a wrong one is refused).
+    await reader.page.fill('#feedback-email', 'eve@example.com');
+    await reader.page.getByRole('button', { name: 'Send feedback' }).click();
+    await expect
+      .poll(() => reader.page.locator('#feedback-email-error').textContent())
+      .toContain('could not find order');
+    await reader.page.fill('#feedback-email', 'Ada@Example.com');
     await reader.page.getByRole('button', { name: 'Send feedback' }).click();
     await expect.poll(() => reader.page.locator('#feedback').textContent()).toContain('Your feedback on order');
     expect((await api(`/api/orders/${orderNumber}`)).json().feedback).toContain('Lovely photos, thank you!');

@@ -1737,7 +1737,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `SUBSCRIPTION_LIMIT`: The photo code has all the subscriptions it can take */
+                /** @description `SUBSCRIPTION_LIMIT`: The order or photo code has all the subscriptions it can take */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1954,11 +1954,12 @@ export interface paths {
          *     `Authorization: Bearer <admin token>` (scope `admin`: every new order, status and shipping change) or
          *     `orderNumber` and that order's `email` (scope `order`: that order's status and shipping changes).
          *
-         *     `endpoint` must be an https URL of a push service (no IP address or local name such as `localhost`,
-         *     a trailing dot ignored; the server contacts it only at a public address); `keys.p256dh` must be a
+         *     `endpoint` must be an https URL of a push service on port 443 (no IP address or local name such as
+         *     `localhost`, a trailing dot ignored; the server contacts it only at a public address); `keys.p256dh` must be a
          *     base64url uncompressed point on P-256 (65 bytes), `keys.auth` base64url of 16 bytes.
          *
          *     201 when new; 200 when the same endpoint is registered already for that scope or order.
+         *     An order takes at most 10 subscriptions: 409 `SUBSCRIPTION_LIMIT` beyond.
          *     Neither credentials nor order: 401 `UNAUTHORIZED`. Only one of `orderNumber`/`email`: 400.
          *     Unknown order or another email: 404 `ORDER_NOT_FOUND` (not told apart).
          *     Subscriptions the push service answers 404/410 for are removed.
@@ -2025,6 +2026,15 @@ export interface paths {
                 };
                 /** @description `ORDER_NOT_FOUND`: Order not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `SUBSCRIPTION_LIMIT`: The order or photo code has all the subscriptions it can take */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3651,13 +3661,16 @@ export interface paths {
         put?: never;
         /**
          * Leave feedback on an order
-         * @description Body `{ feedback }`: 1–2000 characters after trimming (line breaks and tabs
-         *     allowed, other control characters refused). It is appended to the order with the time it
-         *     arrived; earlier feedback is kept. An order takes at most 10 entries (409
-         *     `FEEDBACK_LIMIT` beyond) and 20000 characters of feedback in all (400
-         *     `VALIDATION_FAILED` beyond). Public: the order number (or id) is the only
-         *     key. Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`, default 10 a minute; 429
-         *     with `Retry-After`). Unknown order: 404 `ORDER_NOT_FOUND`.
+         * @description Body `{ feedback, email }`: `feedback` 1–2000 characters after trimming (line breaks
+         *     and tabs allowed, other control characters refused); `email` the address the order was placed with
+         *     (any case), the proof that the order is the sender’s; with admin credentials (staff or owner) it may be
+         *     left out. Unknown order, wrong email and missing email are the same 404 `ORDER_NOT_FOUND`. The entry
+         *     is appended to the order with the time it arrived; earlier feedback is kept. An order takes at most
+         *     10 entries (409 `FEEDBACK_LIMIT` beyond) and 20000 characters of feedback in all
+         *     (400 `VALIDATION_FAILED` beyond). Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`,
+         *     default 10 a minute; 429 with `Retry-After`).
+         *
+         *     **Access**: public with the order's email, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -3686,6 +3699,24 @@ export interface paths {
                 };
                 /** @description `VALIDATION_FAILED`: The request is not valid */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6889,6 +6920,8 @@ export interface components {
         FeedbackRequestInput: {
             /** @description 1–2000 characters after trimming; line breaks and tabs allowed */
             feedback: string;
+            /** @description The email address the order was placed with, compared case-insensitively: the proof that the order is the sender’s. Required without admin credentials */
+            email?: string;
         };
         FeedbackResponseInput: {
             /** @constant */
@@ -8118,6 +8151,8 @@ export interface components {
         FeedbackRequest: {
             /** @description 1–2000 characters after trimming; line breaks and tabs allowed */
             feedback: unknown;
+            /** @description The email address the order was placed with, compared case-insensitively: the proof that the order is the sender’s. Required without admin credentials */
+            email?: string;
         };
         FeedbackResponse: {
             /** @constant */

@@ -18,7 +18,7 @@ import type {
   PickupStatus,
   SalesSummaryCents,
 } from '../../../domain/order.js';
-import type { OrderPatch, ShippingPatch } from '../../../domain/order-changes.js';
+import type { FeedbackProof, OrderPatch, ShippingPatch } from '../../../domain/order-changes.js';
 import type { StoredResponse } from './idempotency-keys.js';
 import type { MailJobInput } from './mail-outbox.js';
 
@@ -89,8 +89,11 @@ export interface OrdersPort {
   attachPayment(ref: string, payment: OrderPayment, opts: ChangeOptions): Promise<UpdateResult>;
   /** `shipped: true` needs paid + ship; sets tracking. `shipped: false` undoes it. */
   setShipping(ref: string, patch: ShippingPatch, opts: ChangeOptions): Promise<UpdateResult>;
-  /** Appends `[at] text` to the feedback; the 11th entry is AppError FEEDBACK_LIMIT. */
-  appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord>;
+  /**
+   * Appends `[at] text` to the feedback, sent with `proof` of the order (its email, or admin
+   * credentials); the 11th such entry is AppError FEEDBACK_LIMIT.
+   */
+  appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions & { proof: FeedbackProof }): Promise<OrderRecord>;
   /**
    * A paid pickup order's booth status (waiting → ready → collected); else AppError
    * ORDER_NOT_PICKUP or INVALID_TRANSITION. The same status again changes nothing.

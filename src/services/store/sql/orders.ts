@@ -34,6 +34,7 @@ import {
   applyRelease,
   applyShipping,
   buildNewOrder,
+  type FeedbackProof,
   releasesCoupon,
 } from '../../../domain/order-changes.js';
 import { isAppError } from '../../../errors/catalogue.js';
@@ -258,9 +259,14 @@ export class SqlOrders implements OrdersPort {
     return this.modify(ref, opts, (o) => applyShipping(o, patch, now, opts.by));
   }
 
-  async appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord> {
+  async appendFeedback(
+    ref: string,
+    text: string,
+    at: Date,
+    opts: ChangeOptions & { proof: FeedbackProof },
+  ): Promise<OrderRecord> {
     const now = new Date();
-    return (await this.modify(ref, opts, (o) => applyFeedback(o, text, at, now, opts.by))).order;
+    return (await this.modify(ref, opts, (o) => applyFeedback(o, text, at, now, opts.by, opts.proof))).order;
   }
 
   attachPayment(ref: string, payment: OrderPayment, opts: ChangeOptions): Promise<UpdateResult> {
