@@ -93,7 +93,12 @@ export interface OrdersPort {
    * Appends `[at] text` to the feedback, sent with `proof` of the order (its email, or admin
    * credentials); the 11th such entry is AppError FEEDBACK_LIMIT.
    */
-  appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions & { proof: FeedbackProof }): Promise<OrderRecord>;
+  appendFeedback(
+    ref: string,
+    text: string,
+    at: Date,
+    opts: ChangeOptions & { proof: FeedbackProof },
+  ): Promise<OrderRecord>;
   /**
    * A paid pickup order's booth status (waiting → ready → collected); else AppError
    * ORDER_NOT_PICKUP or INVALID_TRANSITION. The same status again changes nothing.
