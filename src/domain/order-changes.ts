@@ -226,10 +226,24 @@ export function applyPayment(order: OrderRecord, payment: OrderPayment, now: Dat
   return { order: next(order, { payment }, [entry], now), changed: true };
 }
 
-/** Whether a change gives the order's coupon use back: it moved into `void` or `cancelled`. */
+/**
+ * Whether the order holds one use of its coupon (docs/contract.md, "Coupons"): it names one,
+ * it is not void or cancelled, and it is not held for email confirmation. A held high-value
+ * order takes its use only when the customer confirms it (docs/contract.md, "Hardening,
+ * round 2"): unconfirmed orders with throwaway addresses could otherwise use a coupon up.
+ */
+export function holdsCouponUse(o: Pick<OrderRecord, 'couponCode' | 'held' | 'status'>): boolean {
+  return o.couponCode !== null && !o.held && o.status !== 'void' && o.status !== 'cancelled';
+}
+
+/** Whether a change gives the order's coupon use back (it moved into `void` or `cancelled`). */
 export function releasesCoupon(before: OrderRecord, after: OrderRecord): boolean {
-  const ended = (s: OrderRecord['status']) => s === 'void' || s === 'cancelled';
-  return after.couponCode !== null && !ended(before.status) && ended(after.status);
+  return holdsCouponUse(before) && !holdsCouponUse(after);
+}
+
+/** Whether a change takes a use of the order's coupon (a held order confirmed). */
+export function claimsCoupon(before: OrderRecord, after: OrderRecord): boolean {
+  return !holdsCouponUse(before) && holdsCouponUse(after);
 }
 
 /**

@@ -188,6 +188,29 @@ export function verifyPage(outcome: ConfirmOutcome, opts: { siteName: string; to
         ],
         outcome.order,
       );
+    case 'couponUnavailable': {
+      const o = outcome.order;
+      const until = o.holdExpiresAt ? new Date(o.holdExpiresAt).toUTCString() : '';
+      return page(
+        siteName,
+        409,
+        'COUPON_INVALID',
+        'Your coupon has been used up',
+        [
+          p(
+            `Order ${orderLabel(o)} uses coupon <strong>${escapeHtml(o.couponCode ?? '')}</strong>, and its last use went to other orders before you confirmed. The order is not confirmed yet.`,
+          ),
+          p(
+            `It stays reserved${until ? ` until ${escapeHtml(until)}` : ''}: try again later (a use comes back when another order is cancelled), or place the order again without the coupon.`,
+          ),
+          `<form method="post" action="${VERIFY_PATH}">`,
+          `<input type="hidden" name="token" value="${escapeHtml(opts.token ?? '')}">`,
+          '<button type="submit">Try again</button>',
+          '</form>',
+        ],
+        o,
+      );
+    }
     case 'invalid':
       return page(
         siteName,

@@ -23,7 +23,9 @@ const html = (description: string) => ({ description, content: { 'text/html': { 
 
 const pages = {
   403: html('`VERIFICATION_FAILED`: the link is forged, altered or incomplete'),
-  409: html('`INVALID_TRANSITION`: the order was cancelled and cannot be confirmed'),
+  409: html(
+    '`INVALID_TRANSITION`: the order was cancelled and cannot be confirmed; `COUPON_INVALID` (POST): its coupon has no use left, the order stays held',
+  ),
   410: html('`VERIFICATION_EXPIRED`: the link expired; the order is (or will be) cancelled'),
 };
 
@@ -91,7 +93,8 @@ const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'admins, once: a second confirmation finds it confirmed. Answers an HTML page.',
           outcomes,
           '`CONFIRMED` (200); `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403);',
-          '`VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409).',
+          '`VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409); `COUPON_INVALID` (409: a held order takes its',
+          "coupon's use only now, and none is left; the order stays held, and the page offers to try again).",
         ].join('\n'),
         consumes: [FORM, 'application/json'],
         body: VerifyBody,
@@ -104,7 +107,9 @@ const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const { token } = request.body;
-      const page = answer(await orderIntake.confirm(token), undefined);
+      const outcome = await orderIntake.confirm(token);
+      // Only the coupon's page offers to try again, with the same token.
+      const page = answer(outcome, outcome.kind === 'couponUnavailable' ? token : undefined);
       return reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
     },
   );

@@ -6267,7 +6267,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed */
+                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed; `COUPON_INVALID` (POST): its coupon has no use left, the order stays held */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6315,7 +6315,8 @@ export interface paths {
          *     expiry, `VERIFY_LINK_TTL_HOURS` after submission) and an HMAC-SHA256 over both with the
          *     server's link secret. The outcome is on `<main data-code="...">`:
          *     `CONFIRMED` (200); `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403);
-         *     `VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409).
+         *     `VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409); `COUPON_INVALID` (409: a held order takes its
+         *     coupon's use only now, and none is left; the order stays held, and the page offers to try again).
          */
         post: {
             parameters: {
@@ -6358,7 +6359,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed */
+                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed; `COUPON_INVALID` (POST): its coupon has no use left, the order stays held */
                 409: {
                     headers: {
                         [name: string]: unknown;

@@ -66,8 +66,8 @@ export interface OrdersPort {
   /**
    * Assigns the id (unless `input.id`), the next number of `input.prefix`, timestamps,
    * `pending` and the first history entry. With `input.couponCode`, takes one use of that
-   * coupon in the order's transaction; none left (or no such coupon): AppError COUPON_INVALID,
-   * and nothing of that create is written. Resolves once the order, its mail and its key are
+   * coupon in the order's transaction (a held order: when it is confirmed, `releaseHold`);
+   * none left (or no such coupon): AppError COUPON_INVALID, and nothing of that create is written. Resolves once the order, its mail and its key are
    * durable. Creates arriving together are committed together (one fsync). A taken id is
    * AppError INTERNAL, and nothing of that create is written, nor a number used.
    */
@@ -113,7 +113,11 @@ export interface OrdersPort {
   markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<PrintedResult[]>;
   /** Flags the order: photo `photoNumber` of it was taken down for good (a `photo-removed` history entry). */
   flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult>;
-  /** Confirms a held order (no-op if not held). */
+  /**
+   * Confirms a held order (no-op if not held), taking its coupon's use in the same
+   * transaction: none left (or the coupon gone) is AppError COUPON_INVALID, and the order
+   * stays held.
+   */
   releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult>;
   /** Held pending orders whose hold expired by `now` become `cancelled` (by `system`); returns them. */
   expireHolds(now: Date): Promise<OrderRecord[]>;

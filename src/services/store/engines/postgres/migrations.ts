@@ -307,4 +307,20 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX photo_code_subscriptions_target ON photo_code_subscriptions (target);
     `,
   },
+  {
+    version: 9,
+    name: 'hardening, round 2',
+    // The same changes as SQLite's version 10 (engines/sqlite/migrations.ts).
+    sql: `
+      UPDATE coupons SET uses = GREATEST(0, uses - (
+        SELECT COUNT(*) FROM orders o WHERE o.coupon_code = coupons.code AND o.held = TRUE AND o.status = 'pending'
+      ));
+
+      ALTER TABLE takedowns ADD COLUMN client text;
+      CREATE INDEX takedowns_client ON takedowns (client, created_at);
+
+      ALTER TABLE photo_code_subscriptions ADD COLUMN confirm_token text;
+      CREATE UNIQUE INDEX photo_code_subscriptions_confirm ON photo_code_subscriptions (confirm_token);
+    `,
+  },
 ];
