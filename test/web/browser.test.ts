@@ -1033,6 +1033,9 @@ describe('consent', () => {
     await expect
       .poll(() => dialog.getByRole('status').filter({ hasText: 'Thank you' }).textContent(), { timeout: 30_000 })
       .toContain('Your request for photo #2 was received');
+    expect(await dialog.getByRole('status').filter({ hasText: 'Thank you' }).textContent()).toContain(
+      'hidden from the gallery until we decide',
+    );
 
     // Gone from the gallery at once (hide-first): the page loaded again lists 1 and 3.
     await page.keyboard.press('Escape');

@@ -963,16 +963,19 @@ export interface paths {
         /**
          * Ask for a photo to be taken down
          * @description Body `{ reason, email, message? }` and the CAPTCHA as for orders (`captchaToken` or
-         *     `X-Captcha-Token`; missing 400 `CAPTCHA_REQUIRED`, invalid 403 `CAPTCHA_FAILED`), or admin credentials.
-         *     `{photo}` is an id or a photo number. 202 `{ requestId }`.
+         *     `X-Captcha-Token`; missing 400 `CAPTCHA_REQUIRED`, invalid 403 `CAPTCHA_FAILED`), or a staff or owner
+         *     token. `{photo}` is an id or a photo number. 202 `{ requestId, hidden }`.
          *     With `TAKEDOWN_MODE=hide-first` (the default) the photo leaves the public before the answer: gone
          *     from listings, counts, the finder and `/api/proxy-events` thumbnails; its thumbnail and preview
-         *     answer 404 `PHOTO_NOT_FOUND`; new orders naming it 400 `UNKNOWN_PHOTO`. With `review-first` it stays
-         *     until the owner decides. The requester is emailed the decision. Rate limited per client address
+         *     answer 404 `PHOTO_NOT_FOUND`; new orders naming it 400 `UNKNOWN_PHOTO`. At most
+         *     5 photos per client address per hour are hidden so (the owner's requests are not counted); further
+         *     requests are still 202, kept for review with `hidden: false`, and hide nothing until decided. With
+         *     `review-first` every photo stays until the owner decides. A digital download already paid for stays
+         *     available until a `remove` decision. The requester is emailed the decision. Rate limited per client address
          *     like feedback (`RATE_LIMIT_FEEDBACK_PER_MIN`, counted apart; 429 with `Retry-After`).
          *     Unknown event 404 `EVENT_NOT_FOUND`, unknown photo 404 `PHOTO_NOT_FOUND`.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (every role (`viewer`, `staff`, `owner`)).
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -7240,6 +7243,8 @@ export interface components {
         TakedownAcceptedInput: {
             /** @description The request, as the admin’s takedown queue names it */
             requestId: string;
+            /** @description Whether the photo left the public now (hide-first, within the per-address limit), or waits for review */
+            hidden: boolean;
         };
         CreateOrderRequestInput: {
             /** @description The event (gallery code) */
@@ -8471,6 +8476,8 @@ export interface components {
         TakedownAccepted: {
             /** @description The request, as the admin’s takedown queue names it */
             requestId: string;
+            /** @description Whether the photo left the public now (hide-first, within the per-address limit), or waits for review */
+            hidden: boolean;
         };
         CreateOrderRequest: {
             /** @description The event (gallery code) */
