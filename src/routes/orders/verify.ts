@@ -11,15 +11,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
-import { parseMailbox } from '../../services/notifier/message.js';
 import type { ConfirmOutcome } from '../../services/orders/confirm.js';
 import { VERIFY_PATH } from '../../services/orders/verify-link.js';
+import { acceptTokenForms, FORM, htmlResponse, PAGE_HEADERS, siteNameOf } from '../common/html-page.js';
 import { VerifyBody, VerifyQuery } from './schemas.js';
-import { PAGE_HEADERS, verifyPage } from './verify-page.js';
+import { verifyPage } from './verify-page.js';
 
-const FORM = 'application/x-www-form-urlencoded';
-
-const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+const html = htmlResponse;
 
 const pages = {
   403: html('`VERIFICATION_FAILED`: the link is forged, altered or incomplete'),
@@ -37,12 +35,9 @@ const outcomes = [
 
 const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orderIntake } = fastify;
-  const siteName = parseMailbox(fastify.config.MAIL_FROM).name || 'Convention Photos';
-
-  // The page's form posts `token=...`; parsed here only (this plugin's scope), small.
-  fastify.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  const siteName = siteNameOf(fastify.config.MAIL_FROM);
+  // The page's form posts `token=...`.
+  acceptTokenForms(fastify);
 
   const answer = (outcome: ConfirmOutcome, token: string | undefined) => {
     const page = verifyPage(outcome, { siteName, ...(token === undefined ? {} : { token }) });

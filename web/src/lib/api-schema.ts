@@ -1667,6 +1667,171 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/finder/confirm-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A photo code email subscription's confirmation link: shows what it confirms, confirms nothing
+         * @description Opened from the mail `POST /api/finder/{code}/subscribe` sends to a new email address; answers a small
+         *     HTML page with a button that POSTs the token here. Opening the link changes nothing (mail scanners
+         *     follow links). The outcome is on `<main data-code="...">`: `AWAITING_CONFIRMATION` or
+         *     `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403, no subscription has that token).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The token of the confirmation link */
+                    token?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page with the button, or: confirmed (now or before) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `VERIFICATION_FAILED`: no subscription has this token (an altered or incomplete link) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Confirm a photo code email subscription (the button on the confirmation page)
+         * @description The form of the page `GET /api/finder/confirm-email` shows (`token=...`, form-encoded; JSON works
+         *     too). From then on the address is told when new photos join the code; before, it was told nothing.
+         *     Answers an HTML page: `CONFIRMED`, `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["PhotoCodeEmailConfirmRequestInput"];
+                    "application/json": components["schemas"]["PhotoCodeEmailConfirmRequestInput"];
+                };
+            };
+            responses: {
+                /** @description The page with the button, or: confirmed (now or before) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `VERIFICATION_FAILED`: no subscription has this token (an altered or incomplete link) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/finder/{code}/subscribe": {
         parameters: {
             query?: never;
@@ -1682,6 +1847,9 @@ export interface paths {
          *     `POST /api/push/subscribe`: an https endpoint at a public host name, a P-256 key), or `{ email }`.
          *     The subscriber is told once per arrival batch (the photos a copied-in card brings), counting from the
          *     photos the code has now: a push that opens the photos page, or an email with its link.
+         *     An email address is double opt-in: the first mail only asks its owner to confirm (a link to a page
+         *     whose button POSTs to `/api/finder/confirm-email`), and no photo mail goes out before that
+         *     (`confirmed: false` until then). Asking again for the same address sends no second mail.
          *
          *     201 when new; 200 when that endpoint or email (any case) is subscribed to the code already.
          *     Unknown code: 404 `CODE_NOT_FOUND`; not a code: 400 `VALIDATION_FAILED`; a code with
@@ -7017,6 +7185,12 @@ export interface components {
             message: string;
             /** @enum {string} */
             channel: "push" | "email";
+            /** @description false: an email address that waits for its owner to confirm it from the mail we sent */
+            confirmed: boolean;
+        };
+        PhotoCodeEmailConfirmRequestInput: {
+            /** @description The token of the confirmation link */
+            token: string;
         };
         GalleryEventStatusInput: {
             isArchived: boolean;
@@ -8250,6 +8424,12 @@ export interface components {
             message: string;
             /** @enum {string} */
             channel: "push" | "email";
+            /** @description false: an email address that waits for its owner to confirm it from the mail we sent */
+            confirmed: boolean;
+        };
+        PhotoCodeEmailConfirmRequest: {
+            /** @description The token of the confirmation link */
+            token: string;
         };
         GalleryEventStatus: {
             isArchived: boolean;
@@ -8957,6 +9137,7 @@ export type PhotoCodeRequestInput = components['schemas']['PhotoCodeRequestInput
 export type PhotoCodeInput = components['schemas']['PhotoCodeInput'];
 export type PhotoCodeSubscribeRequestInput = components['schemas']['PhotoCodeSubscribeRequestInput'];
 export type PhotoCodeSubscribeResponseInput = components['schemas']['PhotoCodeSubscribeResponseInput'];
+export type PhotoCodeEmailConfirmRequestInput = components['schemas']['PhotoCodeEmailConfirmRequestInput'];
 export type GalleryEventStatusInput = components['schemas']['GalleryEventStatusInput'];
 export type GalleryPhotoInput = components['schemas']['GalleryPhotoInput'];
 export type GalleryEventInput = components['schemas']['GalleryEventInput'];
@@ -9021,6 +9202,7 @@ export type PhotoCodeRequest = components['schemas']['PhotoCodeRequest'];
 export type PhotoCode = components['schemas']['PhotoCode'];
 export type PhotoCodeSubscribeRequest = components['schemas']['PhotoCodeSubscribeRequest'];
 export type PhotoCodeSubscribeResponse = components['schemas']['PhotoCodeSubscribeResponse'];
+export type PhotoCodeEmailConfirmRequest = components['schemas']['PhotoCodeEmailConfirmRequest'];
 export type GalleryEventStatus = components['schemas']['GalleryEventStatus'];
 export type GalleryPhoto = components['schemas']['GalleryPhoto'];
 export type GalleryEvent = components['schemas']['GalleryEvent'];

@@ -188,6 +188,7 @@ describe('sqlite engine', () => {
     raw.exec(`
       DROP INDEX takedowns_client; ALTER TABLE takedowns DROP COLUMN client;
       DROP INDEX photo_code_subscriptions_confirm; ALTER TABLE photo_code_subscriptions DROP COLUMN confirm_token;
+      ALTER TABLE photo_code_subscriptions DROP COLUMN confirmed_at;
       UPDATE coupons SET uses = 2;
     `);
     raw.pragma('user_version = 9');

@@ -320,6 +320,8 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX takedowns_client ON takedowns (client, created_at);
 
       ALTER TABLE photo_code_subscriptions ADD COLUMN confirm_token text;
+      ALTER TABLE photo_code_subscriptions ADD COLUMN confirmed_at timestamptz;
+      UPDATE photo_code_subscriptions SET confirmed_at = created_at;
       CREATE UNIQUE INDEX photo_code_subscriptions_confirm ON photo_code_subscriptions (confirm_token);
     `,
   },

@@ -388,9 +388,9 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     //   orders took before are given back (their confirmation takes them again);
     // - takedown requests remember the client address they came from (a hash of it), so
     //   hide-first hides at most a few photos per address per hour, across processes;
-    // - a photo code's email subscription waits for its confirmation: `confirm_token` is the
-    //   hash of the token its confirmation link carries, NULL once confirmed (subscriptions
-    //   made before stay as they were: confirmed).
+    // - a photo code's email subscription waits for its confirmation (`confirmed_at` NULL until
+    //   then); `confirm_token` is the hash of the token its confirmation link carries. Push
+    //   subscriptions are confirmed when made, and so are the subscriptions made before.
     sql: `
       UPDATE coupons SET uses = MAX(0, uses - (
         SELECT COUNT(*) FROM orders o WHERE o.coupon_code = coupons.code AND o.held = TRUE AND o.status = 'pending'
@@ -400,6 +400,8 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX takedowns_client ON takedowns (client, created_at);
 
       ALTER TABLE photo_code_subscriptions ADD COLUMN confirm_token TEXT;
+      ALTER TABLE photo_code_subscriptions ADD COLUMN confirmed_at TEXT;
+      UPDATE photo_code_subscriptions SET confirmed_at = created_at;
       CREATE UNIQUE INDEX photo_code_subscriptions_confirm ON photo_code_subscriptions (confirm_token);
     `,
   },
