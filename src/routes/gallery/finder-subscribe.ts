@@ -68,7 +68,8 @@ const subscribeRoutes: FastifyPluginAsyncZod = async (fastify) => {
         }
       }
       if (!(await photoCodeRegistry.isIssued(code))) {
-        throw appError('CODE_NOT_FOUND', { details: { code: request.params.code.slice(0, 32) } });
+        // No code in the details: they are logged (src/lib/photo-code-log.ts says why).
+        throw appError('CODE_NOT_FOUND', { details: 'No photo code like that has been issued' });
       }
       // Told from now on: the photos the code has already are on the page the subscriber is looking at.
       const notifiedCount = library.photosForCode(code)?.length ?? 0;
