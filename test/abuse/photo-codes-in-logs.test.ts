@@ -24,7 +24,11 @@ test('no log line holds a photo code, even at trace level', { timeout: 60_000 },
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const json = { 'content-type': 'application/json' };
 
-  const issued = await fetch(`${server.url}/api/finder`, { method: 'POST', headers: { ...admin, ...json }, body: '{}' });
+  const issued = await fetch(`${server.url}/api/finder`, {
+    method: 'POST',
+    headers: { ...admin, ...json },
+    body: '{}',
+  });
   expect(issued.status).toBe(201);
   const { code } = (await issued.json()) as { code: string };
   const spellings = [code, code.toLowerCase(), `${code.slice(0, 4)}-${code.slice(4)}`];
@@ -38,7 +42,9 @@ test('no log line holds a photo code, even at trace level', { timeout: 60_000 },
   // An unknown code (well-formed), and one the router can't even decode.
   const unknown = code.startsWith('Z') ? `Y${code.slice(1)}` : `Z${code.slice(1)}`;
   expect(await call(`/api/finder/${unknown}`)).toBe(404);
-  expect(await call(`/api/finder/${unknown}/subscribe`, { method: 'POST', headers: json, body: '{"email":"a@b.co"}' })).toBe(404);
+  expect(
+    await call(`/api/finder/${unknown}/subscribe`, { method: 'POST', headers: json, body: '{"email":"a@b.co"}' }),
+  ).toBe(404);
   expect(await call(`/me/${code}%E0%A4%A`)).toBe(400);
   // The card sheet issues codes of its own.
   expect(await call('/api/finder/cards.pdf?count=2', { headers: admin })).toBe(200);

@@ -9,7 +9,6 @@
  * A static path, so it wins over the admin routes' `/api/orders/{orderNumber}`.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import type { ConfirmOutcome } from '../../services/orders/confirm.js';
 import { VERIFY_PATH } from '../../services/orders/verify-link.js';

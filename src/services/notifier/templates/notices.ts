@@ -39,12 +39,11 @@ export function codeConfirmContent(code: string, confirmUrl: string, ctx: Templa
     `Someone (we hope you) asked us to email this address when new photos of photo code ${code} arrive.`,
     'If that was you, confirm it with the button. If not, ignore this mail: you will not hear from us again.',
   ];
-  const text = `${lines.join('\n')}\n\nConfirm: ${confirmUrl}\n`;
-  const html = page(
-    subject,
-    [...lines.map((l) => `<p>${escapeHtml(l)}</p>`), button(confirmUrl, 'Yes, email me new photos')].join('\n'),
-  );
-  return { subject, text, html };
+  const part: Part = {
+    text: [...lines, `Confirm: ${confirmUrl}`],
+    html: [...lines.map((l) => `<p>${escapeHtml(l)}</p>`), button(confirmUrl, 'Yes, email me new photos')].join('\n'),
+  };
+  return letter(subject, null, [part], ctx);
 }
 
 /** What a takedown decision mail says (`takedown` jobs: payload `{ email, decision, eventName, photoNumber }`). */
