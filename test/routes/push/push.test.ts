@@ -14,6 +14,10 @@ function subscription(endpoint = `https://fcm.googleapis.com/fcm/send/${randomBy
   };
 }
 
+/** POST /api/push/subscribe with the admin token. */
+const adminSubscribe = (app: Awaited<ReturnType<typeof build>>, payload: object = subscription()) =>
+  app.inject({ method: 'POST', url: '/api/push/subscribe', headers: adminHeaders, payload });
+
 const errorShape = { error: expect.any(String), code: expect.any(String), details: expect.any(String) };
 
 describe('GET /api/push/public-key', () => {
@@ -173,13 +177,7 @@ describe('POST /api/push/subscribe', () => {
     const kept = subs[answers.findIndex((r) => r.statusCode === 201)] as ReturnType<typeof subscription>;
     expect((await post(kept)).statusCode).toBe(200);
     // Admin subscriptions are not an order's.
-    const admin = await app.inject({
-      method: 'POST',
-      url: '/api/push/subscribe',
-      headers: adminHeaders,
-      payload: subscription(),
-    });
-    expect(admin.statusCode).toBe(201);
+    expect((await adminSubscribe(app)).statusCode).toBe(201);
   });
 
   test('round 2: endpoints must be https on port 443; hosts in PUSH_ALLOW_HOSTS keep their port', async (t) => {
@@ -189,12 +187,7 @@ describe('POST /api/push/subscribe', () => {
       'https://fcm.googleapis.com:25/fcm/send/x',
       'https://updates.push.services.mozilla.com:80/wpush/v2/x',
     ]) {
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/push/subscribe',
-        headers: adminHeaders,
-        payload: subscription(endpoint),
-      });
+      const res = await adminSubscribe(app, subscription(endpoint));
       expect(res.statusCode, endpoint).toBe(400);
       expect(JSON.parse(res.json().details)).toEqual([
         { in: 'body', field: 'endpoint', message: 'endpoint must be on the https port (443)' },
@@ -202,13 +195,7 @@ describe('POST /api/push/subscribe', () => {
     }
     expect(await app.store.pushSubscriptions.list({ scope: 'admin' })).toEqual([]);
     for (const endpoint of ['https://fcm.googleapis.com:443/fcm/send/y', 'https://relay.booth.example:8443/push/z']) {
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/push/subscribe',
-        headers: adminHeaders,
-        payload: subscription(endpoint),
-      });
-      expect(res.statusCode, endpoint).toBe(201);
+      expect((await adminSubscribe(app, subscription(endpoint))).statusCode, endpoint).toBe(201);
     }
   });
 

@@ -58,6 +58,22 @@ async function placeOrder(app: TestApp, over: Record<string, unknown> = {}) {
   return res.json() as { orderNumber: string; total: string; paymentUrl: string | null };
 }
 
+/** A selling app with Stripe at the emulator, listening for its deliveries, and a way to post an event by hand. */
+async function stripeApp(t: Parameters<typeof sellingApp>[0], storeEnv: Record<string, string>) {
+  const emu = await startStripeEmulator();
+  emulators.push(emu);
+  const app = await sellingApp(t, { env: { ...storeEnv, ...stripeEnv(emu) }, earlyBird: false });
+  await listen(app, emu);
+  const post = (e: { payload: string; signature: string }) =>
+    app.inject({
+      method: 'POST',
+      url: WEBHOOK,
+      headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
+      payload: e.payload,
+    });
+  return { emu, app, post };
+}
+
 const sessionOf = (url: string) => url.split('/').pop() as string;
 const adminOrder = async (app: TestApp, n: string) =>
   (await app.inject({ url: `/api/orders/${n}`, headers: adminHeaders })).json();
@@ -145,17 +161,7 @@ describeOnAppEngines('online payment and downloads', (storeEnv) => {
   }, 60_000);
 
   test('a payment of another amount does not mark the order paid; a full refund voids; voiding a paid online order refunds it', async (t) => {
-    const emu = await startStripeEmulator();
-    emulators.push(emu);
-    const app = await sellingApp(t, { env: { ...(await storeEnv(t)), ...stripeEnv(emu) }, earlyBird: false });
-    await listen(app, emu);
-    const post = (e: { payload: string; signature: string }) =>
-      app.inject({
-        method: 'POST',
-        url: WEBHOOK,
-        headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
-        payload: e.payload,
-      });
+    const { emu, app, post } = await stripeApp(t, await storeEnv(t));
 
     // Someone else's amount for this order: recorded, not paid.
     const a = await placeOrder(app);
@@ -216,17 +222,7 @@ describeOnAppEngines('online payment and downloads', (storeEnv) => {
   }, 60_000);
 
   test('round 2: a completed checkout marks paid only the order whose recorded session it is', async (t) => {
-    const emu = await startStripeEmulator();
-    emulators.push(emu);
-    const app = await sellingApp(t, { env: { ...(await storeEnv(t)), ...stripeEnv(emu) }, earlyBird: false });
-    await listen(app, emu);
-    const post = (e: { payload: string; signature: string }) =>
-      app.inject({
-        method: 'POST',
-        url: WEBHOOK,
-        headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
-        payload: e.payload,
-      });
+    const { emu, app, post } = await stripeApp(t, await storeEnv(t));
     const a = await placeOrder(app);
     const b = await placeOrder(app);
     const aId = (await adminOrder(app, a.orderNumber)).id;
@@ -255,10 +251,7 @@ describeOnAppEngines('online payment and downloads', (storeEnv) => {
   }, 60_000);
 
   test('round 2: an order paid online cannot go back to pending; voiding it refunds it once', async (t) => {
-    const emu = await startStripeEmulator();
-    emulators.push(emu);
-    const app = await sellingApp(t, { env: { ...(await storeEnv(t)), ...stripeEnv(emu) }, earlyBird: false });
-    await listen(app, emu);
+    const { emu, app } = await stripeApp(t, await storeEnv(t));
     const order = await placeOrder(app);
     await emu.pay(sessionOf(order.paymentUrl as string));
     expect((await adminOrder(app, order.orderNumber)).status).toBe('paid');
