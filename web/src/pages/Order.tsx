@@ -163,21 +163,45 @@ export function useOrderLookup(orderNumber: string, knownEmail: string | undefin
   return { found, error, busy, look, fail: setError };
 }
 
-export function EmailField({ value, onInput, error }: { value: string; onInput: (v: string) => void; error: string }) {
+/**
+ * The email address an order was placed with, typed by the customer: `name` makes the ids
+ * (`<name>-email`, `<name>-error`, `<name>-hint`); the order lookup's is `lookup`.
+ */
+export function EmailField({
+  value,
+  onInput,
+  error,
+  name = 'lookup',
+  label = 'Email address',
+  hint,
+}: {
+  value: string;
+  onInput: (v: string) => void;
+  error: string;
+  name?: string;
+  label?: string;
+  hint?: string;
+}) {
+  const described = error ? `${name}-error` : hint ? `${name}-hint` : undefined;
   return (
     <div class="field">
-      <label for="lookup-email">Email address</label>
+      <label for={`${name}-email`}>{label}</label>
       <input
-        id="lookup-email"
+        id={`${name}-email`}
         type="email"
         autoComplete="email"
         value={value}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? 'lookup-error' : undefined}
+        aria-describedby={described}
         onInput={(e) => onInput((e.target as HTMLInputElement).value)}
       />
+      {hint && (
+        <p id={`${name}-hint`} class="hint">
+          {hint}
+        </p>
+      )}
       {error && (
-        <p id="lookup-error" class="field-error" role="alert">
+        <p id={`${name}-error`} class="field-error" role="alert">
           {error}
         </p>
       )}
@@ -457,26 +481,14 @@ function Feedback({
             </p>
           )}
           {!knownEmail && (
-            <div class="field">
-              <label for="feedback-email">The email address you ordered with</label>
-              <input
-                id="feedback-email"
-                type="email"
-                autoComplete="email"
-                value={email}
-                aria-invalid={emailError ? true : undefined}
-                aria-describedby={emailError ? 'feedback-email-error' : 'feedback-email-hint'}
-                onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
-              />
-              <p id="feedback-email-hint" class="hint">
-                So we know the feedback is from you.
-              </p>
-              {emailError && (
-                <p id="feedback-email-error" class="field-error" role="alert">
-                  {emailError}
-                </p>
-              )}
-            </div>
+            <EmailField
+              name="feedback-from"
+              label="The email address you ordered with"
+              hint="So we know the feedback is from you."
+              value={email}
+              onInput={setEmail}
+              error={emailError}
+            />
           )}
           <button type="submit" class="btn btn-primary" disabled={state === 'busy'}>
             {state === 'busy' ? 'Sending…' : 'Send feedback'}
