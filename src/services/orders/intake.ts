@@ -24,7 +24,7 @@
  *      in one transaction; then push and the mail worker's kick.
  * The idempotency check comes before the CAPTCHA on purpose: a retry of a request whose
  * answer was lost carries the already-spent token and must get the first answer back.
-
+ *
  * High value (total ≥ HIGH_VALUE_THRESHOLD) on a web order: the order is held until the
  * customer follows the signed link mailed to them (valid VERIFY_LINK_TTL_HOURS): no receipt,
  * no admin push, absent from admin lists. Booth orders are never held. The intake makes the
