@@ -20,6 +20,7 @@ import errorHandler, { clientErrorHandler, sendError, toAppError } from './error
 import { holdPrivateUmask } from './lib/data-dir.js';
 import { connectionCap, descriptorLimit } from './lib/descriptors.js';
 import { createFrontDoor, type FrontDoor } from './lib/front-door.js';
+import { codesRedacted } from './lib/photo-code-log.js';
 import { requestIdGenerator } from './lib/request-id.js';
 import { requestLoggerFactory } from './lib/request-logger.js';
 import { securityHeaders } from './lib/security-headers.js';
@@ -147,7 +148,8 @@ function serverOptions(
     frameworkErrors: (error, request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
       for (const [name, value] of security) reply.header(name, value);
-      request.log.info({ code: error.code }, error.message);
+      // The message quotes the URL, which may hold a photo code.
+      request.log.info({ code: error.code }, codesRedacted(error.message));
       sendError(reply, toAppError(error));
     },
   };

@@ -12,7 +12,6 @@ import { formatItemLine, formatItems } from './items.js';
 import {
   type Actor,
   appendFeedbackText,
-  countFeedbackEntries,
   EDITABLE_FIELDS,
   type EditableFields,
   formatOrderNumber,
@@ -149,9 +148,31 @@ export function applyShipping(order: OrderRecord, patch: ShippingPatch, now: Dat
   return { order: next(order, { shippingStatus, trackingNumber }, entries, now), changed: true };
 }
 
-/** Appends a feedback entry; an order takes MAX_FEEDBACK_ENTRIES, then 409 FEEDBACK_LIMIT. */
-export function applyFeedback(order: OrderRecord, text: string, at: Date, now: Date, by: Actor): Applied {
-  const entries = countFeedbackEntries(order.feedback);
+/** How a feedback entry's sender showed the order is theirs: its email, or admin credentials. */
+export type FeedbackProof = 'email' | 'admin';
+
+/**
+ * Feedback entries that count towards the cap: those sent with proof of the order (history
+ * `feedback` entries with `field: "proof"`). Entries from before round 2 came with an order
+ * number alone, from anyone, and don't count (docs/contract.md, "Hardening, round 2").
+ */
+export function provenFeedbackEntries(order: Pick<OrderRecord, 'history'>): number {
+  return order.history.filter((h) => h.action === 'feedback' && h.field === 'proof').length;
+}
+
+/**
+ * Appends a feedback entry sent with `proof` of the order; an order takes MAX_FEEDBACK_ENTRIES
+ * of those, then 409 FEEDBACK_LIMIT. The history entry records the proof (`to`).
+ */
+export function applyFeedback(
+  order: OrderRecord,
+  text: string,
+  at: Date,
+  now: Date,
+  by: Actor,
+  proof: FeedbackProof,
+): Applied {
+  const entries = provenFeedbackEntries(order);
   if (entries >= MAX_FEEDBACK_ENTRIES) {
     throw appError('FEEDBACK_LIMIT', {
       message: `Order ${order.orderNumber} has ${entries} feedback entries, the most an order takes`,
@@ -159,7 +180,8 @@ export function applyFeedback(order: OrderRecord, text: string, at: Date, now: D
     });
   }
   const feedback = appendFeedbackText(order.feedback, text, at);
-  return { order: next(order, { feedback }, [{ at: now.toISOString(), action: 'feedback', by }], now), changed: true };
+  const entry: HistoryEntry = { at: now.toISOString(), action: 'feedback', field: 'proof', to: proof, by };
+  return { order: next(order, { feedback }, [entry], now), changed: true };
 }
 
 /**
@@ -204,10 +226,24 @@ export function applyPayment(order: OrderRecord, payment: OrderPayment, now: Dat
   return { order: next(order, { payment }, [entry], now), changed: true };
 }
 
-/** Whether a change gives the order's coupon use back: it moved into `void` or `cancelled`. */
+/**
+ * Whether the order holds one use of its coupon (docs/contract.md, "Coupons"): it names one,
+ * it is not void or cancelled, and it is not held for email confirmation. A held high-value
+ * order takes its use only when the customer confirms it (docs/contract.md, "Hardening,
+ * round 2"): unconfirmed orders with throwaway addresses could otherwise use a coupon up.
+ */
+export function holdsCouponUse(o: Pick<OrderRecord, 'couponCode' | 'held' | 'status'>): boolean {
+  return o.couponCode !== null && !o.held && o.status !== 'void' && o.status !== 'cancelled';
+}
+
+/** Whether a change gives the order's coupon use back (it moved into `void` or `cancelled`). */
 export function releasesCoupon(before: OrderRecord, after: OrderRecord): boolean {
-  const ended = (s: OrderRecord['status']) => s === 'void' || s === 'cancelled';
-  return after.couponCode !== null && !ended(before.status) && ended(after.status);
+  return holdsCouponUse(before) && !holdsCouponUse(after);
+}
+
+/** Whether a change takes a use of the order's coupon (a held order confirmed). */
+export function claimsCoupon(before: OrderRecord, after: OrderRecord): boolean {
+  return !holdsCouponUse(before) && holdsCouponUse(after);
 }
 
 /**

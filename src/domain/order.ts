@@ -264,16 +264,6 @@ export function parseOrderNumber(text: string): { prefix: string; sequence: numb
 /** Feedback entries an order takes at most (docs/contract.md, "Hardening"). */
 export const MAX_FEEDBACK_ENTRIES = 10;
 
-const FEEDBACK_ENTRY_START = /(?:^|\n\n)\[\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\] /g;
-
-/**
- * Entries in stored feedback text, as `appendFeedbackText` writes them. Text that imitates an
- * entry's start is counted as one too, which only brings its own sender nearer the cap.
- */
-export function countFeedbackEntries(feedback: string): number {
-  return feedback.match(FEEDBACK_ENTRY_START)?.length ?? 0;
-}
-
 /** Appends one feedback entry to the stored feedback text. */
 export function appendFeedbackText(existing: string, text: string, at: Date): string {
   const entry = `[${at.toISOString()}] ${text}`;

@@ -31,19 +31,38 @@ function checkTransition(from: OrderStatus, to: OrderStatus): 'same' | 'change' 
 /** How long after "Mark paid" an admin may take it back (docs/contract.md, "Fulfilment"). */
 export const UNDO_PAID_WINDOW_MS = 15 * 60_000;
 
-/** When the order was last marked paid, from its history; null when it never was. */
-export function lastPaidAt(order: Pick<OrderRecord, 'history'>): string | null {
+/** The history entry of the order's last move to `paid`; undefined when it never was. */
+function lastPaid(order: Pick<OrderRecord, 'history'>): OrderRecord['history'][number] | undefined {
   for (let i = order.history.length - 1; i >= 0; i--) {
     const h = order.history[i];
-    if (h?.action === 'status' && h.to === 'paid') return h.at;
+    if (h?.action === 'status' && h.to === 'paid') return h;
   }
-  return null;
+  return undefined;
+}
+
+/** When the order was last marked paid, from its history; null when it never was. */
+export function lastPaidAt(order: Pick<OrderRecord, 'history'>): string | null {
+  return lastPaid(order)?.at ?? null;
+}
+
+/** Whether the order's last move to `paid` was the payment provider's: the customer paid online. */
+export function paidOnline(order: Pick<OrderRecord, 'status' | 'history'>): boolean {
+  return order.status === 'paid' && lastPaid(order)?.by === 'stripe';
+}
+
+/** Who may undo "Mark paid": the owner (any admin:), or the staff token that marked it (docs/contract.md, "Roles"). */
+function mayUndo(markedBy: Actor | undefined, by: Actor): boolean {
+  if (by.startsWith('admin')) return true;
+  return by.startsWith('staff:') && markedBy === by;
 }
 
 /**
- * Why "Mark paid" can't be undone now, or null when it can: an admin, within
- * UNDO_PAID_WINDOW_MS of marking it paid, while nothing of it was printed, shipped or
- * handed over (docs/contract.md, "Fulfilment").
+ * Why "Mark paid" can't be undone now, or null when it can: within UNDO_PAID_WINDOW_MS of
+ * marking it paid, while nothing of it was printed, shipped or handed over, by the owner or by
+ * the staff token that marked it (docs/contract.md, "Fulfilment" and "Roles"). An order the
+ * customer paid online can't go back to pending (docs/contract.md, "Hardening, round 2"):
+ * the money would stay with the photographer while the order looked unpaid, and cancelling it
+ * then would refund nothing; voiding it refunds it.
  */
 export function undoPaidRefusal(
   order: Pick<OrderRecord, 'status' | 'history' | 'printed' | 'shippingStatus' | 'pickupStatus'>,
@@ -51,9 +70,14 @@ export function undoPaidRefusal(
   by: Actor,
 ): string | null {
   if (order.status !== 'paid') return 'the order is not paid';
-  if (!by.startsWith('admin')) return 'only an admin can undo "Mark paid"';
-  const paidAt = lastPaidAt(order);
-  if (paidAt === null || now.getTime() - Date.parse(paidAt) > UNDO_PAID_WINDOW_MS) {
+  const paid = lastPaid(order);
+  if (paid?.by === 'stripe') return 'it was paid online; void it to refund the payment';
+  if (!mayUndo(paid?.by as Actor | undefined, by)) {
+    return by.startsWith('staff:')
+      ? 'another admin marked it paid; only they or the owner can undo it'
+      : 'only an admin can undo "Mark paid"';
+  }
+  if (paid === undefined || now.getTime() - Date.parse(paid.at) > UNDO_PAID_WINDOW_MS) {
     return 'it was marked paid more than 15 minutes ago';
   }
   if (order.printed.length > 0) return 'some of its prints are marked printed';
@@ -72,9 +96,9 @@ export function checkStatusChange(
   now: Date,
   by: Actor,
 ): 'same' | 'change' {
-  // Only an admin undoes "Mark paid"; to anyone else (the spreadsheet's hand edits) it is a move
-  // the table forbids, refused in its words.
-  if (order.status === 'paid' && to === 'pending' && by.startsWith('admin')) {
+  // Only an admin (owner or staff) undoes "Mark paid"; to anyone else (the spreadsheet's hand
+  // edits) it is a move the table forbids, refused in its words.
+  if (order.status === 'paid' && to === 'pending' && (by.startsWith('admin') || by.startsWith('staff:'))) {
     const refusal = undoPaidRefusal(order, now, by);
     if (refusal !== null) {
       throw appError('INVALID_TRANSITION', {

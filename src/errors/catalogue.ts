@@ -42,7 +42,7 @@ export const errorCatalogue = {
   COUPON_EXISTS: { status: 409, message: 'A coupon with this code exists already' },
   TAKEDOWN_DECIDED: { status: 409, message: 'The takedown request was decided otherwise already' },
   FEEDBACK_LIMIT: { status: 409, message: 'The order has all the feedback it can take' },
-  SUBSCRIPTION_LIMIT: { status: 409, message: 'The photo code has all the subscriptions it can take' },
+  SUBSCRIPTION_LIMIT: { status: 409, message: 'The order or photo code has all the subscriptions it can take' },
   PRINTER_LACKS_SIZE: { status: 409, message: 'No printer holds paper of that print size' },
   ALREADY_PRINTING: { status: 409, message: 'The line is being printed already' },
   VERIFICATION_EXPIRED: { status: 410, message: 'The confirmation link has expired' },

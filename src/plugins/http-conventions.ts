@@ -7,6 +7,7 @@
 import cors from '@fastify/cors';
 import type { onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { codesRedacted } from '../lib/photo-code-log.js';
 import { securityHeaders } from '../lib/security-headers.js';
 
 export const corsOptions = {
@@ -56,7 +57,8 @@ export default fp(
     const logCompleted: onResponseHookHandler = (request, reply, done) => {
       const line = {
         method: request.method,
-        url: request.url,
+        // Photo codes in a path (`/me/<code>`) never reach the log (src/lib/photo-code-log.ts).
+        url: codesRedacted(request.url),
         statusCode: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
       };

@@ -27,7 +27,7 @@ function isP256Point(v: string): boolean {
 }
 
 /**
- * The push service URL: https. Which hosts are acceptable (not an IP address or a local name,
+ * The push service URL: https. Which hosts and ports are acceptable (443; not an IP address or a local name,
  * unless PUSH_ALLOW_HOSTS names them) is checked by the route against the configuration
  * (services/push/egress.ts), and the address connected to is checked again at send time.
  */

@@ -128,3 +128,26 @@ test('30 wrong tokens from one address, then 429 for every admin request from it
   });
   expect(otherWrong.status).toBe(401);
 });
+
+test('a valid token of any role between guesses never resets the count (round 2)', async (t) => {
+  // The attacker holds a viewer token and guesses at the owner's, using the viewer token in
+  // between: before round 2 each accepted token forgave the guesses before it.
+  const viewer = 'viewer-token-of-a-partner-0123456789';
+  const app = await build(t, { env: { ADMIN_TOKENS: `${ADMIN_TOKEN},viewer:${viewer}` } });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const asViewer = () => call(port, { method: 'GET', path: '/api/orders/summary', token: viewer });
+  const guess = (i: number) =>
+    call(port, { method: 'GET', path: '/api/orders/summary', token: `owner-guess-${i}-${'g'.repeat(24)}` });
+
+  for (let i = 0; i < 30; i++) {
+    expect((await guess(i)).status).toBe(401);
+    expect((await asViewer()).status).toBe(200);
+  }
+  const locked = await guess(30);
+  expect(locked.status).toBe(429);
+  expect(ErrorBody.parse(JSON.parse(locked.body)).code).toBe('RATE_LIMITED');
+  // From now on nothing admin goes through from that address, the viewer's token included.
+  expect((await asViewer()).status).toBe(429);
+  expect((await call(port, { method: 'GET', path: '/api/orders/summary', token: ADMIN_TOKEN })).status).toBe(429);
+});

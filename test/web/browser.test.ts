@@ -171,6 +171,18 @@ describe('the customer and the photographer', () => {
     await expect.poll(() => reader.page.url()).toContain(`/order/${orderNumber}?feedback=1#feedback`);
     expect(await reader.page.locator(':focus').getAttribute('id')).toBe('feedback-text');
     await reader.page.keyboard.type('Lovely photos, thank you!');
+    // This device never saw the order: the email it was placed with is the proof (a wrong one is refused).
+    await reader.page.fill('#feedback-from-email', 'eve@example.com');
+    await reader.page.getByRole('button', { name: 'Send feedback' }).click();
+    await expect
+      .poll(() => reader.page.locator('#feedback-from-error').textContent())
+      .toContain('could not find order');
+    // The refused feedback logs its 404 in the console, as browsers do; that one alone.
+    await expect
+      .poll(() => reader.errors)
+      .toEqual(['console: Failed to load resource: the server responded with a status of 404 (Not Found)']);
+    reader.errors.length = 0;
+    await reader.page.fill('#feedback-from-email', 'Ada@Example.com');
     await reader.page.getByRole('button', { name: 'Send feedback' }).click();
     await expect.poll(() => reader.page.locator('#feedback').textContent()).toContain('Your feedback on order');
     expect((await api(`/api/orders/${orderNumber}`)).json().feedback).toContain('Lovely photos, thank you!');
@@ -1026,6 +1038,9 @@ describe('consent', () => {
     await expect
       .poll(() => dialog.getByRole('status').filter({ hasText: 'Thank you' }).textContent(), { timeout: 30_000 })
       .toContain('Your request for photo #2 was received');
+    expect(await dialog.getByRole('status').filter({ hasText: 'Thank you' }).textContent()).toContain(
+      'hidden from the gallery until we decide',
+    );
 
     // Gone from the gallery at once (hide-first): the page loaded again lists 1 and 3.
     await page.keyboard.press('Escape');

@@ -1,22 +1,28 @@
 /**
- * `POST /api/orders/{orderNumber}/feedback` (docs/contract.md, "Status and shipping"): a
- * customer's comment on an order, appended with a timestamp; earlier feedback is kept.
+ * `POST /api/orders/{orderNumber}/feedback` (docs/contract.md, "Orders"): a customer's comment
+ * on an order, appended with a timestamp; earlier feedback is kept.
  *
- * It is public (the receipt links to it), so anyone who guesses an order number can post.
- * What keeps that harmless: the route only ever appends (nothing is shown back, nothing
- * earlier is replaced), it is rate limited per client address, an order takes at most
- * MAX_FEEDBACK_ENTRIES entries (checked in the append's transaction: 409 FEEDBACK_LIMIT) and
+ * It is public (the receipt links to it), but it needs proof of the order (docs/contract.md,
+ * "Hardening, round 2"): the order's email (`email`, compared case-insensitively, in constant
+ * time) or admin credentials (staff or owner). An order number alone let anyone post entries
+ * that showed as the customer's ("I moved, ship to ..."), use up the order's cap, and tell real
+ * order numbers from unknown ones. An unknown order, a wrong email and a missing one are the
+ * same 404 ORDER_NOT_FOUND, byte for byte, checked before anything else about the order.
+ * What keeps the rest harmless: the route only ever appends (nothing is shown back, nothing
+ * earlier is replaced), it is rate limited per client address (guessing an email is a few
+ * tries a minute), an order takes at most MAX_FEEDBACK_ENTRIES entries with proof (checked in
+ * the append's transaction: 409 FEEDBACK_LIMIT; entries from before round 2 don't count) and
  * MAX_FEEDBACK_CHARS of feedback in all (a spreadsheet cell holds 50,000), and the text is
  * plain: trimmed, line breaks normalised to `\n`, no control characters but tab and newline,
  * no lone surrogates. Mail and the admin UI escape it like any customer text.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAX_FEEDBACK_ENTRIES } from '../../domain/order.js';
+import { MAX_FEEDBACK_ENTRIES, orderEmailMatches } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { isWellFormed } from '../../services/orders/text.js';
-import { loadOrder, OrderNumberParams } from '../common/order-ref.js';
+import { OrderNumberParams } from '../common/order-ref.js';
 
 const MAX_FEEDBACK_LENGTH = 2000;
 /** All feedback of one order together, so a guessed order number cannot grow a row forever. */
@@ -37,8 +43,18 @@ const FeedbackBody = z
       .refine((s) => !FORBIDDEN.test(s), 'must not contain control characters (tabs and line breaks are fine)')
       .refine(isWellFormed, 'must be well-formed Unicode')
       .describe(`1–${MAX_FEEDBACK_LENGTH} characters after trimming; line breaks and tabs allowed`),
+    email: z
+      .string()
+      .max(254)
+      .optional()
+      .describe(
+        'The email address the order was placed with, compared case-insensitively: the proof that the order is the sender’s. Required without admin credentials',
+      ),
   })
   .meta({ id: 'FeedbackRequest' });
+
+/** The one answer to an unknown order, a wrong email and a missing one: nothing tells them apart. */
+const notFound = () => appError('ORDER_NOT_FOUND', { details: 'No order with that number and email address' });
 
 const FeedbackResponse = z.object({ success: z.literal(true), message: z.string() }).meta({ id: 'FeedbackResponse' });
 
@@ -48,25 +64,31 @@ const feedbackRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.post(
     '/api/orders/:orderNumber/feedback',
     {
-      config: { rateLimit: fastify.rateLimits.feedback },
+      config: {
+        rateLimit: fastify.rateLimits.feedback,
+        access: { role: 'staff', public: "with the order's email" },
+      },
       schema: {
         tags: ['orders'],
         summary: 'Leave feedback on an order',
         description: [
-          `Body \`{ feedback }\`: 1–${MAX_FEEDBACK_LENGTH} characters after trimming (line breaks and tabs`,
-          'allowed, other control characters refused). It is appended to the order with the time it',
-          `arrived; earlier feedback is kept. An order takes at most ${MAX_FEEDBACK_ENTRIES} entries (409`,
-          `\`FEEDBACK_LIMIT\` beyond) and ${MAX_FEEDBACK_CHARS} characters of feedback in all (400`,
-          '`VALIDATION_FAILED` beyond). Public: the order number (or id) is the only',
-          'key. Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`, default 10 a minute; 429',
-          'with `Retry-After`). Unknown order: 404 `ORDER_NOT_FOUND`.',
+          `Body \`{ feedback, email }\`: \`feedback\` 1–${MAX_FEEDBACK_LENGTH} characters after trimming (line breaks`,
+          'and tabs allowed, other control characters refused); `email` the address the order was placed with',
+          '(any case), the proof that the order is the sender’s; with admin credentials (staff or owner) it may be',
+          'left out. Unknown order, wrong email and missing email are the same 404 `ORDER_NOT_FOUND`. The entry',
+          'is appended to the order with the time it arrived; earlier feedback is kept. An order takes at most',
+          `${MAX_FEEDBACK_ENTRIES} entries (409 \`FEEDBACK_LIMIT\` beyond) and ${MAX_FEEDBACK_CHARS} characters of feedback in all`,
+          '(400 `VALIDATION_FAILED` beyond). Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`,',
+          'default 10 a minute; 429 with `Retry-After`).',
         ].join('\n'),
+        security: [{}, { adminToken: [] }],
         params: OrderNumberParams,
         body: FeedbackBody,
         response: {
           200: FeedbackResponse,
           ...errorResponses(
             'VALIDATION_FAILED',
+            'UNAUTHORIZED',
             'ORDER_NOT_FOUND',
             'FEEDBACK_LIMIT',
             'PAYLOAD_TOO_LARGE',
@@ -78,8 +100,14 @@ const feedbackRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request) => {
-      const text = request.body.feedback;
-      const order = await loadOrder(orders, request.params.orderNumber);
+      const { feedback: text, email } = request.body;
+      // The role was checked in onRequest (a viewer's token is 403); wrong credentials are 401.
+      const admin = fastify.adminAuth.isAdmin(request);
+      const found = await orders.get(request.params.orderNumber);
+      // Compared even when there is no such order, so both take the same time.
+      const matches = orderEmailMatches(found ?? { customerEmail: '' }, email ?? '');
+      if (!found || (!admin && !matches)) throw notFound();
+      const order = found;
       // `[<ISO time>] ` and the blank line between entries count too.
       if (order.feedback.length + text.length + 30 > MAX_FEEDBACK_CHARS) {
         throw appError('VALIDATION_FAILED', {
@@ -87,7 +115,8 @@ const feedbackRoutes: FastifyPluginAsyncZod = async (fastify) => {
           details: { limit: MAX_FEEDBACK_CHARS, used: order.feedback.length },
         });
       }
-      const updated = await orders.appendFeedback(order.id, text, new Date(), { by: 'customer' });
+      const by = fastify.adminAuth.actor(request);
+      const updated = await orders.appendFeedback(order.id, text, new Date(), { by, proof: admin ? 'admin' : 'email' });
       request.log.info({ orderNumber: updated.orderNumber, chars: text.length }, 'feedback received');
       return {
         success: true as const,

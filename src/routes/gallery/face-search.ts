@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
+import { clientDigest } from '../../services/rate-limit/client-key.js';
 import { photoItemBuilder } from './photo-item.js';
 import { PhotoItem } from './schemas.js';
 import { TakedownBody } from './takedown.js';
@@ -139,7 +140,7 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'As `POST /api/photos/{event}/{photo}/takedown` with `reason: "me"`, but the body carries a selfie',
           '(`selfie`, base64) instead of naming a photo: a request is filed for every public photo of the event',
           'the selfie finds (as `face-search` does), each handled as a request for that photo (hidden at once',
-          'with `TAKEDOWN_MODE=hide-first`, within its limits). 202 `{ requestIds }` (empty when no photo',
+          'with `TAKEDOWN_MODE=hide-first`, each photo counting towards the address’s 5 hides an hour). 202 `{ requestIds }` (empty when no photo',
           'matched). The CAPTCHA as for orders, or a staff or owner token. No face in the selfie: 422',
           '`NO_FACE`; face search not on for the event: 404 `FACE_SEARCH_OFF`. Rate limited like the takedown',
           'of one photo (counted together).',
@@ -169,10 +170,13 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const eventCode = eventOf(request.params.eventCode);
-      if (!adminAuth.isAdmin(request)) await captcha.verify(captchaTokenOf(request), request.ip);
+      const role = adminAuth.isAdmin(request) ? adminAuth.role(request) : undefined;
+      if (role === undefined) await captcha.verify(captchaTokenOf(request), request.ip);
       const { email, message, selfie } = request.body;
       const text = (message ?? '').replace(/\r\n?/g, '\n').trim();
-      const records = await faces.takedown(eventCode, Buffer.from(selfie, 'base64'), { email, message: text });
+      // Each photo found counts against the address's hiding limit, as one-photo requests do (the owner excepted).
+      const client = role === 'owner' ? undefined : clientDigest(request.ip);
+      const records = await faces.takedown(eventCode, Buffer.from(selfie, 'base64'), { email, message: text, client });
       return reply.code(202).send({ requestIds: records.map((r) => r.id) });
     },
   );

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
+import { codeForLog } from '../../lib/photo-code-log.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import { cardsPdf } from '../../services/finder/cards-pdf.js';
@@ -68,7 +69,7 @@ const issueRoutes: FastifyPluginAsyncZod = async (fastify) => {
       }
       const [issued] = await photoCodes.issue(1, admin ? 'admin' : 'app');
       if (!issued) throw new Error('no photo code was issued');
-      request.log.info({ code: issued.code, by: admin ? 'admin' : 'app' }, 'photo code issued');
+      request.log.info({ code: codeForLog(issued.code), by: admin ? 'admin' : 'app' }, 'photo code issued');
       return reply.code(201).send({ code: issued.code, url: issued.url, qrSvg: await photoCodes.qrSvg(issued.url) });
     },
   );

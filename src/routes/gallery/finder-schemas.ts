@@ -65,5 +65,16 @@ export const CodeSubscribeResponse = z
     success: z.literal(true),
     message: z.string(),
     channel: z.enum(['push', 'email']),
+    confirmed: z
+      .boolean()
+      .describe('false: an email address that waits for its owner to confirm it from the mail we sent'),
   })
   .meta({ id: 'PhotoCodeSubscribeResponse' });
+
+export const ConfirmEmailQuery = z.object({
+  token: z.string().max(200).optional().describe('The token of the confirmation link'),
+});
+
+export const ConfirmEmailBody = z
+  .object({ token: z.string().max(200).describe('The token of the confirmation link') })
+  .meta({ id: 'PhotoCodeEmailConfirmRequest' });

@@ -1,20 +1,22 @@
 /**
  * `POST /api/finder/{code}/subscribe` (docs/contract.md, "Finding one's photos, and intake"):
  * be told, by push or by email, when new photos join a photo code. The notices themselves
- * are sent by services/finder/arrivals.ts, once per arrival batch.
+ * are sent by services/finder/arrivals.ts, once per arrival batch. An email address is told
+ * nothing until its owner confirms it from the mail that asks (double opt-in,
+ * services/finder/subscriptions.ts; the pages: finder-confirm.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { parsePhotoCode } from '../../domain/photo-code.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { MAX_PER_CODE as MAX_SUBSCRIPTIONS_PER_CODE } from '../../services/finder/subscriptions.js';
+import finderConfirmRoutes from './finder-confirm.js';
 import { CodeParams, CodeSubscribeBody, CodeSubscribeResponse } from './finder-schemas.js';
-
-/** Subscriptions one code may have: an attendee's phone, tablet and an email or two. */
-const MAX_SUBSCRIPTIONS_PER_CODE = 10;
 
 const subscribeRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { photoCodeRegistry, photos: library } = fastify;
-  const port = fastify.store.photoCodes;
+  const { subscriptions } = fastify.photoCodes;
+  await fastify.register(finderConfirmRoutes);
 
   fastify.post(
     '/api/finder/:code/subscribe',
@@ -28,6 +30,9 @@ const subscribeRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`POST /api/push/subscribe`: an https endpoint at a public host name, a P-256 key), or `{ email }`.',
           'The subscriber is told once per arrival batch (the photos a copied-in card brings), counting from the',
           'photos the code has now: a push that opens the photos page, or an email with its link.',
+          'An email address is double opt-in: the first mail only asks its owner to confirm (a link to a page',
+          'whose button POSTs to `/api/finder/confirm-email`), and no photo mail goes out before that',
+          '(`confirmed: false` until then). Asking again for the same address sends no second mail.',
           '',
           '201 when new; 200 when that endpoint or email (any case) is subscribed to the code already.',
           'Unknown code: 404 `CODE_NOT_FOUND`; not a code: 400 `VALIDATION_FAILED`; a code with',
@@ -63,44 +68,49 @@ const subscribeRoutes: FastifyPluginAsyncZod = async (fastify) => {
         }
       }
       if (!(await photoCodeRegistry.isIssued(code))) {
-        throw appError('CODE_NOT_FOUND', { details: { code: request.params.code.slice(0, 32) } });
+        // No code in the details: they are logged (src/lib/photo-code-log.ts says why).
+        throw appError('CODE_NOT_FOUND', { details: 'No photo code like that has been issued' });
       }
       // Told from now on: the photos the code has already are on the page the subscriber is looking at.
       const notifiedCount = library.photosForCode(code)?.length ?? 0;
-      const result =
+      const result = await subscriptions.subscribe(
+        code,
         body.email !== undefined
-          ? await port.subscribe(
-              { code, channel: 'email', email: body.email, notifiedCount },
-              MAX_SUBSCRIPTIONS_PER_CODE,
-            )
-          : await port.subscribe(
-              {
-                code,
-                channel: 'push',
-                endpoint: body.endpoint as string,
-                p256dh: (body.keys?.p256dh ?? '').replace(/=+$/, ''),
-                auth: (body.keys?.auth ?? '').replace(/=+$/, ''),
-                notifiedCount,
-              },
-              MAX_SUBSCRIPTIONS_PER_CODE,
-            );
+          ? { channel: 'email', email: body.email }
+          : {
+              channel: 'push',
+              endpoint: body.endpoint as string,
+              p256dh: (body.keys?.p256dh ?? '').replace(/=+$/, ''),
+              auth: (body.keys?.auth ?? '').replace(/=+$/, ''),
+            },
+        notifiedCount,
+      );
       if (result.outcome === 'full') {
         throw appError('SUBSCRIPTION_LIMIT', {
           details: `A photo code takes at most ${MAX_SUBSCRIPTIONS_PER_CODE} subscriptions`,
         });
       }
-      const channel = result.subscription.channel;
-      const how = channel === 'email' ? 'by email' : 'on this device';
+      const { channel, confirmed } = result.subscription;
       const created = result.outcome === 'created';
       return reply.code(created ? 201 : 200).send({
         success: true as const,
-        message: created
-          ? `You will be told ${how} when new photos of ${code} arrive`
-          : `Already subscribed ${how} to ${code}`,
+        message: subscribedMessage(channel, confirmed, created, code),
         channel,
+        confirmed,
       });
     },
   );
 };
+
+/** What the attendee is told: an email waits for its confirmation. */
+function subscribedMessage(channel: 'push' | 'email', confirmed: boolean, created: boolean, code: string): string {
+  if (!confirmed) {
+    return created
+      ? `Check your email: we sent a link to confirm that you want to hear about new photos of ${code}`
+      : `Check your email: the link we sent confirms that you want to hear about new photos of ${code}`;
+  }
+  const how = channel === 'email' ? 'by email' : 'on this device';
+  return created ? `You will be told ${how} when new photos of ${code} arrive` : `Already subscribed ${how} to ${code}`;
+}
 
 export default subscribeRoutes;

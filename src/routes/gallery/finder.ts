@@ -73,7 +73,8 @@ const finderRoutes: FastifyPluginAsyncZod = async (fastify) => {
         if (found.reason === 'malformed') {
           throw appError('VALIDATION_FAILED', { details: 'a photo code is 8 characters of Crockford base32' });
         }
-        throw appError('CODE_NOT_FOUND', { details: { code: request.params.code.slice(0, 32) } });
+        // No code in the details: they are logged (src/lib/photo-code-log.ts says why).
+        throw appError('CODE_NOT_FOUND', { details: 'No photo code like that has been issued' });
       }
       const key = `${library.generation}\u0000${found.code}`;
       let bytes = answers.get(key);

@@ -1,8 +1,11 @@
 /**
  * `POST /api/photos/{event}/{photo}/takedown` (docs/contract.md, "Takedown requests"): anyone may
- * ask for a photo to come down, with a CAPTCHA as for orders (or admin credentials), rate
- * limited per client address like feedback. 202 `{ requestId }`. In hide-first mode the photo
- * has left the gallery, the finder and the shop when the answer goes out.
+ * ask for a photo to come down, with a CAPTCHA as for orders (or a staff or owner token; a
+ * viewer's is 403), rate limited per client address like feedback. 202 `{ requestId }`. In
+ * hide-first mode the photo has left the gallery, the finder and the shop when the answer goes
+ * out, unless the client address had HIDES_PER_HOUR photos hidden in the last hour: then the
+ * request is kept for the owner's review, hiding nothing (docs/contract.md, "Hardening,
+ * round 2"). The owner's own requests are not counted.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,6 +14,7 @@ import { CustomerEmail } from '../../schemas/customer.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import { isWellFormed } from '../../services/orders/text.js';
+import { clientDigest } from '../../services/rate-limit/client-key.js';
 import { TakedownReason } from '../../services/store/ports/takedowns.js';
 import { findByRef } from './photo-locate.js';
 import { PhotoLookupParams } from './photo-lookup-schemas.js';
@@ -39,7 +43,14 @@ export const TakedownBody = z
   .meta({ id: 'TakedownRequest' });
 
 const TakedownAccepted = z
-  .object({ requestId: z.string().describe('The request, as the admin’s takedown queue names it') })
+  .object({
+    requestId: z.string().describe('The request, as the admin’s takedown queue names it'),
+    hidden: z
+      .boolean()
+      .describe(
+        'Whether the photo left the public now (hide-first, within the per-address limit), or waits for review',
+      ),
+  })
   .meta({ id: 'TakedownAccepted' });
 
 const takedownRequestRoutes: FastifyPluginAsyncZod = async (fastify) => {
@@ -50,19 +61,22 @@ const takedownRequestRoutes: FastifyPluginAsyncZod = async (fastify) => {
     {
       config: {
         rateLimit: fastify.rateLimits.takedown,
-        access: { role: 'viewer', public: 'with a CAPTCHA' },
+        access: { role: 'staff', public: 'with a CAPTCHA' },
       },
       schema: {
         tags: ['gallery'],
         summary: 'Ask for a photo to be taken down',
         description: [
           'Body `{ reason, email, message? }` and the CAPTCHA as for orders (`captchaToken` or',
-          '`X-Captcha-Token`; missing 400 `CAPTCHA_REQUIRED`, invalid 403 `CAPTCHA_FAILED`), or admin credentials.',
-          '`{photo}` is an id or a photo number. 202 `{ requestId }`.',
+          '`X-Captcha-Token`; missing 400 `CAPTCHA_REQUIRED`, invalid 403 `CAPTCHA_FAILED`), or a staff or owner',
+          'token. `{photo}` is an id or a photo number. 202 `{ requestId, hidden }`.',
           'With `TAKEDOWN_MODE=hide-first` (the default) the photo leaves the public before the answer: gone',
           'from listings, counts, the finder and `/api/proxy-events` thumbnails; its thumbnail and preview',
-          'answer 404 `PHOTO_NOT_FOUND`; new orders naming it 400 `UNKNOWN_PHOTO`. With `review-first` it stays',
-          'until the owner decides. The requester is emailed the decision. Rate limited per client address',
+          'answer 404 `PHOTO_NOT_FOUND`; new orders naming it 400 `UNKNOWN_PHOTO`. At most',
+          `${takedowns.hidesPerHour} photos per client address per hour are hidden so (the owner's requests are not counted); further`,
+          'requests are still 202, kept for review with `hidden: false`, and hide nothing until decided. With',
+          '`review-first` every photo stays until the owner decides. A digital download already paid for stays',
+          'available until a `remove` decision. The requester is emailed the decision. Rate limited per client address',
           'like feedback (`RATE_LIMIT_FEEDBACK_PER_MIN`, counted apart; 429 with `Retry-After`).',
           'Unknown event 404 `EVENT_NOT_FOUND`, unknown photo 404 `PHOTO_NOT_FOUND`.',
         ].join('\n'),
@@ -93,11 +107,14 @@ const takedownRequestRoutes: FastifyPluginAsyncZod = async (fastify) => {
       // A photo hidden already (someone asked first) takes more requests: each requester hears the decision.
       const photo = findByRef(photos, event, ref) ?? photos.findHiddenPhoto(event, ref);
       if (!photo) throw appError('PHOTO_NOT_FOUND', { details: `${event}/${ref}` });
-      if (!adminAuth.isAdmin(request)) await captcha.verify(captchaTokenOf(request), request.ip);
+      const role = adminAuth.isAdmin(request) ? adminAuth.role(request) : undefined;
+      if (role === undefined) await captcha.verify(captchaTokenOf(request), request.ip);
       const { reason, email, message } = request.body;
       const text = (message ?? '').replace(/\r\n?/g, '\n').trim();
-      const record = await takedowns.request({ photo, reason, email, message: text });
-      return reply.code(202).send({ requestId: record.id });
+      // Everyone but the owner (who decides takedowns anyway) counts against the address's hiding limit.
+      const client = role === 'owner' ? undefined : clientDigest(request.ip);
+      const record = await takedowns.request({ photo, reason, email, message: text, client });
+      return reply.code(202).send({ requestId: record.id, hidden: record.hides });
     },
   );
 };

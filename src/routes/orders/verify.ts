@@ -9,21 +9,20 @@
  * A static path, so it wins over the admin routes' `/api/orders/{orderNumber}`.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
-import { parseMailbox } from '../../services/notifier/message.js';
 import type { ConfirmOutcome } from '../../services/orders/confirm.js';
 import { VERIFY_PATH } from '../../services/orders/verify-link.js';
+import { acceptTokenForms, FORM, htmlResponse, PAGE_HEADERS, siteNameOf } from '../common/html-page.js';
 import { VerifyBody, VerifyQuery } from './schemas.js';
-import { PAGE_HEADERS, verifyPage } from './verify-page.js';
+import { verifyPage } from './verify-page.js';
 
-const FORM = 'application/x-www-form-urlencoded';
-
-const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+const html = htmlResponse;
 
 const pages = {
   403: html('`VERIFICATION_FAILED`: the link is forged, altered or incomplete'),
-  409: html('`INVALID_TRANSITION`: the order was cancelled and cannot be confirmed'),
+  409: html(
+    '`INVALID_TRANSITION`: the order was cancelled and cannot be confirmed; `COUPON_INVALID` (POST): its coupon has no use left, the order stays held',
+  ),
   410: html('`VERIFICATION_EXPIRED`: the link expired; the order is (or will be) cancelled'),
 };
 
@@ -35,12 +34,9 @@ const outcomes = [
 
 const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orderIntake } = fastify;
-  const siteName = parseMailbox(fastify.config.MAIL_FROM).name || 'Convention Photos';
-
-  // The page's form posts `token=...`; parsed here only (this plugin's scope), small.
-  fastify.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  const siteName = siteNameOf(fastify.config.MAIL_FROM);
+  // The page's form posts `token=...`.
+  acceptTokenForms(fastify);
 
   const answer = (outcome: ConfirmOutcome, token: string | undefined) => {
     const page = verifyPage(outcome, { siteName, ...(token === undefined ? {} : { token }) });
@@ -91,7 +87,8 @@ const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'admins, once: a second confirmation finds it confirmed. Answers an HTML page.',
           outcomes,
           '`CONFIRMED` (200); `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403);',
-          '`VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409).',
+          '`VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409); `COUPON_INVALID` (409: a held order takes its',
+          "coupon's use only now, and none is left; the order stays held, and the page offers to try again).",
         ].join('\n'),
         consumes: [FORM, 'application/json'],
         body: VerifyBody,
@@ -104,7 +101,9 @@ const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const { token } = request.body;
-      const page = answer(await orderIntake.confirm(token), undefined);
+      const outcome = await orderIntake.confirm(token);
+      // Only the coupon's page offers to try again, with the same token.
+      const page = answer(outcome, outcome.kind === 'couponUnavailable' ? token : undefined);
       return reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
     },
   );

@@ -9,7 +9,10 @@
  * - neither: 401 UNAUTHORIZED; only one of `orderNumber`/`email`: 400 VALIDATION_FAILED;
  *   a wrong admin token: 401 (never silently treated as a customer).
  * 201 when the subscription is new, 200 when that endpoint was registered already (for the
- * same admin scope or the same order). Rate limited per client like feedback (admins exempt).
+ * same admin scope or the same order). An order takes MAX_PUSH_PER_ORDER subscriptions (409
+ * SUBSCRIPTION_LIMIT beyond: each is a push the server sends on every change, and its
+ * customer has a phone or two, docs/contract.md, "Hardening, round 2"). Rate limited per
+ * client like feedback (admins exempt).
  */
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -17,6 +20,9 @@ import { orderEmailMatches } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { PublicKeyResponse, SubscribeBody, SubscribeResponse } from './schemas.js';
+
+/** Subscriptions one order may have: the customer's phone, tablet and laptop, and room to spare. */
+const MAX_PUSH_PER_ORDER = 10;
 
 const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
@@ -48,11 +54,12 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`Authorization: Bearer <admin token>` (scope `admin`: every new order, status and shipping change) or',
           "`orderNumber` and that order's `email` (scope `order`: that order's status and shipping changes).",
           '',
-          '`endpoint` must be an https URL of a push service (no IP address or local name such as `localhost`,',
-          'a trailing dot ignored; the server contacts it only at a public address); `keys.p256dh` must be a',
+          '`endpoint` must be an https URL of a push service on port 443 (no IP address or local name such as',
+          '`localhost`, a trailing dot ignored; the server contacts it only at a public address); `keys.p256dh` must be a',
           'base64url uncompressed point on P-256 (65 bytes), `keys.auth` base64url of 16 bytes.',
           '',
           '201 when new; 200 when the same endpoint is registered already for that scope or order.',
+          `An order takes at most ${MAX_PUSH_PER_ORDER} subscriptions: 409 \`SUBSCRIPTION_LIMIT\` beyond.`,
           'Neither credentials nor order: 401 `UNAUTHORIZED`. Only one of `orderNumber`/`email`: 400.',
           'Unknown order or another email: 404 `ORDER_NOT_FOUND` (not told apart).',
           'Subscriptions the push service answers 404/410 for are removed.',
@@ -66,6 +73,7 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
             'VALIDATION_FAILED',
             'UNAUTHORIZED',
             'ORDER_NOT_FOUND',
+            'SUBSCRIPTION_LIMIT',
             'PAYLOAD_TOO_LARGE',
             'UNSUPPORTED_MEDIA_TYPE',
             'RATE_LIMITED',
@@ -108,14 +116,22 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
         });
       }
 
-      const { created } = await fastify.store.pushSubscriptions.save({
-        endpoint: body.endpoint,
-        p256dh: body.keys.p256dh.replace(/=+$/, ''),
-        auth: body.keys.auth.replace(/=+$/, ''),
-        scope,
-        orderId,
-        createdAt: new Date().toISOString(),
-      });
+      const { created, full } = await fastify.store.pushSubscriptions.save(
+        {
+          endpoint: body.endpoint,
+          p256dh: body.keys.p256dh.replace(/=+$/, ''),
+          auth: body.keys.auth.replace(/=+$/, ''),
+          scope,
+          orderId,
+          createdAt: new Date().toISOString(),
+        },
+        { maxPerOrder: MAX_PUSH_PER_ORDER },
+      );
+      if (full) {
+        throw appError('SUBSCRIPTION_LIMIT', {
+          details: `An order takes at most ${MAX_PUSH_PER_ORDER} push subscriptions`,
+        });
+      }
       return reply.code(created ? 201 : 200).send({
         success: true as const,
         message: created ? `Subscribed to ${label}` : `Already subscribed to ${label}`,

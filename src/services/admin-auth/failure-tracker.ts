@@ -57,11 +57,6 @@ export class FailureTracker {
     return Math.max(0, e.lockedUntil - now);
   }
 
-  /** A right token from the address: its earlier typos are forgiven. */
-  reset(key: string): void {
-    this.entries.delete(key);
-  }
-
   get size(): number {
     return this.entries.size;
   }

@@ -34,7 +34,10 @@
  *   `Retry-After` until the lockout ends, even with a right token. An order submission
  *   without credentials from a locked address is not an admin request and goes on to the
  *   CAPTCHA as usual.
- * - A right token forgives the address's earlier failures.
+ * - Wrong tokens are counted per client address, and an accepted token (of any role) clears
+ *   nothing: otherwise anyone holding one token, a viewer's, say, could keep resetting the
+ *   count between guesses at the owner's and guess without end (docs/contract.md, "Hardening, round 2").
+ *   A typo now and then costs nothing; 30 in 15 minutes locks the address out.
  * - Each request is judged once (the verdict is cached per request), so a rate-limit
  *   allow-list check and the route's own check never count one wrong token twice.
  */
@@ -117,7 +120,6 @@ function createAdminAuth(opts: AdminAuthOptions): AdminAuth & {
       // Locked out: the token is not even looked at.
       verdict = { kind: 'locked', lockedMs };
     } else if (index >= 0) {
-      tracker.reset(key);
       const { role } = entries[index] as { role: Role };
       verdict = { kind: 'admin', role, actor: actorFor(role, token) };
     } else {

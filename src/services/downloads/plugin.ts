@@ -36,7 +36,9 @@ export interface Downloads {
   linksOf(order: OrderRecord): DownloadLink[];
   /**
    * Follows a link. 403 DOWNLOAD_UNAVAILABLE (bad or expired link, order not paid, line not
-   * digital, no downloads left), 404 PHOTO_NOT_FOUND (gone from the library), 503
+   * digital, no downloads left), 404 PHOTO_NOT_FOUND (gone from the library, or taken down for
+   * good by a `remove` decision; a photo hidden while a takedown request waits is still the
+   * buyer's to download, docs/contract.md, "Hardening, round 2"), 503
    * IMAGE_UNAVAILABLE (the original can't be rendered). A download is counted once its file
    * is open.
    */
@@ -74,7 +76,9 @@ function createDownloads(deps: {
   links: DownloadLinkSigner;
   grants: DownloadGrants;
   files: DownloadFiles;
-  photos: Pick<PhotoLibrary, 'findPhoto' | 'originalPath' | 'getEvent'>;
+  photos: Pick<PhotoLibrary, 'findPhoto' | 'findHiddenPhoto' | 'originalPath' | 'getEvent'>;
+  /** Whether a photo was taken down for good (the takedowns record). */
+  isRemoved: (eventCode: string, photoId: string) => Promise<boolean>;
   ttlDays: number;
   now?: () => Date;
 }): Downloads {
@@ -94,6 +98,17 @@ function createDownloads(deps: {
         : [],
     );
   }
+  /**
+   * The photo a paid line names: listed, or hidden while a takedown request waits for the
+   * owner's decision (the buyer paid for it before anyone asked); not once it is removed.
+   */
+  async function soldPhoto(eventSlug: string, number: string) {
+    const listed = deps.photos.findPhoto(eventSlug, number);
+    if (listed) return listed;
+    const hidden = deps.photos.findHiddenPhoto(eventSlug, number);
+    if (!hidden || (await deps.isRemoved(hidden.eventCode, hidden.id))) return undefined;
+    return hidden;
+  }
   return {
     links: deps.links,
     files: deps.files,
@@ -108,7 +123,7 @@ function createDownloads(deps: {
       const grant = { orderId: link.orderId, line: link.line };
       const checked = await deps.grants.check(grant);
       if (!checked.ok) throw unavailable(checked.reason);
-      const photo = deps.photos.findPhoto(checked.eventSlug, checked.photoNumber);
+      const photo = await soldPhoto(checked.eventSlug, checked.photoNumber);
       if (!photo) {
         throw appError('PHOTO_NOT_FOUND', {
           message: `Photo ${checked.photoNumber} is no longer in the library`,
@@ -169,6 +184,7 @@ async function downloadsPlugin(fastify: FastifyInstance) {
       }),
       files: createDownloadFiles(config.dataDir),
       photos,
+      isRemoved: (eventCode, photoId) => store.takedowns.isRemoved(eventCode, photoId),
       ttlDays: config.DOWNLOAD_TTL_DAYS,
     }),
   );

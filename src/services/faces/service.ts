@@ -35,7 +35,11 @@ export interface FaceSearch {
    * for every photo `find` gives, each as the takedowns service files one (hidden at once in
    * hide-first mode, within its limits). Resolves with the requests, in match order.
    */
-  takedown(eventCode: string, image: Buffer, from: { email: string; message: string }): Promise<TakedownRecord[]>;
+  takedown(
+    eventCode: string,
+    image: Buffer,
+    from: { email: string; message: string; client?: string | undefined },
+  ): Promise<TakedownRecord[]>;
   status(): Promise<FaceStatus>;
   close(): Promise<void>;
 }
@@ -99,7 +103,15 @@ export function createFaceSearch(deps: FaceSearchDeps): FaceSearch {
     async takedown(eventCode, image, from) {
       const records: TakedownRecord[] = [];
       for (const photo of await search.find(eventCode, image)) {
-        records.push(await deps.takedowns.request({ photo, reason: 'me', email: from.email, message: from.message }));
+        records.push(
+          await deps.takedowns.request({
+            photo,
+            reason: 'me',
+            email: from.email,
+            message: from.message,
+            client: from.client,
+          }),
+        );
       }
       return records;
     },

@@ -1,6 +1,7 @@
 /**
  * Telling a photo code's subscribers that photos joined it (docs/contract.md, "Finding one's
- * photos, and intake"): once per arrival batch, by push or by email.
+ * photos, and intake"): once per arrival batch, by push or by email; an email address only once
+ * its owner confirmed it (docs/contract.md, "Hardening, round 2").
  *
  * An arrival batch is what the library takes in until it has been quiet for `quietMs` (a
  * card copied in), or `5 × quietMs` into a long one. Then, for every code with subscribers,
@@ -71,7 +72,8 @@ export function createArrivalNotifier(o: ArrivalNotifierOptions): ArrivalNotifie
       const count = o.library.photosForCode(code)?.length ?? 0;
       if (count <= leastNotified) continue;
       for (const sub of await o.codes.subscriptions(code)) {
-        if (sub.notifiedCount < count) await tell(sub, count);
+        // An email address its owner has not confirmed hears nothing (double opt-in).
+        if (sub.confirmed && sub.notifiedCount < count) await tell(sub, count);
       }
     }
   }

@@ -1,19 +1,23 @@
 /**
  * Photo codes (docs/contract.md, "Finding one's photos, and intake"), registered right after
  * the store: decorates `fastify.photoCodeRegistry` (the issued codes the finder answers,
- * registry.ts) and `fastify.photoCodes` (issuing codes with their URL and QR, issue.ts).
+ * registry.ts) and `fastify.photoCodes` (issuing codes with their URL and QR, issue.ts; who is
+ * told when photos join one, with email's double opt-in, subscriptions.ts).
  */
 import fp from 'fastify-plugin';
 import type { PhotoCodeRecord } from '../store/ports/photo-codes.js';
 import type { PhotoCodeRegistry } from './finder.js';
 import { type IssuedCode, issueCodes, qrSvg } from './issue.js';
 import { createPhotoCodeRegistry } from './registry.js';
+import { type CodeSubscriptions, createCodeSubscriptions } from './subscriptions.js';
 
 export interface PhotoCodes {
   /** `count` fresh codes, recorded (durably) before this resolves. */
   issue(count: number, via: PhotoCodeRecord['issuedVia']): Promise<IssuedCode[]>;
   /** The QR of a code's URL, as SVG. */
   qrSvg(url: string): Promise<string>;
+  /** Who is told when photos join a code (subscriptions.ts). */
+  readonly subscriptions: CodeSubscriptions;
 }
 
 declare module 'fastify' {
@@ -35,6 +39,12 @@ export default fp(
         return issued;
       },
       qrSvg,
+      subscriptions: createCodeSubscriptions({
+        port,
+        publicBaseUrl: fastify.config.publicBaseUrl,
+        // Looked up when used: the notifier is registered after this plugin.
+        kickMail: () => fastify.notifier.kick(),
+      }),
     } satisfies PhotoCodes);
   },
   { name: 'photo-codes', dependencies: ['config', 'store'] },

@@ -16,7 +16,7 @@ import type { MailJob } from '../store/ports/mail-outbox.js';
 import { domainOf, type MailAddress, type MailDraft } from './message.js';
 import { headerText, isSafeAddress } from './sanitize.js';
 import type { MessageContent, TemplateContext } from './templates/letter.js';
-import { photosContent, takedownContent, takedownNoticeContent } from './templates/notices.js';
+import { codeConfirmContent, photosContent, takedownContent, takedownNoticeContent } from './templates/notices.js';
 import { readyContent, receiptContent, shippedContent, verificationContent } from './templates/orders.js';
 
 export type RenderResult = { draft: MailDraft } | { skip: string };
@@ -123,6 +123,17 @@ export function createRenderer(deps: RenderDeps): RenderJob {
         const added = typeof job.payload.added === 'number' && job.payload.added > 0 ? job.payload.added : 1;
         const content = photosContent(code, added, photoCodeUrl(deps.publicBaseUrl, code), ctx);
         return envelope(job, null, [{ name: '', address: to }], [], content);
+      }
+      case 'code-confirm': {
+        const code = typeof job.payload.code === 'string' ? parsePhotoCode(job.payload.code) : undefined;
+        const to = typeof job.payload.to === 'string' ? job.payload.to.trim() : '';
+        const confirmUrl = job.payload.confirmUrl;
+        if (!code) throw new Error(`code-confirm mail ${job.id} names no photo code`);
+        if (typeof confirmUrl !== 'string' || !/^https?:\/\//i.test(confirmUrl)) {
+          throw new Error(`code-confirm mail ${job.id} has no http(s) confirmUrl`);
+        }
+        if (!isSafeAddress(to)) return { skip: "the subscriber's email address is not usable" };
+        return envelope(job, null, [{ name: '', address: to }], [], codeConfirmContent(code, confirmUrl, ctx));
       }
       case 'takedown': {
         // The requester, not a customer of an order: everything the message needs is in the payload.

@@ -11,12 +11,16 @@
  * - the order was cancelled some other way while held: `cancelled` (409 INVALID_TRANSITION);
  * - else `inspect` answers `confirmable` (200, the page with the button), and `confirm`
  *   releases the hold with the receipt job in the same store write, sends the admins the
- *   `created` push, wakes the mail worker, and answers `confirmed` (200).
+ *   `created` push, wakes the mail worker, and answers `confirmed` (200);
+ * - the order's coupon has no use left any more (a held order takes its use only now,
+ *   docs/contract.md, "Hardening, round 2"): `couponUnavailable` (409 COUPON_INVALID), and
+ *   the order stays held; confirming again works once a use comes back.
  * Single use follows from the release working once: the store's write is atomic, so two
  * concurrent confirmations give one `confirmed` and one `already`, and one receipt.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { OrderRecord } from '../../domain/order.js';
+import { isAppError } from '../../errors/catalogue.js';
 import type { Notifier } from '../notifier/types.js';
 import type { PushNotifier } from '../push/types.js';
 import type { OrdersPort } from '../store/ports/orders.js';
@@ -28,6 +32,7 @@ export type ConfirmOutcome =
   | { kind: 'already'; order: OrderRecord }
   | { kind: 'expired'; order: OrderRecord | null }
   | { kind: 'cancelled'; order: OrderRecord }
+  | { kind: 'couponUnavailable'; order: OrderRecord }
   | { kind: 'invalid' };
 
 export type ConfirmDeps = {
@@ -75,10 +80,16 @@ export function createConfirmer(deps: ConfirmDeps) {
   async function confirm(token: string | undefined): Promise<ConfirmOutcome> {
     const seen = await inspect(token);
     if (seen.kind !== 'confirmable') return seen;
-    const result = await deps.orders.releaseHold(seen.order.id, {
-      by: 'customer',
-      mail: deps.notifier.jobsForNewOrder({ id: seen.order.id, held: false }),
-    });
+    let result: Awaited<ReturnType<typeof deps.orders.releaseHold>>;
+    try {
+      result = await deps.orders.releaseHold(seen.order.id, {
+        by: 'customer',
+        mail: deps.notifier.jobsForNewOrder({ id: seen.order.id, held: false }),
+      });
+    } catch (err) {
+      if (isAppError(err) && err.code === 'COUPON_INVALID') return { kind: 'couponUnavailable', order: seen.order };
+      throw err;
+    }
     if (!result.changed) return settled(result.order, false);
     try {
       deps.push.notifyOrder('created', result.order);

@@ -3,20 +3,24 @@
  * `POST /api/orders` (variant B). The routes validate the body's shape with zod (field
  * limits, CR/LF, ship-needs-address) and hand over a `Submission`; this does the rest.
  *
- * Order of checks: cheap and certain first, the CAPTCHA last, so that no mistake the
- * customer can correct (a typo in the email, a closed event, a wrong ZIP) spends the
- * CAPTCHA they solved (a token is accepted once):
+ * Order of checks: what the request says that public information settles first, so that a
+ * mistake the customer can correct there (a typo in the email, a closed event, a photo number
+ * that does not exist) does not spend the CAPTCHA they solved (a token is accepted once); then
+ * the CAPTCHA, before anything that costs money or tells a secret (docs/contract.md,
+ * "Hardening, round 2": an address look-up at USPS or Smarty is paid per call, and whether a
+ * coupon code exists is the shop's business):
  *   0. (route) body shape and limits                          400 VALIDATION_FAILED
  *   1. who: admin credentials (booth) or a CAPTCHA token present  401 / 400 CAPTCHA_REQUIRED;
  *      an email address, which only booth orders may leave out    400 VALIDATION_FAILED
  *   2. Idempotency-Key: replay, conflict or in-progress         201 replay / 409
  *   3. event: body, else Referer                                400 EVENT_REQUIRED / 404
  *   4. open for orders (booth: not archived is enough)          409 ORDERING_CLOSED
- *   5. lines, prices, coupon, client figures                    400 UNKNOWN_PHOTO / VALIDATION_FAILED /
- *                                                               COUPON_INVALID / PRICE_MISMATCH
- *   6. address check (ship only; ≤ ADDRESS_VERIFY_TIMEOUT_MS)   400 ADDRESS_INVALID
- *   7. CAPTCHA verified (and spent)                             403 CAPTCHA_FAILED / 503
- *   8. the order is stored (durable) with its mail job and its Idempotency-Key's response,
+ *   5. lines against the event's photos; without a coupon also  400 UNKNOWN_PHOTO / VALIDATION_FAILED /
+ *      sizes, prices and client figures (the public price list)     PRICE_MISMATCH
+ *   6. CAPTCHA verified (and spent)                             403 CAPTCHA_FAILED / 503
+ *   7. with a coupon: the coupon, prices and client figures     400 COUPON_INVALID / PRICE_MISMATCH / ...
+ *   8. address check (ship only; ≤ ADDRESS_VERIFY_TIMEOUT_MS)   400 ADDRESS_INVALID
+ *   9. the order is stored (durable) with its mail job and its Idempotency-Key's response,
  *      in one transaction; then push and the mail worker's kick.
  * The idempotency check comes before the CAPTCHA on purpose: a retry of a request whose
  * answer was lost carries the already-spent token and must get the first answer back.
@@ -29,7 +33,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Actor, FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
-import { closedReason } from '../../domain/pricing.js';
+import { closedReason, type PricingOptions } from '../../domain/pricing.js';
 import { appError } from '../../errors/catalogue.js';
 import { newId } from '../../lib/ids.js';
 import type { AddressVerifier, PostalAddress } from '../address/types.js';
@@ -43,7 +47,7 @@ import type { CouponsPort } from '../store/ports/coupons.js';
 import type { IdempotencyKeysPort } from '../store/ports/idempotency-keys.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import { idempotent, type KeyReservation, requestFingerprint, type StoredResponse } from './idempotency.js';
-import { priceRequest, type RequestedLines } from './lines.js';
+import { priceResolved, type RequestedLines, resolveLines } from './lines.js';
 import type { LinkSigner } from './verify-link.js';
 
 type CustomerInput = {
@@ -195,20 +199,19 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
     key?: KeyReservation,
   ): Promise<{ order: OrderRecord; response: StoredResponse }> {
     const event = await resolveEvent(s);
-    const coupon =
-      s.couponCode === undefined
-        ? undefined
-        : { code: s.couponCode, record: (await deps.coupons.get(s.couponCode)) ?? undefined };
+    const find = (ref: string) => deps.photos.findPhoto(event.code, ref);
+    const lines = resolveLines(event.code, s.lines, find);
     // The event's rules as they are now: packages and the early bird come with the event.
-    const priced = priceRequest(
-      event,
-      s.lines,
-      s.customer.fulfillmentType,
-      (ref) => deps.photos.findPhoto(event.code, ref),
-      { now: now(), eventSlug: event.code, coupon },
-    );
-    const { address, verified } = await checkAddress(s);
+    const price = (coupon: PricingOptions['coupon']) =>
+      priceResolved(event, lines, s.customer.fulfillmentType, { now: now(), eventSlug: event.code, coupon });
+    // Without a coupon the price list settles everything, and it is public: priced before the CAPTCHA.
+    let priced = s.couponCode === undefined ? price(undefined) : undefined;
     if (!s.admin) await deps.captcha.verify(s.captchaToken, s.ip);
+    if (priced === undefined) {
+      const code = s.couponCode as string;
+      priced = price({ code, record: (await deps.coupons.get(code)) ?? undefined });
+    }
+    const { address, verified } = await checkAddress(s);
 
     const channel: OrderChannel = s.admin ? 'booth' : 'web';
     const held = channel === 'web' && priced.totalCents >= deps.settings.highValueThresholdCents;

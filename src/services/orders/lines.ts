@@ -193,6 +193,31 @@ function checkClaimedFigures(priced: PricedOrder, claimed: ClaimedFigures, claim
   }
 }
 
+/** Steps 1–3, checked and kept for `priceResolved`: what needs only the event's photo list. */
+export type ResolvedLines = {
+  input: RequestedLines;
+  lines: RequestedLine[];
+  claimedLineCents: (number | null)[];
+};
+
+/** Steps 1–3: the lines parsed and matched to the event's photos (400 VALIDATION_FAILED / UNKNOWN_PHOTO). */
+export function resolveLines(eventSlug: string, input: RequestedLines, find: PhotoFinder): ResolvedLines {
+  return { input, ...requestedLines(eventSlug, input, find) };
+}
+
+/** Steps 4–5 on resolved lines: priced with the event's rules (and the coupon), client figures checked. */
+export function priceResolved(
+  rules: PriceRules,
+  resolved: ResolvedLines,
+  fulfillment: FulfillmentType,
+  opts: PricingOptions,
+): PricedOrder {
+  const priced = priceOrder(rules, resolved.lines, fulfillment, opts);
+  const { input } = resolved;
+  if (input.kind === 'text') checkClaimedFigures(priced, input.claimed, resolved.claimedLineCents);
+  return priced;
+}
+
 /** Steps 1–5. */
 export function priceRequest(
   rules: PriceRules,
@@ -201,8 +226,5 @@ export function priceRequest(
   find: PhotoFinder,
   opts: PricingOptions,
 ): PricedOrder {
-  const { lines, claimedLineCents } = requestedLines(opts.eventSlug, input, find);
-  const priced = priceOrder(rules, lines, fulfillment, opts);
-  if (input.kind === 'text') checkClaimedFigures(priced, input.claimed, claimedLineCents);
-  return priced;
+  return priceResolved(rules, resolveLines(opts.eventSlug, input, find), fulfillment, opts);
 }

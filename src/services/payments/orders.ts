@@ -8,10 +8,16 @@
  * - `handle`: a checked webhook event, acted on once per event id across restarts and
  *   processes: a change it makes records the event id in the change's own transaction
  *   (ports/orders.ts `paymentEvent`), so a crash between the two is impossible; an event
- *   that changes nothing is recorded on its own. A completed checkout whose amount or currency
- *   differ from the order's is recorded and logged, never marks the order paid.
+ *   that changes nothing is recorded on its own. A completed checkout marks paid only the order
+ *   whose recorded Checkout Session is the event's session (docs/contract.md, "Hardening,
+ *   round 2"): `client_reference_id` is only a hint, and any other checkout on the same Stripe
+ *   account (a Payment Link takes one from its URL) can name any order with it. A session the
+ *   order does not use, or an amount or currency that differ from the order's, is recorded and
+ *   logged, and never marks the order paid (nor refunds: that money is not this order's).
  * - `refundBeforeVoid`: voiding a paid order that was paid online refunds it first; a refund
- *   that cannot be made leaves the order paid (503 PAYMENT_UNAVAILABLE).
+ *   that cannot be made leaves the order paid (503 PAYMENT_UNAVAILABLE). It refunds once: the
+ *   refund's idempotency key is the session's, and an order paid online can't be moved back to
+ *   pending (src/domain/transitions.ts), so it can't leave `paid` any other way than void.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { formatItems } from '../../domain/items.js';
@@ -82,6 +88,13 @@ export function paymentOrders(deps: PaymentOrderDeps) {
     }
     if (event.kind === 'checkoutCompleted') {
       if (!event.paid) return record(event, order.id);
+      if (order.payment?.sessionId !== event.sessionId) {
+        log.error(
+          { event, orderNumber: order.orderNumber, orderSession: order.payment?.sessionId ?? null },
+          'a completed checkout names this order but is not its Checkout Session: the order is left as it is',
+        );
+        return record(event, order.id);
+      }
       const match = paymentMatchesOrder(event, order);
       if (!match.ok) {
         log.error({ event, orderNumber: order.orderNumber }, `payment does not match the order: ${match.reason}`);

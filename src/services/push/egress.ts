@@ -4,15 +4,17 @@
  * inside of its network: a metadata service, an admin page on loopback, a printer.
  *
  * Two checks:
- * - at subscribe time, on the name (`endpointRefusal`): https, and not an IP address or a
- *   local name (`localhost`, `*.localhost`, `*.local`, a single label...), a trailing dot
- *   ignored. This refuses the obvious at once, with a 400.
+ * - at subscribe time, on the name (`endpointRefusal`): https on port 443, and not an IP
+ *   address or a local name (`localhost`, `*.localhost`, `*.local`, a single label...), a
+ *   trailing dot ignored. This refuses the obvious at once, with a 400. Push services all
+ *   listen on 443; another port is someone aiming the server at another service of a public
+ *   host (an SMTP relay, a database), docs/contract.md, "Hardening, round 2".
  * - at send time, on the address actually connected to (`createPushAgent`): the agent
  *   resolves the name itself, refuses unless every address is public, and connects to the
  *   address it checked (TLS still verifies the certificate against the name). No second
  *   resolution happens between the check and the connection, so DNS rebinding has no gap
  *   to use, and a name that resolves somewhere else today than when it was subscribed is
- *   caught.
+ *   caught. A port other than 443 (a subscription stored before the port rule) is refused too.
  *
  * Public means globally routable unicast: not loopback, private (RFC 1918, IPv6 unique
  * local), link-local, carrier-grade NAT, multicast, broadcast, unspecified, reserved or
@@ -20,7 +22,8 @@
  * addresses are judged by the IPv4 address they carry.
  *
  * `PUSH_ALLOW_HOSTS` (comma-separated, as written in the endpoint URL) exempts named hosts
- * from both checks: tests, whose push service runs on loopback, and on-premises relays.
+ * from both checks, the port rule included: tests, whose push service runs on loopback on a
+ * port of its own, and on-premises relays.
  */
 import dns, { type LookupAddress, type LookupAllOptions } from 'node:dns';
 import https from 'node:https';
@@ -36,11 +39,14 @@ class EndpointNotPublicError extends Error {
   constructor(
     readonly host: string,
     readonly address: string | undefined,
+    readonly port?: number,
   ) {
     super(
-      address === undefined
-        ? `push endpoint host ${host} has no address`
-        : `push endpoint host ${host} is at ${address}, not a public address`,
+      port !== undefined
+        ? `push endpoint host ${host} is on port ${port}, not 443`
+        : address === undefined
+          ? `push endpoint host ${host} has no address`
+          : `push endpoint host ${host} is at ${address}, not a public address`,
     );
     this.name = 'EndpointNotPublicError';
   }
@@ -106,6 +112,8 @@ export function endpointRefusal(endpoint: string, allow: ReadonlySet<string>): s
   if (net.isIP(host) !== 0 || isLocalName(host)) {
     return 'endpoint must name a push service host, not an address or a local name';
   }
+  // URL drops the scheme's default port: '' is 443.
+  if (url.port !== '') return 'endpoint must be on the https port (443)';
   return undefined;
 }
 
@@ -137,9 +145,13 @@ export function createPushAgent(opts: PushAgentOptions = {}): https.Agent {
       const host = normaliseHost(String(options.host ?? options.hostname ?? ''));
       const fail = (err: Error) => process.nextTick(() => callback?.(err, undefined as unknown as Duplex));
       if (allow.has(host)) return super.createConnection(options, callback);
+      // Checked last, once the address is known to be public: the refusal names what is wrong first.
+      const port = Number(options.port ?? 443);
+      const portRefused = port !== 443 ? new EndpointNotPublicError(host, undefined, port) : undefined;
       if (net.isIP(host) !== 0) {
-        if (isPublicAddress(host)) return super.createConnection(options, callback);
-        fail(new EndpointNotPublicError(host, host));
+        if (!isPublicAddress(host)) fail(new EndpointNotPublicError(host, host));
+        else if (portRefused) fail(portRefused);
+        else return super.createConnection(options, callback);
         return undefined;
       }
       lookup(host, { all: true, verbatim: true }, (err, addresses) => {
@@ -147,6 +159,7 @@ export function createPushAgent(opts: PushAgentOptions = {}): https.Agent {
         const refused = addresses.find((a) => !isPublicAddress(a.address));
         const first = addresses[0];
         if (refused || !first) return fail(new EndpointNotPublicError(host, refused?.address));
+        if (portRefused) return fail(portRefused);
         let socket: Duplex | null | undefined;
         try {
           // The address just checked, and the name for TLS (SNI and the certificate check).

@@ -34,8 +34,23 @@ export type TakedownMode = 'hide-first' | 'review-first';
 
 export interface Takedowns {
   readonly mode: TakedownMode;
-  /** Files a request for `photo` (listed, or hidden already); in hide-first mode the photo is hidden before this resolves. */
-  request(input: { photo: Photo; reason: TakedownReason; email: string; message: string }): Promise<TakedownRecord>;
+  /** Photos one client address may hide per hour in hide-first mode (HIDES_PER_HOUR). */
+  readonly hidesPerHour: number;
+  /**
+   * Files a request for `photo` (listed, or hidden already); in hide-first mode the photo is
+   * hidden before this resolves, unless `client` (the requester's address, hashed; absent for
+   * the owner) has had HIDES_PER_HOUR photos hidden in the last hour: then the request is kept
+   * for review (`hides: false`) and hides nothing until decided.
+   */
+  request(input: {
+    photo: Photo;
+    reason: TakedownReason;
+    email: string;
+    message: string;
+    client?: string | undefined;
+  }): Promise<TakedownRecord>;
+  /** Whether the photo was taken down for good (a `remove` decision): its sold downloads end. */
+  isRemoved(photo: Pick<Photo, 'eventCode' | 'id'>): Promise<boolean>;
   list(status?: TakedownStatus): Promise<TakedownRecord[]>;
   get(id: string): Promise<TakedownRecord | null>;
   /**
@@ -72,6 +87,15 @@ export type TakedownDeps = {
   syncMs: number;
   log: FastifyBaseLogger;
 };
+
+/**
+ * Photos one client address may take off the gallery at once, per hour, in hide-first mode
+ * (docs/contract.md, "Hardening, round 2"): a person in a few photos asks for a few; a burst
+ * that would empty the gallery (16 of 30 photos hidden in one go) is someone else. Requests
+ * past it are kept for the owner's review.
+ */
+const HIDES_PER_HOUR = 5;
+const HOUR_MS = 3_600_000;
 
 export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
   const { store, photos, log } = deps;
@@ -142,9 +166,10 @@ export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
 
   return {
     mode: deps.mode,
-    async request({ photo, reason, email, message }) {
-      const hides = deps.mode === 'hide-first';
-      const notice: MailJobInput = {
+    hidesPerHour: HIDES_PER_HOUR,
+    async request({ photo, reason, email, message, client }) {
+      const hideFirst = deps.mode === 'hide-first';
+      const notice = (record: TakedownRecord): MailJobInput => ({
         kind: 'operator',
         orderId: null,
         payload: {
@@ -154,13 +179,27 @@ export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
           reason,
           email,
           message,
-          hidden: hides,
+          hidden: record.hides,
         },
-      };
+      });
       const record = await store.create(
-        { eventSlug: photo.eventCode, photoId: photo.id, photoNumber: photo.number, reason, email, message, hides },
-        { mail: deps.notifyOperator ? [notice] : [] },
+        {
+          eventSlug: photo.eventCode,
+          photoId: photo.id,
+          photoNumber: photo.number,
+          reason,
+          email,
+          message,
+          hides: hideFirst,
+        },
+        {
+          mail: (r) => (deps.notifyOperator ? [notice(r)] : []),
+          ...(client === undefined
+            ? {}
+            : { hideLimit: { client, max: HIDES_PER_HOUR, since: new Date(Date.now() - HOUR_MS) } }),
+        },
       );
+      const hides = record.hides;
       if (deps.notifyOperator) deps.kickMail();
       deps.push.notifyAdmins({
         title: `Takedown request: photo #${photo.number}`,
@@ -170,9 +209,14 @@ export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
         event: 'takedown',
       });
       if (hides) await sync();
-      log.info({ takedown: record.id, event: photo.eventCode, photo: photo.number, hides }, 'takedown requested');
+      const held = hideFirst && !hides;
+      log.info(
+        { takedown: record.id, event: photo.eventCode, photo: photo.number, hides, overLimit: held },
+        'takedown requested',
+      );
       return record;
     },
+    isRemoved: (photo) => store.isRemoved(photo.eventCode, photo.id),
     list: (status) => store.list(status ? { status } : {}),
     get: (id) => store.get(id),
     photoOf,

@@ -102,7 +102,10 @@ describe('GET /api/orders/pending | completed | cancelled', () => {
     expect(pending[0].customerName).toBe('Grace Hopper');
     expect(numbers((await call(app, { url: '/api/orders/completed' })).json())).toEqual([a.orderNumber]);
 
-    await app.store.orders.appendFeedback(b.id, 'Lovely photos', new Date('2026-01-01T00:00:00Z'), { by: 'customer' });
+    await app.store.orders.appendFeedback(b.id, 'Lovely photos', new Date('2026-01-01T00:00:00Z'), {
+      by: 'customer',
+      proof: 'email',
+    });
     expect((await call(app, { url: '/api/orders/pending' })).json()[0].feedback).toBe(
       '[2026-01-01T00:00:00.000Z] Lovely photos',
     );

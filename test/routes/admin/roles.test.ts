@@ -229,6 +229,49 @@ describe('finer rules, the booth day and the history', () => {
     expect((await app.store.orders.get(number))?.history.at(-1)?.by).toBe(`admin:${hash8(OWNER_TOKEN)}`);
   });
 
+  test('staff undo a "Mark paid" of their own within the window; not another admin\'s (round 2)', async (t) => {
+    const otherStaff = 'staff-token-two-0123456789abcdefg';
+    const app = await ordersApp(t, { env: { ADMIN_TOKENS: `${ADMIN_TOKENS},staff:${otherStaff}` } });
+    const move = (number: string, status: string, token: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/orders/${number}/update-status`,
+        headers: bearer(token),
+        payload: { status },
+      });
+    const booth = async () => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/orders/create',
+        headers: bearer(STAFF_TOKEN),
+        payload: bodyA(),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().orderNumber as string;
+    };
+
+    // Their own: paid, then back to pending, by the same staff token.
+    const own = await booth();
+    expect((await move(own, 'paid', STAFF_TOKEN)).statusCode).toBe(200);
+    const undone = await move(own, 'pending', STAFF_TOKEN);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(undone.json().order.status).toBe('pending');
+
+    // Another staff token's "paid": refused, in words; the owner may undo it.
+    const theirs = await booth();
+    expect((await move(theirs, 'paid', otherStaff)).statusCode).toBe(200);
+    const refused = await move(theirs, 'pending', STAFF_TOKEN);
+    expectError(refused, 409, 'INVALID_TRANSITION');
+    expect(refused.json().error).toMatch(/another admin marked it paid/);
+    expect((await app.store.orders.get(theirs))?.status).toBe('paid');
+    expect((await move(theirs, 'pending', ADMIN_TOKEN)).statusCode).toBe(200);
+
+    // A viewer may not try at all.
+    const third = await booth();
+    expect((await move(third, 'paid', STAFF_TOKEN)).statusCode).toBe(200);
+    expectError(await move(third, 'pending', VIEWER_TOKEN), 403, 'FORBIDDEN');
+  });
+
   test('a viewer reads lists, orders and the summary, and may not take a booth order', async (t) => {
     const app = await rolesApp(t);
     const viewer = bearer(VIEWER_TOKEN);

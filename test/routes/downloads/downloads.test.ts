@@ -167,7 +167,7 @@ describe('GET /api/downloads/{token}', () => {
 });
 
 describe('a photo taken down (docs/contract.md, "Takedown requests")', () => {
-  test('hidden by a request: 404 PHOTO_NOT_FOUND; removed: its rendered download is deleted, still 404', async (t) => {
+  test('round 2: hidden by a request, a paid download stays available; removed: its rendered download is deleted, 404', async (t) => {
     const app = await appWithOriginal(t);
     const order = await orderWithDigital(app);
     await markPaid(app, order.id);
@@ -177,7 +177,8 @@ describe('a photo taken down (docs/contract.md, "Takedown requests")', () => {
     const rendered = async () => (await readdir(downloadsDir)).filter((f) => f.endsWith('.jpg'));
     expect(await rendered()).toHaveLength(1);
 
-    // Hide-first: the request alone keeps the file from the buyer while the owner decides.
+    // Hide-first: the photo leaves the gallery at once, but the buyer paid before anyone
+    // asked: their download stays until the owner decides to remove it.
     const asked = await app.inject({
       method: 'POST',
       url: `/api/photos/${encodeURIComponent(EVENT)}/1/takedown`,
@@ -185,7 +186,10 @@ describe('a photo taken down (docs/contract.md, "Takedown requests")', () => {
       payload: { reason: 'me', email: 'cosplayer@example.com' },
     });
     expect(asked.statusCode, asked.body).toBe(202);
-    expectError(await get(app, link), 'GET', ROUTE, 404, 'PHOTO_NOT_FOUND');
+    expect(app.photos.findPhoto(EVENT, '1')).toBeUndefined();
+    const meanwhile = await get(app, link);
+    expect(meanwhile.statusCode).toBe(200);
+    expect(meanwhile.headers['x-downloads-remaining']).toBe('8');
 
     const decided = await app.inject({
       method: 'POST',

@@ -58,6 +58,7 @@ describe('GET /api/orders/export.csv', () => {
     const b = await orderIn(app, 'pending', { eventSlug: BX, prefix: 'BX24' });
     await app.store.orders.appendFeedback(a.id, 'Lovely "glossy" prints\nThank you', new Date('2026-07-04T10:00:00Z'), {
       by: 'customer',
+      proof: 'email',
     });
     const { res, rows } = await exported(app);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');

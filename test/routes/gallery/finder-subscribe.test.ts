@@ -1,7 +1,9 @@
 /**
  * POST /api/finder/{code}/subscribe, and the notices that follow when a photo code's frames
  * arrive: a push decrypted by a local push service, an email received by a real SMTP server,
- * once per arrival batch, through the whole app.
+ * once per arrival batch, through the whole app. An email address is double opt-in (round 2):
+ * its first mail asks to confirm, through a page whose button POSTs, and no photo mail goes to
+ * it before that.
  */
 import { createECDH, randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -35,6 +37,31 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** The confirmation link in a mail's text, as the path and query to inject. */
+function confirmLinkIn(text: string): string {
+  const link = /http:\/\/photos\.test(\/api\/finder\/confirm-email\?token=[A-Za-z0-9_-]{43})/.exec(text)?.[1];
+  if (!link) throw new Error(`no confirmation link in: ${text}`);
+  return link;
+}
+
+/** Presses the page's button: the form POST with the link's token; the page's outcome. */
+async function press(app: TestApp, link: string) {
+  const token = new URL(link, 'http://x').searchParams.get('token') ?? '';
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/finder/confirm-email',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ token }).toString(),
+  });
+  expectMatchesOpenApi('POST', '/api/finder/confirm-email', res);
+  return { status: res.statusCode, code: /<main data-code="([A-Z_]+)">/.exec(res.body)?.[1], html: res.body };
+}
+
+const confirmedEmails = async (app: TestApp, code: string) =>
+  (await app.store.photoCodes.subscriptions(code)).flatMap((s) =>
+    s.channel === 'email' && s.confirmed ? [s.email] : [],
+  );
 
 describe('POST /api/finder/{code}/subscribe', () => {
   test('validation: push subscriptions checked as the push routes check them, or a valid email; unknown code 404', async (t) => {
@@ -71,20 +98,70 @@ describe('POST /api/finder/{code}/subscribe', () => {
 
     const created = await post({ email: 'Ann@Example.com' }, code.toLowerCase());
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ success: true, channel: 'email' });
+    expect(created.json()).toMatchObject({ success: true, channel: 'email', confirmed: false });
+    expect(created.json().message).toContain('Check your email');
     expectMatchesOpenApi('POST', '/api/finder/{code}/subscribe', created);
     expect((await post({ email: 'ann@example.COM' })).statusCode).toBe(200);
     const push = await post({ endpoint, expirationTime: null, keys: browserKeys() });
     expect(push.statusCode).toBe(201);
-    expect(push.json().channel).toBe('push');
+    expect(push.json()).toMatchObject({ channel: 'push', confirmed: true });
     expect((await post({ endpoint, keys: browserKeys() })).statusCode).toBe(200);
 
     // Ten per code, then 409.
-    for (let i = 0; i < 8; i++) expect((await post({ email: `p${i}@example.com` })).statusCode).toBe(201);
+    for (let i = 0; i < 7; i++) expect((await post({ email: `p${i}@example.com` })).statusCode).toBe(201);
+    // Round 2: a push endpoint must be on port 443 here too.
+    const port = await post({ endpoint: 'https://fcm.googleapis.com:8443/fcm/send/x', keys: browserKeys() });
+    expect(port.statusCode).toBe(400);
+    expect((await post({ email: 'p7@example.com' })).statusCode).toBe(201);
     const full = await post({ email: 'one-more@example.com' });
     expect(full.statusCode).toBe(409);
     expect(full.json().code).toBe('SUBSCRIPTION_LIMIT');
     expectMatchesOpenApi('POST', '/api/finder/{code}/subscribe', full);
+  });
+
+  test('round 2: email is double opt-in: one mail asks, a GET confirms nothing, the button does, once', async (t) => {
+    const smtp = await startSmtpServer(t);
+    const app = await build(t, { env: { SMTP_URL: smtp.url, RATE_LIMIT_LOOKUP_PER_MIN: '1000' } });
+    const code = await issue(app);
+    const post = () =>
+      app.inject({ method: 'POST', url: `/api/finder/${code}/subscribe`, payload: { email: 'victim@example.com' } });
+    expect((await post()).statusCode).toBe(201);
+    // Asking again (an attacker filling someone's inbox) sends nothing more.
+    for (let i = 0; i < 3; i++) expect((await post()).json()).toMatchObject({ confirmed: false });
+    const [ask] = await smtp.waitFor(1, 20_000);
+    expect(ask?.envelope.to).toEqual(['victim@example.com']);
+    expect(ask?.parsed.text).toContain('If not, ignore this mail');
+    const link = confirmLinkIn(ask?.parsed.text ?? '');
+
+    // Opening the link (a mail scanner does) shows the button and changes nothing.
+    for (let i = 0; i < 2; i++) {
+      const shown = await app.inject({ url: link });
+      expectMatchesOpenApi('GET', '/api/finder/confirm-email', shown);
+      expect(shown.statusCode).toBe(200);
+      expect(shown.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(shown.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(shown.body).toContain('data-code="AWAITING_CONFIRMATION"');
+      expect(shown.body).toContain('<form method="post" action="/api/finder/confirm-email">');
+    }
+    expect(await confirmedEmails(app, code)).toEqual([]);
+    // An altered token confirms nothing.
+    const forged = await press(
+      app,
+      link.replace(/token=./, (m) => (m.endsWith('A') ? `${m.slice(0, -1)}B` : `${m.slice(0, -1)}A`)),
+    );
+    expect(forged).toMatchObject({ status: 403, code: 'VERIFICATION_FAILED' });
+    expect((await app.inject({ url: '/api/finder/confirm-email?token=short' })).statusCode).toBe(403);
+    expect(await confirmedEmails(app, code)).toEqual([]);
+
+    expect(await press(app, link)).toMatchObject({ status: 200, code: 'CONFIRMED' });
+    expect(await press(app, link)).toMatchObject({ status: 200, code: 'ALREADY_CONFIRMED' });
+    expect(await confirmedEmails(app, code)).toEqual(['victim@example.com']);
+    expect((await post()).json()).toMatchObject({
+      confirmed: true,
+      message: expect.stringContaining('Already subscribed'),
+    });
+    await app.notifier.flush();
+    expect(smtp.received).toHaveLength(1);
   });
 
   test('rate limited with the lookup limit', async (t) => {
@@ -118,6 +195,17 @@ describe('notices when photos join a code', () => {
       app.inject({ method: 'POST', url: `/api/finder/${code}/subscribe`, payload });
     expect((await subscribe({ ...browser, expirationTime: null })).statusCode).toBe(201);
     expect((await subscribe({ email: 'ann@example.com' })).statusCode).toBe(201);
+    // Ann confirms from the mail; Bob (whose address someone else typed) never does.
+    const [ask] = await smtp.waitFor(1, 20_000);
+    expect(ask?.envelope.to).toEqual(['ann@example.com']);
+    expect(ask?.parsed.subject).toBe(`Confirm: email me new photos of code ${code}`);
+    const link = confirmLinkIn(ask?.parsed.text ?? '');
+    expect((await app.inject({ url: link })).statusCode).toBe(200);
+    expect(await confirmedEmails(app, code)).toEqual([]);
+    expect((await press(app, link)).code).toBe('CONFIRMED');
+    expect(await confirmedEmails(app, code)).toEqual(['ann@example.com']);
+    expect((await subscribe({ email: 'bob@example.com' })).statusCode).toBe(201);
+    await smtp.waitFor(2, 20_000);
 
     // The photographer's card: the code frame, then two photos of the attendee.
     const root = path.join(app.dataDir, 'photos');
@@ -151,7 +239,7 @@ describe('notices when photos join a code', () => {
       tag: `photos-${code}`,
       event: 'photos',
     });
-    const [mail] = await smtp.waitFor(1, 20_000);
+    const mail = (await smtp.waitFor(3, 20_000))[2];
     expect(mail?.envelope.to).toEqual(['ann@example.com']);
     expect(mail?.parsed.subject).toBe(`2 new photos for photo code ${code}`);
     expect(mail?.parsed.text).toContain(`http://photos.test/me/${code}`);
@@ -161,7 +249,8 @@ describe('notices when photos join a code', () => {
     pushService.respond(browser.endpoint, [410]);
     await writePhoto(root, ['Con', 'Sat', 'Hall', 'IMG_0103.jpg'], await scene(at('14:00:30'), 6));
     await app.photos.rescan();
-    const [, second] = await smtp.waitFor(2, 20_000);
+    const second = (await smtp.waitFor(4, 20_000))[3];
+    expect(second?.envelope.to).toEqual(['ann@example.com']);
     expect(second?.parsed.subject).toBe(`1 new photo for photo code ${code}`);
     await until('the second push', () => pushService.to(browser.endpoint).length === 2);
     expect(pushService.to(browser.endpoint)[1]).toMatchObject({ status: 410, payload: { title: '1 new photo' } });
@@ -169,10 +258,14 @@ describe('notices when photos join a code', () => {
       (await app.store.photoCodes.subscriptions(code)).every((s) => s.channel === 'email'),
     );
 
-    // Nothing new: nobody is told again.
+    // Nothing new: nobody is told again; Bob, unconfirmed, had his one mail asking, nothing more.
     await new Promise((r) => setTimeout(r, 2_500));
-    expect(smtp.received).toHaveLength(2);
+    expect(smtp.received).toHaveLength(4);
+    expect(smtp.received.filter((m) => m.envelope.to.includes('bob@example.com'))).toHaveLength(1);
     expect(pushService.to(browser.endpoint)).toHaveLength(2);
-    expect(await app.store.photoCodes.subscriptions(code)).toMatchObject([{ channel: 'email', notifiedCount: 3 }]);
+    expect(await app.store.photoCodes.subscriptions(code)).toMatchObject([
+      { channel: 'email', email: 'ann@example.com', notifiedCount: 3, confirmed: true },
+      { channel: 'email', email: 'bob@example.com', notifiedCount: 0, confirmed: false },
+    ]);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * Who may submit (docs/contract.md, "Orders" and "CAPTCHA"), on both routes: a CAPTCHA token (ALTCHA solved for real) or
  * admin credentials. Forged, expired and replayed tokens are refused; a mistake the customer
- * can correct never spends the solved CAPTCHA.
+ * can correct against public information (the event, its photos and price list) never spends
+ * the solved CAPTCHA; the CAPTCHA is verified before the address check and the coupon check
+ * (round 2: junk tokens cost no paid look-up and tell nothing about coupons).
  */
 import { describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, adminHeaders } from '../../helpers/build.js';
+import { SMARTY_AUTH, startSmartyStub } from '../../support/address-stubs.js';
 import { altchaToken, encodeAltcha, makeChallenge, solveAltcha } from '../../support/captcha-altcha.js';
 import {
   bodyA,
@@ -60,7 +63,7 @@ describe('CAPTCHA on order submission', () => {
       expect(await app.store.orders.list()).toHaveLength(2);
     });
 
-    test(`${url}: a mistake the customer can fix does not spend the solved CAPTCHA`, async (t) => {
+    test(`${url}: a mistake in what public information settles does not spend the solved CAPTCHA`, async (t) => {
       const app = await ordersApp(t);
       const captchaToken = await solvedCaptcha(app);
       const post = (over: Record<string, unknown>) =>
@@ -73,7 +76,11 @@ describe('CAPTCHA on order submission', () => {
           'VALIDATION_FAILED',
         ],
         [isA ? { photos: ['1', '404'] } : { items: 'Photo #404 (4x6) x2' }, 400, 'UNKNOWN_PHOTO'],
-        [isA ? { shippingAddress: { ...GOOD_ADDRESS, zip: '90210' } } : { zipCode: '90210' }, 400, 'ADDRESS_INVALID'],
+        [
+          isA ? { photos: [{ number: '1', size: '11x14', quantity: 1 }] } : { items: 'Photo #1 (11x14) x2' },
+          400,
+          'VALIDATION_FAILED',
+        ],
         [{ eventSlug: 'Nope' }, 404, 'EVENT_NOT_FOUND'],
       ];
       if (!isA) mistakes.push([{ total: '$24.00' }, 400, 'PRICE_MISMATCH']);
@@ -83,6 +90,48 @@ describe('CAPTCHA on order submission', () => {
       await app.events.update(EVENT, { orderingEnabled: true });
       // Still good.
       expect((await post({})).statusCode).toBe(201);
+    });
+
+    test(`${url}: round 2: the CAPTCHA comes before the address check and the coupon check`, async (t) => {
+      const smarty = await startSmartyStub(t);
+      const app = await ordersApp(t, {
+        env: {
+          ADDRESS_VERIFIER: 'smarty',
+          SMARTY_AUTH_ID: SMARTY_AUTH.id,
+          SMARTY_AUTH_TOKEN: SMARTY_AUTH.token,
+          SMARTY_BASE_URL: smarty.url,
+          RATE_LIMIT_ORDERS_PER_MIN: '1000',
+        },
+      });
+      await app.inject({
+        method: 'POST',
+        url: '/api/coupons',
+        headers: adminHeaders,
+        payload: { code: 'REAL-CODE', kind: 'percent', value: 10 },
+      });
+      // Both ship (variant B always does): the address is checked.
+      const ships = url === '/api/orders/create' ? { shippingAddress: GOOD_ADDRESS } : {};
+      const post = (over: Record<string, unknown>) =>
+        app.inject({ method: 'POST', url, payload: body({ ...ships, ...over }) });
+      // Junk tokens: each refused before the paid look-up, which is never made.
+      for (let i = 0; i < 10; i++) {
+        expectError(await post({ captchaToken: `junk-${i}` }), 'POST', url, 403, 'CAPTCHA_FAILED');
+      }
+      expect(smarty.requests).toHaveLength(0);
+      // Whether a coupon code exists is not told to a request without a solved CAPTCHA.
+      const unknown = await post({ captchaToken: 'junk', couponCode: 'NO-SUCH-CODE' });
+      const real = await post({ captchaToken: 'junk', couponCode: 'REAL-CODE' });
+      expectError(unknown, 'POST', url, 403, 'CAPTCHA_FAILED');
+      expectError(real, 'POST', url, 403, 'CAPTCHA_FAILED');
+      expect(unknown.json()).toEqual(real.json());
+      expect(smarty.requests).toHaveLength(0);
+      // A solved CAPTCHA goes on to the check: the stub is wired, and is asked once. An
+      // undeliverable address found there spends the token (the look-up was paid for).
+      const captchaToken = await solvedCaptcha(app);
+      expect((await post({ captchaToken })).statusCode).not.toBe(403);
+      expect(smarty.requests).toHaveLength(1);
+      expectError(await post({ captchaToken }), 'POST', url, 403, 'CAPTCHA_FAILED');
+      expect(smarty.requests).toHaveLength(1);
     });
   }
 

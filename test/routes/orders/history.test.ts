@@ -35,7 +35,7 @@ test('every change is in the admin view’s history, with who made it; customers
   const feedback = await app.inject({
     method: 'POST',
     url: `/api/orders/${orderNumber}/feedback`,
-    payload: { feedback: 'Lovely' },
+    payload: { feedback: 'Lovely', email: 'grace@example.com' },
   });
   expect(feedback.statusCode).toBe(200);
 
@@ -53,7 +53,7 @@ test('every change is in the admin view’s history, with who made it; customers
     { at: expect.any(String), action: 'status', from: 'pending', to: 'paid', by: ADMIN },
     { at: expect.any(String), action: 'shipping', from: 'ship', to: 'shipped', by: ADMIN },
     { at: expect.any(String), action: 'edit', field: 'trackingNumber', from: '', to: '1Z999', by: ADMIN },
-    { at: expect.any(String), action: 'feedback', by: 'customer' },
+    { at: expect.any(String), action: 'feedback', field: 'proof', to: 'email', by: 'customer' },
   ]);
   expect(shipped.order.history).toHaveLength(5);
   const [listed] = await admin('GET', '/api/orders/completed');

@@ -150,7 +150,7 @@ describe('POST /api/orders/lookup', () => {
     const feedback = await call(app, {
       method: 'POST',
       url: `/api/orders/${order.orderNumber}/feedback`,
-      payload: { feedback: 'Still counting?' },
+      payload: { feedback: 'Still counting?', email: 'ada@example.com' },
       admin: false,
     });
     expect(feedback.statusCode).toBe(200);

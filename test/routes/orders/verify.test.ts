@@ -348,6 +348,88 @@ describe('high-value orders', () => {
     expect(page.html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Bobby&quot;');
   });
 
+  test('round 2: a held order takes no coupon use until confirmed; used up meanwhile: 409 COUPON_INVALID, still held', async (t) => {
+    const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/coupons',
+      headers: adminHeaders,
+      payload: { code: 'TWOUSES', kind: 'amount', value: 1, maxUses: 2 },
+    });
+    expect(created.statusCode).toBe(201);
+    const uses = async () =>
+      (await app.inject({ url: '/api/coupons', headers: adminHeaders }))
+        .json()
+        .coupons.find((c: { code: string }) => c.code === 'TWOUSES').uses as number;
+    const held = async (email: string) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/orders/create',
+        payload: bodyA({ photos: bigPhotos, couponCode: 'twouses', customerInfo: { name: 'Throwaway', email } }),
+      });
+      expect(res.json()).toMatchObject({ verificationRequired: true, total: '$119.00' });
+      return res.json().orderNumber as string;
+    };
+    // Two unconfirmed $119 orders from throwaway addresses: the coupon is not used up by them.
+    const first = await held('x1@example.com');
+    const second = await held('x2@example.com');
+    expect(await uses()).toBe(0);
+    // Two real orders take both uses meanwhile.
+    const booth = async () => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/orders/create',
+        headers: adminHeaders,
+        payload: bodyA({ couponCode: 'TWOUSES' }),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().orderNumber as string;
+    };
+    const a = await booth();
+    await booth();
+    expect(await uses()).toBe(2);
+
+    // Confirming now: the use can't be claimed. 409 COUPON_INVALID, the order stays held, and
+    // the page offers to try again with the same link.
+    const link = local(await verificationLink(app, first));
+    const refused = await confirm(app, link);
+    expect(refused).toMatchObject({ status: 409, code: 'COUPON_INVALID' });
+    expect(refused.html).toContain('TWOUSES');
+    expect(refused.html).toContain(`name="token" value="${new URL(link, 'http://x').searchParams.get('token')}"`);
+    expect(await app.store.orders.get(first)).toMatchObject({ held: true, status: 'pending' });
+    expect(await pendingNumbers(app)).not.toContain(first);
+    expect(await uses()).toBe(2);
+
+    // A use comes back (an order cancelled): the same link confirms, and takes it.
+    await app.inject({
+      method: 'PUT',
+      url: `/api/orders/${a}`,
+      headers: adminHeaders,
+      payload: { status: 'cancelled' },
+    });
+    expect(await uses()).toBe(1);
+    expect(await confirm(app, link)).toMatchObject({ status: 200, code: 'CONFIRMED' });
+    expect(await uses()).toBe(2);
+    expect(await pendingNumbers(app)).toContain(first);
+    // Cancelling a confirmed order gives its use back, as for any order.
+    await app.inject({
+      method: 'PUT',
+      url: `/api/orders/${first}`,
+      headers: adminHeaders,
+      payload: { status: 'cancelled' },
+    });
+    expect(await uses()).toBe(1);
+
+    // A hold that lapses gives nothing back: it never took anything.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    t.onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    vi.setSystemTime(Date.now() + 48 * 3_600_000 + 1000);
+    expect((await app.orderIntake.expireHolds()).map((o) => o.orderNumber)).toEqual([second]);
+    expect(await uses()).toBe(1);
+  });
+
   test('a generated link secret is kept under DATA_DIR (0600): links survive a restart', async (t) => {
     const app = await ordersApp(t, { env: { CAPTCHA_PROVIDER: 'off' } });
     const res = await app.inject({ method: 'POST', url: '/api/orders/create', payload: bodyA({ photos: bigPhotos }) });

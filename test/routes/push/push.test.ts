@@ -14,6 +14,10 @@ function subscription(endpoint = `https://fcm.googleapis.com/fcm/send/${randomBy
   };
 }
 
+/** POST /api/push/subscribe with the admin token. */
+const adminSubscribe = (app: Awaited<ReturnType<typeof build>>, payload: object = subscription()) =>
+  app.inject({ method: 'POST', url: '/api/push/subscribe', headers: adminHeaders, payload });
+
 const errorShape = { error: expect.any(String), code: expect.any(String), details: expect.any(String) };
 
 describe('GET /api/push/public-key', () => {
@@ -151,6 +155,48 @@ describe('POST /api/push/subscribe', () => {
     const ok = await app.inject({ method: 'POST', url: '/api/push/subscribe', headers: adminHeaders, payload: padded });
     expect(ok.statusCode).toBe(201);
     expect((await app.store.pushSubscriptions.list({ scope: 'admin' }))[0]).toMatchObject(good.keys);
+  });
+
+  test('round 2: an order takes at most 10 subscriptions: 409 SUBSCRIPTION_LIMIT beyond; a known endpoint is still 200', async (t) => {
+    const app = await build(t, { env: { RATE_LIMIT_PUSH_PER_MIN: '1000' } });
+    const order = await app.store.orders.create(newOrder({ customerEmail: 'ada@example.com' }), { by: 'customer' });
+    const post = (sub: ReturnType<typeof subscription>) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/push/subscribe',
+        payload: { ...sub, orderNumber: order.orderNumber, email: 'ada@example.com' },
+      });
+    const subs = Array.from({ length: 16 }, () => subscription());
+    const answers = await Promise.all(subs.map(post));
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(10);
+    for (const r of answers.filter((x) => x.statusCode !== 201)) {
+      expect(r.statusCode).toBe(409);
+      expect(r.json()).toEqual({ ...errorShape, code: 'SUBSCRIPTION_LIMIT' });
+    }
+    expect(await app.store.pushSubscriptions.list({ orderId: order.id })).toHaveLength(10);
+    const kept = subs[answers.findIndex((r) => r.statusCode === 201)] as ReturnType<typeof subscription>;
+    expect((await post(kept)).statusCode).toBe(200);
+    // Admin subscriptions are not an order's.
+    expect((await adminSubscribe(app)).statusCode).toBe(201);
+  });
+
+  test('round 2: endpoints must be https on port 443; hosts in PUSH_ALLOW_HOSTS keep their port', async (t) => {
+    const app = await build(t, { env: { PUSH_ALLOW_HOSTS: 'relay.booth.example' } });
+    for (const endpoint of [
+      'https://fcm.googleapis.com:8443/fcm/send/x',
+      'https://fcm.googleapis.com:25/fcm/send/x',
+      'https://updates.push.services.mozilla.com:80/wpush/v2/x',
+    ]) {
+      const res = await adminSubscribe(app, subscription(endpoint));
+      expect(res.statusCode, endpoint).toBe(400);
+      expect(JSON.parse(res.json().details)).toEqual([
+        { in: 'body', field: 'endpoint', message: 'endpoint must be on the https port (443)' },
+      ]);
+    }
+    expect(await app.store.pushSubscriptions.list({ scope: 'admin' })).toEqual([]);
+    for (const endpoint of ['https://fcm.googleapis.com:443/fcm/send/y', 'https://relay.booth.example:8443/push/z']) {
+      expect((await adminSubscribe(app, subscription(endpoint))).statusCode, endpoint).toBe(201);
+    }
   });
 
   test('customers are rate limited per address; admins are not', async (t) => {

@@ -58,6 +58,22 @@ async function placeOrder(app: TestApp, over: Record<string, unknown> = {}) {
   return res.json() as { orderNumber: string; total: string; paymentUrl: string | null };
 }
 
+/** A selling app with Stripe at the emulator, listening for its deliveries, and a way to post an event by hand. */
+async function stripeApp(t: Parameters<typeof sellingApp>[0], storeEnv: Record<string, string>) {
+  const emu = await startStripeEmulator();
+  emulators.push(emu);
+  const app = await sellingApp(t, { env: { ...storeEnv, ...stripeEnv(emu) }, earlyBird: false });
+  await listen(app, emu);
+  const post = (e: { payload: string; signature: string }) =>
+    app.inject({
+      method: 'POST',
+      url: WEBHOOK,
+      headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
+      payload: e.payload,
+    });
+  return { emu, app, post };
+}
+
 const sessionOf = (url: string) => url.split('/').pop() as string;
 const adminOrder = async (app: TestApp, n: string) =>
   (await app.inject({ url: `/api/orders/${n}`, headers: adminHeaders })).json();
@@ -145,17 +161,7 @@ describeOnAppEngines('online payment and downloads', (storeEnv) => {
   }, 60_000);
 
   test('a payment of another amount does not mark the order paid; a full refund voids; voiding a paid online order refunds it', async (t) => {
-    const emu = await startStripeEmulator();
-    emulators.push(emu);
-    const app = await sellingApp(t, { env: { ...(await storeEnv(t)), ...stripeEnv(emu) }, earlyBird: false });
-    await listen(app, emu);
-    const post = (e: { payload: string; signature: string }) =>
-      app.inject({
-        method: 'POST',
-        url: WEBHOOK,
-        headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
-        payload: e.payload,
-      });
+    const { emu, app, post } = await stripeApp(t, await storeEnv(t));
 
     // Someone else's amount for this order: recorded, not paid.
     const a = await placeOrder(app);
@@ -213,6 +219,77 @@ describeOnAppEngines('online payment and downloads', (storeEnv) => {
     expect(emu.deliveries.at(-1)).toEqual({ type: 'charge.refunded', status: 200 });
     const history = (await adminOrder(app, b.orderNumber)).history;
     expect(history.filter((h: { action: string }) => h.action === 'status')).toHaveLength(2);
+  }, 60_000);
+
+  test('round 2: a completed checkout marks paid only the order whose recorded session it is', async (t) => {
+    const { emu, app, post } = await stripeApp(t, await storeEnv(t));
+    const a = await placeOrder(app);
+    const b = await placeOrder(app);
+    const aId = (await adminOrder(app, a.orderNumber)).id;
+    // Signed by Stripe, the right amount, and client_reference_id naming order A: but the
+    // session is order B's, then one this server never opened (a Payment Link, say).
+    for (const id of [sessionOf(b.paymentUrl as string), 'cs_test_from_a_payment_link']) {
+      const forged = emu.signedEvent('checkout.session.completed', {
+        id,
+        client_reference_id: aId,
+        metadata: { orderId: aId },
+        payment_status: 'paid',
+        amount_total: 1300,
+        currency: 'usd',
+        payment_intent: 'pi_someone_elses',
+      });
+      expect((await post(forged)).json()).toMatchObject({ kind: 'checkoutCompleted', duplicate: false });
+      expect((await adminOrder(app, a.orderNumber)).status).toBe('pending');
+    }
+    expect((await adminOrder(app, b.orderNumber)).status).toBe('pending');
+    // Nothing was refunded either: that money is not this order's.
+    expect(emu.refunds).toHaveLength(0);
+    // Its own session pays it.
+    await emu.pay(sessionOf(a.paymentUrl as string));
+    expect((await adminOrder(app, a.orderNumber)).status).toBe('paid');
+    expect((await adminOrder(app, b.orderNumber)).status).toBe('pending');
+  }, 60_000);
+
+  test('round 2: an order paid online cannot go back to pending; voiding it refunds it once', async (t) => {
+    const { emu, app } = await stripeApp(t, await storeEnv(t));
+    const order = await placeOrder(app);
+    await emu.pay(sessionOf(order.paymentUrl as string));
+    expect((await adminOrder(app, order.orderNumber)).status).toBe('paid');
+    // Within the undo window, by the owner, on both routes: refused (it would keep the money
+    // on an order that looks unpaid, and cancelling it then refunded nothing).
+    const put = (status: string) =>
+      app.inject({
+        method: 'PUT',
+        url: `/api/orders/${order.orderNumber}`,
+        headers: adminHeaders,
+        payload: { status },
+      });
+    const undo = await put('pending');
+    expectError(undo, 'PUT', '/api/orders/{id}', 409, 'INVALID_TRANSITION');
+    expect(undo.json().error).toMatch(/paid online/);
+    const viaStatus = await app.inject({
+      method: 'POST',
+      url: `/api/orders/${order.orderNumber}/update-status`,
+      headers: adminHeaders,
+      payload: { status: 'pending' },
+    });
+    expectError(viaStatus, 'POST', '/api/orders/{id}/update-status', 409, 'INVALID_TRANSITION');
+    expectError(await put('cancelled'), 'PUT', '/api/orders/{id}', 409, 'INVALID_TRANSITION');
+    const view = await adminOrder(app, order.orderNumber);
+    expect(view).toMatchObject({ status: 'paid', undoPaidUntil: null });
+
+    // Void, three times, two of them at once: one refund of the whole payment.
+    const voids = await Promise.all([put('void'), put('void')]);
+    for (const r of voids) expect(r.statusCode, r.body).toBe(200);
+    expect((await put('void')).statusCode).toBe(200);
+    await emu.settled();
+    expect(emu.refunds).toHaveLength(1);
+    expect(emu.refunds[0]).toMatchObject({ amount: 1300 });
+    const after = await adminOrder(app, order.orderNumber);
+    expect(after.status).toBe('void');
+    expect(
+      after.history.filter((h: { action: string }) => h.action === 'status').map((h: { to: string }) => h.to),
+    ).toEqual(['paid', 'void']);
   }, 60_000);
 
   test('without a provider nothing changes: no paymentUrl, booth payment as before', async (t) => {

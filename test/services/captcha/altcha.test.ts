@@ -81,6 +81,22 @@ describe('ALTCHA', () => {
     expect((await submit(undefined, adminHeaders)).statusCode).toBe(200);
   });
 
+  test('the secret number is drawn uniformly from the whole configured range (round 2)', async (t) => {
+    // Before round 2 it came from the upper half only, so a solver that started there was done
+    // 3–10× sooner than the configured difficulty. The solution's counter is the secret: solve
+    // many challenges and look where the counters fall (120 draws from [0, 1000]).
+    const { challenge } = await appWithCheckout(t, { ALTCHA_MAX_NUMBER: '1000', RATE_LIMIT_CAPTCHA_PER_MIN: '1000' });
+    const counters: number[] = [];
+    for (let i = 0; i < 120; i++) counters.push((await solveAltcha(await challenge())).solution.counter);
+    expect(Math.max(...counters)).toBeLessThanOrEqual(1000);
+    const below = (n: number) => counters.filter((c) => c < n).length;
+    // Expected 60 below half and 30 below a quarter; uniform draws fall this far short with a
+    // chance under one in a million, the old upper-half draws never reach them.
+    expect(below(500)).toBeGreaterThanOrEqual(30);
+    expect(below(250)).toBeGreaterThanOrEqual(10);
+    expect(counters.length - below(750)).toBeGreaterThanOrEqual(10);
+  });
+
   test('a tampered counter is refused', async (t) => {
     const { challenge, submit } = await appWithCheckout(t);
     const p = await solveAltcha(await challenge());

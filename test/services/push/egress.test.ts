@@ -75,6 +75,7 @@ describe('endpointRefusal', () => {
     'https://updates.push.services.mozilla.com/wpush/v2/x',
     'https://web.push.apple.com/QG',
     'https://fcm.googleapis.com./fcm/send/abc', // a trailing dot is the same name
+    'https://fcm.googleapis.com:443/fcm/send/abc', // the https port, written out
   ])('%s is accepted', (endpoint) => {
     expect(endpointRefusal(endpoint, none)).toBeUndefined();
   });
@@ -96,6 +97,10 @@ describe('endpointRefusal', () => {
     'https://nas.home.arpa/x',
     'https://intranet/x',
     'https://intranet./x',
+    // Round 2: push services listen on 443; another port aims at another service.
+    'https://fcm.googleapis.com:8443/fcm/send/abc',
+    'https://fcm.googleapis.com:25/x',
+    'https://fcm.googleapis.com:80/x',
   ])('%s is refused', (endpoint) => {
     expect(endpointRefusal(endpoint, none)).toMatch(/endpoint must/);
   });
@@ -180,11 +185,12 @@ describe('createPushAgent', () => {
     const dns = hostileDns([['8.8.8.8'], ['127.0.0.1']]);
     const agent = createPushAgent({ lookup: dns.lookup });
     t.onTestFinished(() => agent.destroy());
-    const first = await attempt(agent, 'rebind.attacker.example', inside.port);
+    // A push service's port: anything else is refused before connecting (see below).
+    const first = await attempt(agent, 'rebind.attacker.example', 443);
     // It went to the address it had checked (this process may not reach the internet).
     expect(first.code).toBe('ENETUNREACH');
     expect(first.message).toContain('8.8.8.8');
-    const second = await attempt(agent, 'rebind.attacker.example', inside.port);
+    const second = await attempt(agent, 'rebind.attacker.example', 443);
     expect(second.code).toBe(ENDPOINT_NOT_PUBLIC);
     expect(dns.calls).toHaveLength(2); // one resolution per connection, none behind its back
     expect(inside.connections()).toBe(0);
@@ -200,6 +206,22 @@ describe('createPushAgent', () => {
     }
     expect(dns.calls).toEqual([]);
     expect(inside.connections()).toBe(0);
+  });
+
+  test('round 2: a public host on another port than 443 is refused before any connection', async (t) => {
+    const dns = hostileDns([['8.8.8.8']]);
+    const agent = createPushAgent({ lookup: dns.lookup });
+    t.onTestFinished(() => agent.destroy());
+    for (const port of [25, 22, 8443, 5432]) {
+      const err = await attempt(agent, 'push.attacker.example', port);
+      expect(err.code, String(port)).toBe(ENDPOINT_NOT_PUBLIC);
+      expect(err.message).toContain(`port ${port}`);
+      const literal = await attempt(agent, '8.8.4.4', port);
+      expect(literal.code).toBe(ENDPOINT_NOT_PUBLIC);
+      expect(literal.message).toContain(`port ${port}`);
+    }
+    // 443 goes to the address checked (unreachable from this process, but tried).
+    expect((await attempt(agent, 'push.attacker.example', 443)).code).toBe('ENETUNREACH');
   });
 
   test('hosts PUSH_ALLOW_HOSTS names are connected to as they are', async (t) => {

@@ -93,7 +93,12 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     );
 
   const lines = itemLines(order.items);
-  const canUndoPaid = !!order.undoPaidUntil && Date.parse(order.undoPaidUntil) > Date.now();
+  // The owner may undo anyone's "Mark paid"; staff only their own (docs/contract.md, "Roles").
+  const markedPaidBy = order.history.findLast((h) => h.action === 'status' && h.to === 'paid')?.by;
+  const canUndoPaid =
+    !!order.undoPaidUntil &&
+    Date.parse(order.undoPaidUntil) > Date.now() &&
+    (me?.role === 'owner' || (me !== null && markedPaidBy === me.by));
   const pickupPaid = order.fulfillmentType === 'pickup' && order.status === 'paid' && order.pickupStatus !== null;
   const held = order.verificationRequired;
   // What the role may use (GET /api/admin/me): a viewer sees the order and none of its actions.

@@ -4,6 +4,7 @@
  */
 import { useRef, useState } from 'preact/hooks';
 import { ApiError, sendJson } from '../lib/api.js';
+import type { TakedownAccepted, TakedownRequest } from '../lib/api-schema.js';
 import { Captcha, type CaptchaHandle } from './Captcha.js';
 
 const REASONS = [
@@ -17,7 +18,8 @@ export function TakedownForm({ event, number, onDone }: { event: string; number:
   const [email, setEmail] = useState('');
   const [message, setMessage] = useState('');
   const [error, setError] = useState('');
-  const [sent, setSent] = useState(false);
+  /** The answer: whether the photo left the gallery now, or waits for the photographer's review. */
+  const [sent, setSent] = useState<TakedownAccepted | null>(null);
   const [busy, setBusy] = useState(false);
   const captcha = useRef<CaptchaHandle>(null);
 
@@ -32,13 +34,15 @@ export function TakedownForm({ event, number, onDone }: { event: string; number:
     setError('');
     try {
       const captchaToken = await captcha.current?.token();
-      await sendJson('POST', `/api/photos/${encodeURIComponent(event)}/${encodeURIComponent(number)}/takedown`, {
+      // A visitor's request: the CAPTCHA, never an admin token (docs/contract.md, "Takedown requests").
+      const body: TakedownRequest = {
         reason,
         email: email.trim(),
         ...(message.trim() ? { message: message.trim() } : {}),
         ...(captchaToken ? { captchaToken } : {}),
-      });
-      setSent(true);
+      };
+      const path = `/api/photos/${encodeURIComponent(event)}/${encodeURIComponent(number)}/takedown`;
+      setSent(await sendJson<TakedownAccepted>('POST', path, body));
     } catch (err) {
       captcha.current?.reset();
       setError(err instanceof ApiError ? err.message : String(err));
@@ -51,7 +55,9 @@ export function TakedownForm({ event, number, onDone }: { event: string; number:
     return (
       <div class="takedown-form" role="status">
         <p>
-          <strong>Thank you.</strong> Your request for photo #{number} was received; we will email you our decision.
+          <strong>Thank you.</strong> Your request for photo #{number} was received.{' '}
+          {sent.hidden ? 'The photo is hidden from the gallery until we decide; ' : 'The photographer will review it; '}
+          we will email you our decision.
         </p>
         <button type="button" class="btn btn-secondary" onClick={onDone}>
           Close

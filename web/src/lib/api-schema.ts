@@ -963,16 +963,19 @@ export interface paths {
         /**
          * Ask for a photo to be taken down
          * @description Body `{ reason, email, message? }` and the CAPTCHA as for orders (`captchaToken` or
-         *     `X-Captcha-Token`; missing 400 `CAPTCHA_REQUIRED`, invalid 403 `CAPTCHA_FAILED`), or admin credentials.
-         *     `{photo}` is an id or a photo number. 202 `{ requestId }`.
+         *     `X-Captcha-Token`; missing 400 `CAPTCHA_REQUIRED`, invalid 403 `CAPTCHA_FAILED`), or a staff or owner
+         *     token. `{photo}` is an id or a photo number. 202 `{ requestId, hidden }`.
          *     With `TAKEDOWN_MODE=hide-first` (the default) the photo leaves the public before the answer: gone
          *     from listings, counts, the finder and `/api/proxy-events` thumbnails; its thumbnail and preview
-         *     answer 404 `PHOTO_NOT_FOUND`; new orders naming it 400 `UNKNOWN_PHOTO`. With `review-first` it stays
-         *     until the owner decides. The requester is emailed the decision. Rate limited per client address
+         *     answer 404 `PHOTO_NOT_FOUND`; new orders naming it 400 `UNKNOWN_PHOTO`. At most
+         *     5 photos per client address per hour are hidden so (the owner's requests are not counted); further
+         *     requests are still 202, kept for review with `hidden: false`, and hide nothing until decided. With
+         *     `review-first` every photo stays until the owner decides. A digital download already paid for stays
+         *     available until a `remove` decision. The requester is emailed the decision. Rate limited per client address
          *     like feedback (`RATE_LIMIT_FEEDBACK_PER_MIN`, counted apart; 429 with `Retry-After`).
          *     Unknown event 404 `EVENT_NOT_FOUND`, unknown photo 404 `PHOTO_NOT_FOUND`.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (every role (`viewer`, `staff`, `owner`)).
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -1664,6 +1667,171 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/finder/confirm-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A photo code email subscription's confirmation link: shows what it confirms, confirms nothing
+         * @description Opened from the mail `POST /api/finder/{code}/subscribe` sends to a new email address; answers a small
+         *     HTML page with a button that POSTs the token here. Opening the link changes nothing (mail scanners
+         *     follow links). The outcome is on `<main data-code="...">`: `AWAITING_CONFIRMATION` or
+         *     `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403, no subscription has that token).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The token of the confirmation link */
+                    token?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page with the button, or: confirmed (now or before) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `VERIFICATION_FAILED`: no subscription has this token (an altered or incomplete link) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Confirm a photo code email subscription (the button on the confirmation page)
+         * @description The form of the page `GET /api/finder/confirm-email` shows (`token=...`, form-encoded; JSON works
+         *     too). From then on the address is told when new photos join the code; before, it was told nothing.
+         *     Answers an HTML page: `CONFIRMED`, `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["PhotoCodeEmailConfirmRequestInput"];
+                    "application/json": components["schemas"]["PhotoCodeEmailConfirmRequestInput"];
+                };
+            };
+            responses: {
+                /** @description The page with the button, or: confirmed (now or before) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `VERIFICATION_FAILED`: no subscription has this token (an altered or incomplete link) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/finder/{code}/subscribe": {
         parameters: {
             query?: never;
@@ -1679,6 +1847,9 @@ export interface paths {
          *     `POST /api/push/subscribe`: an https endpoint at a public host name, a P-256 key), or `{ email }`.
          *     The subscriber is told once per arrival batch (the photos a copied-in card brings), counting from the
          *     photos the code has now: a push that opens the photos page, or an email with its link.
+         *     An email address is double opt-in: the first mail only asks its owner to confirm (a link to a page
+         *     whose button POSTs to `/api/finder/confirm-email`), and no photo mail goes out before that
+         *     (`confirmed: false` until then). Asking again for the same address sends no second mail.
          *
          *     201 when new; 200 when that endpoint or email (any case) is subscribed to the code already.
          *     Unknown code: 404 `CODE_NOT_FOUND`; not a code: 400 `VALIDATION_FAILED`; a code with
@@ -1737,7 +1908,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `SUBSCRIPTION_LIMIT`: The photo code has all the subscriptions it can take */
+                /** @description `SUBSCRIPTION_LIMIT`: The order or photo code has all the subscriptions it can take */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1954,11 +2125,12 @@ export interface paths {
          *     `Authorization: Bearer <admin token>` (scope `admin`: every new order, status and shipping change) or
          *     `orderNumber` and that order's `email` (scope `order`: that order's status and shipping changes).
          *
-         *     `endpoint` must be an https URL of a push service (no IP address or local name such as `localhost`,
-         *     a trailing dot ignored; the server contacts it only at a public address); `keys.p256dh` must be a
+         *     `endpoint` must be an https URL of a push service on port 443 (no IP address or local name such as
+         *     `localhost`, a trailing dot ignored; the server contacts it only at a public address); `keys.p256dh` must be a
          *     base64url uncompressed point on P-256 (65 bytes), `keys.auth` base64url of 16 bytes.
          *
          *     201 when new; 200 when the same endpoint is registered already for that scope or order.
+         *     An order takes at most 10 subscriptions: 409 `SUBSCRIPTION_LIMIT` beyond.
          *     Neither credentials nor order: 401 `UNAUTHORIZED`. Only one of `orderNumber`/`email`: 400.
          *     Unknown order or another email: 404 `ORDER_NOT_FOUND` (not told apart).
          *     Subscriptions the push service answers 404/410 for are removed.
@@ -2025,6 +2197,15 @@ export interface paths {
                 };
                 /** @description `ORDER_NOT_FOUND`: Order not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `SUBSCRIPTION_LIMIT`: The order or photo code has all the subscriptions it can take */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3653,13 +3834,16 @@ export interface paths {
         put?: never;
         /**
          * Leave feedback on an order
-         * @description Body `{ feedback }`: 1–2000 characters after trimming (line breaks and tabs
-         *     allowed, other control characters refused). It is appended to the order with the time it
-         *     arrived; earlier feedback is kept. An order takes at most 10 entries (409
-         *     `FEEDBACK_LIMIT` beyond) and 20000 characters of feedback in all (400
-         *     `VALIDATION_FAILED` beyond). Public: the order number (or id) is the only
-         *     key. Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`, default 10 a minute; 429
-         *     with `Retry-After`). Unknown order: 404 `ORDER_NOT_FOUND`.
+         * @description Body `{ feedback, email }`: `feedback` 1–2000 characters after trimming (line breaks
+         *     and tabs allowed, other control characters refused); `email` the address the order was placed with
+         *     (any case), the proof that the order is the sender’s; with admin credentials (staff or owner) it may be
+         *     left out. Unknown order, wrong email and missing email are the same 404 `ORDER_NOT_FOUND`. The entry
+         *     is appended to the order with the time it arrived; earlier feedback is kept. An order takes at most
+         *     10 entries (409 `FEEDBACK_LIMIT` beyond) and 20000 characters of feedback in all
+         *     (400 `VALIDATION_FAILED` beyond). Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`,
+         *     default 10 a minute; 429 with `Retry-After`).
+         *
+         *     **Access**: public with the order's email, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -3688,6 +3872,24 @@ export interface paths {
                 };
                 /** @description `VALIDATION_FAILED`: The request is not valid */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6471,7 +6673,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed */
+                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed; `COUPON_INVALID` (POST): its coupon has no use left, the order stays held */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6519,7 +6721,8 @@ export interface paths {
          *     expiry, `VERIFY_LINK_TTL_HOURS` after submission) and an HMAC-SHA256 over both with the
          *     server's link secret. The outcome is on `<main data-code="...">`:
          *     `CONFIRMED` (200); `ALREADY_CONFIRMED` (200); `VERIFICATION_FAILED` (403);
-         *     `VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409).
+         *     `VERIFICATION_EXPIRED` (410); `INVALID_TRANSITION` (409); `COUPON_INVALID` (409: a held order takes its
+         *     coupon's use only now, and none is left; the order stays held, and the page offers to try again).
          */
         post: {
             parameters: {
@@ -6562,7 +6765,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed */
+                /** @description `INVALID_TRANSITION`: the order was cancelled and cannot be confirmed; `COUPON_INVALID` (POST): its coupon has no use left, the order stays held */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6760,7 +6963,7 @@ export interface paths {
          * @description As `POST /api/photos/{event}/{photo}/takedown` with `reason: "me"`, but the body carries a selfie
          *     (`selfie`, base64) instead of naming a photo: a request is filed for every public photo of the event
          *     the selfie finds (as `face-search` does), each handled as a request for that photo (hidden at once
-         *     with `TAKEDOWN_MODE=hide-first`, within its limits). 202 `{ requestIds }` (empty when no photo
+         *     with `TAKEDOWN_MODE=hide-first`, each photo counting towards the address’s 5 hides an hour). 202 `{ requestIds }` (empty when no photo
          *     matched). The CAPTCHA as for orders, or a staff or owner token. No face in the selfie: 422
          *     `NO_FACE`; face search not on for the event: 404 `FACE_SEARCH_OFF`. Rate limited like the takedown
          *     of one photo (counted together).
@@ -7489,6 +7692,8 @@ export interface components {
         FeedbackRequestInput: {
             /** @description 1–2000 characters after trimming; line breaks and tabs allowed */
             feedback: string;
+            /** @description The email address the order was placed with, compared case-insensitively: the proof that the order is the sender’s. Required without admin credentials */
+            email?: string;
         };
         FeedbackResponseInput: {
             /** @constant */
@@ -7843,6 +8048,8 @@ export interface components {
         TakedownAcceptedInput: {
             /** @description The request, as the admin’s takedown queue names it */
             requestId: string;
+            /** @description Whether the photo left the public now (hide-first, within the per-address limit), or waits for review */
+            hidden: boolean;
         };
         FaceSearchResultInput: {
             /** @description Public photos of the event holding a face that matches the selfie’s largest face, best match first */
@@ -7912,6 +8119,12 @@ export interface components {
             message: string;
             /** @enum {string} */
             channel: "push" | "email";
+            /** @description false: an email address that waits for its owner to confirm it from the mail we sent */
+            confirmed: boolean;
+        };
+        PhotoCodeEmailConfirmRequestInput: {
+            /** @description The token of the confirmation link */
+            token: string;
         };
         FinderPhotosInput: {
             /** @description The code, canonical (upper case) */
@@ -8864,6 +9077,8 @@ export interface components {
         FeedbackRequest: {
             /** @description 1–2000 characters after trimming; line breaks and tabs allowed */
             feedback: unknown;
+            /** @description The email address the order was placed with, compared case-insensitively: the proof that the order is the sender’s. Required without admin credentials */
+            email?: string;
         };
         FeedbackResponse: {
             /** @constant */
@@ -9218,6 +9433,8 @@ export interface components {
         TakedownAccepted: {
             /** @description The request, as the admin’s takedown queue names it */
             requestId: string;
+            /** @description Whether the photo left the public now (hide-first, within the per-address limit), or waits for review */
+            hidden: boolean;
         };
         FaceSearchResult: {
             /** @description Public photos of the event holding a face that matches the selfie’s largest face, best match first */
@@ -9287,6 +9504,12 @@ export interface components {
             message: string;
             /** @enum {string} */
             channel: "push" | "email";
+            /** @description false: an email address that waits for its owner to confirm it from the mail we sent */
+            confirmed: boolean;
+        };
+        PhotoCodeEmailConfirmRequest: {
+            /** @description The token of the confirmation link */
+            token: string;
         };
         FinderPhotos: {
             /** @description The code, canonical (upper case) */
@@ -9793,6 +10016,7 @@ export type PhotoCodeRequestInput = components['schemas']['PhotoCodeRequestInput
 export type PhotoCodeInput = components['schemas']['PhotoCodeInput'];
 export type PhotoCodeSubscribeRequestInput = components['schemas']['PhotoCodeSubscribeRequestInput'];
 export type PhotoCodeSubscribeResponseInput = components['schemas']['PhotoCodeSubscribeResponseInput'];
+export type PhotoCodeEmailConfirmRequestInput = components['schemas']['PhotoCodeEmailConfirmRequestInput'];
 export type FinderPhotosInput = components['schemas']['FinderPhotosInput'];
 export type LiveCountInput = components['schemas']['LiveCountInput'];
 export type CreateOrderRequestInput = components['schemas']['CreateOrderRequestInput'];
@@ -9866,6 +10090,7 @@ export type PhotoCodeRequest = components['schemas']['PhotoCodeRequest'];
 export type PhotoCode = components['schemas']['PhotoCode'];
 export type PhotoCodeSubscribeRequest = components['schemas']['PhotoCodeSubscribeRequest'];
 export type PhotoCodeSubscribeResponse = components['schemas']['PhotoCodeSubscribeResponse'];
+export type PhotoCodeEmailConfirmRequest = components['schemas']['PhotoCodeEmailConfirmRequest'];
 export type FinderPhotos = components['schemas']['FinderPhotos'];
 export type LiveCount = components['schemas']['LiveCount'];
 export type CreateOrderRequest = components['schemas']['CreateOrderRequest'];

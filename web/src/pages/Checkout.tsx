@@ -45,6 +45,9 @@ function priceLines(lines: CartLine[], config: EventConfig) {
   return { rows, subtotal };
 }
 
+/** Refusals that come after the CAPTCHA was verified (and spent). */
+const SPENT_CAPTCHA = new Set(['ADDRESS_INVALID', 'COUPON_INVALID', 'PRICE_MISMATCH']);
+
 export default function Checkout() {
   useTitle('Cart and checkout');
   const lines = useStore(cart);
@@ -415,6 +418,9 @@ function CheckoutForm({
       setFailure((err as Error).message);
       return;
     }
+    // The server checks the coupon, the prices it sets and the address only after the CAPTCHA
+    // (docs/contract.md, "Orders"): a refusal there spent the token, so the next try needs a new one.
+    if (SPENT_CAPTCHA.has(err.code)) captcha.current?.reset();
     switch (err.code) {
       case 'VALIDATION_FAILED':
       case 'ADDRESS_INVALID': {

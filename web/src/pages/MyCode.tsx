@@ -98,6 +98,7 @@ function Subscribe({ code }: { code: string }) {
               id="code-email"
               type="email"
               autocomplete="email"
+              aria-describedby="code-email-hint"
               required
               value={email}
               onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
@@ -106,6 +107,9 @@ function Subscribe({ code }: { code: string }) {
               Email me
             </button>
           </div>
+          <p id="code-email-hint" class="hint">
+            We first send one email with a link to confirm it is your address; no photo emails until you do.
+          </p>
         </div>
       </form>
       {error && (

@@ -12,7 +12,7 @@ import { Notice, useTitle } from '../components/common.js';
 import { BellIcon } from '../components/icons.js';
 import { OrderQr } from '../components/OrderQr.js';
 import { type ApiError, localUrl, sendJson } from '../lib/api.js';
-import type { CustomerOrder } from '../lib/api-schema.js';
+import type { CustomerOrder, FeedbackRequest } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
 import { pushSupported, subscribePush } from '../lib/push.js';
 import { lookedUpOrders, placedOrders } from '../lib/shop.js';
@@ -91,7 +91,7 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
           <OrderQr orderNumber={orderNumber} pickup={false} />
         </>
       )}
-      <Feedback orderNumber={orderNumber} autoFocus={feedbackFirst} />
+      <Feedback orderNumber={orderNumber} autoFocus={feedbackFirst} knownEmail={knownEmail} />
       <p>
         <a href="/">Back to the events</a>
       </p>
@@ -163,21 +163,45 @@ export function useOrderLookup(orderNumber: string, knownEmail: string | undefin
   return { found, error, busy, look, fail: setError };
 }
 
-export function EmailField({ value, onInput, error }: { value: string; onInput: (v: string) => void; error: string }) {
+/**
+ * The email address an order was placed with, typed by the customer: `name` makes the ids
+ * (`<name>-email`, `<name>-error`, `<name>-hint`); the order lookup's is `lookup`.
+ */
+export function EmailField({
+  value,
+  onInput,
+  error,
+  name = 'lookup',
+  label = 'Email address',
+  hint,
+}: {
+  value: string;
+  onInput: (v: string) => void;
+  error: string;
+  name?: string;
+  label?: string;
+  hint?: string;
+}) {
+  const described = error ? `${name}-error` : hint ? `${name}-hint` : undefined;
   return (
     <div class="field">
-      <label for="lookup-email">Email address</label>
+      <label for={`${name}-email`}>{label}</label>
       <input
-        id="lookup-email"
+        id={`${name}-email`}
         type="email"
         autoComplete="email"
         value={value}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? 'lookup-error' : undefined}
+        aria-describedby={described}
         onInput={(e) => onInput((e.target as HTMLInputElement).value)}
       />
+      {hint && (
+        <p id={`${name}-hint`} class="hint">
+          {hint}
+        </p>
+      )}
       {error && (
-        <p id="lookup-error" class="field-error" role="alert">
+        <p id={`${name}-error`} class="field-error" role="alert">
           {error}
         </p>
       )}
@@ -363,10 +387,25 @@ function PushOptIn({ orderNumber, email, pickup }: { orderNumber: string; email:
   );
 }
 
-function Feedback({ orderNumber, autoFocus }: { orderNumber: string; autoFocus: boolean }) {
+/**
+ * Feedback needs the order's email as proof that the order is the sender's (docs/contract.md,
+ * "Orders"): the device that placed or looked up the order knows it; elsewhere (the receipt's
+ * link on another device) the customer types it.
+ */
+function Feedback({
+  orderNumber,
+  autoFocus,
+  knownEmail,
+}: {
+  orderNumber: string;
+  autoFocus: boolean;
+  knownEmail: string | undefined;
+}) {
   const [text, setText] = useState('');
+  const [email, setEmail] = useState('');
   const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
   const [error, setError] = useState('');
+  const [emailError, setEmailError] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (autoFocus) area.current?.focus();
@@ -375,24 +414,38 @@ function Feedback({ orderNumber, autoFocus }: { orderNumber: string; autoFocus: 
   const submit = async (e: Event) => {
     e.preventDefault();
     const value = text.trim();
+    const address = (knownEmail ?? email).trim();
+    setError('');
+    setEmailError('');
     if (value === '') {
       setError('Write a few words first.');
       return;
     }
+    if (!/^[^\s@]+@[^\s@]+$/.test(address)) {
+      setEmailError('Type the email address the order was placed with.');
+      return;
+    }
     setState('busy');
-    setError('');
     try {
-      await sendJson('POST', `/api/orders/${encodeURIComponent(orderNumber)}/feedback`, { feedback: value });
+      const body: FeedbackRequest = { feedback: value, email: address };
+      await sendJson('POST', `/api/orders/${encodeURIComponent(orderNumber)}/feedback`, body);
+      if (!knownEmail) lookedUpOrders.update((all) => ({ ...all, [orderNumber]: address }));
       setState('done');
     } catch (err) {
       const e2 = err as ApiError;
-      setError(
-        e2.code === 'ORDER_NOT_FOUND'
-          ? `We could not find order ${orderNumber}. Please check the link in your email.`
-          : e2.code === 'RATE_LIMITED'
+      if (e2.code === 'ORDER_NOT_FOUND') {
+        const message = `We could not find order ${orderNumber} with that email address. Use the address the receipt was sent to.`;
+        if (knownEmail) setError(message);
+        else setEmailError(message);
+      } else {
+        setError(
+          e2.code === 'RATE_LIMITED'
             ? `Too many messages from this network. Please try again in ${e2.retryAfter ?? 60} seconds.`
-            : e2.message,
-      );
+            : e2.code === 'FEEDBACK_LIMIT'
+              ? 'This order has all the feedback it can take. Thank you for writing!'
+              : e2.message,
+        );
+      }
       setState('idle');
     }
   };
@@ -426,6 +479,16 @@ function Feedback({ orderNumber, autoFocus }: { orderNumber: string; autoFocus: 
             <p id="feedback-error" class="field-error" role="alert">
               {error}
             </p>
+          )}
+          {!knownEmail && (
+            <EmailField
+              name="feedback-from"
+              label="The email address you ordered with"
+              hint="So we know the feedback is from you."
+              value={email}
+              onInput={setEmail}
+              error={emailError}
+            />
           )}
           <button type="submit" class="btn btn-primary" disabled={state === 'busy'}>
             {state === 'busy' ? 'Sending…' : 'Send feedback'}

@@ -28,6 +28,24 @@ export function photosContent(code: string, added: number, url: string, ctx: Tem
   return letter(subject, null, parts, ctx);
 }
 
+/**
+ * The first and only mail to an address subscribed to a photo code until its owner confirms
+ * (docs/contract.md, "Hardening, round 2"): what was asked, the link to confirm, and that
+ * nothing more comes without it.
+ */
+export function codeConfirmContent(code: string, confirmUrl: string, ctx: TemplateContext): MessageContent {
+  const subject = headerText(`Confirm: email me new photos of code ${code}`);
+  const lines = [
+    `Someone (we hope you) asked us to email this address when new photos of photo code ${code} arrive.`,
+    'If that was you, confirm it with the button. If not, ignore this mail: you will not hear from us again.',
+  ];
+  const part: Part = {
+    text: [...lines, `Confirm: ${confirmUrl}`],
+    html: [...lines.map((l) => `<p>${escapeHtml(l)}</p>`), button(confirmUrl, 'Yes, email me new photos')].join('\n'),
+  };
+  return letter(subject, null, [part], ctx);
+}
+
 /** What a takedown decision mail says (`takedown` jobs: payload `{ email, decision, eventName, photoNumber }`). */
 export type TakedownMail = { decision: 'remove' | 'restore'; eventName: string; photoNumber: string };
 

@@ -6,7 +6,17 @@
  */
 import { z } from 'zod';
 
-const MailKind = z.enum(['receipt', 'shipped', 'ready', 'verification', 'operator', 'photos', 'takedown']);
+const MailKind = z.enum([
+  'receipt',
+  'shipped',
+  'ready',
+  'verification',
+  'operator',
+  'photos',
+  // A photo code's email subscription asks its owner to confirm it (docs/contract.md, "Hardening, round 2").
+  'code-confirm',
+  'takedown',
+]);
 
 /** What to send (e.g. `{ orderId }` in the payload); the notifier renders it at send time. */
 export const MailJob = z.object({

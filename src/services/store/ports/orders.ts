@@ -18,7 +18,7 @@ import type {
   PickupStatus,
   SalesSummaryCents,
 } from '../../../domain/order.js';
-import type { OrderPatch, PrintNote, ShippingPatch } from '../../../domain/order-changes.js';
+import type { FeedbackProof, OrderPatch, PrintNote, ShippingPatch } from '../../../domain/order-changes.js';
 import type { StoredResponse } from './idempotency-keys.js';
 import type { MailJobInput } from './mail-outbox.js';
 
@@ -66,8 +66,8 @@ export interface OrdersPort {
   /**
    * Assigns the id (unless `input.id`), the next number of `input.prefix`, timestamps,
    * `pending` and the first history entry. With `input.couponCode`, takes one use of that
-   * coupon in the order's transaction; none left (or no such coupon): AppError COUPON_INVALID,
-   * and nothing of that create is written. Resolves once the order, its mail and its key are
+   * coupon in the order's transaction (a held order: when it is confirmed, `releaseHold`);
+   * none left (or no such coupon): AppError COUPON_INVALID, and nothing of that create is written. Resolves once the order, its mail and its key are
    * durable. Creates arriving together are committed together (one fsync). A taken id is
    * AppError INTERNAL, and nothing of that create is written, nor a number used.
    */
@@ -89,8 +89,16 @@ export interface OrdersPort {
   attachPayment(ref: string, payment: OrderPayment, opts: ChangeOptions): Promise<UpdateResult>;
   /** `shipped: true` needs paid + ship; sets tracking. `shipped: false` undoes it. */
   setShipping(ref: string, patch: ShippingPatch, opts: ChangeOptions): Promise<UpdateResult>;
-  /** Appends `[at] text` to the feedback; the 11th entry is AppError FEEDBACK_LIMIT. */
-  appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord>;
+  /**
+   * Appends `[at] text` to the feedback, sent with `proof` of the order (its email, or admin
+   * credentials); the 11th such entry is AppError FEEDBACK_LIMIT.
+   */
+  appendFeedback(
+    ref: string,
+    text: string,
+    at: Date,
+    opts: ChangeOptions & { proof: FeedbackProof },
+  ): Promise<OrderRecord>;
   /**
    * A paid pickup order's booth status (waiting → ready → collected); else AppError
    * ORDER_NOT_PICKUP or INVALID_TRANSITION. The same status again changes nothing.
@@ -107,7 +115,11 @@ export interface OrdersPort {
   notePrint(ref: string, note: PrintNote, opts: ChangeOptions): Promise<UpdateResult>;
   /** Flags the order: photo `photoNumber` of it was taken down for good (a `photo-removed` history entry). */
   flagRemovedPhoto(ref: string, photoNumber: string, opts: ChangeOptions): Promise<UpdateResult>;
-  /** Confirms a held order (no-op if not held). */
+  /**
+   * Confirms a held order (no-op if not held), taking its coupon's use in the same
+   * transaction: none left (or the coupon gone) is AppError COUPON_INVALID, and the order
+   * stays held.
+   */
   releaseHold(ref: string, opts: ChangeOptions): Promise<UpdateResult>;
   /** Held pending orders whose hold expired by `now` become `cancelled` (by `system`); returns them. */
   expireHolds(now: Date): Promise<OrderRecord[]>;

@@ -2,7 +2,8 @@
  * The photo codes port (docs/contract.md, "Finding one's photos, and intake"): the codes
  * handed out (`POST /api/finder`, the booth's card sheets), and who asked to be told when
  * photos join a code (a browser's push subscription, or an email address), with how many
- * photos each was last told about.
+ * photos each was last told about. An email subscription is confirmed by its owner first
+ * (double opt-in, docs/contract.md, "Hardening, round 2"): until then it is told nothing.
  *
  * Codes are never deleted nor reused: a code once issued stays issued.
  */
@@ -27,6 +28,8 @@ const Base = z.object({
   notifiedCount: z.number().int().min(0),
   notifiedAt: z.iso.datetime({ offset: true }).nullable(),
   createdAt: z.iso.datetime({ offset: true }),
+  /** A push subscription is confirmed when made; an email one when its link's button is pressed. */
+  confirmed: z.boolean(),
 });
 
 export const PhotoCodeSubscription = z.discriminatedUnion('channel', [
@@ -42,7 +45,14 @@ export type PhotoCodeSubscription = z.infer<typeof PhotoCodeSubscription>;
 
 export type NewPhotoCodeSubscription =
   | { code: string; channel: 'push'; endpoint: string; p256dh: string; auth: string; notifiedCount: number }
-  | { code: string; channel: 'email'; email: string; notifiedCount: number };
+  | {
+      code: string;
+      channel: 'email';
+      email: string;
+      notifiedCount: number;
+      /** The hash of the token its confirmation link carries (the record keeps no usable link). */
+      confirmTokenHash: string;
+    };
 
 export type SubscribeOutcome =
   | { outcome: 'created' | 'existing'; subscription: PhotoCodeSubscription }
@@ -61,10 +71,26 @@ export interface PhotoCodesPort {
    * case-insensitively). Again for the same one: its keys are updated, and what it was told
    * stays (`existing`). A new one when the code has `maxPerCode` already: `full`, nothing
    * written (decided under the code's lock, so concurrent subscribes never pass the cap).
+   * `mail(subscription)` is enqueued in the same transaction when the subscription is new (an
+   * email one's confirmation request).
    */
-  subscribe(sub: NewPhotoCodeSubscription, maxPerCode: number): Promise<SubscribeOutcome>;
+  subscribe(
+    sub: NewPhotoCodeSubscription,
+    maxPerCode: number,
+    opts?: { mail?: (sub: PhotoCodeSubscription) => MailJobInput | undefined },
+  ): Promise<SubscribeOutcome>;
   subscriptions(code: string): Promise<PhotoCodeSubscription[]>;
-  /** Each code with subscribers, with the fewest photos any of them was told about. */
+  /** The subscription whose confirmation token hashes to `tokenHash`; null when none does. */
+  byConfirmToken(tokenHash: string): Promise<PhotoCodeSubscription | null>;
+  /**
+   * Confirms the subscription whose token hashes to `tokenHash`: `confirmed` for the one caller
+   * that did it, `already` after; null when no subscription has that token.
+   */
+  confirm(
+    tokenHash: string,
+    at: Date,
+  ): Promise<{ outcome: 'confirmed' | 'already'; subscription: PhotoCodeSubscription } | null>;
+  /** Each code with confirmed subscribers, with the fewest photos any of them was told about. */
   watchedCodes(): Promise<{ code: string; leastNotified: number }[]>;
   /**
    * Marks a subscriber told about `count` photos, if it knew of fewer: true for the one caller

@@ -3,8 +3,11 @@
  * that a photo come down, and the owner's decision on it.
  *
  * - A request `hides` its photo from the public while open when it was filed in hide-first
- *   mode; a `remove` decision hides it for good; `restore` lists it again (unless another
- *   request still hides it). `hiddenPhotos()` is that set, read by every process.
+ *   mode, and its client had not filed `hideLimit.max` hiding requests since `hideLimit.since`
+ *   (decided under the client's lock, so concurrent requests never pass the limit, in any
+ *   number of processes); past the limit it is kept for review and hides nothing. A `remove`
+ *   decision hides the photo for good; `restore` lists it again (unless another request still
+ *   hides it). `hiddenPhotos()` is that set, read by every process.
  * - A decision decides the request and every other open request for the same photo, in one
  *   transaction, with the requesters' mail enqueued in it (nothing decided without its mail).
  * - Deciding a decided request again the same way changes nothing; the other way is AppError
@@ -49,9 +52,23 @@ export type NewTakedown = Pick<
 
 export type HiddenPhoto = { eventSlug: string; photoId: string };
 
+/** How many hiding requests one client may file in a window (docs/contract.md, "Hardening, round 2"). */
+export type HideLimit = {
+  /** The client address, as the caller keys it (a hash: the record keeps no address). */
+  client: string;
+  max: number;
+  since: Date;
+};
+
 export interface TakedownsPort {
-  /** Stores a new open request (durable before it resolves), with `mail` enqueued in the same transaction. */
-  create(input: NewTakedown, opts?: { mail?: readonly MailJobInput[] }): Promise<TakedownRecord>;
+  /**
+   * Stores a new open request (durable before it resolves), with `mail(record)` enqueued in the
+   * same transaction. With `hideLimit`, `input.hides` holds only within the limit (see above).
+   */
+  create(
+    input: NewTakedown,
+    opts?: { mail?: (record: TakedownRecord) => readonly MailJobInput[]; hideLimit?: HideLimit },
+  ): Promise<TakedownRecord>;
   get(id: string): Promise<TakedownRecord | null>;
   /** Newest first; all when `status` is absent. */
   list(query?: { status?: TakedownStatus }): Promise<TakedownRecord[]>;
@@ -66,4 +83,6 @@ export interface TakedownsPort {
   ): Promise<{ decided: TakedownRecord[]; changed: boolean }>;
   /** Photos kept from the public: an open request filed hide-first, or a `remove` decision. */
   hiddenPhotos(): Promise<HiddenPhoto[]>;
+  /** Whether the photo was taken down for good (a `remove` decision). */
+  isRemoved(eventSlug: string, photoId: string): Promise<boolean>;
 }

@@ -35,6 +35,8 @@ import {
   applyRelease,
   applyShipping,
   buildNewOrder,
+  claimsCoupon,
+  type FeedbackProof,
   releasesCoupon,
 } from '../../../domain/order-changes.js';
 import { isAppError } from '../../../errors/catalogue.js';
@@ -105,6 +107,12 @@ function summaryFromTotals(totals: StatusTotals): SalesSummaryCents {
   };
 }
 
+/** A coupon with no use left for an order (or gone): AppError COUPON_INVALID. */
+function claimRefused(code: string, reason: 'unknown' | 'exhausted') {
+  const message = reason === 'exhausted' ? `Coupon ${code} has been used up` : `There is no coupon ${code}`;
+  return couponInvalid(code, { ok: false, reason, message });
+}
+
 const isUnavailable = (err: unknown) => isAppError(err) && err.code === 'STORE_UNAVAILABLE';
 
 export class SqlOrders implements OrdersPort {
@@ -155,11 +163,11 @@ export class SqlOrders implements OrdersPort {
     const refused = new Map<PendingCreate, Outcome<OrderRecord>>();
     for (const p of all) {
       const code = p.input.couponCode;
-      if (!code) continue;
+      // A held order takes its use when it is confirmed (releaseHold), not before.
+      if (!code || p.input.held) continue;
       const claim = await SqlCoupons.claim(tx, code);
       if (!claim.ok) {
-        const message = claim.reason === 'exhausted' ? `Coupon ${code} has been used up` : `There is no coupon ${code}`;
-        refused.set(p, { ok: false, error: couponInvalid(code, { ok: false, reason: claim.reason, message }) });
+        refused.set(p, { ok: false, error: claimRefused(code, claim.reason) });
       }
     }
     const batch = refused.size === 0 ? all : all.filter((p) => !refused.has(p));
@@ -232,6 +240,12 @@ export class SqlOrders implements OrdersPort {
       }
       const applied = apply(current);
       if (applied.changed) {
+        // A held order's confirmation takes its coupon's use now; none left: refused, nothing written.
+        if (claimsCoupon(current, applied.order)) {
+          const code = applied.order.couponCode as string;
+          const claim = await SqlCoupons.claim(tx, code);
+          if (!claim.ok) throw claimRefused(code, claim.reason);
+        }
         await this.write(tx, applied.order, current.version);
         if (releasesCoupon(current, applied.order)) await SqlCoupons.giveBack(tx, applied.order.couponCode as string);
         await SqlMailOutbox.insert(tx, SqlMailOutbox.build(opts.mail ?? [], new Date(), current.id));
@@ -260,9 +274,14 @@ export class SqlOrders implements OrdersPort {
     return this.modify(ref, opts, (o) => applyShipping(o, patch, now, opts.by));
   }
 
-  async appendFeedback(ref: string, text: string, at: Date, opts: ChangeOptions): Promise<OrderRecord> {
+  async appendFeedback(
+    ref: string,
+    text: string,
+    at: Date,
+    opts: ChangeOptions & { proof: FeedbackProof },
+  ): Promise<OrderRecord> {
     const now = new Date();
-    return (await this.modify(ref, opts, (o) => applyFeedback(o, text, at, now, opts.by))).order;
+    return (await this.modify(ref, opts, (o) => applyFeedback(o, text, at, now, opts.by, opts.proof))).order;
   }
 
   attachPayment(ref: string, payment: OrderPayment, opts: ChangeOptions): Promise<UpdateResult> {

@@ -16,7 +16,11 @@ import {
 import type { Db, Row } from './db.js';
 import { SqlMailOutbox } from './mail-outbox.js';
 
-const SUB_COLUMNS = 'id, code, channel, endpoint, p256dh, auth, email, notified_count, notified_at, created_at';
+const SUB_COLUMNS =
+  'id, code, channel, endpoint, p256dh, auth, email, notified_count, notified_at, created_at, confirmed_at';
+
+/** Timestamps as toISOString() writes them, whichever engine read them. */
+const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 
 const toCode = (r: Row): PhotoCodeRecord =>
   PhotoCodeRecord.parse({ code: r.code, issuedVia: r.issued_via, createdAt: r.created_at });
@@ -26,8 +30,9 @@ function toSubscription(r: Row): PhotoCodeSubscription {
     id: r.id,
     code: r.code,
     notifiedCount: Number(r.notified_count),
-    notifiedAt: r.notified_at,
-    createdAt: r.created_at,
+    notifiedAt: iso(r.notified_at),
+    createdAt: iso(r.created_at),
+    confirmed: r.confirmed_at !== null && r.confirmed_at !== undefined,
   };
   return SubscriptionSchema.parse(
     r.channel === 'push'
@@ -66,11 +71,19 @@ export class SqlPhotoCodes implements PhotoCodesPort {
     return row ? toCode(row) : null;
   }
 
-  subscribe(sub: NewPhotoCodeSubscription, maxPerCode: number): Promise<SubscribeOutcome> {
+  subscribe(
+    sub: NewPhotoCodeSubscription,
+    maxPerCode: number,
+    opts: { mail?: (sub: PhotoCodeSubscription) => MailJobInput | undefined } = {},
+  ): Promise<SubscribeOutcome> {
     const target = targetOf(sub);
-    const now = new Date().toISOString();
+    const at = new Date();
+    const now = at.toISOString();
     const push = sub.channel === 'push' ? sub : undefined;
     const email = sub.channel === 'email' ? sub.email.trim() : null;
+    // A push subscription comes from the device itself; an email address waits for its owner.
+    const confirmedAt = push ? now : null;
+    const tokenHash = sub.channel === 'email' ? sub.confirmTokenHash : null;
     return this.db.transaction(async (tx) => {
       await tx.lock(`photo-code:${sub.code}`);
       const before = await tx.get(`SELECT id FROM photo_code_subscriptions WHERE code = ? AND target = ?`, [
@@ -86,8 +99,9 @@ export class SqlPhotoCodes implements PhotoCodesPort {
       }
       const inserted = await tx.run(
         `INSERT INTO photo_code_subscriptions
-           (id, code, target, channel, endpoint, p256dh, auth, email, notified_count, notified_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?) ON CONFLICT (code, target) DO NOTHING`,
+           (id, code, target, channel, endpoint, p256dh, auth, email, notified_count, notified_at, created_at,
+            confirmed_at, confirm_token)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?) ON CONFLICT (code, target) DO NOTHING`,
         [
           newId(),
           sub.code,
@@ -99,6 +113,8 @@ export class SqlPhotoCodes implements PhotoCodesPort {
           email,
           sub.notifiedCount,
           now,
+          confirmedAt,
+          tokenHash,
         ],
       );
       if (inserted === 0 && push) {
@@ -115,10 +131,10 @@ export class SqlPhotoCodes implements PhotoCodesPort {
         target,
       ]);
       if (!row) throw new Error(`photo code subscription ${sub.code} not found after its insert`);
-      return {
-        outcome: inserted === 1 ? ('created' as const) : ('existing' as const),
-        subscription: toSubscription(row),
-      };
+      const subscription = toSubscription(row);
+      const mail = inserted === 1 ? opts.mail?.(subscription) : undefined;
+      if (mail) await SqlMailOutbox.insert(tx, SqlMailOutbox.build([mail], at));
+      return { outcome: inserted === 1 ? ('created' as const) : ('existing' as const), subscription };
     });
   }
 
@@ -130,9 +146,38 @@ export class SqlPhotoCodes implements PhotoCodesPort {
     return rows.map(toSubscription);
   }
 
+  async byConfirmToken(tokenHash: string): Promise<PhotoCodeSubscription | null> {
+    const row = await this.db.get(`SELECT ${SUB_COLUMNS} FROM photo_code_subscriptions WHERE confirm_token = ?`, [
+      tokenHash,
+    ]);
+    return row ? toSubscription(row) : null;
+  }
+
+  confirm(
+    tokenHash: string,
+    at: Date,
+  ): Promise<{ outcome: 'confirmed' | 'already'; subscription: PhotoCodeSubscription } | null> {
+    return this.db.transaction(async (tx) => {
+      // One conditional statement decides who confirmed it (docs/store.md, "Adding a record").
+      const moved = await tx.run(
+        'UPDATE photo_code_subscriptions SET confirmed_at = ? WHERE confirm_token = ? AND confirmed_at IS NULL',
+        [at.toISOString(), tokenHash],
+      );
+      const row = await tx.get(`SELECT ${SUB_COLUMNS} FROM photo_code_subscriptions WHERE confirm_token = ?`, [
+        tokenHash,
+      ]);
+      if (!row) return null;
+      return {
+        outcome: moved === 1 ? ('confirmed' as const) : ('already' as const),
+        subscription: toSubscription(row),
+      };
+    });
+  }
+
   async watchedCodes(): Promise<{ code: string; leastNotified: number }[]> {
     const rows = await this.db.all<{ code: string; least: number | string }>(
-      'SELECT code, MIN(notified_count) AS least FROM photo_code_subscriptions GROUP BY code ORDER BY code',
+      `SELECT code, MIN(notified_count) AS least FROM photo_code_subscriptions
+       WHERE confirmed_at IS NOT NULL GROUP BY code ORDER BY code`,
     );
     return rows.map((r) => ({ code: r.code, leastNotified: Number(r.least) }));
   }

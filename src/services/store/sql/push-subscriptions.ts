@@ -21,9 +21,24 @@ const toRecord = (r: Row): PushSubscriptionRecord =>
 export class SqlPushSubscriptions implements PushSubscriptionsPort {
   constructor(private readonly db: Db) {}
 
-  save(sub: PushSubscriptionRecord): Promise<{ created: boolean }> {
+  save(sub: PushSubscriptionRecord, opts: { maxPerOrder?: number } = {}): Promise<{ created: boolean; full?: true }> {
     const orderKey = sub.orderId ?? '';
+    const max = sub.orderId === null ? undefined : opts.maxPerOrder;
     return this.db.transaction(async (tx) => {
+      if (max !== undefined) {
+        await tx.lock(`push-order:${orderKey}`);
+        const known = await tx.get('SELECT 1 AS one FROM push_subscriptions WHERE endpoint = ? AND order_key = ?', [
+          sub.endpoint,
+          orderKey,
+        ]);
+        if (!known) {
+          const n = await tx.get<{ n: number | string }>(
+            'SELECT COUNT(*) AS n FROM push_subscriptions WHERE order_id = ?',
+            [orderKey],
+          );
+          if (Number(n?.n ?? 0) >= max) return { created: false, full: true as const };
+        }
+      }
       const inserted = await tx.run(
         `INSERT INTO push_subscriptions (endpoint, order_key, p256dh, auth, scope, order_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (endpoint, order_key) DO NOTHING`,

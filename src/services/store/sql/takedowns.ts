@@ -5,6 +5,7 @@ import { appError } from '../../../errors/catalogue.js';
 import type { MailJobInput } from '../ports/mail-outbox.js';
 import {
   type HiddenPhoto,
+  type HideLimit,
   type NewTakedown,
   type TakedownDecision,
   TakedownRecord,
@@ -40,13 +41,26 @@ const toRecord = (r: Row): TakedownRecord =>
 export class SqlTakedowns implements TakedownsPort {
   constructor(private readonly db: Db) {}
 
-  async create(input: NewTakedown, opts: { mail?: readonly MailJobInput[] } = {}): Promise<TakedownRecord> {
+  create(
+    input: NewTakedown,
+    opts: { mail?: (record: TakedownRecord) => readonly MailJobInput[]; hideLimit?: HideLimit } = {},
+  ): Promise<TakedownRecord> {
     const id = randomUUID();
     const now = new Date();
-    await this.db.transaction(async (tx) => {
+    const limit = opts.hideLimit;
+    return this.db.transaction(async (tx) => {
+      let hides = input.hides;
+      if (hides && limit) {
+        await tx.lock(`takedown-client:${limit.client}`);
+        const n = await tx.get<{ n: number | string }>(
+          'SELECT COUNT(*) AS n FROM takedowns WHERE client = ? AND hides = TRUE AND created_at >= ?',
+          [limit.client, limit.since.toISOString()],
+        );
+        if (Number(n?.n ?? 0) >= limit.max) hides = false;
+      }
       await tx.run(
-        `INSERT INTO takedowns (id, event_slug, photo_id, photo_number, reason, email, message, hides, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO takedowns (id, event_slug, photo_id, photo_number, reason, email, message, hides, created_at, client)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
           input.eventSlug,
@@ -55,20 +69,24 @@ export class SqlTakedowns implements TakedownsPort {
           input.reason,
           input.email,
           input.message,
-          input.hides,
+          hides,
           now.toISOString(),
+          limit?.client ?? null,
         ],
       );
-      if (opts.mail?.length) await SqlMailOutbox.insert(tx, SqlMailOutbox.build(opts.mail, now));
-    });
-    return TakedownRecord.parse({
-      ...input,
-      id,
-      createdAt: now.toISOString(),
-      status: 'open',
-      decision: null,
-      decidedAt: null,
-      decidedBy: null,
+      const record = TakedownRecord.parse({
+        ...input,
+        hides,
+        id,
+        createdAt: now.toISOString(),
+        status: 'open',
+        decision: null,
+        decidedAt: null,
+        decidedBy: null,
+      });
+      const mail = opts.mail?.(record) ?? [];
+      if (mail.length > 0) await SqlMailOutbox.insert(tx, SqlMailOutbox.build(mail, now));
+      return record;
     });
   }
 
@@ -121,6 +139,14 @@ export class SqlTakedowns implements TakedownsPort {
       await SqlMailOutbox.insert(tx, SqlMailOutbox.build(decided.map(opts.mail), now));
       return { decided, changed: true };
     });
+  }
+
+  async isRemoved(eventSlug: string, photoId: string): Promise<boolean> {
+    const row = await this.db.get(
+      "SELECT 1 AS one FROM takedowns WHERE event_slug = ? AND photo_id = ? AND decision = 'remove'",
+      [eventSlug, photoId],
+    );
+    return row !== undefined;
   }
 
   async hiddenPhotos(): Promise<HiddenPhoto[]> {

@@ -166,6 +166,42 @@ describe('sqlite engine', () => {
     expect((await second.orders.create(newOrder(), by)).orderNumber).toBe('AX25-0002');
   });
 
+  test('round 2 upgrade: the coupon uses held orders took before are given back (their confirmation takes them)', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const first = await openStore({ engine: 'sqlite', file });
+    await first.coupons.create({
+      code: 'HELD2',
+      eventSlug: null,
+      kind: 'amount',
+      value: 100,
+      expiresAt: null,
+      maxUses: 5,
+      minSubtotalCents: 0,
+      createdAt: new Date().toISOString(),
+    });
+    const confirmed = await first.orders.create(newOrder({ couponCode: 'HELD2' }), by);
+    const holdExpiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const held = await first.orders.create(newOrder({ couponCode: 'HELD2', held: true, holdExpiresAt }), by);
+    await first.close();
+    // As version 9 left it: the held order had taken a use too, and round 2's columns are not there.
+    const raw = new Database(file);
+    raw.exec(`
+      DROP INDEX takedowns_client; ALTER TABLE takedowns DROP COLUMN client;
+      DROP INDEX photo_code_subscriptions_confirm; ALTER TABLE photo_code_subscriptions DROP COLUMN confirm_token;
+      ALTER TABLE photo_code_subscriptions DROP COLUMN confirmed_at;
+      UPDATE coupons SET uses = 2;
+    `);
+    raw.pragma('user_version = 9');
+    raw.close();
+
+    const store = await sqliteStore(t, file);
+    expect((await store.coupons.get('HELD2'))?.uses).toBe(1);
+    // Confirming takes it again; the confirmed order keeps its own.
+    await store.orders.releaseHold(held.id, by);
+    expect((await store.coupons.get('HELD2'))?.uses).toBe(2);
+    expect((await store.orders.get(confirmed.id))?.couponCode).toBe('HELD2');
+  });
+
   test('two stores (two processes) on one file: unique numbers, and each sees the other’s changes at once', async (t) => {
     const a = await sqliteStore(t);
     const b = await reopenStore(t, a);

@@ -72,16 +72,31 @@ describeOnEngines('coupons port', (open) => {
     expect(c.orderNumber).toBe('AX25-0003');
   });
 
-  test('a held order whose confirmation lapses gives its use back', async (t) => {
+  test('round 2: a held order takes its use when confirmed, not before; a lapsed hold gives nothing back', async (t) => {
     const { coupons, orders } = await open(t);
     await coupons.create(coupon({ maxUses: 1 }));
-    await orders.create(
-      { ...withCoupon('SAVE10'), held: true, holdExpiresAt: new Date(Date.now() - 1000).toISOString() },
-      { by: 'customer' },
-    );
-    expect((await coupons.get('SAVE10'))?.uses).toBe(1);
-    expect(await orders.expireHolds(new Date())).toHaveLength(1);
+    const held = (expiresInMs: number) =>
+      orders.create(
+        { ...withCoupon('SAVE10'), held: true, holdExpiresAt: new Date(Date.now() + expiresInMs).toISOString() },
+        { by: 'customer' },
+      );
+    // Two holds on a one-use coupon: both placed, nothing taken.
+    const first = await held(3_600_000);
+    const lapsing = await held(-1000);
     expect((await coupons.get('SAVE10'))?.uses).toBe(0);
+    expect((await orders.expireHolds(new Date())).map((o) => o.id)).toEqual([lapsing.id]);
+    expect((await coupons.get('SAVE10'))?.uses).toBe(0);
+    // Meanwhile an order takes the only use: the confirmation is refused, the order stays held.
+    const other = await orders.create(withCoupon('SAVE10'), { by: 'customer' });
+    await expect(orders.releaseHold(first.id, { by: 'customer' })).rejects.toMatchObject({
+      code: 'COUPON_INVALID',
+      details: JSON.stringify({ couponCode: 'SAVE10', reason: 'exhausted' }),
+    });
+    expect(await orders.get(first.id)).toMatchObject({ held: true, version: first.version });
+    // The use comes back: the confirmation takes it.
+    await orders.update(other.id, { status: 'cancelled' }, { by: ADMIN });
+    expect((await orders.releaseHold(first.id, { by: 'customer' })).order.held).toBe(false);
+    expect((await coupons.get('SAVE10'))?.uses).toBe(1);
   });
 
   test('an unknown or deleted code refuses the create as unknown; orders that used a deleted coupon keep it', async (t) => {

@@ -30,6 +30,8 @@ const TRICKY_TEXT = {
 
 const by = { by: ADMIN } as const;
 const customer = { by: 'customer' } as const;
+/** How the customer's feedback shows it is theirs (the route's check: the order's email). */
+const byEmail = { by: 'customer', proof: 'email' } as const;
 
 async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {
   await expect(promise).rejects.toMatchObject({ name: 'AppError', code });
@@ -216,9 +218,7 @@ describeOnEngines('orders port', (open) => {
     const others = await Promise.all(Array.from({ length: 10 }, () => orders.create(newOrder(), customer)));
     const base = Date.parse('2026-07-04T10:00:00.000Z');
     await Promise.all([
-      ...Array.from({ length: 8 }, (_, i) =>
-        orders.appendFeedback(order.id, `note ${i}`, new Date(base + i), customer),
-      ),
+      ...Array.from({ length: 8 }, (_, i) => orders.appendFeedback(order.id, `note ${i}`, new Date(base + i), byEmail)),
       ...others.map((o, i) => orders.update(o.id, { fields: { city: `City ${i}` } }, by)),
       ...others.map((o) => orders.update(o.id, { status: 'paid' }, by)),
     ]);
@@ -243,7 +243,7 @@ describeOnEngines('orders port', (open) => {
     const unknown = 'AB12-9999';
     await expectCode(orders.update(unknown, { status: 'paid' }, by), 'ORDER_NOT_FOUND');
     await expectCode(orders.setShipping(unknown, { shipped: true }, by), 'ORDER_NOT_FOUND');
-    await expectCode(orders.appendFeedback(unknown, 'hi', new Date(), customer), 'ORDER_NOT_FOUND');
+    await expectCode(orders.appendFeedback(unknown, 'hi', new Date(), byEmail), 'ORDER_NOT_FOUND');
     await expectCode(orders.releaseHold(unknown, customer), 'ORDER_NOT_FOUND');
   });
 
@@ -501,11 +501,13 @@ describeOnEngines('orders port', (open) => {
     const long = '=SUM(A1) 写真 😀 +1 @x '.repeat(200).slice(0, 2000);
     const at1 = new Date('2026-07-04T10:00:00.000Z');
     const at2 = new Date('2026-07-04T11:30:00.000Z');
-    const first = await orders.appendFeedback(order.id, long, at1, customer);
+    const first = await orders.appendFeedback(order.id, long, at1, byEmail);
     expect(first.feedback).toBe(`[2026-07-04T10:00:00.000Z] ${long}`);
-    const second = await orders.appendFeedback(order.orderNumber.toLowerCase(), '-1 second note', at2, customer);
+    const second = await orders.appendFeedback(order.orderNumber.toLowerCase(), '-1 second note', at2, byEmail);
     expect(second.feedback).toBe(appendFeedbackText(appendFeedbackText('', long, at1), '-1 second note', at2));
-    changed(first, second, { feedback: second.feedback }, [{ action: 'feedback', by: 'customer' }]);
+    changed(first, second, { feedback: second.feedback }, [
+      { action: 'feedback', field: 'proof', to: 'email', by: 'customer' },
+    ]);
     expect(await orders.get(order.id)).toEqual(second);
   });
 
@@ -513,7 +515,7 @@ describeOnEngines('orders port', (open) => {
     const { orders } = await open(t);
     const order = await orders.create(newOrder(), customer);
     const results = await Promise.allSettled(
-      Array.from({ length: 25 }, (_, i) => orders.appendFeedback(order.id, `note ${i}`, new Date(), customer)),
+      Array.from({ length: 25 }, (_, i) => orders.appendFeedback(order.id, `note ${i}`, new Date(), byEmail)),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(MAX_FEEDBACK_ENTRIES);
     for (const r of results.filter((x) => x.status === 'rejected')) {
@@ -521,7 +523,7 @@ describeOnEngines('orders port', (open) => {
     }
     const after = await orders.get(order.id);
     expect(after?.history.filter((h) => h.action === 'feedback')).toHaveLength(MAX_FEEDBACK_ENTRIES);
-    await expectCode(orders.appendFeedback(order.id, 'one more', new Date(), customer), 'FEEDBACK_LIMIT');
+    await expectCode(orders.appendFeedback(order.id, 'one more', new Date(), byEmail), 'FEEDBACK_LIMIT');
     expect(await orders.get(order.id)).toEqual(after);
   });
 

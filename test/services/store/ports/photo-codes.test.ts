@@ -22,6 +22,9 @@ async function subscribed(port: PhotoCodesPort, sub: NewPhotoCodeSubscription) {
   return result;
 }
 
+/** A confirmation token's hash, unique per subscription (the record keeps only the hash). */
+const tokenHash = () => randomBytes(16).toString('base64url');
+
 function pushKeys() {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
@@ -68,9 +71,11 @@ describeOnEngines('photo codes port', (open) => {
       channel: 'email',
       email: 'Ann@Example.com',
       notifiedCount: 2,
+      confirmTokenHash: 'hash-of-anns-token',
     });
     expect(mail.outcome).toBe('created');
-    expect(mail.subscription).toMatchObject({ channel: 'email', email: 'Ann@Example.com' });
+    expect(mail.subscription).toMatchObject({ channel: 'email', email: 'Ann@Example.com', confirmed: false });
+    expect(first.subscription.confirmed).toBe(true);
     // The same endpoint for another code is another subscription.
     expect(
       (await subscribed(photoCodes, { code: 'AB12CD34', channel: 'push', endpoint, ...keys, notifiedCount: 0 }))
@@ -93,8 +98,25 @@ describeOnEngines('photo codes port', (open) => {
       channel: 'email',
       email: 'ann@example.COM',
       notifiedCount: 0,
+      confirmTokenHash: tokenHash(),
     });
     expect(mailAgain.outcome).toBe('existing');
+    // Asking again keeps the first link: the new token is not taken.
+    expect((await photoCodes.byConfirmToken('hash-of-anns-token'))?.id).toBe(mail.subscription.id);
+
+    // Not confirmed: its code is watched for the push subscription only.
+    expect(await photoCodes.watchedCodes()).toEqual([
+      { code: 'AB12CD34', leastNotified: 0 },
+      { code: 'K7M2Q9TX', leastNotified: 5 },
+    ]);
+    const confirmed = await photoCodes.confirm('hash-of-anns-token', new Date());
+    expect(confirmed).toMatchObject({
+      outcome: 'confirmed',
+      subscription: { id: mail.subscription.id, confirmed: true },
+    });
+    expect((await photoCodes.confirm('hash-of-anns-token', new Date()))?.outcome).toBe('already');
+    expect(await photoCodes.confirm('no-such-hash', new Date())).toBeNull();
+    expect(await photoCodes.byConfirmToken('no-such-hash')).toBeNull();
 
     const subs = await photoCodes.subscriptions('K7M2Q9TX');
     expect(subs.map((s) => s.channel).sort()).toEqual(['email', 'push']);
@@ -112,7 +134,10 @@ describeOnEngines('photo codes port', (open) => {
   test('a subscription to a code never issued is refused', async (t) => {
     const { photoCodes } = await open(t);
     await expect(
-      photoCodes.subscribe({ code: 'K7M2Q9TX', channel: 'email', email: 'a@example.com', notifiedCount: 0 }, 10),
+      photoCodes.subscribe(
+        { code: 'K7M2Q9TX', channel: 'email', email: 'a@example.com', notifiedCount: 0, confirmTokenHash: tokenHash() },
+        10,
+      ),
     ).rejects.toThrow();
   });
 
@@ -123,7 +148,13 @@ describeOnEngines('photo codes port', (open) => {
     const outcomes = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         (i % 2 ? a : b).photoCodes.subscribe(
-          { code: 'K7M2Q9TX', channel: 'email', email: `p${i}@example.com`, notifiedCount: 0 },
+          {
+            code: 'K7M2Q9TX',
+            channel: 'email',
+            email: `p${i}@example.com`,
+            notifiedCount: 0,
+            confirmTokenHash: tokenHash(),
+          },
           3,
         ),
       ),
@@ -133,7 +164,30 @@ describeOnEngines('photo codes port', (open) => {
     expect(await a.photoCodes.subscriptions('K7M2Q9TX')).toHaveLength(3);
     const kept = outcomes.find((o) => o.outcome === 'created')?.subscription;
     if (kept?.channel !== 'email') throw new Error('expected an email subscription');
-    expect((await a.photoCodes.subscribe({ ...kept, channel: 'email' }, 3)).outcome).toBe('existing');
+    expect(
+      (await a.photoCodes.subscribe({ ...kept, channel: 'email', confirmTokenHash: tokenHash() }, 3)).outcome,
+    ).toBe('existing');
+  });
+
+  test('round 2: a new email subscription queues its confirmation request with it; asking again queues nothing', async (t) => {
+    const store = await open(t);
+    await store.photoCodes.issue([record('K7M2Q9TX')]);
+    const ask = () =>
+      store.photoCodes.subscribe(
+        { code: 'K7M2Q9TX', channel: 'email', email: 'a@example.com', notifiedCount: 0, confirmTokenHash: tokenHash() },
+        10,
+        {
+          mail: (sub) => ({
+            kind: 'code-confirm',
+            orderId: null,
+            payload: { to: sub.channel === 'email' ? sub.email : '' },
+          }),
+        },
+      );
+    expect((await ask()).outcome).toBe('created');
+    expect((await ask()).outcome).toBe('existing');
+    const jobs = await store.outbox.claimDue(new Date(Date.now() + 1000), 10, 60_000);
+    expect(jobs.map((j) => [j.kind, j.payload.to])).toEqual([['code-confirm', 'a@example.com']]);
   });
 
   test('markNotified moves forward only, and enqueues its mail in the same transaction', async (t) => {
@@ -145,6 +199,7 @@ describeOnEngines('photo codes port', (open) => {
       channel: 'email',
       email: 'a@example.com',
       notifiedCount: 0,
+      confirmTokenHash: tokenHash(),
     });
     const mail = { kind: 'photos' as const, orderId: null, payload: { code: 'K7M2Q9TX', to: 'a@example.com' } };
     expect(await photoCodes.markNotified(subscription.id, 3, new Date(), mail)).toBe(true);
@@ -168,6 +223,7 @@ describeOnEngines('photo codes port', (open) => {
       channel: 'email',
       email: 'a@example.com',
       notifiedCount: 0,
+      confirmTokenHash: tokenHash(),
     });
     const mail = { kind: 'photos' as const, orderId: null, payload: { code: 'K7M2Q9TX' } };
     const race = await Promise.all(

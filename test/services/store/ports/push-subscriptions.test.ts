@@ -42,3 +42,32 @@ describeOnEngines('push subscriptions port', (open) => {
     expect(await subs.list({ scope: 'admin' })).toHaveLength(1);
   });
 });
+
+describeOnEngines('push subscriptions port: the cap per order', (open) => {
+  test('maxPerOrder: never passed under concurrency; a known endpoint still updates; admin ones are not capped', async (t) => {
+    const { pushSubscriptions: subs } = await open(t);
+    const orderId = '00000000-0000-4000-8000-00000000000b';
+    const sub = (i: number): PushSubscriptionRecord => ({
+      ...base,
+      scope: 'order',
+      orderId,
+      endpoint: `https://push.example.net/send/${i}`,
+    });
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => subs.save(sub(i), { maxPerOrder: 5 })));
+    expect(results.filter((r) => r.created)).toHaveLength(5);
+    expect(results.filter((r) => r.full)).toHaveLength(3);
+    expect(await subs.list({ orderId })).toHaveLength(5);
+    const kept = (await subs.list({ orderId }))[0] as PushSubscriptionRecord;
+    // Already one of the five: updated, not refused.
+    expect(await subs.save({ ...kept, auth: 'rotated' }, { maxPerOrder: 5 })).toEqual({ created: false });
+    // Another order has its own five; admin subscriptions have no cap.
+    expect(await subs.save({ ...sub(9), orderId: 'another-order' }, { maxPerOrder: 5 })).toEqual({ created: true });
+    for (let i = 0; i < 7; i++) {
+      expect(await subs.save({ ...base, endpoint: `https://push.example.net/admin/${i}` }, { maxPerOrder: 5 })).toEqual(
+        {
+          created: true,
+        },
+      );
+    }
+  });
+});

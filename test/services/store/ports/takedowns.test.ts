@@ -78,12 +78,39 @@ describeOnEngines('takedowns port', (open) => {
     });
   });
 
-  test('mail given with a new request commits with it', async (t) => {
+  test('mail given with a new request commits with it, made from the record as stored', async (t) => {
     const store = await open(t);
     await store.takedowns.create(request(), {
-      mail: [{ kind: 'operator', orderId: null, payload: { subject: 'Takedown', text: 'x' } }],
+      mail: (r) => [{ kind: 'operator', orderId: null, payload: { subject: 'Takedown', hidden: r.hides } }],
     });
-    expect(await store.outbox.pendingCount()).toBe(1);
+    const [job] = await store.outbox.claimDue(new Date(Date.now() + 1000), 10, 60_000);
+    expect(job?.payload).toEqual({ subject: 'Takedown', hidden: true });
+  });
+
+  test('round 2: hiding requests per client within the limit, never passed under concurrency; the rest kept for review', async (t) => {
+    const a = await open(t);
+    const b = await reopenStore(t, a);
+    const limit = (client: string) => ({ hideLimit: { client, max: 5, since: new Date(Date.now() - 3_600_000) } });
+    // Eight at once from one client, from two processes: five hide.
+    const made = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? a : b).takedowns.create(request({ photoId: `p${i}`, photoNumber: String(i) }), limit('client-x')),
+      ),
+    );
+    expect(made.filter((r) => r.hides)).toHaveLength(5);
+    expect((await a.takedowns.hiddenPhotos()).length).toBe(5);
+    const kept = made.filter((r) => !r.hides);
+    for (const r of kept) expect(await a.takedowns.get(r.id)).toMatchObject({ status: 'open', hides: false });
+    // Another client has its own five; without a limit (the owner) nothing is counted.
+    expect((await a.takedowns.create(request({ photoId: 'q1' }), limit('client-y'))).hides).toBe(true);
+    expect((await a.takedowns.create(request({ photoId: 'q2' }))).hides).toBe(true);
+    // Requests older than the window don't count.
+    const later = { hideLimit: { client: 'client-x', max: 5, since: new Date(Date.now() + 1000) } };
+    expect((await a.takedowns.create(request({ photoId: 'p9' }), later)).hides).toBe(true);
+    // A request kept for review is decided like any other: removed, it hides the photo for good.
+    await a.takedowns.decide((kept[0] as TakedownRecord).id, 'remove', { by, mail });
+    expect(await a.takedowns.isRemoved('Anime Expo', (kept[0] as TakedownRecord).photoId)).toBe(true);
+    expect(await a.takedowns.isRemoved('Anime Expo', 'q1')).toBe(false);
   });
 
   test('two stores on one database: concurrent opposite decisions, exactly one wins', async (t) => {

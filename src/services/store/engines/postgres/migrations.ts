@@ -308,6 +308,24 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 9,
+    name: 'hardening, round 2',
+    // The same changes as SQLite's version 10 (engines/sqlite/migrations.ts).
+    sql: `
+      UPDATE coupons SET uses = GREATEST(0, uses - (
+        SELECT COUNT(*) FROM orders o WHERE o.coupon_code = coupons.code AND o.held = TRUE AND o.status = 'pending'
+      ));
+
+      ALTER TABLE takedowns ADD COLUMN client text;
+      CREATE INDEX takedowns_client ON takedowns (client, created_at);
+
+      ALTER TABLE photo_code_subscriptions ADD COLUMN confirm_token text;
+      ALTER TABLE photo_code_subscriptions ADD COLUMN confirmed_at timestamptz;
+      UPDATE photo_code_subscriptions SET confirmed_at = created_at;
+      CREATE UNIQUE INDEX photo_code_subscriptions_confirm ON photo_code_subscriptions (confirm_token);
+    `,
+  },
+  {
     version: 11,
     name: 'printing at the booth: print jobs',
     // Every order line sent to a printer over IPP, from before the Print-Job goes out until the

@@ -381,6 +381,31 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 10,
+    name: 'hardening, round 2',
+    // docs/contract.md, "Hardening, round 2":
+    // - a held high-value order takes its coupon's use when it is confirmed: the uses held
+    //   orders took before are given back (their confirmation takes them again);
+    // - takedown requests remember the client address they came from (a hash of it), so
+    //   hide-first hides at most a few photos per address per hour, across processes;
+    // - a photo code's email subscription waits for its confirmation (`confirmed_at` NULL until
+    //   then); `confirm_token` is the hash of the token its confirmation link carries. Push
+    //   subscriptions are confirmed when made, and so are the subscriptions made before.
+    sql: `
+      UPDATE coupons SET uses = MAX(0, uses - (
+        SELECT COUNT(*) FROM orders o WHERE o.coupon_code = coupons.code AND o.held = TRUE AND o.status = 'pending'
+      ));
+
+      ALTER TABLE takedowns ADD COLUMN client TEXT;
+      CREATE INDEX takedowns_client ON takedowns (client, created_at);
+
+      ALTER TABLE photo_code_subscriptions ADD COLUMN confirm_token TEXT;
+      ALTER TABLE photo_code_subscriptions ADD COLUMN confirmed_at TEXT;
+      UPDATE photo_code_subscriptions SET confirmed_at = created_at;
+      CREATE UNIQUE INDEX photo_code_subscriptions_confirm ON photo_code_subscriptions (confirm_token);
+    `,
+  },
+  {
     version: 12,
     name: 'printing at the booth: print jobs',
     // Every order line sent to a printer over IPP, from before the Print-Job goes out until the
