@@ -402,10 +402,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
       {!feed && !error && <Spinner label="Loading photos…" />}
       {feed && feed.photos.length === 0 && <Notice>No photos here yet.</Notice>}
       {feed && feed.photos.length > 0 && (
-        <PhotoGrid
-          photos={gridPhotos}
-          onOpen={(i) => setOpen({ photos: feed.photos.map(toLightbox), index: i })}
-        />
+        <PhotoGrid photos={gridPhotos} onOpen={(i) => setOpen({ photos: feed.photos.map(toLightbox), index: i })} />
       )}
       <div ref={sentinel} />
       {feed && feed.page < feed.totalPages && (
