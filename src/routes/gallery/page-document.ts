@@ -41,10 +41,11 @@ const PRELOADED_TILES = 3;
  * character (a preload that differs from the `<img>` is fetched twice; test/web/tiles.test.ts).
  */
 const TILE_SIZES = [
-  '(min-width: 1200px) 190px',
-  '(min-width: 1084px) calc((100vw - 64px) / 6)',
-  '(min-width: 906px) calc((100vw - 56px) / 5)',
-  '(min-width: 728px) calc((100vw - 48px) / 4)',
+  '(min-width: 1217px) 187px',
+  '(min-width: 1117px) calc((100vw - 80px) / 6)',
+  '(min-width: 939px) calc((100vw - 72px) / 5)',
+  '(min-width: 761px) calc((100vw - 64px) / 4)',
+  '(min-width: 700px) calc((100vw - 56px) / 3)',
   '(min-width: 600px) calc((100vw - 40px) / 3)',
   'calc((100vw - 32px) / 3)',
 ].join(', ');

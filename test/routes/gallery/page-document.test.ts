@@ -87,7 +87,8 @@ describe('the HTML of a gallery page', () => {
       const srcset = decode(/imagesrcset="([^"]*)"/.exec(link)?.[1] ?? '');
       expect(srcset).toBe([160, 240, 360, 480].map((w) => `${local}&tile=${w} ${w}w`).join(', '));
       expect(link).toContain('fetchpriority="high"');
-      expect(link).toMatch(/imagesizes="\(min-width: 1200px\) 190px, .*calc\(\(100vw - 32px\) \/ 3\)"/);
+      // The grid's own (web/src/lib/tiles.ts; test/web/tiles.test.ts compares them in the page).
+      expect(link).toMatch(/imagesizes="\(min-width: 1217px\) 187px, .*calc\(\(100vw - 32px\) \/ 3\)"/);
     }
     // Every URL preloaded is an image the server answers.
     const first = decode(/imagesrcset="([^" ]*) /.exec(links[0] as string)?.[1] ?? '');

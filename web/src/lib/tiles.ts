@@ -23,15 +23,20 @@ const FALLBACK_WIDTH: TileParam = '240';
 
 /**
  * How wide a cell of `.grid` is (styles.css), at each width of the window: below 600 px three
- * columns with 4 px gaps in a page with 12 px padding on each side; from 600 px as many 170 px+
- * columns as fit with 8 px gaps, in at most 1200 px (1176 inside the padding). The column count
- * changes at 728, 906 and 1084 px; from 1200 px a cell is 189.3 px.
+ * columns with 4 px gaps in a page with 12 px of padding each side; from 600 px as many columns
+ * of 170 px or more as fit, with 8 px gaps (from 700 px the padding is 20 px), in a page of at
+ * most 1200 px, where a cell is 186.7 px. The column count follows the width the page is laid
+ * out in, which a desktop's scrollbar (up to 17 px) makes narrower than the window that media
+ * queries and `vw` measure: each step to more columns is put 17 px later than it happens
+ * without one (744, 922, 1100 and 1200 px), so that `sizes` may say a little more than the
+ * cell, never less (a larger tile, never a blurry one).
  */
 export const TILE_SIZES = [
-  '(min-width: 1200px) 190px',
-  '(min-width: 1084px) calc((100vw - 64px) / 6)',
-  '(min-width: 906px) calc((100vw - 56px) / 5)',
-  '(min-width: 728px) calc((100vw - 48px) / 4)',
+  '(min-width: 1217px) 187px',
+  '(min-width: 1117px) calc((100vw - 80px) / 6)',
+  '(min-width: 939px) calc((100vw - 72px) / 5)',
+  '(min-width: 761px) calc((100vw - 64px) / 4)',
+  '(min-width: 700px) calc((100vw - 56px) / 3)',
   '(min-width: 600px) calc((100vw - 40px) / 3)',
   'calc((100vw - 32px) / 3)',
 ].join(', ');
