@@ -22,6 +22,9 @@
  *
  * Targets (issue 38): Wi-Fi first screen ≤ 2.5 s; page 1's image bytes on Wi-Fi ≤ 0.5× the
  * baseline's; Slow 3G first row ≤ 4 s and first screen ≤ 7 s.
+ *
+ * PHONE_BENCH_TRACE=1 prints each visit's requests (when asked for and done, from the
+ * navigation's start), to see where the time goes; PHONE_BENCH_RUNS sets the visits per case.
  */
 import { link, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -46,6 +49,7 @@ const FIRST_SCREEN = 12;
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 const QUIET_MS = 1500;
 const ROLE_VAR = 'PHONE_BENCH_ROLE';
+const TRACE = process.env.PHONE_BENCH_TRACE === '1';
 
 type Profile = { name: string; latency: number; down: number; up: number; bytes: boolean };
 const PROFILES: Profile[] = [
@@ -91,6 +95,8 @@ type Visit = {
   imageRequests: number;
   /** What the first screen's images asked for: `tile=360`, `size=2x`, … */
   asked: string[];
+  /** Each request: its path, type, and when it was asked for and done (ms from the navigation). */
+  trace: { url: string; type: string; start: number; end: number }[];
 };
 
 /** Records when each image of the page finished loading; `__tiles(n)` answers once the first n have. */
@@ -112,27 +118,42 @@ async function watchNetwork(cdp: CDPSession) {
   const types = new Map<string, string>();
   const inFlight = new Set<string>();
   const bytes: Record<string, number> = {};
+  const trace = new Map<string, Visit['trace'][number]>();
   let images = 0;
+  let origin: number | undefined; // the document request's time, seconds
   let lastActivity = performance.now();
   await cdp.send('Network.enable');
   cdp.on('Network.requestWillBeSent', (e) => {
-    inFlight.add(e.requestId);
+    // The live count's stream (an EventSource) stays open for as long as the page.
+    if (e.type !== 'EventSource') inFlight.add(e.requestId);
     lastActivity = performance.now();
+    origin ??= e.timestamp;
+    const { pathname, search } = new URL(e.request.url);
+    const at = Math.round((e.timestamp - origin) * 1000);
+    trace.set(e.requestId, {
+      url: `${pathname.slice(0, 40)}${search.slice(-12)}`,
+      type: e.type ?? '',
+      start: at,
+      end: -1,
+    });
   });
   cdp.on('Network.responseReceived', (e) => {
     types.set(e.requestId, e.type);
     if (e.type === 'Image') images++;
   });
-  const finished = (id: string, encoded = 0) => {
+  const finished = (id: string, encoded = 0, timestamp = 0) => {
+    const entry = trace.get(id);
+    if (entry && origin !== undefined) entry.end = Math.round((timestamp - origin) * 1000);
     inFlight.delete(id);
     lastActivity = performance.now();
     const type = types.get(id) ?? 'Other';
     bytes[type] = (bytes[type] ?? 0) + encoded;
   };
-  cdp.on('Network.loadingFinished', (e) => finished(e.requestId, e.encodedDataLength));
-  cdp.on('Network.loadingFailed', (e) => finished(e.requestId));
+  cdp.on('Network.loadingFinished', (e) => finished(e.requestId, e.encodedDataLength, e.timestamp));
+  cdp.on('Network.loadingFailed', (e) => finished(e.requestId, 0, e.timestamp));
   return {
     bytes,
+    trace: () => [...trace.values()],
     imageRequests: () => images,
     quiet: () => inFlight.size === 0 && performance.now() - lastActivity >= QUIET_MS,
   };
@@ -172,6 +193,7 @@ async function visit(context: BrowserContext, url: string, profile: Profile | un
     bytes: { ...net.bytes },
     imageRequests: net.imageRequests(),
     asked: tiles.map((t) => new URL(t.src).search.replace(/^\?v=[^&]*&?/, '') || 'the thumbnail'),
+    trace: net.trace(),
   };
   await page.close();
   return result;
@@ -260,6 +282,13 @@ export default async function phoneGalleryBench(): Promise<void> {
             `${key}: first row ${secs(v.firstRowMs)} s, first screen ${secs(v.firstScreenMs)} s` +
               (profile.bytes ? `, images ${kib(v.bytes.Image ?? 0)} KiB in ${v.imageRequests} requests` : ''),
           );
+          if (TRACE) {
+            say(
+              `  first contentful paint ${Math.round(v.fcpMs)} ms; tiles loaded by ${Math.round(v.firstScreenMs)} ms`,
+            );
+            for (const r of v.trace)
+              say(`  ${String(r.start).padStart(6)} → ${String(r.end).padStart(6)} ms  ${r.type.padEnd(10)} ${r.url}`);
+          }
         }
       }
     }

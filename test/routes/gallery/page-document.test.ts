@@ -75,18 +75,19 @@ describe('the HTML of a gallery page', () => {
     expect(res.body.indexOf('gallery-data')).toBeLessThan(res.body.indexOf('</head>'));
   });
 
-  test("preloads the first row's tiles as the grid asks for them: every width, the cell's sizes, first in line", async (t) => {
+  test("preloads the first screen's tiles as the grid asks for them: every width, the cell's sizes, the first row first", async (t) => {
     const { app: server } = await app(t);
     const res = await server.inject({ url: eventUrl, headers: { accept: HTML } });
     const photos = (await server.inject({ url: `${eventUrl}?limit=48` })).json().photos as { thumbnail: string }[];
     const links = [...res.body.matchAll(/<link rel="preload" as="image" ([^>]*)>/g)].map((m) => m[1] as string);
-    expect(links).toHaveLength(3);
+    expect(links).toHaveLength(5); // the first 12: all of this event's five
     for (const [i, link] of links.entries()) {
       const thumb = new URL((photos[i] as { thumbnail: string }).thumbnail);
       const local = thumb.pathname + thumb.search;
       const srcset = decode(/imagesrcset="([^"]*)"/.exec(link)?.[1] ?? '');
       expect(srcset).toBe([160, 240, 360, 480].map((w) => `${local}&tile=${w} ${w}w`).join(', '));
-      expect(link).toContain('fetchpriority="high"');
+      // The first row (three on a phone) before the rest.
+      expect(link).toContain(`fetchpriority="${i < 3 ? 'high' : 'low'}"`);
       // The grid's own (web/src/lib/tiles.ts; test/web/tiles.test.ts compares them in the page).
       expect(link).toMatch(/imagesizes="\(min-width: 1217px\) 187px, .*calc\(\(100vw - 32px\) \/ 3\)"/);
     }

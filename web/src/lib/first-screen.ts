@@ -6,9 +6,10 @@
  * Chromium's own `loading="lazy"` starts every image within 1,250-2,500 px of the screen, which
  * on a phone is the whole first page of 48 tiles: the 12 on screen then share a slow link with
  * 36 that are not. So the grid holds back: its first render asks for no image; right after it
- * (before the first paint) the cells that lie on the screen are measured and only those load,
- * the first row with `fetchpriority="high"`; once every one of them has arrived (or failed),
- * or the visitor scrolls, the rest load, lazily.
+ * (before the first paint) the cells are measured, and only those on the screen and in the row
+ * just below it (what the first flick of a thumb shows) load, the first row with
+ * `fetchpriority="high"`; once every one of them has arrived (or failed), or the visitor
+ * scrolls, the rest load, lazily.
  */
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -18,7 +19,7 @@ export type FirstScreen = {
   shouldLoad(index: number): boolean;
   /** Whether cell `index` is in the first row on the screen (to load first). */
   isFirstRow(index: number): boolean;
-  /** Whether cell `index` was on the first screen (loaded eagerly). */
+  /** Whether cell `index` was on the first screen or the row below it (loaded eagerly). */
   isOnFirstScreen(index: number): boolean;
   /** To call when the image of cell `index` has loaded or failed. */
   settled(index: number): void;
@@ -57,11 +58,15 @@ export function useFirstScreen(list: RefObject<HTMLElement | null>, count: numbe
   };
 }
 
-/** Which leading cells lie on the screen, and how many of them share the first one's row. */
+/**
+ * Which leading cells lie on the screen or in the row below it, and how many of them share the
+ * first one's row.
+ */
 function measure(grid: HTMLElement): Wave {
   const cells = grid.children;
-  const bottom = window.innerHeight;
-  const firstTop = cells[0]?.getBoundingClientRect().top ?? bottom;
+  const first = cells[0]?.getBoundingClientRect();
+  const bottom = window.innerHeight + (first?.height ?? 0);
+  const firstTop = first?.top ?? bottom;
   let onScreen = 0;
   let firstRow = 0;
   for (let i = 0; i < cells.length; i++) {

@@ -121,9 +121,14 @@ export function closedMessage(status: { closedReason: EventConfig['closedReason'
   }
 }
 
-/** Runs `fn` once the browser is idle (or soon, where it has no idle callback). */
+/**
+ * Runs `fn` once the page has loaded (the first screen's images included: on a phone's slow
+ * link, and with six connections to the server at most, nothing else should take one before)
+ * and the browser is idle (or soon, where it has no idle callback).
+ */
 export function whenIdle(fn: () => void): void {
   const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number };
-  if (w.requestIdleCallback) w.requestIdleCallback(fn, { timeout: 2000 });
-  else setTimeout(fn, 300);
+  const idle = () => (w.requestIdleCallback ? w.requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 300));
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
 }

@@ -24,8 +24,3 @@ export function takePageData<T>(url: string): T | undefined {
     return undefined;
   }
 }
-
-/** Whether the page carries an answer to `url` (without taking it). */
-export function hasPageData(url: string): boolean {
-  return answers.has(url);
-}

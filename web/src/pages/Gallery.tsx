@@ -156,15 +156,27 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
   // announced ("N new photos") and loaded when tapped, never pushed under the visitor's thumb.
   const [liveCount, setLiveCount] = useState<number | undefined>();
   const baseCount = useRef<number | undefined>(undefined);
+  // The stream holds one of the browser's few connections: opened once the first photos are in.
+  // The count to compare with is the one the page was built with.
+  const shownCount = useRef<number | undefined>(undefined);
+  shownCount.current = meta.data?.totalCount;
   useEffect(() => {
     if (!('EventSource' in window)) return;
-    const source = new EventSource(`${eventPath(code)}/live`);
-    source.addEventListener('photos', (e) => {
-      const { totalCount } = JSON.parse((e as MessageEvent<string>).data) as LiveCount;
-      baseCount.current ??= totalCount;
-      setLiveCount(totalCount);
+    let source: EventSource | undefined;
+    let left = false;
+    whenIdle(() => {
+      if (left) return;
+      source = new EventSource(`${eventPath(code)}/live`);
+      source.addEventListener('photos', (e) => {
+        const { totalCount } = JSON.parse((e as MessageEvent<string>).data) as LiveCount;
+        baseCount.current ??= shownCount.current ?? totalCount;
+        setLiveCount(totalCount);
+      });
     });
-    return () => source.close();
+    return () => {
+      left = true;
+      source?.close();
+    };
   }, [code]);
   const newPhotos = liveCount !== undefined && baseCount.current !== undefined ? liveCount - baseCount.current : 0;
 
