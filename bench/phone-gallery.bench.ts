@@ -10,7 +10,10 @@
  *   - Slow 3G: 400 ms round trip, 400 kbps both ways.
  * Measured from the navigation's start: first contentful paint, the first row (3 tiles) and
  * the first screen (12 tiles) loaded, and, on Wi-Fi, the bytes of everything page 1 loads
- * without scrolling, by type (until the network has been quiet for 1.5 s).
+ * without scrolling, by type (until the network has been quiet for 1.5 s). The bytes are
+ * counted on one profile only: the phone asks for the same files on either network (the
+ * tile it takes depends on its screen, not its link), and waiting for page 1 to go quiet on
+ * Slow 3G would add 15–40 s a visit (page 1 at 400 kbps) for the same figures.
  *
  * Baseline, in the same run: the product as it was before the grid asked for tiles by width
  * (the commit BASELINE_REV, PHONE_BENCH_BASELINE=<rev> for another), built from git into the
