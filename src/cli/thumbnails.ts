@@ -1,7 +1,7 @@
 /**
- * `npm run thumbnails [-- --event CODE] [--kind thumbnail|preview] [--concurrency N]`
+ * `npm run thumbnails [-- --event CODE] [--kind thumbnail|tile|preview] [--concurrency N]`
  *
- * Pre-generates the thumbnails and watermarked previews of every photo (or of one event)
+ * Pre-generates the thumbnails, the grid's tiles and watermarked previews of every photo (or of one event)
  * into the disk cache the server reads (DATA_DIR/cache/images), so the first visitors of
  * a fresh event do not wait for renders. Uses the same photo library index and image
  * service as the server, with the same configuration (environment variables), and, like
@@ -22,17 +22,23 @@ import { type Config, ConfigError, loadConfig } from '../config/env.js';
 import { PRIVATE_UMASK } from '../lib/data-dir.js';
 import { imageCacheDir } from '../services/images/plugin.js';
 import { createImageService } from '../services/images/service.js';
-import type { ImageFormat, ImageKind } from '../services/images/types.js';
+import { type ImageFormat, type ImageKind, PRERENDERED_TILES, tileKind } from '../services/images/types.js';
 
 /**
- * What a full rebuild makes for each photo: what a gallery visit asks for first. The
- * thumbnail in JPEG and in WebP (what browsers take), and the JPEG preview (WebP previews,
- * and 2x thumbnails, are rendered when first asked for).
+ * What a full rebuild makes for each photo (`--kind` picks one line): what a gallery visit asks
+ * for first. The thumbnail in JPEG and in WebP, the grid's tiles at the widths phones and
+ * desktops ask for (WebP, what browsers take), and the JPEG preview (WebP previews, the other
+ * tiles and 2x thumbnails are rendered when first asked for).
  */
-const REBUILT: Readonly<Record<'thumbnail' | 'preview', readonly ImageFormat[]>> = {
-  thumbnail: ['jpeg', 'webp'],
-  preview: ['jpeg'],
-};
+const REBUILT: Readonly<Record<'thumbnail' | 'tile' | 'preview', readonly { kind: ImageKind; format: ImageFormat }[]>> =
+  {
+    thumbnail: [
+      { kind: 'thumbnail', format: 'jpeg' },
+      { kind: 'thumbnail', format: 'webp' },
+    ],
+    tile: PRERENDERED_TILES.map((width) => ({ kind: tileKind(width), format: 'webp' as const })),
+    preview: [{ kind: 'preview', format: 'jpeg' }],
+  };
 const REBUILT_KINDS = Object.keys(REBUILT) as (keyof typeof REBUILT)[];
 
 import { ensureDemoLibrary } from '../services/photos/demo.js';
@@ -43,7 +49,7 @@ export type PregenerateOptions = {
   config: Config;
   /** Only this event (its code). */
   event?: string;
-  /** Only this kind (default both). */
+  /** Only these kinds (default all). */
   kinds?: readonly (keyof typeof REBUILT)[];
   /** Images worked on at once (default: the number of cores). */
   concurrency?: number;
@@ -110,7 +116,7 @@ export async function pregenerate(opts: PregenerateOptions): Promise<Pregenerate
     for (const event of events) {
       for (const photo of (event && library.photosOf(event.code)) ?? []) {
         photoCount++;
-        for (const kind of kinds) for (const format of REBUILT[kind]) jobs.push({ photo, kind, format });
+        for (const kind of kinds) for (const job of REBUILT[kind]) jobs.push({ photo, ...job });
       }
     }
 
@@ -180,14 +186,14 @@ function parseCli(argv: string[]): Pick<PregenerateOptions, 'event' | 'kinds' | 
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run thumbnails [-- --event CODE] [--kind thumbnail|preview] [--concurrency N]\n' +
+      'usage: npm run thumbnails [-- --event CODE] [--kind thumbnail|tile|preview] [--concurrency N]\n' +
         '   or: node dist/cli/thumbnails.js [--event CODE] ... (in the Docker image: docker exec <container> node dist/cli/thumbnails.js)\n',
     );
     process.exit(0);
   }
   const kind = values.kind;
   if (kind !== undefined && !REBUILT_KINDS.includes(kind as keyof typeof REBUILT)) {
-    throw new UsageError(`--kind must be thumbnail or preview, not "${kind}"`);
+    throw new UsageError(`--kind must be thumbnail, tile or preview, not "${kind}"`);
   }
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) {

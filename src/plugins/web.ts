@@ -11,7 +11,9 @@
  *   gets index.html, a fetch (JSON or no `Accept`) gets JSON, and both carry `Vary: Accept`.
  *   So the address bar always shows a real gallery URL, which is also the `Referer` the
  *   order API reads. The check is a route-level hook on those routes only (added from
- *   `onRoute`), two `indexOf`s on the header: the JSON hot path keeps its speed.
+ *   `onRoute`), two `indexOf`s on the header: the JSON hot path keeps its speed. A plugin
+ *   that knows a page's data may answer its navigations with more in the HTML
+ *   (`appPages.onNavigation`: the gallery puts its first page there, routes/gallery/page-document.ts).
  * - Any other unknown GET path that a browser navigates to gets index.html with 404 (the app
  *   shows "page not found"); API paths and non-HTML requests keep the JSON 404.
  *
@@ -26,6 +28,25 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config/env.js';
+
+/** The built app's index.html and the headers every page of it carries. */
+export type AppDocument = { readonly index: Buffer; readonly headers: Readonly<Record<string, string>> };
+
+/**
+ * Answers a browser navigation to a gallery path with the app's document (and more); false
+ * leaves it to the plain index.html.
+ */
+export type NavigationAnswer = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  document: AppDocument,
+) => boolean | Promise<boolean>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    appPages: { onNavigation(answer: NavigationAnswer): void };
+  }
+}
 
 /** `<package>/dist/web` from both `src/plugins` (tsx) and `dist/plugins` (compiled). */
 function defaultWebDir(): string {
@@ -121,12 +142,22 @@ export default fp(
         .send(index);
     }
 
+    const answers: NavigationAnswer[] = [];
+    fastify.decorate('appPages', { onNavigation: (answer: NavigationAnswer) => void answers.push(answer) });
+    const document: AppDocument = { index, headers: pageHeaders };
+    /** The first answer that takes the navigation, else the plain page. */
+    async function navigate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      for (const answer of answers) if (await answer(request, reply, document)) return;
+      sendPage(reply);
+    }
+
     // Gallery routes: HTML for a navigation, JSON otherwise. Registered before the gallery
     // routes (app.ts), so every one of them gets the hook.
     const negotiate: onRequestHookHandler = (request, reply, done) => {
       reply.header('vary', 'Accept');
       if (prefersHtml(request.headers.accept)) {
-        sendPage(reply);
+        if (built && answers.length > 0) navigate(request, reply).catch(done);
+        else sendPage(reply);
         return;
       }
       done();

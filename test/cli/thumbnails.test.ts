@@ -31,20 +31,20 @@ const cachedFiles = async (dataDir: string) =>
   (await readdir(imageCacheDir(dataDir), { recursive: true })).filter((f) => /\.(jpg|webp)$/.test(f)).length;
 
 describe('pregenerate', () => {
-  test('renders every thumbnail (JPEG and WebP) and preview once, then skips them', async (t) => {
+  test('renders every thumbnail (JPEG and WebP), the 240 and 360 px tiles (WebP) and preview once, then skips them', async (t) => {
     const dir = await library(t);
     const config = testConfig(dir, { PREVIEW_SIZE: '400' });
     const progress: number[] = [];
     const first = await pregenerate({ config, log: silent, onProgress: (p) => progress.push(p.done) });
-    expect(first).toMatchObject({ events: 2, photos: 4, done: 12, skipped: 0, failed: 0 });
-    expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    expect(await cachedFiles(dir)).toBe(12);
+    expect(first).toMatchObject({ events: 2, photos: 4, done: 20, skipped: 0, failed: 0 });
+    expect(progress).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(await cachedFiles(dir)).toBe(20);
     expect(formatSummary(first)).toMatch(
-      /^4 photos in 2 events: done 12, skipped 0 \(already cached\), failed 0, time \d+\.\d s\n$/,
+      /^4 photos in 2 events: done 20, skipped 0 \(already cached\), failed 0, time \d+\.\d s\n$/,
     );
 
     const second = await pregenerate({ config, log: silent });
-    expect(second).toMatchObject({ done: 0, skipped: 12, failed: 0 });
+    expect(second).toMatchObject({ done: 0, skipped: 20, failed: 0 });
 
     // The server reads what the job wrote: no render (and nothing for its intake to do).
     const app = await build(t, { dataDir: dir, env: { PREVIEW_SIZE: '400', INTAKE_INSPECT: 'off' } });
@@ -53,7 +53,12 @@ describe('pregenerate', () => {
     expect(res.statusCode).toBe(200);
     const thumb = await app.inject({ url: `/api/proxy-image/AAA/${photo?.id}`, headers: { accept: 'image/webp' } });
     expect(thumb.headers['content-type']).toBe('image/webp');
-    expect(app.images.stats()).toMatchObject({ renders: 0, diskHits: 2 });
+    const tile = await app.inject({
+      url: `/api/proxy-image/AAA/${photo?.id}?tile=360`,
+      headers: { accept: 'image/webp' },
+    });
+    expect(tile.headers['content-type']).toBe('image/webp');
+    expect(app.images.stats()).toMatchObject({ renders: 0, diskHits: 3 });
   });
 
   test('one event, one kind; an unknown event is a usage error', async (t) => {
@@ -69,7 +74,7 @@ describe('pregenerate', () => {
     // An unwritable cache: every image fails, and the summary says which and why.
     await writeFile(path.join(dir, 'cache'), 'not a folder');
     const summary = await pregenerate({ config: testConfig(dir), log: silent, event: 'BBB' });
-    expect(summary).toMatchObject({ done: 0, failed: 3 });
+    expect(summary).toMatchObject({ done: 0, failed: 5 });
     expect(formatSummary(summary)).toContain('failed: BBB #');
   });
 });
@@ -89,7 +94,7 @@ describe('npm run thumbnails', () => {
     const tsx = require.resolve('tsx');
     const script = path.resolve('src/cli/thumbnails.ts');
     const { stdout } = await run(process.execPath, ['--import', tsx, script, '--event', 'AAA'], { env });
-    expect(stdout).toMatch(/3 photos in 1 event: done 9, skipped 0 \(already cached\), failed 0, time \d+\.\d s/);
-    expect(await cachedFiles(dir)).toBe(9);
+    expect(stdout).toMatch(/3 photos in 1 event: done 15, skipped 0 \(already cached\), failed 0, time \d+\.\d s/);
+    expect(await cachedFiles(dir)).toBe(15);
   });
 });

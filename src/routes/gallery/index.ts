@@ -23,6 +23,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { type CatalogSettings, catalogSettings } from './event-settings.js';
 import { galleryFastPath } from './fast-path.js';
 import liveRoutes from './live.js';
+import { galleryDocument } from './page-document.js';
 import { createGalleryPages, PAGE_GZIP_MIN_BYTES, PAGE_VARY } from './pages.js';
 import {
   DayPage,
@@ -76,6 +77,16 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
         isReady: () => library.isReady,
         isFresh: () => !snapshot?.needsRefresh(),
         securityHeaders: securityHeaders(fastify.config),
+      }),
+    );
+  }
+  // A browser navigating to a page gets the app with the page's first data in it (page-document.ts).
+  if (fastify.hasDecorator('appPages')) {
+    fastify.appPages.onNavigation(
+      galleryDocument({
+        pages,
+        isReady: () => library.isReady,
+        refresh: () => (snapshot?.needsRefresh() ? snapshot.refresh() : undefined),
       }),
     );
   }

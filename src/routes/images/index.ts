@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import type { ImageKind } from '../../services/images/types.js';
+import { type ImageKind, TILE_WIDTHS, type TileWidth, tileKind } from '../../services/images/types.js';
 import { etagMatches } from '../common/etag.js';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE, imageHeaders } from './http-cache.js';
 import { negotiateFormat } from './negotiate.js';
@@ -36,6 +36,23 @@ const Query = z.object({
     .enum(['1x', '2x'])
     .optional()
     .describe('Thumbnails only: `2x` is twice `THUMBNAIL_SIZE`, for 2× screens (the photo item’s `srcset`)'),
+});
+
+const TILE_VALUES = TILE_WIDTHS.map(String) as [`${TileWidth}`, ...`${TileWidth}`[]];
+
+const ThumbnailQuery = Query.extend({
+  tile: z
+    .enum(TILE_VALUES)
+    .optional()
+    .describe(
+      `A square tile of this many pixels a side (${TILE_WIDTHS.join(', ')}) instead of the whole photo: its centre ` +
+        'square, as a square grid cell with CSS `object-fit: cover` shows it (never upscaled: a smaller photo gives ' +
+        'the square of its short edge). For `<img srcset>` with `w` descriptors, one candidate per width. ' +
+        'Not together with `size`.',
+    ),
+}).refine((q) => q.tile === undefined || q.size === undefined, {
+  message: 'give `tile` or `size`, not both',
+  path: ['tile'],
 });
 
 const Binary = z.string().meta({ format: 'binary' });
@@ -61,7 +78,17 @@ const cachingNote = [
   '503 `BUSY` with `Retry-After` when the render cannot start within `IMAGE_QUEUE_TIMEOUT_MS` (default 10 s).',
 ].join(' ');
 
-type ImageRequest = FastifyRequest<{ Params: z.infer<typeof Params>; Querystring: z.infer<typeof Query> }>;
+type ImageRequest = FastifyRequest<{
+  Params: z.infer<typeof Params>;
+  Querystring: z.infer<typeof Query> & { tile?: `${TileWidth}` | undefined };
+}>;
+
+/** The kind of image a request asks for: the route's own, or for a thumbnail its 2x or a tile. */
+function requestedKind(kind: ImageKind, query: ImageRequest['query']): ImageKind {
+  if (kind !== 'thumbnail') return kind;
+  if (query.tile !== undefined) return tileKind(Number(query.tile) as TileWidth);
+  return query.size === '2x' ? 'thumbnail2x' : kind;
+}
 
 const imageRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { photos, images } = fastify;
@@ -75,7 +102,7 @@ const imageRoutes: FastifyPluginAsyncZod = async (fastify) => {
         throw appError('PHOTO_NOT_FOUND', { details: `${event}/${ref}` });
       }
       const format = negotiateFormat(request.headers.accept);
-      const which: ImageKind = kind === 'thumbnail' && request.query.size === '2x' ? 'thumbnail2x' : kind;
+      const which = requestedKind(kind, request.query);
       const img = images.peek(which, photo, format) ?? (await images.get(which, photo, format));
       const versioned = request.query.v === img.version;
       if (etagMatches(request.headers['if-none-match'], img.etag)) {
@@ -94,9 +121,9 @@ const imageRoutes: FastifyPluginAsyncZod = async (fastify) => {
       schema: {
         tags: ['images'],
         summary: 'Thumbnail of a photo',
-        description: `A JPEG \`THUMBNAIL_SIZE\` (default 400) px on its long edge (never upscaled), auto-oriented, without metadata. ${cachingNote}`,
+        description: `A JPEG \`THUMBNAIL_SIZE\` (default 400) px on its long edge (never upscaled), auto-oriented, without metadata; with \`tile\`, a square tile of that width (the gallery's grid). ${cachingNote}`,
         params: Params,
-        querystring: Query,
+        querystring: ThumbnailQuery,
         response: responses('The thumbnail'),
       },
     },

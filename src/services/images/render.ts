@@ -2,13 +2,14 @@
  * Original → served JPEG or WebP, with sharp. Pure: a path in, bytes out; no caching here.
  *
  * - auto-orients by EXIF, then drops all metadata (sharp keeps none unless asked);
- * - fits the long edge into `size` and never upscales a smaller original;
+ * - fits the long edge into `size`, or, for a square tile, crops the centre square of `size`
+ *   px (what a square cell with CSS `object-fit: cover` shows); never upscales a smaller original;
  * - resizes in the same pipeline as the load, so libvips shrinks JPEGs while decoding
  *   (shrink-on-load: a 24 MP original is decoded at 1/8 for a thumbnail);
  * - flattens transparency onto white (JPEG has no alpha; WebP gets the same pixels);
  * - previews get the watermark tile repeated across the whole image.
  */
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type ResizeOptions, type Sharp } from 'sharp';
 import type { ImageFormat, ImageKind, RawPixels } from './types.js';
 import type { WatermarkTile } from './watermark.js';
 
@@ -16,6 +17,8 @@ export type RenderOptions = {
   size: number;
   format: ImageFormat;
   quality: number;
+  /** The centre square of `size` × `size` px instead of the whole photo fitted into `size`. */
+  square?: boolean;
   /** Previews only. */
   watermark?: WatermarkTile;
 };
@@ -32,7 +35,19 @@ export const QUALITY: Readonly<Record<ImageKind, Readonly<Record<ImageFormat, nu
   thumbnail: { jpeg: 80, webp: 64 },
   thumbnail2x: { jpeg: 78, webp: 62 },
   preview: { jpeg: 82, webp: 68 },
+  // Tiles are thumbnails cut square: the same look.
+  tile160: { jpeg: 80, webp: 64 },
+  tile240: { jpeg: 80, webp: 64 },
+  tile360: { jpeg: 80, webp: 64 },
+  tile480: { jpeg: 80, webp: 64 },
 };
+
+/** The resize of a render: the whole photo inside `size`, or its centre square (`square`). */
+function fitting(size: number, square: boolean | undefined): ResizeOptions {
+  return square
+    ? { width: size, height: size, fit: 'cover', position: 'centre', withoutEnlargement: true }
+    : { width: size, height: size, fit: 'inside', withoutEnlargement: true };
+}
 /**
  * libwebp's effort (0-6) for every WebP render.
  * @public bench/phone-bytes.bench.ts reads it from the built module (dist/), out of knip's sight.
@@ -53,10 +68,11 @@ export async function renderFromPixels(
   pixels: RawPixels,
   size: number,
   encodings: readonly { format: ImageFormat; quality: number }[],
+  square = false,
 ): Promise<Buffer[]> {
   const { data, width, height, channels } = pixels;
   const small = await sharp(data, { raw: { width, height, channels } })
-    .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+    .resize(fitting(size, square))
     .flatten({ background: '#ffffff' })
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -68,7 +84,7 @@ export async function renderImage(originalPath: string, opts: RenderOptions): Pr
   // failOn 'error': camera files with harmless warnings still render; broken ones fail.
   const pipeline = sharp(originalPath, { failOn: 'error' })
     .autoOrient()
-    .resize({ width: opts.size, height: opts.size, fit: 'inside', withoutEnlargement: true })
+    .resize(fitting(opts.size, opts.square))
     .flatten({ background: '#ffffff' });
 
   if (opts.watermark) {

@@ -30,7 +30,9 @@ import {
   imageFormats,
   imageKinds,
   type PhotoRef,
+  PRERENDERED_TILES,
   type ServedImage,
+  tileKind,
 } from './types.js';
 import { watermarkTiles } from './watermark.js';
 
@@ -91,8 +93,13 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
   const tileFor = watermarkTiles();
   const counters = { renders: 0, prerendered: 0, memoryHits: 0, diskHits: 0, failures: 0 };
 
-  const sizeOf = (kind: ImageKind) =>
-    kind === 'thumbnail' ? opts.thumbnailSize : kind === 'thumbnail2x' ? 2 * opts.thumbnailSize : opts.previewSize;
+  const sizeOf = (kind: ImageKind): number => {
+    if (kind === 'thumbnail') return opts.thumbnailSize;
+    if (kind === 'thumbnail2x') return 2 * opts.thumbnailSize;
+    if (kind === 'preview') return opts.previewSize;
+    return Number(kind.slice('tile'.length));
+  };
+  const isTile = (kind: ImageKind) => kind.startsWith('tile');
   const memoryKey = (kind: ImageKind, p: Photo, format: ImageFormat) =>
     `${kind}\u0000${format}\u0000${p.eventCode}\u0000${p.id}\u0000${p.version}`;
 
@@ -121,8 +128,11 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
     const source = opts.originalPath(p);
     try {
       const watermark = kind === 'preview' ? await tileFor(opts.watermarkText, opts.previewSize) : undefined;
+      // A tile of a photo smaller than it is the square of the photo's short edge (never upscaled).
+      const square = isTile(kind);
+      const size = square ? Math.min(sizeOf(kind), p.width, p.height) : sizeOf(kind);
       const out = await queue.now(() =>
-        renderImage(source, { size: sizeOf(kind), format, quality: QUALITY[kind][format], watermark }),
+        renderImage(source, { size, square, format, quality: QUALITY[kind][format], watermark }),
       );
       counters.renders++;
       return out;
@@ -223,6 +233,21 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
         const body = bodies[i] as Buffer;
         if (!(await disk.write('thumbnail', diskKey('thumbnail', photo, format), body, SUFFIX[format]))) ok = false;
       }
+      // Only tiles the decoded copy covers: a smaller one would come out smaller than asked.
+      const shortEdge = Math.min(pixels.width, pixels.height);
+      for (const width of PRERENDERED_TILES) {
+        if (width > shortEdge) continue;
+        const kind = tileKind(width);
+        const [body] = (await renderFromPixels(
+          pixels,
+          width,
+          [{ format: 'webp', quality: QUALITY[kind].webp }],
+          true,
+        ).catch(() => [])) as Buffer[];
+        if (!body) return false;
+        counters.prerendered++;
+        if (!(await disk.write(kind, diskKey(kind, photo, 'webp'), body, SUFFIX.webp))) ok = false;
+      }
       return ok;
     },
 
@@ -236,9 +261,9 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
           for (const kind of imageKinds) {
             for (const format of imageFormats) keys.add(`${kind}/${diskKey(kind, p, format)}`);
           }
-          // Six hashes a photo, about 3 µs each: yield every 100 photos, so requests wait a
-          // millisecond or two at most.
-          if (++n % 100 === 0) await yieldToEventLoop();
+          // Fourteen hashes a photo (every kind and format), about 3 µs each: yield every 50
+          // photos, so requests wait a millisecond or two at most.
+          if (++n % 50 === 0) await yieldToEventLoop();
         }
         return keys;
       };

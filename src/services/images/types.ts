@@ -10,10 +10,34 @@ import type { Photo } from '../photos/types.js';
 /** Decoded, auto-oriented pixels (sharp's raw output), e.g. the intake's downscaled copy. */
 export type RawPixels = { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 4 };
 
-/** `thumbnail2x`: twice the thumbnail's size, for 2× screens (`srcset`). */
-export type ImageKind = 'thumbnail' | 'thumbnail2x' | 'preview';
+/**
+ * The widths of the gallery's square tiles, in pixels (`?tile=`): the centre square of the
+ * photo, as the grid's square cells show it (CSS `object-fit: cover`), so no byte is spent on
+ * what a cell hides. Chosen from the grid's layout at common screens (docs/gallery-internals.md,
+ * "Tile sizes"): 160 for 1× phones, 240 for 2× phones and 1× desktops, 360 for 3× phones and
+ * 2× tablets and desktops, 480 for the widest cells on 2× screens.
+ */
+export const TILE_WIDTHS = [160, 240, 360, 480] as const;
+export type TileWidth = (typeof TILE_WIDTHS)[number];
+export type TileKind = `tile${TileWidth}`;
 
-export const imageKinds: readonly ImageKind[] = ['thumbnail', 'thumbnail2x', 'preview'];
+/**
+ * `thumbnail2x`: twice the thumbnail's size, for 2× screens (the photo item's `srcset`);
+ * `tile<width>`: a square tile (TILE_WIDTHS).
+ */
+export type ImageKind = 'thumbnail' | 'thumbnail2x' | 'preview' | TileKind;
+
+export const tileKind = (width: TileWidth): TileKind => `tile${width}`;
+
+/**
+ * The tiles made ahead of any request, by the intake (`storeThumbnails`) and by `npm run
+ * thumbnails`: the ones phones (2×, 3×) and desktops (1×, 2×) ask for (docs/gallery-internals.md,
+ * "Tile sizes"), in WebP, which every browser showing the gallery takes. The others, and JPEG
+ * tiles, are rendered when first asked for.
+ */
+export const PRERENDERED_TILES: readonly TileWidth[] = [240, 360];
+
+export const imageKinds: readonly ImageKind[] = ['thumbnail', 'thumbnail2x', 'preview', ...TILE_WIDTHS.map(tileKind)];
 
 /**
  * Encodings served, negotiated on `Accept` (negotiate.ts). AVIF is not among them: measured
@@ -76,8 +100,9 @@ export interface ImageService {
   background<T>(task: () => Promise<T>): Promise<T>;
   /**
    * Stores the thumbnails of a new photo made from pixels it has already decoded (the
-   * intake's one decode of each photo: services/intake). Never rejects; resolves false when
-   * the disk cache cannot be written.
+   * intake's one decode of each photo: services/intake): the thumbnail in every format, and
+   * the tiles browsers ask for first (PRERENDERED_TILES, WebP) where the pixels are large
+   * enough. Never rejects; resolves false when the disk cache cannot be written.
    */
   storeThumbnails(photo: PhotoRef, pixels: RawPixels): Promise<boolean>;
   /**

@@ -41,6 +41,9 @@ async function appWithLibrary(t: TestContext, env: Record<string, string> = {}) 
 const thumbUrl = (p: Photo, ref = p.id) => `/api/proxy-image/${p.eventCode}/${encodeURIComponent(ref)}`;
 const previewUrl = (p: Photo, ref = p.id) => `/api/preview/${p.eventCode}/${encodeURIComponent(ref)}`;
 
+/** The original file of a photo, as the library has it. */
+const originalOf = async (app: Awaited<ReturnType<typeof build>>, p: Photo) => app.photos.originalPath(p);
+
 async function dims(body: Buffer) {
   const meta = await sharp(body).metadata();
   return [meta.width, meta.height, meta.format];
@@ -319,15 +322,70 @@ describe('formats, 2x thumbnails and the intake', () => {
     expect((await app.inject({ url: `${thumbUrl(a)}?size=3x` })).statusCode).toBe(400);
   });
 
-  test('with the intake on, photos found at start-up get their thumbnails (JPEG and WebP) without a request', async (t) => {
+  test('tile=<width>: the centre square of the photo, that many pixels a side; never upscaled; cached like the rest', async (t) => {
+    const { app, a, b, c } = await appWithLibrary(t);
+    const url = `${thumbUrl(a)}?v=${a.version}&tile=360`;
+    const tile = await app.inject({ url, headers: { accept: 'image/webp,*/*' } });
+    expect(tile.statusCode).toBe(200);
+    expect(tile.headers['content-type']).toBe('image/webp');
+    expect(tile.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(tile.headers.vary).toBe('Accept');
+    expect(await dims(tile.rawPayload)).toEqual([360, 360, 'webp']);
+    // The middle of the photo: the same pixels as a centre crop of the original, scaled.
+    const side = 800; // a.jpg is 1200×800: its centre square starts 200 px in
+    const expected = await sharp(await originalOf(app, a))
+      .extract({ left: 200, top: 0, width: side, height: side })
+      .resize(360, 360)
+      .raw()
+      .toBuffer();
+    const got = await sharp(tile.rawPayload).raw().toBuffer();
+    expect(meanAbsDiff(got, expected)).toBeLessThan(6);
+    // Not the same picture as the whole photo squeezed into the square (the check above can fail).
+    const squeezed = await sharp(await originalOf(app, a))
+      .resize(360, 360, { fit: 'fill' })
+      .raw()
+      .toBuffer();
+    expect(meanAbsDiff(got, squeezed)).toBeGreaterThan(6);
+
+    const again = await app.inject({
+      url,
+      headers: { accept: 'image/webp', 'if-none-match': tile.headers.etag as string },
+    });
+    expect(again.statusCode).toBe(304);
+    const jpeg = await app.inject({ url: `${thumbUrl(a)}?tile=240` });
+    expect(await dims(jpeg.rawPayload)).toEqual([240, 240, 'jpeg']);
+    expect(jpeg.headers.etag).not.toBe(tile.headers.etag);
+    // Turned by EXIF first (600×900 as shown), then cut square.
+    expect(await dims((await app.inject({ url: `${thumbUrl(b)}?tile=480` })).rawPayload)).toEqual([480, 480, 'jpeg']);
+    // Smaller than the tile: the square of its short edge.
+    expect(await dims((await app.inject({ url: `${thumbUrl(c)}?tile=360` })).rawPayload)).toEqual([160, 160, 'jpeg']);
+  });
+
+  test('a tile width off the list, or tile with size, is 400 VALIDATION_FAILED', async (t) => {
+    const { app, a } = await appWithLibrary(t);
+    for (const query of ['tile=300', 'tile=abc', 'tile=', 'tile=360&size=2x', 'tile=360&tile=240']) {
+      const res = await app.inject({ url: `${thumbUrl(a)}?${query}` });
+      expect(res.statusCode, query).toBe(400);
+      expect(errorShape.parse(res.json()).code, query).toBe('VALIDATION_FAILED');
+    }
+    expect(app.images.stats().renders).toBe(0);
+  });
+
+  test('with the intake on, photos found at start-up get their thumbnails (JPEG and WebP) and the tiles phones and desktops ask for, without a request', async (t) => {
     const lib = await library(t);
     const app = await build(t, { dataDir: lib.dir, env: { PREVIEW_SIZE: '600', INTAKE_INSPECT: 'on' } });
     await app.photos.rescan(); // resolves once the background inspections are done
-    expect(app.images.stats().prerendered).toBe(6);
-    const photo = app.photos.photosOf(EVENT)?.[0] as Photo;
+    // a.jpg and b.jpg: the thumbnail twice and the 240 and 360 tiles; c.jpg (240×160): the
+    // thumbnail twice, no tile (its short edge is smaller than either).
+    expect(app.images.stats().prerendered).toBe(4 + 4 + 2);
+    const photo = app.photos.photosOf(EVENT)?.find((p) => p.fileName === 'a.jpg') as Photo;
     for (const accept of ['image/webp', 'image/jpeg']) {
       expect((await app.inject({ url: thumbUrl(photo), headers: { accept } })).statusCode).toBe(200);
     }
-    expect(app.images.stats()).toMatchObject({ renders: 0, diskHits: 2 });
+    for (const tile of ['240', '360']) {
+      const res = await app.inject({ url: `${thumbUrl(photo)}?tile=${tile}`, headers: { accept: 'image/webp' } });
+      expect(await dims(res.rawPayload)).toEqual([Number(tile), Number(tile), 'webp']);
+    }
+    expect(app.images.stats()).toMatchObject({ renders: 0, diskHits: 4 });
   });
 });

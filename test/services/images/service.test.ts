@@ -277,3 +277,51 @@ describe('ensure (pre-generation)', () => {
     );
   });
 });
+
+describe('tiles', () => {
+  test('the intake makes the 240 and 360 px WebP tiles from its decoded copy, as a render from the original would look', async (t) => {
+    const { service, photo, originals } = await setup(t);
+    const p = await photo('tiled', { width: 1500, height: 1000 });
+    // The intake's copy: the photo decoded at 666 px on the long edge, with alpha (services/intake).
+    const copy = await sharp(originals.get('tiled') as string)
+      .resize({ width: 666, height: 666, fit: 'inside' })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const stored = await service.storeThumbnails(p, {
+      data: copy.data,
+      width: copy.info.width,
+      height: copy.info.height,
+      channels: 4,
+    });
+    expect(stored).toBe(true);
+    expect(service.stats().prerendered).toBe(4); // the thumbnail twice, two tiles
+
+    for (const kind of ['tile240', 'tile360'] as const) {
+      const fromIntake = await service.get(kind, p, 'webp');
+      expect(service.stats().renders).toBe(0); // from the disk cache
+      const side = Number(kind.slice(4));
+      expect(await sizeOf(fromIntake.body)).toEqual({ width: side, height: side, format: 'webp' });
+      // A fresh service without that cache renders the same tile from the original.
+      const other = await setup(t);
+      other.originals.set('tiled', originals.get('tiled') as string);
+      const rendered = await other.service.get(kind, p, 'webp');
+      expect(other.service.stats().renders).toBe(1);
+      const raw = (b: Buffer) => sharp(b).raw().toBuffer();
+      expect(meanAbsDiff(await raw(fromIntake.body), await raw(rendered.body))).toBeLessThan(4);
+    }
+    // The others, and JPEG tiles, wait for a request.
+    await service.get('tile480', p, 'webp');
+    await service.get('tile360', p, 'jpeg');
+    expect(service.stats().renders).toBe(2);
+  });
+
+  test('a copy smaller than a tile makes none of that width', async (t) => {
+    const { service, photo } = await setup(t);
+    const p = await photo('wide', { width: 1600, height: 500 });
+    // 666 × 208: covers neither the 240 nor the 360 px square.
+    const pixels = { data: Buffer.alloc(666 * 208 * 4, 128), width: 666, height: 208, channels: 4 as const };
+    expect(await service.storeThumbnails(p, pixels)).toBe(true);
+    expect(service.stats().prerendered).toBe(2);
+  });
+});

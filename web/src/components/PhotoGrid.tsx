@@ -1,57 +1,50 @@
-/** The grid of thumbnails: lazy images, the photo number on each, a favourite toggle. */
+/**
+ * The grid of thumbnails: square tiles sized for the screen (lib/tiles.ts), the first screen
+ * before the rest (lib/first-screen.ts), the photo number on each, a favourite toggle.
+ */
+import { useRef } from 'preact/hooks';
 import { localUrl } from '../lib/api.js';
+import { useFirstScreen } from '../lib/first-screen.js';
 import { type Favourite, favourites, isFavourite, toggleFavourite } from '../lib/shop.js';
 import { useStore } from '../lib/store.js';
+import { TILE_SIZES, tileSrc, tileSrcset } from '../lib/tiles.js';
 import { HeartIcon } from './icons.js';
 
 export type GridPhoto = {
   event: string;
   number: string;
+  /** The thumbnail URL (`/api/proxy-image/…?v=`); the grid asks for its square tiles. */
   thumbnail: string;
-  /** 1x and 2x thumbnails (`srcset`), for sharp tiles on 2× screens. */
-  srcset?: string;
   label: string;
 };
 
-/** Each candidate of a srcset made same-origin, like `localUrl` does for one URL. */
-function localSrcset(srcset: string | undefined): string | undefined {
-  if (!srcset) return undefined;
-  return srcset
-    .split(', ')
-    .map((candidate) => {
-      const space = candidate.lastIndexOf(' ');
-      return `${localUrl(candidate.slice(0, space))}${candidate.slice(space)}`;
-    })
-    .join(', ');
-}
-
-export function PhotoGrid({
-  photos,
-  onOpen,
-  eager = 0,
-}: {
-  photos: GridPhoto[];
-  onOpen: (index: number) => void;
-  /** How many of the first thumbnails to load at once (the rest load as they scroll into view). */
-  eager?: number;
-}) {
+export function PhotoGrid({ photos, onOpen }: { photos: GridPhoto[]; onOpen: (index: number) => void }) {
   const favs = useStore(favourites);
+  const list = useRef<HTMLUListElement>(null);
+  const screen = useFirstScreen(list, photos.length);
   return (
-    <ul class="grid" aria-label="Photos">
+    <ul class="grid" aria-label="Photos" ref={list}>
       {photos.map((p, i) => {
         const fav = isFavourite(favs, p.event, p.number);
         const f: Favourite = { event: p.event, number: p.number, thumb: p.thumbnail };
+        const thumbnail = localUrl(p.thumbnail);
+        const load = screen.shouldLoad(i);
+        const settled = () => screen.settled(i);
         return (
           <li class="tile" key={`${p.event}/${p.number}`}>
             <button type="button" class="tile-open" onClick={() => onOpen(i)} data-number={p.number}>
               <img
-                src={localUrl(p.thumbnail)}
-                srcset={localSrcset(p.srcset)}
+                src={load ? tileSrc(thumbnail) : undefined}
+                srcset={load ? tileSrcset(thumbnail) : undefined}
+                sizes={TILE_SIZES}
                 alt={`#${p.number}${p.label ? `, ${p.label}` : ''}`}
-                loading={i < eager ? 'eager' : 'lazy'}
+                loading={screen.isOnFirstScreen(i) ? 'eager' : 'lazy'}
+                fetchpriority={screen.isFirstRow(i) ? 'high' : undefined}
                 decoding="async"
                 width={300}
                 height={300}
+                onLoad={settled}
+                onError={settled}
               />
               <span class="tile-number" aria-hidden="true">
                 #{p.number}

@@ -685,7 +685,7 @@ export interface paths {
         };
         /**
          * Thumbnail of a photo
-         * @description A JPEG `THUMBNAIL_SIZE` (default 400) px on its long edge (never upscaled), auto-oriented, without metadata. Caching: every image has a strong `ETag`; `If-None-Match` with it answers 304. With `?v=` equal to the photo's current version the image is `public, max-age=31536000, immutable`: a replaced original gets a new version, hence a new URL in the gallery. Without `v`, or with an outdated one, the current image is served with `public, max-age=300` so a replaced original shows within five minutes, revalidated cheaply by ETag. Errors are `Cache-Control: no-store`. 503 `IMAGE_UNAVAILABLE` when the original cannot be decoded; 503 `BUSY` with `Retry-After` when the render cannot start within `IMAGE_QUEUE_TIMEOUT_MS` (default 10 s).
+         * @description A JPEG `THUMBNAIL_SIZE` (default 400) px on its long edge (never upscaled), auto-oriented, without metadata; with `tile`, a square tile of that width (the gallery's grid). Caching: every image has a strong `ETag`; `If-None-Match` with it answers 304. With `?v=` equal to the photo's current version the image is `public, max-age=31536000, immutable`: a replaced original gets a new version, hence a new URL in the gallery. Without `v`, or with an outdated one, the current image is served with `public, max-age=300` so a replaced original shows within five minutes, revalidated cheaply by ETag. Errors are `Cache-Control: no-store`. 503 `IMAGE_UNAVAILABLE` when the original cannot be decoded; 503 `BUSY` with `Retry-After` when the render cannot start within `IMAGE_QUEUE_TIMEOUT_MS` (default 10 s).
          */
         get: {
             parameters: {
@@ -694,6 +694,8 @@ export interface paths {
                     v?: string;
                     /** @description Thumbnails only: `2x` is twice `THUMBNAIL_SIZE`, for 2× screens (the photo item’s `srcset`) */
                     size?: "1x" | "2x";
+                    /** @description A square tile of this many pixels a side (160, 240, 360, 480) instead of the whole photo: its centre square, as a square grid cell with CSS `object-fit: cover` shows it (never upscaled: a smaller photo gives the square of its short edge). For `<img srcset>` with `w` descriptors, one candidate per width. Not together with `size`. */
+                    tile?: "160" | "240" | "360" | "480";
                 };
                 header?: never;
                 path: {

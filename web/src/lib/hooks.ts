@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, getJson, type RequestOptions } from './api.js';
 import type { EventConfig } from './api-schema.js';
 import { formatDeadline } from './format.js';
+import { takePageData } from './page-data.js';
 
 const MAX_CACHED = 60;
 const cache = new Map<string, unknown>();
@@ -28,16 +29,23 @@ export type Loaded<T> = {
   reload: () => void;
 };
 
+/** URLs whose cached answer came with the page's HTML (page-data.ts): current, not asked again. */
+const fromPage = new Set<string>();
+
 /**
  * GETs `url` (null: nothing to load). A cached answer shows at once and is refreshed in the
- * background, so "back" is instant and still current.
+ * background, so "back" is instant and still current. An answer the page's HTML carries is used
+ * as it is, the first time.
  */
 export function useFetch<T>(url: string | null, opts: RequestOptions & { keep?: boolean } = {}): Loaded<T> {
-  const [state, setState] = useState<{ url: string | null; data?: T; error?: ApiError; loading: boolean }>(() => ({
-    url,
-    data: url ? cached<T>(url) : undefined,
-    loading: url !== null,
-  }));
+  const [state, setState] = useState<{ url: string | null; data?: T; error?: ApiError; loading: boolean }>(() => {
+    const carried = url ? takePageData<T>(url) : undefined;
+    if (url && carried !== undefined) {
+      remember(url, carried);
+      fromPage.add(url);
+    }
+    return { url, data: url ? cached<T>(url) : undefined, loading: url !== null && carried === undefined };
+  });
   const [tick, setTick] = useState(0);
   const optsRef = useRef(opts);
   optsRef.current = opts;
@@ -47,6 +55,7 @@ export function useFetch<T>(url: string | null, opts: RequestOptions & { keep?: 
       setState({ url, loading: false });
       return;
     }
+    if (fromPage.delete(url) && tick === 0) return;
     const ctl = new AbortController();
     setState((s) => ({
       url,
@@ -112,9 +121,14 @@ export function closedMessage(status: { closedReason: EventConfig['closedReason'
   }
 }
 
-/** Runs `fn` once the browser is idle (or soon, where it has no idle callback). */
+/**
+ * Runs `fn` once the page has loaded (the first screen's images included: on a phone's slow
+ * link, and with six connections to the server at most, nothing else should take one before)
+ * and the browser is idle (or soon, where it has no idle callback).
+ */
 export function whenIdle(fn: () => void): void {
   const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number };
-  if (w.requestIdleCallback) w.requestIdleCallback(fn, { timeout: 2000 });
-  else setTimeout(fn, 300);
+  const idle = () => (w.requestIdleCallback ? w.requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 300));
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
 }

@@ -24,6 +24,7 @@ import type {
 } from '../lib/api-schema.js';
 import { formatDate, formatDeadline, plural } from '../lib/format.js';
 import { cached, closedMessage, useEventConfig, useFetch, whenIdle } from '../lib/hooks.js';
+import { takePageData } from '../lib/page-data.js';
 import { eventPath, navigate, pendingScroll, useLocation } from '../lib/router.js';
 
 /** A day or a session page: the fields the gallery reads are the same in both. */
@@ -36,6 +37,17 @@ const PAGE_SIZE = 48;
 const lookupUrl = (code: string, ref: string) => `/api/photos/${enc(code)}/${enc(ref)}?limit=${PAGE_SIZE}`;
 
 type Feed = { photos: PhotoItem[]; page: number; totalPages: number; totalCount: number };
+
+/** Page 1 of a list as the feed starts with it. */
+const firstPage = (d: EventPage | FolderPage): Feed => ({
+  photos: d.photos,
+  page: 1,
+  totalPages: d.totalPages,
+  totalCount: d.totalCount,
+});
+
+/** A folder's page 1 URL, as the app asks for it (and the server's HTML may carry it). */
+const folderPageUrl = (path: string) => `${path}?page=1&limit=${PAGE_SIZE}`;
 
 /** Photos loaded so far per gallery path, so "back" returns to the same place in a long list. */
 const feeds = new Map<string, Feed>();
@@ -50,7 +62,14 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
   const event = meta.data?.event;
   useTitle([session, day, event?.name ?? code].filter(Boolean).join(' · '));
 
-  const [feed, setFeed] = useState<Feed | undefined>(() => feeds.get(path));
+  // Page 1 at the first render when the page's HTML carried it (no round trip, no extra frame).
+  const [feed, setFeed] = useState<Feed | undefined>(() => {
+    const known = feeds.get(path);
+    if (known) return known;
+    if (isEventPage) return meta.data ? firstPage(meta.data) : undefined;
+    const carried = takePageData<FolderPage>(folderPageUrl(path));
+    return carried ? firstPage(carried) : undefined;
+  });
   const [error, setError] = useState<ApiError | undefined>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [open, setOpen] = useState<{ photos: LightboxPhoto[]; index: number } | null>(null);
@@ -64,16 +83,14 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
   // Page 1: the event page has it in `meta`; folder pages fetch their own (in parallel with `meta`).
   useEffect(() => {
     if (feed || !isEventPage) return;
-    if (meta.data) {
-      const d = meta.data;
-      setFeed({ photos: d.photos, page: 1, totalPages: d.totalPages, totalCount: d.totalCount });
-    } else if (meta.error) setError(meta.error);
+    if (meta.data) setFeed(firstPage(meta.data));
+    else if (meta.error) setError(meta.error);
   }, [isEventPage, meta.data, meta.error, feed]);
   useEffect(() => {
     if (feed || isEventPage) return;
     const ctl = new AbortController();
-    getJson<FolderPage>(`${path}?page=1&limit=${PAGE_SIZE}`, { signal: ctl.signal }).then(
-      (d) => setFeed({ photos: d.photos, page: 1, totalPages: d.totalPages, totalCount: d.totalCount }),
+    getJson<FolderPage>(folderPageUrl(path), { signal: ctl.signal }).then(
+      (d) => setFeed(firstPage(d)),
       (err: unknown) => !ctl.signal.aborted && setError(err as ApiError),
     );
     return () => ctl.abort();
@@ -140,15 +157,27 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
   // announced ("N new photos") and loaded when tapped, never pushed under the visitor's thumb.
   const [liveCount, setLiveCount] = useState<number | undefined>();
   const baseCount = useRef<number | undefined>(undefined);
+  // The stream holds one of the browser's few connections: opened once the first photos are in.
+  // The count to compare with is the one the page was built with.
+  const shownCount = useRef<number | undefined>(undefined);
+  shownCount.current = meta.data?.totalCount;
   useEffect(() => {
     if (!('EventSource' in window)) return;
-    const source = new EventSource(`${eventPath(code)}/live`);
-    source.addEventListener('photos', (e) => {
-      const { totalCount } = JSON.parse((e as MessageEvent<string>).data) as LiveCount;
-      baseCount.current ??= totalCount;
-      setLiveCount(totalCount);
+    let source: EventSource | undefined;
+    let left = false;
+    whenIdle(() => {
+      if (left) return;
+      source = new EventSource(`${eventPath(code)}/live`);
+      source.addEventListener('photos', (e) => {
+        const { totalCount } = JSON.parse((e as MessageEvent<string>).data) as LiveCount;
+        baseCount.current ??= shownCount.current ?? totalCount;
+        setLiveCount(totalCount);
+      });
     });
-    return () => source.close();
+    return () => {
+      left = true;
+      source?.close();
+    };
   }, [code]);
   const newPhotos = liveCount !== undefined && baseCount.current !== undefined ? liveCount - baseCount.current : 0;
 
@@ -260,7 +289,6 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
         event: code,
         number: p.number,
         thumbnail: p.thumbnail,
-        srcset: p.srcset,
         label: isEventPage ? `${p.metadata.day}, ${p.metadata.session}` : session ? '' : p.metadata.session,
       })),
     [feed, code, isEventPage, session],
@@ -394,11 +422,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
       {!feed && !error && <Spinner label="Loading photos…" />}
       {feed && feed.photos.length === 0 && <Notice>No photos here yet.</Notice>}
       {feed && feed.photos.length > 0 && (
-        <PhotoGrid
-          photos={gridPhotos}
-          eager={6}
-          onOpen={(i) => setOpen({ photos: feed.photos.map(toLightbox), index: i })}
-        />
+        <PhotoGrid photos={gridPhotos} onOpen={(i) => setOpen({ photos: feed.photos.map(toLightbox), index: i })} />
       )}
       <div ref={sentinel} />
       {feed && feed.page < feed.totalPages && (

@@ -77,7 +77,6 @@ export default function MyPhotos({ code }: { code: string }) {
             event: eventOf(p),
             number: p.number,
             thumbnail: p.thumbnail,
-            srcset: p.srcset,
             label: `${p.metadata.day}, ${p.metadata.session}`,
           }))}
           onOpen={(i) => setOpen(i)}

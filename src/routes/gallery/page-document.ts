@@ -1,0 +1,151 @@
+/**
+ * A browser navigating to a gallery page gets the app's HTML with the page's first data in it
+ * (docs/contract.md, "Gallery"). Held to the phone bench's targets (bench/phone-gallery.bench.ts:
+ * the first screen of tiles within 2.5 s on a convention's Wi-Fi, 300 ms round trips): without
+ * it, the first tile is asked for only after four round trips in a row (HTML, script, page
+ * JSON, image); with it, after one (the first screen's tiles are preloaded alongside the
+ * script), and the app's script and the images come in parallel.
+ *
+ * - **Data**: `<meta name="gallery-data" data-url="…" content="…">` holds, for each URL the app
+ *   asks for first, the very bytes that URL answers a fetch (pages.ts), escaped for an attribute
+ *   with the one escape helper (lib/escape.ts); the app reads them instead of fetching
+ *   (web/src/lib/page-data.ts). The event page: `/event/{code}?limit=48`; a day or session
+ *   page: the event's `?limit=1` (its name and folders) and the folder's `?page=1&limit=48`.
+ * - **Preloads**: the first screen's tiles on a phone (twelve: four rows of three, the rows on
+ *   a 390×844 screen and the one below), the first row `fetchpriority="high"`, the others
+ *   `low` (after the script and the style sheet), with the `imagesrcset` and `imagesizes` the
+ *   grid's `<img>` has (web/src/lib/tiles.ts), so the browser fetches each once, at the size it
+ *   will show. Measured in the bench: preloading only the first row left the other nine to
+ *   wait for the script to run (0.3 s on a loaded phone), and the first screen 0.04-0.2 s later.
+ * - **Caching**: the data changes as photos arrive, so the document is `no-cache` with a strong
+ *   ETag of its bytes (a 304 when unchanged) and `Vary: Accept, Accept-Encoding`; gzipped for a
+ *   client that accepts it. It is built once per change of the pages it carries.
+ *
+ * Anything unusual (the library still being indexed, an unknown event or folder) gets the
+ * plain app, which then asks for the data itself.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml } from '../../lib/escape.js';
+import type { AppDocument, NavigationAnswer } from '../../plugins/web.js';
+import { TILE_WIDTHS } from '../../services/images/types.js';
+import { acceptsGzip, GZIP_LEVEL } from '../common/content-encoding.js';
+import { etagMatches } from '../common/etag.js';
+import { type GalleryPages, PAGE_VARY } from './pages.js';
+import { galleryPath } from './photo-item.js';
+import type { PhotoItemT } from './schemas.js';
+
+/** The web app's page size (web/src/pages/Gallery.tsx, PAGE_SIZE): the URLs it asks for first. */
+const APP_PAGE_SIZE = 48;
+/** Tiles preloaded: a phone's first screen (web/src/lib/first-screen.ts). */
+const PRELOADED_TILES = 12;
+/** Of those, the first row's (three columns on a phone) come first. */
+const FIRST_ROW = 3;
+/**
+ * The grid cell's width at each window width: web/src/lib/tiles.ts's TILE_SIZES, character for
+ * character (a preload that differs from the `<img>` is fetched twice; test/web/tiles.test.ts).
+ */
+const TILE_SIZES = [
+  '(min-width: 1217px) 187px',
+  '(min-width: 1117px) calc((100vw - 80px) / 6)',
+  '(min-width: 939px) calc((100vw - 72px) / 5)',
+  '(min-width: 761px) calc((100vw - 64px) / 4)',
+  '(min-width: 700px) calc((100vw - 56px) / 3)',
+  '(min-width: 600px) calc((100vw - 40px) / 3)',
+  'calc((100vw - 32px) / 3)',
+].join(', ');
+
+/** One answer the document carries: the URL the app asks for, and what it answers. */
+type Carried = { url: string; bytes: Buffer };
+type Composed = { carried: readonly Buffer[]; body: Buffer; gzipped: Buffer; etag: string };
+
+type Params = { eventCode?: string; day?: string; session?: string };
+/** The page routes (index.ts); other gallery paths (the event list, the live count) carry nothing. */
+const PAGE_ROUTES = new Set(['/event/:eventCode', '/event/:eventCode/:day', '/event/:eventCode/:day/:session']);
+
+export function galleryDocument(opts: {
+  pages: GalleryPages;
+  /** false while the first index is being built. */
+  isReady: () => boolean;
+  /** Brings the event settings up to date when they need it (the page routes do the same). */
+  refresh: () => Promise<void> | undefined;
+}): NavigationAnswer {
+  const { pages } = opts;
+  // Keyed by the last page carried (the photos), checked against every page it was built from.
+  const built = new WeakMap<Buffer, Composed>();
+
+  /** What the app will ask for first on this page, or undefined when any of it is not a 200. */
+  function carriedFor(request: FastifyRequest): Carried[] | undefined {
+    if (!PAGE_ROUTES.has(request.routeOptions.url ?? '')) return undefined;
+    const { eventCode: code, day, session } = request.params as Params;
+    if (code === undefined) return undefined;
+    const page = { page: 1, limit: APP_PAGE_SIZE };
+    const eventUrl = galleryPath(code);
+    if (day === undefined) {
+      const bytes = pages.eventPage(code, page);
+      return bytes ? [{ url: `${eventUrl}?limit=${APP_PAGE_SIZE}`, bytes }] : undefined;
+    }
+    const meta = pages.eventPage(code, { page: 1, limit: 1 });
+    const folder = session === undefined ? pages.dayPage(code, day, page) : pages.sessionPage(code, day, session, page);
+    if (!meta || !Buffer.isBuffer(folder)) return undefined;
+    return [
+      { url: `${eventUrl}?limit=1`, bytes: meta },
+      { url: `${galleryPath(code, day, session)}?page=1&limit=${APP_PAGE_SIZE}`, bytes: folder },
+    ];
+  }
+
+  function compose(document: AppDocument, carried: Carried[]): Composed {
+    const last = (carried[carried.length - 1] as Carried).bytes;
+    const known = built.get(last);
+    if (known?.carried.every((b, i) => b === carried[i]?.bytes)) return known;
+    const head = [...carried.map(dataTag), ...preloads(last)].join('\n    ');
+    const index = document.index.toString('utf8');
+    const at = index.lastIndexOf('</head>');
+    const body = Buffer.from(`${index.slice(0, at)}  ${head}\n  ${index.slice(at)}`);
+    const composed: Composed = {
+      carried: carried.map((c) => c.bytes),
+      body,
+      gzipped: gzipSync(body, { level: GZIP_LEVEL }),
+      etag: `"h${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`,
+    };
+    built.set(last, composed);
+    return composed;
+  }
+
+  return async (request: FastifyRequest, reply: FastifyReply, document: AppDocument): Promise<boolean> => {
+    if (!opts.isReady() || !document.index.includes('</head>')) return false;
+    await opts.refresh();
+    const carried = carriedFor(request);
+    if (!carried) return false;
+    const page = compose(document, carried);
+    reply.headers(document.headers).header('etag', page.etag).header('vary', PAGE_VARY);
+    if (etagMatches(request.headers['if-none-match'], page.etag)) {
+      reply.code(304).send();
+      return true;
+    }
+    if (acceptsGzip(request.headers['accept-encoding'])) {
+      reply.header('content-encoding', 'gzip').send(page.gzipped);
+    } else {
+      reply.send(page.body);
+    }
+    return true;
+  };
+}
+
+function dataTag({ url, bytes }: Carried): string {
+  return `<meta name="gallery-data" data-url="${escapeHtml(url)}" content="${escapeHtml(bytes.toString('utf8'))}">`;
+}
+
+/** Preload links for the first tiles of a page of photos (its serialised bytes). */
+function preloads(pageBytes: Buffer): string[] {
+  const { photos } = JSON.parse(pageBytes.toString('utf8')) as { photos: PhotoItemT[] };
+  return photos.slice(0, PRELOADED_TILES).map((photo, i) => {
+    // Same-origin, as the app makes every image URL (web/src/lib/api.ts, localUrl).
+    const url = new URL(photo.thumbnail);
+    const thumbnail = url.pathname + url.search;
+    const srcset = TILE_WIDTHS.map((w) => `${thumbnail}&tile=${w} ${w}w`).join(', ');
+    const priority = i < FIRST_ROW ? 'high' : 'low';
+    return `<link rel="preload" as="image" fetchpriority="${priority}" imagesrcset="${escapeHtml(srcset)}" imagesizes="${TILE_SIZES}">`;
+  });
+}
