@@ -35,6 +35,7 @@ export const errorCatalogue = {
   ORDER_FULFILLED: { status: 409, message: 'The order has been fulfilled and can no longer be edited' },
   ORDER_HELD: { status: 409, message: 'The order is waiting for the customer to confirm it by email' },
   NOTHING_TO_PRINT: { status: 409, message: 'Nothing to print: no order or order line matches' },
+  NOT_PRINTED: { status: 409, message: 'Some prints of the order are not printed yet' },
   IDEMPOTENCY_CONFLICT: { status: 409, message: 'The Idempotency-Key was used with a different request' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'A request with this Idempotency-Key is still being processed' },
   COUPON_EXISTS: { status: 409, message: 'A coupon with this code exists already' },

@@ -50,13 +50,15 @@ export const CustomerOrder = z
       '`pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)',
     ),
     shippingStatus: shape.shippingStatus.describe(
-      '`shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth',
+      '`shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)',
     ),
     trackingNumber: shape.trackingNumber,
     pickupStatus: shape.pickupStatus.describe(
-      'Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships',
+      'Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital',
     ),
-    fulfillmentType: shape.fulfillmentType.describe('`ship` (mailed) or `pickup` (at the booth)'),
+    fulfillmentType: shape.fulfillmentType.describe(
+      '`ship` (mailed), `pickup` (at the booth), or `digital` (digital files only: download links once paid)',
+    ),
     items: shape.items,
     subtotal: shape.subtotal,
     discount: shape.discount,

@@ -28,7 +28,14 @@
  * stored with it: there is never a held order without its confirmation mail.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Actor, FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
+import {
+  type Actor,
+  type FulfillmentType,
+  fulfilmentOf,
+  type NewOrder,
+  type OrderChannel,
+  type OrderRecord,
+} from '../../domain/order.js';
 import { closedReason } from '../../domain/pricing.js';
 import { appError } from '../../errors/catalogue.js';
 import { newId } from '../../lib/ids.js';
@@ -174,9 +181,12 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
   }
 
   /** `addressVerified` and the address to store: the standardised one when the check found it. */
-  async function checkAddress(s: Submission): Promise<{ address: PostalAddress; verified: boolean | null }> {
+  async function checkAddress(
+    s: Submission,
+    fulfillmentType: FulfillmentType,
+  ): Promise<{ address: PostalAddress; verified: boolean | null }> {
     const given = s.customer.address;
-    if (s.customer.fulfillmentType !== 'ship') return { address: given, verified: null };
+    if (fulfillmentType !== 'ship') return { address: given, verified: null };
     const check = await deps.addressVerifier.verify(given);
     if (check.status === 'invalid') {
       const field = check.field ? s.addressFields[check.field] : undefined;
@@ -207,7 +217,9 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
       (ref) => deps.photos.findPhoto(event.code, ref),
       { now: now(), eventSlug: event.code, coupon },
     );
-    const { address, verified } = await checkAddress(s);
+    // Digital files alone are neither shipped nor collected, whatever was asked (docs/contract.md, "Selling").
+    const fulfillmentType = fulfilmentOf(priced.lines, s.customer.fulfillmentType);
+    const { address, verified } = await checkAddress(s, fulfillmentType);
     if (!s.admin) await deps.captcha.verify(s.captchaToken, s.ip);
 
     const channel: OrderChannel = s.admin ? 'booth' : 'web';
@@ -222,7 +234,7 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
       customerName: s.customer.name,
       customerEmail: s.customer.email,
       customerPhone: s.customer.phone,
-      fulfillmentType: s.customer.fulfillmentType,
+      fulfillmentType,
       shippingAddress: address.line1,
       city: address.city,
       state: address.state,

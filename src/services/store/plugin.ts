@@ -67,6 +67,8 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     paymentEvents: store.paymentEvents,
     mirror: store.mirror,
     photoCodes: store.photoCodes,
+    businessSettings: store.businessSettings,
+    adminTokens: store.adminTokens,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {

@@ -8,6 +8,8 @@ import { PostgresEngine, type PostgresEngineOptions } from './engines/postgres/e
 import { SqliteEngine, type SqliteEngineOptions } from './engines/sqlite/engine.js';
 import { importSheetsSideStore } from './import-sheets-side-store.js';
 import { type StoreLogger, silentLogger } from './logger.js';
+import type { AdminTokensPort } from './ports/admin-tokens.js';
+import type { BusinessSettingsPort } from './ports/business-settings.js';
 import type { CaptchaTokensPort } from './ports/captcha-tokens.js';
 import type { CouponsPort } from './ports/coupons.js';
 import type { DownloadGrantsPort } from './ports/download-grants.js';
@@ -20,6 +22,8 @@ import type { PaymentEventsPort } from './ports/payment-events.js';
 import type { PhotoCodesPort } from './ports/photo-codes.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
 import type { TakedownsPort } from './ports/takedowns.js';
+import { SqlAdminTokens } from './sql/admin-tokens.js';
+import { SqlBusinessSettings } from './sql/business-settings.js';
 import { SqlCaptchaTokens } from './sql/captcha-tokens.js';
 import { SqlCoupons } from './sql/coupons.js';
 import type { Db } from './sql/db.js';
@@ -50,6 +54,10 @@ export interface Store {
   readonly mirror: MirrorPort;
   readonly photoCodes: PhotoCodesPort;
   readonly takedowns: TakedownsPort;
+  /** The business settings saved in the dashboard (src/services/business-settings is its one user). */
+  readonly businessSettings: BusinessSettingsPort;
+  /** Admin tokens made by the owner (src/services/admin-auth is their one user besides their routes). */
+  readonly adminTokens: AdminTokensPort;
 }
 
 export type StoreOptions = (
@@ -79,6 +87,8 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly mirror: MirrorPort;
   readonly photoCodes: PhotoCodesPort;
   readonly takedowns: TakedownsPort;
+  readonly businessSettings: BusinessSettingsPort;
+  readonly adminTokens: AdminTokensPort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -94,6 +104,8 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.mirror = new SqlMirror(db);
     this.photoCodes = new SqlPhotoCodes(db);
     this.takedowns = new SqlTakedowns(db);
+    this.businessSettings = new SqlBusinessSettings(db);
+    this.adminTokens = new SqlAdminTokens(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

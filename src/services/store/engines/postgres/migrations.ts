@@ -307,4 +307,27 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX photo_code_subscriptions_target ON photo_code_subscriptions (target);
     `,
   },
+  {
+    version: 10,
+    name: 'the business settings saved in the dashboard; admin tokens made by the owner',
+    // The same tables as SQLite's version 11 (engines/sqlite/migrations.ts).
+    sql: `
+      CREATE TABLE business_settings (
+        id         integer PRIMARY KEY CHECK (id = 1),
+        settings   jsonb NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+
+      CREATE TABLE admin_tokens (
+        id         text PRIMARY KEY,
+        role       text NOT NULL CHECK (role IN ('staff', 'viewer')),
+        label      text NOT NULL,
+        token_hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL,
+        created_by text NOT NULL,
+        revoked_at timestamptz,
+        revoked_by text
+      );
+    `,
+  },
 ];
