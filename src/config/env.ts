@@ -168,6 +168,19 @@ export const envSchema = z.object({
     .string()
     .default('Convention Photos\\n123 Main St\\nSpringfield, IL 62701')
     .transform((v) => v.replace(/\\n/g, '\n')),
+
+  // --- business settings (defaults; the owner's saved values in the dashboard win) ---
+  /** The name mail is signed with and pages show; unset: the name in MAIL_FROM. */
+  BUSINESS_NAME: optional(z.string().trim().min(1).max(100)),
+  /** What an unpaid order's customer is told about paying (page and mail); lines separated by `\n`. */
+  PAYMENT_INSTRUCTIONS: optional(
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .transform((v) => v.replace(/\\n/g, '\n')),
+  ),
 });
 
 type Env = z.infer<typeof envSchema>;

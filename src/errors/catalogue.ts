@@ -25,6 +25,7 @@ export const errorCatalogue = {
   COUPON_NOT_FOUND: { status: 404, message: 'Coupon not found' },
   CODE_NOT_FOUND: { status: 404, message: 'No photos are known for this photo code' },
   TAKEDOWN_NOT_FOUND: { status: 404, message: 'No such takedown request' },
+  TOKEN_NOT_FOUND: { status: 404, message: 'No such admin token' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   NOT_ACCEPTABLE: { status: 406, message: 'Not acceptable' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },

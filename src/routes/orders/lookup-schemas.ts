@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { formatItems } from '../../domain/items.js';
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
+import { trackingLink } from '../../domain/tracking.js';
 import { ApiOrder, paymentUrl } from '../../schemas/order.js';
 
 /** `AX25-0001`; `ax25-1`, `#AX25-0001` and ` AX25-00001 ` too (normalised to `AX25-0001`). */
@@ -66,6 +67,16 @@ export const CustomerOrder = z
     shippingFee: shape.shippingFee,
     total: shape.total,
     paymentUrl: shape.paymentUrl,
+    paymentInstructions: z
+      .string()
+      .nullable()
+      .describe(
+        'How to pay (the photographer’s business settings), while the order waits for payment; null once paid, cancelled, or while held',
+      ),
+    tracking: z
+      .object({ carrier: z.enum(['USPS', 'UPS', 'FedEx']), url: z.string() })
+      .nullable()
+      .describe('The carrier’s tracking page, for a USPS, UPS or FedEx tracking number; null otherwise'),
     downloads: z
       .array(
         z.object({
@@ -91,6 +102,7 @@ export function toCustomerOrder(
   o: OrderRecord,
   eventName: string | null,
   downloads: readonly DownloadLinkView[] = [],
+  paymentInstructions = '',
 ): CustomerOrder {
   return {
     orderNumber: o.orderNumber,
@@ -108,6 +120,8 @@ export function toCustomerOrder(
     shippingFee: formatCents(o.shippingFeeCents),
     total: formatCents(o.totalCents),
     paymentUrl: paymentUrl(o),
+    paymentInstructions: o.status === 'pending' && !o.held && paymentInstructions ? paymentInstructions : null,
+    tracking: o.shippingStatus === 'shipped' && o.trackingNumber ? trackingLink(o.trackingNumber) : null,
     downloads: downloads.map((d) => ({ line: d.line, photoNumber: d.photoNumber, url: d.url, expiresAt: d.expiresAt })),
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,

@@ -98,6 +98,15 @@ describe('demo library', () => {
     expect(res.json()).toHaveLength(2);
   });
 
+  test('with the default settling time (2 s) the first start indexes all 60 drawn photos at once, and says so', async (t) => {
+    const logLines: string[] = [];
+    const app = await build(t, { env: { DEMO_LIBRARY: 'auto', INTAKE_SETTLE_MS: '2000' }, logLines });
+    await app.photos.ready();
+    const indexed = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'photo library indexed');
+    expect(indexed).toMatchObject({ events: 2, photos: DEMO_PHOTO_COUNT });
+    expect(app.photos.listEvents().reduce((n, e) => n + e.photoCount, 0)).toBe(DEMO_PHOTO_COUNT);
+  });
+
   test('not generated when PHOTOS_DIR has photos, nor a second time after it was emptied', async (t) => {
     const base = await tempDir(t);
     const photosDir = path.join(base, 'photos');
