@@ -103,7 +103,7 @@ declare module 'fastify' {
 
 /** Asked for JSON explicitly (the app's own fetches), rather than a page. */
 function wantsJson(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes('application/json') && !prefersHtml(accept);
+  return (accept?.includes('application/json') ?? false) && !prefersHtml(accept);
 }
 
 /** Paths of the app's own pages (the gallery's are negotiated on the gallery routes). */
