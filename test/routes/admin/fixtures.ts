@@ -86,7 +86,7 @@ export function expectError(res: LightMyRequestResponse, status: number, code: s
 }
 
 type Inject = {
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   payload?: unknown;
   headers?: Record<string, string>;
