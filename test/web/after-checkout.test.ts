@@ -142,7 +142,10 @@ describe('after the checkout', () => {
     expect((await api(`/api/orders/${n}/update-status`, { method: 'POST', body: { status: 'paid' } })).statusCode).toBe(
       200,
     );
-    const shipped = await api(`/api/orders/${n}/update-shipping`, { method: 'POST', body: { shipped: true } });
+    const shipped = await api(`/api/orders/${n}/update-shipping`, {
+      method: 'POST',
+      body: { shipped: true, printAll: true },
+    });
     expect(shipped.statusCode).toBe(200);
     await page.reload();
     await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Shipped');
