@@ -187,6 +187,22 @@ describe('the photographer', () => {
     await a.getByRole('button', { name: 'Cancel order' }).waitFor();
     expect(await a.getByRole('button', { name: 'Void', exact: true }).count()).toBe(0);
     expect(await a.getByText('Cancel an order that will not be paid').count()).toBe(1);
+    expect(await a.getByRole('button', { name: 'Label (PNG)' }).count()).toBe(1);
+    // Paid and then voided (refunded): it no longer goes out, so no labels and no print files.
+    for (const status of ['paid', 'void']) {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: `/api/orders/${pending}/update-status`,
+        headers: admin,
+        payload: { status },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await a.reload();
+    await a.locator('.badges', { hasText: 'void' }).waitFor();
+    for (const name of ['Label (PNG)', 'Label (DOCX)', 'Print files (ZIP)', 'Void (refund)']) {
+      expect(await a.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    }
 
     // Revoked: Ana's next request is refused, and the dashboard says so.
     await a.goto(`${server.url}/admin/settings`);

@@ -4864,7 +4864,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The labels. `Content-Disposition: attachment; filename="labels-<eventSlug>.<pdf|docx>"`, `Cache-Control: no-store`. */
+                /** @description The labels. `Content-Disposition: attachment; filename="labels-<eventSlug>.<pdf|docx>"` (with `slips=true`: `labels-and-slips-<eventSlug>.pdf`), `Cache-Control: no-store`. */
                 200: {
                     headers: {
                         [name: string]: unknown;
