@@ -69,7 +69,7 @@ describe('the attendee', () => {
     await shared.waitFor();
     await expectGoodLayout(page, 'a shared photo link');
     // As a digital file, into the cart.
-    await shared.getByText('Digital file', { exact: true }).click();
+    await shared.getByRole('radio', { name: /Digital file/ }).check();
     await shared.getByRole('button', { name: /^Add to cart · \$8\.00$/ }).click();
     await shared.getByRole('button', { name: 'Close' }).click();
     await page.waitForURL(eventUrl);
