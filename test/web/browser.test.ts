@@ -137,7 +137,7 @@ describe('the customer and the photographer', () => {
     expect(orderNumber).toMatch(/^HCC-\d{4}$/);
     expect(await page.locator('h1').textContent()).toBe('Thank you for your order!');
     // Its current status, looked up with the email this device used.
-    await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Received');
+    await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Waiting for payment');
     expect(posts.length).toBe(1);
     expect(posts[0]?.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(await page.locator('.topnav-cart').getAttribute('aria-label')).toBe('Cart, 0 prints');
@@ -361,7 +361,8 @@ describe('finding a photo and an order', () => {
     // ... and "See it there" opens the Hall at it: pages 1-4 loaded, the viewer on #150.
     await where.getByRole('link', { name: 'See it there' }).click();
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #150');
-    expect(page.url()).toBe(`${server.url}${BIG_PATH}/Day%201/Hall`); // ?photo= is dropped once used
+    // ?photo= is dropped once used; the open photo's own link is in the address bar.
+    await expect.poll(() => page.url()).toBe(`${server.url}${BIG_PATH}/photo/150`);
     expect(await page.locator('.tile').count()).toBe(192);
     await dialog.getByRole('button', { name: 'Previous photo' }).click();
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #149');
@@ -1035,7 +1036,10 @@ describe('consent', () => {
       .toContain('Your request for photo #2 was received');
 
     // Gone from the gallery at once (hide-first): the page loaded again lists 1 and 3.
+    // Closing the viewer goes back in history (the photo's link): wait for that before leaving.
     await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => page.url()).not.toContain('/photo/');
     await page.goto(gallery);
     await expect.poll(() => page.locator('.grid .tile').count()).toBe(2);
     const numbers = await page
