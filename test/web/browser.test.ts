@@ -1052,6 +1052,16 @@ describe('consent', () => {
     // ---- the photographer, signed in on a phone: the Takedowns tab, then "Remove photo".
     const [open] = (await api('/api/takedowns?status=open')).json().takedowns as { id: string; eventSlug: string }[];
     expect(open).toMatchObject({ eventSlug: event, reason: 'me', email: 'cosplayer@example.com', hidden: true });
+    // The business is set up (no "Before you sell" banner above the queue on the phone's screen).
+    const setUp = await api('/api/settings', {
+      method: 'PUT',
+      body: {
+        returnAddress: 'Jane Doe Photography\n9 Elm St\nSpringfield, IL 62701',
+        publicBaseUrl: 'https://photos.jane-doe.net',
+      },
+    });
+    expect(setUp.statusCode, setUp.body).toBe(200);
+    expect(setUp.json().warnings).toEqual([]);
     const owner = await openPage(browser, PHONE, { init: adminInit() });
     const a = owner.page;
     await a.goto(`${server.url}/admin`);
