@@ -10,7 +10,7 @@ RUN apt-get update \
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build.mjs ./scripts/
+COPY scripts/build.mjs scripts/progress.mjs ./scripts/
 COPY src ./src
 COPY web ./web
 RUN npm run build && npm prune --omit=dev

@@ -25,7 +25,6 @@ import { createLabelRenderer } from '../src/services/labels/renderer.js';
 import { createDelivery, type Deliver } from '../src/services/notifier/delivery.js';
 import { receiptJob } from '../src/services/notifier/jobs.js';
 import { stopMailThread, threadedDelivery } from '../src/services/notifier/mail-thread-client.js';
-import { parseMailbox } from '../src/services/notifier/message.js';
 import { createRenderer } from '../src/services/notifier/render.js';
 import { fileTransport } from '../src/services/notifier/transports/file.js';
 import { OutboxWorker } from '../src/services/notifier/worker.js';
@@ -89,13 +88,19 @@ async function openLoop(total: number, rate: number, fn: (i: number) => Promise<
 export default async function (): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'notifier-bench-'));
   const store = await openStore({ engine: 'sqlite', file: path.join(dir, 'orders.db') });
+  const returnAddress = 'Convention Photos\n123 Main St\nSpringfield, IL 62701';
+  const business = {
+    businessName: 'Convention Photos',
+    mailFrom: 'Convention Photos <photos@example.com>',
+    publicBaseUrl: 'http://localhost:3000',
+    paymentInstructions: 'Pay at the booth.',
+    returnAddress,
+  };
   const render = createRenderer({
     getOrder: (ref) => store.orders.get(ref),
-    from: parseMailbox('Convention Photos <photos@example.com>'),
+    business: async () => business,
     operatorEmail: 'booth@example.com',
-    publicBaseUrl: 'http://localhost:3000',
   });
-  const returnAddress = 'Convention Photos\n123 Main St\nSpringfield, IL 62701';
   const outbox = path.join(dir, 'outbox');
   let sent = 0;
   // Main-thread time the worker spends per mail outside delivery: claiming and marking jobs

@@ -9,11 +9,11 @@
  * instead of a full build (docs/development.md, "Restarts"). Plain JavaScript, so it runs
  * without a TypeScript loader.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runWithProgress } from './progress.mjs';
 
 const STAMP = 'dist/.build-stamp.json';
 const BIN = 'node_modules/.bin';
@@ -23,11 +23,13 @@ const parts = {
   server: {
     inputs: ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
     output: 'dist/server.js',
+    label: 'Building the server (TypeScript → dist/)',
     command: [`${BIN}/tsc`, '-b', 'tsconfig.build.json'],
   },
   web: {
     inputs: ['web', 'package-lock.json'],
     output: 'dist/web/index.html',
+    label: 'Building the browser app (web/ → dist/web)',
     command: [`${BIN}/vite`, 'build', 'web', '--logLevel', 'warn'],
   },
 };
@@ -59,26 +61,32 @@ function readStamp() {
 
 /**
  * Builds the parts named in `only` (all when empty); with `ifChanged`, only those whose
- * inputs changed since the last build. Exits the process when a build fails.
+ * inputs changed since the last build. Shows progress while each runs (progress.mjs), against
+ * the time the part took the last time (kept in the stamp). Exits the process when a build fails.
  */
-export function build({ ifChanged = false, only = [] } = {}) {
+export async function build({ ifChanged = false, only = [] } = {}) {
   const stamp = readStamp();
+  const durations = stamp.durations ?? {};
   for (const [name, part] of Object.entries(parts)) {
     if (only.length > 0 && !only.includes(name)) continue;
     const hash = hashOf(part.inputs);
     if (ifChanged && stamp[name] === hash && existsSync(part.output)) continue;
-    const started = Date.now();
-    const run = spawnSync(part.command[0], part.command.slice(1), { stdio: 'inherit' });
-    if (run.status !== 0) process.exit(run.status ?? 1);
+    const run = await runWithProgress(part.command[0], part.command.slice(1), {
+      label: part.label,
+      expectedMs: durations[name],
+    });
+    if (run.code !== 0) process.exit(run.code ?? 1);
     stamp[name] = hash;
+    stamp.durations = { ...durations, [name]: run.ms };
+    Object.assign(durations, stamp.durations);
     writeFileSync(STAMP, `${JSON.stringify(stamp, null, 2)}\n`);
     process.stdout.write(
-      `built ${name} (${path.basename(part.command[0])} ${part.command[1]}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+      `built ${name} (${path.basename(part.command[0])} ${part.command[1]}) in ${(run.ms / 1000).toFixed(1)} s\n`,
     );
   }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  build({ ifChanged: args.includes('--if-changed'), only: args.filter((a) => a in parts) });
+  await build({ ifChanged: args.includes('--if-changed'), only: args.filter((a) => a in parts) });
 }

@@ -36,6 +36,7 @@ import intakeRoutes from './routes/admin/intake.js';
 import meRoutes from './routes/admin/me.js';
 import mirrorRoutes from './routes/admin/mirror.js';
 import salesRoutes from './routes/admin/sales.js';
+import tokenRoutes from './routes/admin/tokens.js';
 import captchaRoutes from './routes/captcha/index.js';
 import couponRoutes from './routes/coupons/index.js';
 import downloadRoutes from './routes/downloads/index.js';
@@ -45,6 +46,7 @@ import fulfilmentRoutes from './routes/fulfilment/index.js';
 import faceSearchRoutes from './routes/gallery/face-search.js';
 import finderRoutes from './routes/gallery/finder.js';
 import galleryRoutes from './routes/gallery/index.js';
+import photoLinkRoutes from './routes/gallery/photo-link.js';
 import photoLookupRoutes from './routes/gallery/photo-lookup.js';
 import takedownRequestRoutes from './routes/gallery/takedown.js';
 import imageRoutes from './routes/images/index.js';
@@ -56,9 +58,11 @@ import verifyRoutes from './routes/orders/verify.js';
 import paymentRoutes from './routes/payments/index.js';
 import pushRoutes from './routes/push/index.js';
 import quoteRoutes from './routes/quote/index.js';
+import settingsRoutes from './routes/settings/index.js';
 import takedownRoutes from './routes/takedowns/index.js';
 import address from './services/address/plugin.js';
 import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
+import businessSettings from './services/business-settings/plugin.js';
 import captcha from './services/captcha/plugin.js';
 import downloads from './services/downloads/plugin.js';
 import events from './services/events/plugin.js';
@@ -177,6 +181,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // 2. services
   await fastify.register(store); // first, so it is closed last (Fastify closes in reverse order)
+  await fastify.register(businessSettings); // needs store: name, return address, public URL for labels, cards, mail
   await fastify.register(mirror); // needs store; the spreadsheet mirror's worker
   await fastify.register(photoCodes); // needs store: the issued codes the finder answers
   await fastify.register(adminAuth, { terminal: opts.terminal });
@@ -206,6 +211,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(galleryRoutes);
   await fastify.register(imageRoutes);
   await fastify.register(photoLookupRoutes); // GET /api/photos/{event}/{photo}
+  await fastify.register(photoLinkRoutes); // /event/{code}/photo/{number}: the app's page, with link-preview tags
   await fastify.register(takedownRequestRoutes); // POST /api/photos/{event}/{photo}/takedown
   await fastify.register(takedownRoutes); // the owner's takedown queue
   await fastify.register(finderRoutes); // GET /api/finder/{code}
@@ -216,6 +222,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(mirrorRoutes); // GET /api/admin/mirror
   await fastify.register(intakeRoutes); // GET /api/admin/intake
   await fastify.register(meRoutes); // GET /api/admin/me: the caller's role
+  await fastify.register(settingsRoutes); // GET/PUT /api/settings: the business settings (owner)
+  await fastify.register(tokenRoutes); // /api/admin/tokens: helpers' tokens (owner)
   await fastify.register(feedbackRoutes);
   await fastify.register(labelRoutes);
   await fastify.register(fulfilmentRoutes); // print files, batch labels, CSV export

@@ -3,12 +3,14 @@
  * starts the app, and closes gracefully on SIGTERM/SIGINT: stop accepting, let
  * in-flight requests finish, flush queued work, close the store.
  */
+import { networkInterfaces } from 'node:os';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
 import { followLauncher } from './launcher.js';
 import { PRIVATE_UMASK } from './lib/data-dir.js';
+import { lanUrls, listensOnAll } from './lib/lan.js';
 
 function loggerOptions(level: string): FastifyServerOptions['logger'] {
   const base = {
@@ -74,7 +76,23 @@ async function main(): Promise<void> {
     app.log.fatal({ err }, 'could not start');
     process.exit(1);
   }
-  app.log.info(`Gallery and shop at ${config.publicBaseUrl}/ (API docs at ${config.publicBaseUrl}/docs)`);
+  announce(app, config);
+}
+
+/**
+ * Where to open the shop: this machine's address, the address phones on the booth's Wi-Fi use
+ * (src/lib/lan.ts), and the public one when PUBLIC_BASE_URL names another.
+ */
+function announce(app: Awaited<ReturnType<typeof buildApp>>, config: ReturnType<typeof loadConfig>): void {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const local = `http://localhost:${port}`;
+  app.log.info(`Gallery and shop at ${local}/ (dashboard ${local}/admin, API docs ${local}/docs)`);
+  const lan = listensOnAll(config.HOST) ? lanUrls(networkInterfaces(), port) : [];
+  for (const url of lan) app.log.info(`On phones and tablets on this Wi-Fi: ${url}`);
+  if (config.PUBLIC_BASE_URL && config.publicBaseUrl !== local) {
+    app.log.info(`Public address (PUBLIC_BASE_URL): ${config.publicBaseUrl}/`);
+  }
 }
 
 main().catch((err: unknown) => {

@@ -192,6 +192,18 @@ export const envSchema = z.object({
   FACE_MATCH_MIN_SIMILARITY: z.coerce.number().min(0.5).max(0.99).default(0.7),
   /** Threads that index photos and read selfies, each a core while busy and about 150 MB. */
   FACE_THREADS: int(1, 8).default(1),
+  // --- business settings (defaults; the owner's saved values in the dashboard win) ---
+  /** The name mail is signed with and pages show; unset: the name in MAIL_FROM. */
+  BUSINESS_NAME: optional(z.string().trim().min(1).max(100)),
+  /** What an unpaid order's customer is told about paying (page and mail); lines separated by `\n`. */
+  PAYMENT_INSTRUCTIONS: optional(
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .transform((v) => v.replace(/\\n/g, '\n')),
+  ),
 });
 
 type Env = z.infer<typeof envSchema>;

@@ -9,18 +9,22 @@
  */
 import { appError } from '../errors/catalogue.js';
 import { formatItemLine, formatItems } from './items.js';
+import { isDigitalSize } from './offers.js';
 import {
   type Actor,
   appendFeedbackText,
   EDITABLE_FIELDS,
   type EditableFields,
+  type FulfillmentType,
   formatOrderNumber,
+  fulfilmentOf,
   type HistoryEntry,
   initialPickupStatus,
   initialShippingStatus,
   itemId,
   MAX_FEEDBACK_ENTRIES,
   type NewOrder,
+  type OrderLine,
   type OrderPayment,
   OrderRecord,
   type OrderStatus,
@@ -36,8 +40,12 @@ export type OrderPatch = {
   fields?: (Partial<EditableFields> & { addressVerified?: boolean | null }) | undefined;
 };
 
-/** `shipped: true` or a tracking number marks shipped; `shipped: false` undoes it. */
-export type ShippingPatch = { shipped: boolean; trackingNumber?: string | undefined };
+/**
+ * `shipped: true` or a tracking number marks shipped; `shipped: false` undoes it. `printAll`:
+ * the order's print lines not marked printed yet are marked printed with it (else marking it
+ * shipped is refused while one is not: docs/contract.md, "Fulfilment").
+ */
+export type ShippingPatch = { shipped: boolean; trackingNumber?: string | undefined; printAll?: boolean | undefined };
 
 /**
  * The full record of a new order with its sequence number. `input` must have been parsed with
@@ -46,6 +54,8 @@ export type ShippingPatch = { shipped: boolean; trackingNumber?: string | undefi
  */
 export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: string, by: Actor): OrderRecord {
   const at = now.toISOString();
+  // Digital files alone have no fulfilment, whatever was asked (docs/contract.md, "Selling").
+  const fulfillmentType = fulfilmentOf(input.items, input.fulfillmentType);
   return {
     id,
     orderNumber: formatOrderNumber(input.prefix, sequence),
@@ -55,7 +65,7 @@ export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: 
     customerName: input.customerName,
     customerEmail: input.customerEmail,
     customerPhone: input.customerPhone,
-    fulfillmentType: input.fulfillmentType,
+    fulfillmentType,
     shippingAddress: input.shippingAddress,
     city: input.city,
     state: input.state,
@@ -67,7 +77,7 @@ export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: 
     couponCode: input.couponCode ?? null,
     totalCents: input.totalCents,
     status: 'pending',
-    shippingStatus: initialShippingStatus(input.fulfillmentType),
+    shippingStatus: initialShippingStatus(fulfillmentType),
     trackingNumber: '',
     feedback: '',
     held: input.held,
@@ -77,7 +87,7 @@ export function buildNewOrder(input: NewOrder, sequence: number, now: Date, id: 
     version: 1,
     history: [{ at, action: 'create', to: 'pending', by }],
     payment: null,
-    pickupStatus: initialPickupStatus(input.fulfillmentType),
+    pickupStatus: initialPickupStatus(fulfillmentType),
     printed: [],
   };
 }
@@ -105,7 +115,8 @@ export function applyOrderPatch(order: OrderRecord, patch: OrderPatch, now: Date
   const fields = Object.entries(patch.fields ?? {}).filter(([, v]) => v !== undefined);
   if (fields.length > 0) {
     checkEditable(order, Object.fromEntries(fields));
-    for (const [key, value] of fields) {
+    for (const [key, given] of fields) {
+      let value = given;
       if (key === 'addressVerified') {
         if (order.addressVerified !== value) changes.addressVerified = value as boolean | null;
         continue;
@@ -113,6 +124,8 @@ export function applyOrderPatch(order: OrderRecord, patch: OrderPatch, now: Date
       if (!(EDITABLE_FIELDS as string[]).includes(key)) {
         throw appError('VALIDATION_FAILED', { message: `${key} cannot be edited`, details: { field: key } });
       }
+      // An order of digital files stays digital; `digital` for an order with prints is refused.
+      if (key === 'fulfillmentType') value = fulfilmentOf(order.items, value as FulfillmentType);
       const before = order[key as keyof EditableFields];
       if (before === value) continue;
       Object.assign(changes, { [key]: value });
@@ -138,14 +151,87 @@ export function applyShipping(order: OrderRecord, patch: ShippingPatch, now: Dat
   const trackingNumber = patch.trackingNumber ?? (patch.shipped ? order.trackingNumber : '');
   const at = now.toISOString();
   const entries: HistoryEntry[] = [];
+  const changes: Partial<OrderRecord> = { shippingStatus, trackingNumber };
   if (shippingStatus !== order.shippingStatus) {
+    // A parcel goes out with its prints: they must exist first (or be marked so with it).
+    if (shippingStatus === 'shipped') {
+      Object.assign(changes, printsFirst(order, patch.printAll, 'marked shipped', now, by, entries));
+    }
     entries.push({ at, action: 'shipping', from: order.shippingStatus, to: shippingStatus, by });
   }
   if (trackingNumber !== order.trackingNumber) {
     entries.push({ at, action: 'edit', field: 'trackingNumber', from: order.trackingNumber, to: trackingNumber, by });
   }
   if (entries.length === 0) return { order, changed: false };
-  return { order: next(order, { shippingStatus, trackingNumber }, entries, now), changed: true };
+  return { order: next(order, changes, entries, now), changed: true };
+}
+
+/** The order's print lines (digital files are never printed) not marked printed yet, as 0-based indexes. */
+export function unprintedLines(order: Pick<OrderRecord, 'items' | 'printed'>): number[] {
+  const done = new Set(order.printed.map((p) => p.line));
+  const out: number[] = [];
+  order.items.forEach((line, index) => {
+    if (!isDigitalSize(line.size) && !done.has(index)) out.push(index);
+  });
+  return out;
+}
+
+/**
+ * Fulfilment follows the prints (docs/contract.md, "Fulfilment"): an order is marked shipped,
+ * ready or collected only once every print line is marked printed. With `printAll` the lines
+ * still waiting are marked printed by the same change (a `printed` history entry each, pushed
+ * to `entries`) and the new `printed` list is returned; without it, 409 NOT_PRINTED naming them.
+ */
+function printsFirst(
+  order: OrderRecord,
+  printAll: boolean | undefined,
+  becoming: string,
+  now: Date,
+  by: Actor,
+  entries: HistoryEntry[],
+): Partial<OrderRecord> {
+  const waiting = unprintedLines(order);
+  if (waiting.length === 0) return {};
+  if (!printAll) {
+    const lines = waiting.map((l) => ({ index: l, line: order.items[l] as OrderLine }));
+    const named = lines.map((l) => `${itemId(order.orderNumber, l.index)} ${formatItemLine(l.line)}`).join('; ');
+    const them = waiting.length === 1 ? 'it' : 'them';
+    throw appError('NOT_PRINTED', {
+      message: `Order ${order.orderNumber} cannot be ${becoming} before its prints exist: not printed yet: ${named}. Mark ${them} printed first, or send printAll: true`,
+      details: {
+        orderNumber: order.orderNumber,
+        notPrinted: lines.map((l) => ({
+          itemId: itemId(order.orderNumber, l.index),
+          photoNumber: l.line.photoNumber,
+          size: l.line.size,
+          quantity: l.line.quantity,
+        })),
+      },
+    });
+  }
+  const marked = printedMarks(order, waiting, now, by);
+  entries.push(...marked.entries);
+  return { printed: marked.printed };
+}
+
+/** New `printed` marks for those of `lines` not marked before, and a history entry for each. */
+function printedMarks(
+  order: OrderRecord,
+  lines: readonly number[],
+  now: Date,
+  by: Actor,
+): { printed: OrderRecord['printed']; entries: HistoryEntry[] } {
+  const done = new Set(order.printed.map((p) => p.line));
+  const at = now.toISOString();
+  const marks = [...new Set(lines)].filter((l) => !done.has(l)).sort((a, b) => a - b);
+  const entries: HistoryEntry[] = marks.map((line) => ({
+    at,
+    action: 'printed',
+    field: itemId(order.orderNumber, line),
+    to: formatItemLine(order.items[line] as OrderLine),
+    by,
+  }));
+  return { printed: [...order.printed, ...marks.map((line) => ({ line, at, by }))], entries };
 }
 
 /** How a feedback entry's sender showed the order is theirs: its email, or admin credentials. */
@@ -248,12 +334,18 @@ export function claimsCoupon(before: OrderRecord, after: OrderRecord): boolean {
 
 /**
  * A pickup order's booth status (docs/contract.md, "Fulfilment"): needs a paid pickup order
- * (transitions.ts, checkPickup). Asking for the current status again changes nothing.
+ * (transitions.ts, checkPickup). Asking for the current status again changes nothing. `ready`
+ * and `collected` need every print line printed, or `printAll` to mark them printed with it.
  */
-export function applyPickup(order: OrderRecord, to: PickupStatus, now: Date, by: Actor): Applied {
+export function applyPickup(order: OrderRecord, to: PickupStatus, now: Date, by: Actor, printAll = false): Applied {
   if (checkPickup(order, to) === 'same') return { order, changed: false };
-  const entry: HistoryEntry = { at: now.toISOString(), action: 'pickup', from: order.pickupStatus ?? '', to, by };
-  return { order: next(order, { pickupStatus: to }, [entry], now), changed: true };
+  const entries: HistoryEntry[] = [];
+  const changes: Partial<OrderRecord> = { pickupStatus: to };
+  if (to === 'ready' || to === 'collected') {
+    Object.assign(changes, printsFirst(order, printAll, `marked ${to}`, now, by, entries));
+  }
+  entries.push({ at: now.toISOString(), action: 'pickup', from: order.pickupStatus ?? '', to, by });
+  return { order: next(order, changes, entries, now), changed: true };
 }
 
 /**
@@ -280,18 +372,8 @@ export function applyPrinted(order: OrderRecord, lines: readonly number[], now: 
       })),
     });
   }
-  const done = new Set(order.printed.map((p) => p.line));
-  const at = now.toISOString();
-  const marks = [...new Set(lines)].filter((l) => !done.has(l)).sort((a, b) => a - b);
-  if (marks.length === 0) return { order, changed: false };
-  const entries: HistoryEntry[] = marks.map((line) => ({
-    at,
-    action: 'printed',
-    field: itemId(order.orderNumber, line),
-    to: formatItemLine(order.items[line] as OrderRecord['items'][number]),
-    by,
-  }));
-  const printed = [...order.printed, ...marks.map((line) => ({ line, at, by }))];
+  const { printed, entries } = printedMarks(order, lines, now, by);
+  if (entries.length === 0) return { order, changed: false };
   return { order: next(order, { printed }, entries, now), changed: true };
 }
 
@@ -349,6 +431,15 @@ export function applyLines(order: OrderRecord, items: OrderRecord['items'], now:
   };
   // The discount stays what it was (packages and coupon are not priced again for a hand edit).
   const totalCents = Math.max(0, subtotalCents - order.discountCents + order.shippingFeeCents);
-  const changes = { items, subtotalCents, totalCents };
+  const changes: Partial<OrderRecord> = { items, subtotalCents, totalCents };
+  // Lines that became all digital files (or stopped being) change what fulfilment the order has.
+  const asked =
+    order.fulfillmentType !== 'digital' ? order.fulfillmentType : order.shippingAddress.trim() ? 'ship' : 'pickup';
+  const fulfillmentType = fulfilmentOf(items, asked);
+  if (fulfillmentType !== order.fulfillmentType) {
+    changes.fulfillmentType = fulfillmentType;
+    changes.shippingStatus = initialShippingStatus(fulfillmentType);
+    changes.pickupStatus = initialPickupStatus(fulfillmentType);
+  }
   return { order: next(order, changes, [entry], now), changed: true };
 }

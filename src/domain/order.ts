@@ -5,6 +5,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { appError } from '../errors/catalogue.js';
+import { isDigitalSize } from './offers.js';
 import { Crop } from './prints.js';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'void', 'cancelled'] as const;
@@ -13,17 +15,23 @@ export type OrderStatus = z.infer<typeof OrderStatus>;
 
 /**
  * `ship` (to be shipped) and `shipped` for orders that ship; `pickup` for orders collected at
- * the booth, which are never shipped (docs/contract.md, "Status and shipping").
+ * the booth, and `digital` for orders of digital files only, which are never shipped
+ * (docs/contract.md, "Status and shipping").
  */
-const ShippingStatus = z.enum(['ship', 'shipped', 'pickup']);
+const ShippingStatus = z.enum(['ship', 'shipped', 'pickup', 'digital']);
 export type ShippingStatus = z.infer<typeof ShippingStatus>;
 
-export const FulfillmentType = z.enum(['ship', 'pickup']);
+/**
+ * How the order reaches the customer: shipped, collected at the booth, or (every line a
+ * digital file) downloaded: a `digital` order has no fulfilment at all (docs/contract.md,
+ * "Selling"). An order is `digital` exactly when all its lines are digital files.
+ */
+export const FulfillmentType = z.enum(['ship', 'pickup', 'digital']);
 export type FulfillmentType = z.infer<typeof FulfillmentType>;
 
 /** The shipping status an order starts with, and takes when its fulfilment changes. */
 export function initialShippingStatus(fulfillmentType: FulfillmentType): ShippingStatus {
-  return fulfillmentType === 'pickup' ? 'pickup' : 'ship';
+  return fulfillmentType === 'ship' ? 'ship' : fulfillmentType;
 }
 
 /**
@@ -37,6 +45,27 @@ export type PickupStatus = z.infer<typeof PickupStatus>;
 /** The pickup status an order starts with, and takes when its fulfilment changes. */
 export function initialPickupStatus(fulfillmentType: FulfillmentType): PickupStatus | null {
   return fulfillmentType === 'pickup' ? 'waiting' : null;
+}
+
+/**
+ * The fulfilment an order with these lines has: `digital` when every line is a digital file
+ * (whatever was asked: nothing is shipped or collected), else the one asked for. `digital`
+ * asked for lines that hold a print is 400 VALIDATION_FAILED (a print must ship or be collected).
+ */
+export function fulfilmentOf(items: readonly { size: string }[], asked: FulfillmentType): FulfillmentType {
+  if (digitalOnly(items)) return 'digital';
+  if (asked === 'digital') {
+    throw appError('VALIDATION_FAILED', {
+      message: 'An order with prints is shipped or collected at the booth; only digital files alone are "digital"',
+      details: [{ in: 'body', field: 'fulfillmentType', message: 'ship or pickup: the order holds prints' }],
+    });
+  }
+  return asked;
+}
+
+/** Whether every line is a digital file (docs/contract.md, "Selling"): nothing to print, ship or collect. */
+export function digitalOnly(items: readonly { size: string }[]): boolean {
+  return items.length > 0 && items.every((l) => isDigitalSize(l.size));
 }
 
 /**

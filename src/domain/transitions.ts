@@ -116,9 +116,11 @@ export function checkShippable(order: Pick<OrderRecord, 'status' | 'fulfillmentT
   if (order.status !== 'paid' || order.fulfillmentType !== 'ship') {
     throw appError('ORDER_NOT_SHIPPABLE', {
       message:
-        order.fulfillmentType !== 'ship'
-          ? `Order ${order.orderNumber} is for pickup and is not shipped`
-          : `Order ${order.orderNumber} must be paid before it ships (it is ${order.status})`,
+        order.fulfillmentType === 'digital'
+          ? `Order ${order.orderNumber} holds digital files only: they are downloaded, nothing is shipped`
+          : order.fulfillmentType !== 'ship'
+            ? `Order ${order.orderNumber} is for pickup and is not shipped`
+            : `Order ${order.orderNumber} must be paid before it ships (it is ${order.status})`,
       details: { status: order.status, fulfillmentType: order.fulfillmentType },
     });
   }
@@ -144,7 +146,10 @@ export function checkPickup(
 ): 'same' | 'change' {
   if (order.fulfillmentType !== 'pickup' || order.pickupStatus === null) {
     throw appError('ORDER_NOT_PICKUP', {
-      message: `Order ${order.orderNumber} ships; it is not collected at the booth`,
+      message:
+        order.fulfillmentType === 'digital'
+          ? `Order ${order.orderNumber} holds digital files only: they are downloaded, nothing is collected`
+          : `Order ${order.orderNumber} ships; it is not collected at the booth`,
       details: { fulfillmentType: order.fulfillmentType },
     });
   }

@@ -25,7 +25,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config/env.js';
 
@@ -104,6 +104,29 @@ For development, <code>npm run dev:web</code> serves it with hot reload.</p>
 </body></html>
 `;
 
+/**
+ * A gallery path whose page carries tags of its own in `<head>` (a photo's link preview:
+ * src/routes/gallery/photo-link.ts). `head` answers the tags, or null when the page shows
+ * nothing (404). Such a page is HTML for every client that does not ask for JSON: link
+ * preview fetchers send `Accept: *\/*` or none.
+ */
+export type PageHead = {
+  test(path: string): boolean;
+  head(request: FastifyRequest): Promise<string | null>;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Gallery pages whose `<head>` carries more (link previews). */
+    webPages: { add(page: PageHead): void };
+  }
+}
+
+/** Asked for JSON explicitly (the app's own fetches), rather than a page. */
+function wantsJson(accept: string | undefined): boolean {
+  return (accept?.includes('application/json') ?? false) && !prefersHtml(accept);
+}
+
 /** Paths of the app's own pages (the gallery's are negotiated on the gallery routes). */
 const APP_PAGES = [
   '/',
@@ -116,6 +139,13 @@ const APP_PAGES = [
   '/admin',
   '/admin/*',
 ];
+
+/** index.html with `head` added at the end of its `<head>`; a `<title>` in it replaces the page's. */
+function withHead(index: Buffer, head: string): Buffer {
+  let html = index.toString('utf8');
+  if (head.includes('<title>')) html = html.replace(/<title>[^<]*<\/title>/, '');
+  return Buffer.from(html.replace('</head>', `${head}\n</head>`));
+}
 
 export default fp(
   async function web(fastify) {
@@ -135,11 +165,11 @@ export default fp(
       'referrer-policy': 'strict-origin-when-cross-origin',
     };
 
-    function sendPage(reply: FastifyReply, status = 200): FastifyReply {
+    function sendPage(reply: FastifyReply, status = 200, head = ''): FastifyReply {
       return reply
         .code(built ? status : 503)
         .headers(pageHeaders)
-        .send(index);
+        .send(head && built ? withHead(index, head) : index);
     }
 
     const answers: NavigationAnswer[] = [];
@@ -150,23 +180,30 @@ export default fp(
       for (const answer of answers) if (await answer(request, reply, document)) return;
       sendPage(reply);
     }
+    const heads: PageHead[] = [];
+    fastify.decorate('webPages', { add: (page: PageHead) => heads.push(page) });
 
     // Gallery routes: HTML for a navigation, JSON otherwise. Registered before the gallery
     // routes (app.ts), so every one of them gets the hook.
-    const negotiate: onRequestHookHandler = (request, reply, done) => {
+    const negotiate: onRequestAsyncHookHandler = async (request, reply) => {
       reply.header('vary', 'Accept');
-      if (prefersHtml(request.headers.accept)) {
-        if (built && answers.length > 0) navigate(request, reply).catch(done);
-        else sendPage(reply);
-        return;
+      const accept = request.headers.accept;
+      const own = heads.length > 0 && !wantsJson(accept) ? heads.find((h) => h.test(request.url)) : undefined;
+      if (own) {
+        const head = await own.head(request);
+        return sendPage(reply, head === null ? 404 : 200, head ?? '');
       }
-      done();
+      if (prefersHtml(accept)) {
+        if (!built || answers.length === 0) return sendPage(reply);
+        await navigate(request, reply);
+        return reply;
+      }
     };
     fastify.addHook('onRoute', (route) => {
       if (!GALLERY_ROUTE.test(route.url)) return;
       const methods = ([] as string[]).concat(route.method);
       if (!methods.includes('GET') && !methods.includes('HEAD')) return;
-      const existing = route.onRequest ? ([] as onRequestHookHandler[]).concat(route.onRequest as never) : [];
+      const existing = route.onRequest ? ([] as onRequestAsyncHookHandler[]).concat(route.onRequest as never) : [];
       if (existing.includes(negotiate)) return;
       route.onRequest = [negotiate, ...existing];
     });

@@ -22,7 +22,11 @@ export const ApiOrder = z
     customerName: z.string(),
     customerEmail: z.string(),
     customerPhone: z.string(),
-    fulfillmentType: z.enum(['ship', 'pickup']),
+    fulfillmentType: z
+      .enum(['ship', 'pickup', 'digital'])
+      .describe(
+        '`ship` (mailed), `pickup` (collected at the booth), or `digital`: every line is a digital file, delivered by download links; nothing is shipped or collected',
+      ),
     shippingAddress: z.string().describe('Street address; empty for pickup'),
     city: z.string(),
     state: z.string(),
@@ -43,9 +47,9 @@ export const ApiOrder = z
       ),
     status: z.enum(['pending', 'paid', 'void', 'cancelled']),
     shippingStatus: z
-      .enum(['ship', 'shipped', 'pickup'])
+      .enum(['ship', 'shipped', 'pickup', 'digital'])
       .describe(
-        '`ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped',
+        '`ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped; `digital`: digital files only, never shipped',
       ),
     trackingNumber: z.string().describe('Empty until shipped with a tracking number'),
     feedback: z.string().describe('Customer feedback, entries `[<ISO time>] <text>` separated by a blank line'),
@@ -61,7 +65,7 @@ export const ApiOrder = z
       .enum(PICKUP_STATUSES)
       .nullable()
       .describe(
-        'Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship',
+        'Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship and digital orders',
       ),
   })
   .meta({ id: 'Order' });

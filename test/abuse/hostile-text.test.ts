@@ -90,7 +90,8 @@ async function sendAll(app: TestApp, payloads: string[], orderRef: () => Promise
       method: 'POST',
       path: '/api/orders/{id}/update-shipping',
       url: async () => `/api/orders/${await orderRef()}/update-shipping`,
-      body: { trackingNumber: '1Z999' },
+      // printAll: the prints are in the parcel, so the tracking number is what is checked.
+      body: { trackingNumber: '1Z999', printAll: true },
     },
     {
       method: 'POST',

@@ -52,3 +52,11 @@ export async function orderIn(
   if (status === 'pending') return created;
   return (await orders.update(created.id, { status }, { by: ADMIN })).order;
 }
+
+/** A paid order with every line marked printed: ready to ship or hand over (docs/contract.md, "Fulfilment"). */
+export async function printedOrder(orders: OrdersPort, over: Partial<NewOrder> = {}): Promise<OrderRecord> {
+  const paid = await orderIn(orders, 'paid', over);
+  const lines = paid.items.map((_line, i) => i);
+  const [marked] = await orders.markPrinted(new Map([[paid.id, lines]]), { by: ADMIN });
+  return marked?.order ?? paid;
+}

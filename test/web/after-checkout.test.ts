@@ -134,7 +134,7 @@ describe('after the checkout', () => {
 
     // From there to the order page, which shows the order as it is now.
     await page.getByRole('link', { name: `See order ${n}` }).click();
-    await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Received');
+    await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Waiting for payment');
     expect(await page.locator('h1').textContent()).toBe('Thank you for your order!');
     expect(await page.locator('main').textContent()).not.toContain('held until');
 
@@ -142,7 +142,10 @@ describe('after the checkout', () => {
     expect((await api(`/api/orders/${n}/update-status`, { method: 'POST', body: { status: 'paid' } })).statusCode).toBe(
       200,
     );
-    const shipped = await api(`/api/orders/${n}/update-shipping`, { method: 'POST', body: { shipped: true } });
+    const shipped = await api(`/api/orders/${n}/update-shipping`, {
+      method: 'POST',
+      body: { shipped: true, printAll: true },
+    });
     expect(shipped.statusCode).toBe(200);
     await page.reload();
     await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Shipped');
@@ -209,7 +212,7 @@ describe('after the checkout', () => {
     await page.fill('#lookup-email', 'ada@example.com');
     await page.getByRole('button', { name: 'Find my order' }).click();
     await expect.poll(() => page.url()).toBe(`${server.url}/order/${placed.orderNumber}`);
-    await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Received');
+    await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Waiting for payment');
     expect(p.errors).toEqual([]);
     await p.close();
   }, 60_000);

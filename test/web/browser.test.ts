@@ -137,7 +137,7 @@ describe('the customer and the photographer', () => {
     expect(orderNumber).toMatch(/^HCC-\d{4}$/);
     expect(await page.locator('h1').textContent()).toBe('Thank you for your order!');
     // Its current status, looked up with the email this device used.
-    await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Received');
+    await expect.poll(() => page.getByTestId('order-status').textContent()).toContain('Waiting for payment');
     expect(posts.length).toBe(1);
     expect(posts[0]?.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(await page.locator('.topnav-cart').getAttribute('aria-label')).toBe('Cart, 0 prints');
@@ -212,7 +212,14 @@ describe('the customer and the photographer', () => {
     await a.getByRole('button', { name: 'Confirm: $25.00 received' }).click();
     await a.locator('#tracking').waitFor();
     await a.fill('#tracking', '1Z999AA10123456784');
+    // A parcel goes out with its prints: none is marked printed yet, so the page names them and
+    // offers to mark them printed with the shipping (they are in the envelope).
     await a.getByRole('button', { name: 'Mark shipped' }).click();
+    const missing = a.getByRole('alert').filter({ hasText: 'Not shipped yet' });
+    await missing.waitFor();
+    expect((await api(`/api/orders/${orderNumber}`)).json().shippingStatus).toBe('ship');
+    admin.errors.length = 0; // the refused change's 409 is logged by the browser, as browsers do
+    await missing.getByRole('button', { name: 'Mark all printed and shipped' }).click();
     await a.getByRole('button', { name: 'Undo shipped' }).waitFor();
     expect(await a.locator('.badges').textContent()).toContain('shipped');
     await expectGoodLayout(a, 'order detail');
@@ -366,7 +373,8 @@ describe('finding a photo and an order', () => {
     // ... and "See it there" opens the Hall at it: pages 1-4 loaded, the viewer on #150.
     await where.getByRole('link', { name: 'See it there' }).click();
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #150');
-    expect(page.url()).toBe(`${server.url}${BIG_PATH}/Day%201/Hall`); // ?photo= is dropped once used
+    // ?photo= is dropped once used; the open photo's own link is in the address bar.
+    await expect.poll(() => page.url()).toBe(`${server.url}${BIG_PATH}/photo/150`);
     expect(await page.locator('.tile').count()).toBe(192);
     await dialog.getByRole('button', { name: 'Previous photo' }).click();
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #149');
@@ -399,7 +407,7 @@ describe('finding a photo and an order', () => {
     ).toBe(200);
     const shipped = await api(`/api/orders/${orderNumber}/update-shipping`, {
       method: 'POST',
-      body: { trackingNumber: '9400 1000 0000 0000 0000 00' },
+      body: { trackingNumber: '9400 1000 0000 0000 0000 00', printAll: true },
     });
     expect(shipped.statusCode).toBe(200);
 
@@ -1045,7 +1053,10 @@ describe('consent', () => {
     );
 
     // Gone from the gallery at once (hide-first): the page loaded again lists 1 and 3.
+    // Closing the viewer goes back in history (the photo's link): wait for that before leaving.
     await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => page.url()).not.toContain('/photo/');
     await page.goto(gallery);
     await expect.poll(() => page.locator('.grid .tile').count()).toBe(2);
     const numbers = await page
@@ -1058,6 +1069,16 @@ describe('consent', () => {
     // ---- the photographer, signed in on a phone: the Takedowns tab, then "Remove photo".
     const [open] = (await api('/api/takedowns?status=open')).json().takedowns as { id: string; eventSlug: string }[];
     expect(open).toMatchObject({ eventSlug: event, reason: 'me', email: 'cosplayer@example.com', hidden: true });
+    // The business is set up (no "Before you sell" banner above the queue on the phone's screen).
+    const setUp = await api('/api/settings', {
+      method: 'PUT',
+      body: {
+        returnAddress: 'Jane Doe Photography\n9 Elm St\nSpringfield, IL 62701',
+        publicBaseUrl: 'https://photos.jane-doe.net',
+      },
+    });
+    expect(setUp.statusCode, setUp.body).toBe(200);
+    expect(setUp.json().warnings).toEqual([]);
     const owner = await openPage(browser, PHONE, { init: adminInit() });
     const a = owner.page;
     await a.goto(`${server.url}/admin`);

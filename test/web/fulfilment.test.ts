@@ -9,8 +9,10 @@
  *   BarcodeDetector) reads what a phone camera would see;
  * - the photographer's day: mark paid (the order page shows each line's thumbnail, file and
  *   history, and offers the undo), download the 4x6 batch from the print queue and mark it
- *   printed, "Ready for pickup", scan the pickup QR code, one click "Collected", the labels
- *   of the orders that ship, and the CSV.
+ *   printed, "Ready for pickup" refused while the 8x10 is not printed (the page names it) and
+ *   then "Mark all printed and ready for pickup", scan the pickup QR code, one click
+ *   "Collected", the labels of the orders that ship (with and without slips, two file names),
+ *   and the CSV.
  * Its own server and browser (the camera switches are the browser's).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -218,11 +220,22 @@ describe('fulfilment in the browser', () => {
     expect(await other.count()).toBe(1);
     expect((await server.app.store.orders.get(orderNumber))?.printed.map((p) => p.line)).toEqual([1]);
     expect((await server.app.store.orders.get(shipOrder))?.printed.map((p) => p.line)).toEqual([0]);
-    // Printed: "Mark paid" can no longer be undone. The prints are packed: ready for pickup.
+    // Printed (one line): "Mark paid" can no longer be undone. "Ready for pickup" waits for the
+    // prints: the 8x10 is not printed yet, so the order is not ready, and the page says which print.
     await a.goto(`${server.url}/admin/orders/${orderNumber}`);
     expect(await a.getByRole('button', { name: 'Undo “Mark paid”' }).count()).toBe(0);
     await a.getByRole('button', { name: 'Ready for pickup' }).click();
+    const missing = a.getByRole('alert').filter({ hasText: 'Not ready for pickup yet' });
+    await missing.waitFor();
+    expect(await missing.textContent()).toContain('Photo #1 (8x10) ×1');
+    expect((await server.app.store.orders.get(orderNumber))?.pickupStatus).toBe('waiting');
+    admin.errors.length = 0; // the refused change's 409 is logged by the browser, as browsers do
+    await expectGoodLayout(a, 'order page: prints missing');
+    await a.screenshot({ path: path.join(ARTIFACTS, 'desktop-order-not-printed.png'), fullPage: true });
+    // The 8x10 is in the bag already: mark it printed with "ready" in one go.
+    await missing.getByRole('button', { name: 'Mark all printed and ready for pickup' }).click();
     await expect.poll(async () => (await server.app.store.orders.get(orderNumber))?.pickupStatus).toBe('ready');
+    expect((await server.app.store.orders.get(orderNumber))?.printed.map((p) => p.line).sort()).toEqual([0, 1]);
     await expect.poll(() => a.locator('.history li').last().textContent()).toContain('Pickup waiting → ready');
 
     // The customer comes to the booth: the camera sees their phone; the scanner opens the order.
@@ -237,6 +250,7 @@ describe('fulfilment in the browser', () => {
     await expect.poll(async () => (await server.app.store.orders.get(orderNumber))?.pickupStatus).toBe('collected');
     await a.getByRole('button', { name: 'Not collected after all' }).waitFor();
 
+    // The order that ships: "Mark shipped" waits for its print too (printed above, so it goes).
     // Labels and the CSV, from the order lists.
     await a.goto(`${server.url}/admin?event=${encodeURIComponent(HARBOR)}`);
     await a.getByText('Labels and export').click();
@@ -245,8 +259,15 @@ describe('fulfilment in the browser', () => {
       a.waitForEvent('download'),
       a.getByRole('button', { name: 'Labels to ship (PDF)' }).click(),
     ]);
-    expect(labels.suggestedFilename()).toMatch(/^labels-.*\.pdf$/);
+    expect(labels.suggestedFilename()).toMatch(/^labels-Harbor.*\.pdf$/);
     // One 6 × 4 in page: the order that ships (the pickup order waits at the booth).
+    // With packing slips: another file, under another name (a second download keeps both).
+    const [slips] = await Promise.all([
+      a.waitForEvent('download'),
+      a.getByRole('button', { name: 'Labels with packing slips (PDF)' }).click(),
+    ]);
+    expect(slips.suggestedFilename()).toMatch(/^labels-and-slips-Harbor.*\.pdf$/);
+    expect(slips.suggestedFilename()).not.toBe(labels.suggestedFilename());
     const pdf = await readPdf(await readFile((await labels.path()) as string));
     expect(pdf.map((p) => [p.width, p.height])).toEqual([[432, 288]]);
     expect(pdf[0]?.text).toContain('Ship Person');
@@ -272,7 +293,11 @@ describe('fulfilment in the browser', () => {
       const admin = await openPage(noCamera, PHONE, { init: adminInit() });
       const a = admin.page;
       await a.goto(`${server.url}/admin/scan`);
-      await expect.poll(() => a.locator('.notice').first().textContent(), { timeout: 15_000 }).toMatch(/camera/i);
+      // (The owner's "Before you sell" banner may stand above it: the scanner's own notice is meant.)
+      await a
+        .locator('.notice', { hasText: /camera/i })
+        .first()
+        .waitFor({ timeout: 15_000 });
       await a.screenshot({ path: path.join(ARTIFACTS, 'phone-scan-no-camera.png'), fullPage: true });
       await a.fill('#scan-order', 'hcc-0001');
       await a.getByRole('button', { name: 'Open' }).click();

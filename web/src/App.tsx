@@ -5,7 +5,7 @@
 import { useEffect } from 'preact/hooks';
 import { lazy, Toast } from './components/common.js';
 import { CameraIcon, CartIcon, HeartIcon, QrIcon } from './components/icons.js';
-import { navigate, segments, useLocation } from './lib/router.js';
+import { eventPath, navigate, openedFromList, segments, useLocation } from './lib/router.js';
 import { cart, cartCount, favourites } from './lib/shop.js';
 import { useStore } from './lib/store.js';
 import Events from './pages/Events.js';
@@ -28,6 +28,13 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   switch (first) {
     case 'event':
       if (rest.length === 0) return <Events />;
+      if (rest.length === 3 && rest[1] === 'photo') {
+        // A photo's link: the list it was opened from (this tab's history says), else its event.
+        const code = rest[0] as string;
+        const list = openedFromList() ?? eventPath(code);
+        const [, , day, session] = segments(list) ?? [];
+        return <Gallery key={list} code={code} day={day} session={session} photo={rest[2]} />;
+      }
       if (rest.length <= 3) {
         const [code, day, session] = rest as [string, string?, string?];
         return <Gallery key={path} code={code} day={day} session={session} />;

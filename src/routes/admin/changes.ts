@@ -21,7 +21,13 @@
  *   customer's "shipped" mail in the same store transaction, then wakes the mail worker. A
  *   request that changes nothing notifies nobody.
  */
-import type { Actor, EditableFields, OrderRecord, OrderStatus } from '../../domain/order.js';
+import {
+  type Actor,
+  type EditableFields,
+  fulfilmentOf,
+  type OrderRecord,
+  type OrderStatus,
+} from '../../domain/order.js';
 import { checkEditable, checkStatusChange } from '../../domain/transitions.js';
 import { appError } from '../../errors/catalogue.js';
 import type { AddressVerifier } from '../../services/address/types.js';
@@ -64,7 +70,8 @@ async function addressEdit(
 ): Promise<OrderPatch['fields']> {
   if (!ADDRESS_FIELDS.some((k) => fields[k] !== undefined)) return fields;
   const merged = { ...order, ...fields };
-  if (merged.fulfillmentType === 'pickup') return { ...fields, addressVerified: null };
+  // Only an order that ships has its address checked (digital files alone never ship).
+  if (fulfilmentOf(order.items, merged.fulfillmentType) !== 'ship') return { ...fields, addressVerified: null };
   const missing = (['shippingAddress', 'city', 'state', 'zipCode'] as const).filter((k) => merged[k] === '');
   if (missing.length > 0) {
     throw appError('VALIDATION_FAILED', {
@@ -131,12 +138,12 @@ export async function changeOrder(
 export async function changeShipping(
   deps: ChangeDeps,
   ref: string,
-  body: { shipped?: boolean | undefined; trackingNumber?: string | undefined },
+  body: { shipped?: boolean | undefined; trackingNumber?: string | undefined; printAll?: boolean | undefined },
   by: Actor,
 ): Promise<ChangeResult> {
   const current = await loadOrder(deps.orders, ref);
   const shipped = body.shipped ?? true;
-  const patch: ShippingPatch = { shipped };
+  const patch: ShippingPatch = { shipped, printAll: body.printAll };
   if (body.trackingNumber !== undefined) patch.trackingNumber = body.trackingNumber;
   // The store enqueues the mail only if the order really changed, in the same transaction.
   const mail = shipped ? [shippedJob(current.id)] : [];

@@ -279,7 +279,10 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         description: [
           'Body `{ shipped: true }`, `{ trackingNumber }` (implies shipped) or both; `{ shipped: false }` undoes',
           'shipping and clears the tracking number. Shipping needs a paid order that ships, else 409',
-          '`ORDER_NOT_SHIPPABLE`. Marking shipped (or changing the tracking number) queues the customer’s',
+          '`ORDER_NOT_SHIPPABLE`; a parcel goes out with its prints: while a print line is not marked printed,',
+          'marking it shipped is 409 `NOT_PRINTED` (`details.notPrinted` names the lines) unless `printAll: true`,',
+          'which marks them printed with it (a `printed` history entry each; the order leaves the print queue).',
+          'Marking shipped (or changing the tracking number) queues the customer’s',
           '"shipped" email with the tracking number and pushes a notification; undoing pushes one too.',
           'Repeating the current state is 200 with `changed: false` and notifies nobody.',
           'Returns `{ success, message, changed, order }`.',
@@ -290,7 +293,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: UpdateShippingBody,
         response: {
           200: OrderChangeResponse,
-          ...errorResponses(...BODY_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_SHIPPABLE'),
+          ...errorResponses(...BODY_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_SHIPPABLE', 'NOT_PRINTED'),
         },
       },
     },

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { FulfillmentType, ORDER_STATUSES, OrderStatus } from '../../domain/order.js';
 import { City, CustomerEmail, CustomerName, Phone, State, Street, Zip } from '../../schemas/customer.js';
 import { AdminOrder } from '../../schemas/order.js';
+import { PrintAll } from '../common/order-ref.js';
 
 export const ListQuery = z.object({
   eventSlug: z
@@ -62,6 +63,7 @@ export const UpdateShippingBody = z
   .strictObject({
     shipped: z.boolean().optional().describe('true: mark shipped; false: undo (tracking number cleared)'),
     trackingNumber: TrackingNumber.optional().describe('Marks the order shipped with this tracking number'),
+    printAll: PrintAll,
   })
   .refine((b) => b.shipped !== undefined || b.trackingNumber !== undefined, {
     message: 'send shipped, trackingNumber, or both',

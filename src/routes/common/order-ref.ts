@@ -16,6 +16,14 @@ export const OrderRef = z
   .max(100)
   .describe('The order’s id or its order number (`AX25-0001`, any case)');
 
+/** docs/contract.md, "Fulfilment": fulfilment follows the prints. */
+export const PrintAll = z
+  .boolean()
+  .optional()
+  .describe(
+    'true: mark every print line of the order that is not printed yet printed with this change (history records each); without it the change is refused with 409 `NOT_PRINTED` while one is not',
+  );
+
 export const IdParams = z.object({ id: OrderRef });
 export const OrderNumberParams = z.object({ orderNumber: OrderRef });
 

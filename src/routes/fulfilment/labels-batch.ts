@@ -76,7 +76,7 @@ const labelsBatchRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: {
             description:
-              'The labels. `Content-Disposition: attachment; filename="labels-<eventSlug>.<pdf|docx>"`, `Cache-Control: no-store`.',
+              'The labels. `Content-Disposition: attachment; filename="labels-<eventSlug>.<pdf|docx>"` (with `slips=true`: `labels-and-slips-<eventSlug>.pdf`), `Cache-Control: no-store`.',
             content: { [TYPES.pdf]: { schema: BINARY }, [TYPES.docx]: { schema: BINARY } },
           },
           ...errorResponses(
@@ -110,7 +110,8 @@ const labelsBatchRoutes: FastifyPluginAsyncZod = async (fastify) => {
         });
       }
       const eventName = event?.name ?? eventSlug;
-      const name = `labels-${eventSlug}.${format}`;
+      // The labels alone and the labels with their packing slips are different files: different names.
+      const name = `${format === 'pdf' && slips ? 'labels-and-slips' : 'labels'}-${eventSlug}.${format}`;
       reply.header('X-Label-Count', String(orders.length));
       if (format === 'docx') {
         const file = await labels.batchDocx(orders, `Shipping labels · ${eventName}`);

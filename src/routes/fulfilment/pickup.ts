@@ -10,11 +10,12 @@ import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
 import { readyJob } from '../../services/notifier/jobs.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
-import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
+import { IdParams, loadOrder, OrderChangeResponse, PrintAll } from '../common/order-ref.js';
 
 const PickupBody = z
   .strictObject({
     status: z.enum(PICKUP_STATUSES).describe('`waiting`, `ready` or `collected`'),
+    printAll: PrintAll,
   })
   .meta({ id: 'PickupUpdate' });
 
@@ -41,6 +42,9 @@ const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`INVALID_TRANSITION`. `ready` emails the customer ("ready for pickup", with the link to their order',
           'page and its QR code) and pushes to their subscriptions; every change is in the history and pushes',
           'to admin subscriptions. The current status again is 200 with `changed: false` and notifies nobody.',
+          '`ready` and `collected` need the prints: while a print line is not marked printed they are 409',
+          '`NOT_PRINTED` (`details.notPrinted` names the lines) unless `printAll: true`, which marks them',
+          'printed with the change (a `printed` history entry each; the order leaves the print queue).',
           'Returns `{ success, message, changed, order }`.',
         ].join('\n'),
         security: [{ adminToken: [] }],
@@ -58,18 +62,21 @@ const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
             'ORDER_NOT_FOUND',
             'ORDER_NOT_PICKUP',
             'INVALID_TRANSITION',
+            'NOT_PRINTED',
           ),
         },
       },
     },
     async (request) => {
       const current = await loadOrder(fastify.store.orders, request.params.id);
-      const { status } = request.body;
+      const { status, printAll } = request.body;
       const mail = status === 'ready' ? [readyJob(current.id)] : [];
-      const result = await fastify.store.orders.setPickup(current.id, status, {
-        by: fastify.adminAuth.actor(request),
-        mail,
-      });
+      const result = await fastify.store.orders.setPickup(
+        current.id,
+        status,
+        { by: fastify.adminAuth.actor(request), mail },
+        printAll,
+      );
       if (result.changed) {
         fastify.push.notifyOrder('pickup', result.order);
         if (mail.length > 0) fastify.notifier.kick();

@@ -118,7 +118,7 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
         tags: ['fulfilment'],
         summary: 'Lines of paid orders waiting to be printed',
         description: [
-          'Every line of every `paid` order not yet marked printed, oldest order first, with its photo, size,',
+          'Every line of every `paid` order not yet marked printed (and not shipped or collected), oldest order first, with its photo, size,',
           'copies and crop centre; `counts` sums the copies per size. `eventSlug` and `size` narrow it.',
           'Held orders (waiting for the customer’s email confirmation) are not paid and never listed.',
         ].join('\n'),
@@ -128,7 +128,7 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request) => {
-      const waiting = (await paidLines(store.orders, request.query)).filter((q) => !q.printed);
+      const waiting = (await paidLines(store.orders, request.query)).filter((q) => q.waiting);
       const lines = waiting.map(printLine);
       const [plan, jobs] = await Promise.all([prints.plan(lines), printing.jobs()]);
       const inFlight = new Map(jobs.inFlight.map((j) => [j.itemId, j]));
@@ -186,7 +186,7 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
       const { eventSlug, size, itemIds } = request.query;
       const all = await paidLines(store.orders, { eventSlug, size });
       let chosen: QueueLine[];
-      if (itemIds === undefined) chosen = all.filter((q) => !q.printed);
+      if (itemIds === undefined) chosen = all.filter((q) => q.waiting);
       else {
         const wanted = parseItemIds(itemIds);
         const byId = new Map(all.map((q) => [q.itemId, q]));

@@ -2,6 +2,8 @@
  * The print queue (docs/contract.md, "Fulfilment"): every print line (not digital files) of
  * every paid order not yet marked printed, oldest order first, optionally of one event and one size. Read from the
  * orders port's paid list (always current; unchanged orders are the same objects as before).
+ * An order shipped or collected has left the queue, whatever its lines say (void and cancelled
+ * orders are not paid: they are never in it).
  */
 import { isDigitalSize } from '../../domain/offers.js';
 import { itemId, type OrderLine, type OrderRecord, parseItemId } from '../../domain/order.js';
@@ -10,7 +12,20 @@ import { appError } from '../../errors/catalogue.js';
 import type { OrdersPort } from '../../services/store/ports/orders.js';
 import { oldestFirst } from './files.js';
 
-export type QueueLine = { order: OrderRecord; index: number; line: OrderLine; itemId: string; printed: boolean };
+/** `waiting`: in the print queue: not printed, and its order not shipped or collected. */
+export type QueueLine = {
+  order: OrderRecord;
+  index: number;
+  line: OrderLine;
+  itemId: string;
+  printed: boolean;
+  waiting: boolean;
+};
+
+/** Whether the order is in the customer's hands (or on its way): its prints are no longer waited for. */
+function handedOver(order: OrderRecord): boolean {
+  return order.shippingStatus === 'shipped' || order.pickupStatus === 'collected';
+}
 
 export type QueueFilter = { eventSlug?: string | undefined; size?: string | undefined };
 
@@ -21,11 +36,20 @@ export async function paidLines(orders: Pick<OrdersPort, 'list'>, filter: QueueF
   const out: QueueLine[] = [];
   for (const order of paid) {
     const printed = new Set(order.printed.map((p) => p.line));
+    const over = handedOver(order);
     order.items.forEach((line, index) => {
       if (size !== undefined && sizeKey(line.size) !== size) return;
       // A digital file is downloaded, never printed (docs/contract.md, "Selling").
       if (isDigitalSize(line.size)) return;
-      out.push({ order, index, line, itemId: itemId(order.orderNumber, index), printed: printed.has(index) });
+      const done = printed.has(index);
+      out.push({
+        order,
+        index,
+        line,
+        itemId: itemId(order.orderNumber, index),
+        printed: done,
+        waiting: !done && !over,
+      });
     });
   }
   return out;

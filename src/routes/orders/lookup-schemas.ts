@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { formatItems } from '../../domain/items.js';
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
+import { trackingLink } from '../../domain/tracking.js';
 import { ApiOrder, paymentUrl } from '../../schemas/order.js';
 
 /** `AX25-0001`; `ax25-1`, `#AX25-0001` and ` AX25-00001 ` too (normalised to `AX25-0001`). */
@@ -50,13 +51,15 @@ export const CustomerOrder = z
       '`pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)',
     ),
     shippingStatus: shape.shippingStatus.describe(
-      '`shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth',
+      '`shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)',
     ),
     trackingNumber: shape.trackingNumber,
     pickupStatus: shape.pickupStatus.describe(
-      'Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships',
+      'Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital',
     ),
-    fulfillmentType: shape.fulfillmentType.describe('`ship` (mailed) or `pickup` (at the booth)'),
+    fulfillmentType: shape.fulfillmentType.describe(
+      '`ship` (mailed), `pickup` (at the booth), or `digital` (digital files only: download links once paid)',
+    ),
     items: shape.items,
     subtotal: shape.subtotal,
     discount: shape.discount,
@@ -64,6 +67,16 @@ export const CustomerOrder = z
     shippingFee: shape.shippingFee,
     total: shape.total,
     paymentUrl: shape.paymentUrl,
+    paymentInstructions: z
+      .string()
+      .nullable()
+      .describe(
+        'How to pay (the photographer’s business settings), while the order waits for payment; null once paid, cancelled, or while held',
+      ),
+    tracking: z
+      .object({ carrier: z.enum(['USPS', 'UPS', 'FedEx']), url: z.string() })
+      .nullable()
+      .describe('The carrier’s tracking page, for a USPS, UPS or FedEx tracking number; null otherwise'),
     downloads: z
       .array(
         z.object({
@@ -89,6 +102,7 @@ export function toCustomerOrder(
   o: OrderRecord,
   eventName: string | null,
   downloads: readonly DownloadLinkView[] = [],
+  paymentInstructions = '',
 ): CustomerOrder {
   return {
     orderNumber: o.orderNumber,
@@ -106,6 +120,8 @@ export function toCustomerOrder(
     shippingFee: formatCents(o.shippingFeeCents),
     total: formatCents(o.totalCents),
     paymentUrl: paymentUrl(o),
+    paymentInstructions: o.status === 'pending' && !o.held && paymentInstructions ? paymentInstructions : null,
+    tracking: o.shippingStatus === 'shipped' && o.trackingNumber ? trackingLink(o.trackingNumber) : null,
     downloads: downloads.map((d) => ({ line: d.line, photoNumber: d.photoNumber, url: d.url, expiresAt: d.expiresAt })),
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,

@@ -33,7 +33,8 @@ const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'address never appears in a URL. Returns the customer’s view of the order (`CustomerOrder`):',
           'number, event, status, shipping status and tracking number, fulfilment, items and amounts,',
           'times, `verificationRequired` (waiting for the emailed confirmation link), `paymentUrl` (online',
-          'payment, while pending) and `downloads` (the signed links of its digital files, once paid). It holds no id,',
+          'payment, while pending), `paymentInstructions` (how to pay, while pending), `tracking` (the carrier’s',
+          'page, once shipped) and `downloads` (the signed links of its digital files, once paid). It holds no id,',
           'no name, email, phone or address. Unknown order and wrong email are the same 404',
           '`ORDER_NOT_FOUND`. Rate limited per client address (`RATE_LIMIT_LOOKUP_PER_MIN`, default 10',
           'a minute; 429 `RATE_LIMITED` with `Retry-After`). `Cache-Control: no-store`.',
@@ -67,7 +68,9 @@ const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
       reply.header('Cache-Control', 'no-store');
       // A pending order whose checkout could not be opened when it was placed gets it now.
       const shown = await payments.openCheckout(order);
-      return toCustomerOrder(shown, photos.getEvent(shown.eventSlug)?.name ?? null, downloads.linksOf(shown));
+      const { paymentInstructions } = await fastify.businessSettings.get();
+      const eventName = photos.getEvent(shown.eventSlug)?.name ?? null;
+      return toCustomerOrder(shown, eventName, downloads.linksOf(shown), paymentInstructions);
     },
   );
 };

@@ -20,7 +20,8 @@ import {
 } from '../../schemas/customer.js';
 
 const EventSlug = z.string().trim().min(1).max(200);
-const Fulfillment = z.enum(['ship', 'pickup']);
+/** `digital` (digital files only) is what an order of digital files alone becomes whatever is stated. */
+const Fulfillment = z.enum(['ship', 'pickup', 'digital']);
 
 const CaptchaToken = z
   .string()
@@ -94,7 +95,7 @@ export const CreateOrderBody = z
       .optional()
       .describe('Where to ship; all four fields are required when the order ships'),
     fulfillmentType: Fulfillment.optional().describe(
-      '`ship` when `shippingAddress` is given (with any field filled in), else `pickup`, unless stated',
+      '`ship` when `shippingAddress` is given (with any field filled in), else `pickup`, unless stated. An order whose lines are all digital files is `digital` whatever is stated (no shipping, no pickup); `digital` stated for an order with prints: 400 `VALIDATION_FAILED`',
     ),
     couponCode: CouponCodeField,
     captchaToken: CaptchaToken,
@@ -111,7 +112,9 @@ export const CreateOrderBody = z
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 
 /** Variant A's fulfilment: stated, else `ship` when an address was filled in. */
-export function createFulfillment(b: Pick<CreateOrderBody, 'fulfillmentType' | 'shippingAddress'>): 'ship' | 'pickup' {
+export function createFulfillment(
+  b: Pick<CreateOrderBody, 'fulfillmentType' | 'shippingAddress'>,
+): 'ship' | 'pickup' | 'digital' {
   if (b.fulfillmentType) return b.fulfillmentType;
   const a = b.shippingAddress;
   return a && (a.line1 || a.city || a.state || a.zip) ? 'ship' : 'pickup';
@@ -140,7 +143,9 @@ export const SubmitOrderBody = z
     customerName: CustomerName,
     customerEmail: CustomerEmail,
     customerPhone: RequiredPhone,
-    fulfillmentType: Fulfillment,
+    fulfillmentType: Fulfillment.describe(
+      '`ship` or `pickup`; `digital` for an order of digital files only (what such an order is, whatever is stated)',
+    ),
     shippingAddress: Street.default(''),
     city: City.default(''),
     state: State.default(''),

@@ -5,6 +5,7 @@
  * no coupon use is taken. A closed event is still quoted (the cart says it is closed).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { fulfilmentOf } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toPriceBreakdown } from '../../schemas/pricing.js';
@@ -67,7 +68,8 @@ const quoteRoutes: FastifyPluginAsyncZod = async (fastify) => {
         (ref) => photos.findPhoto(event.code, ref),
         { now: new Date(), eventSlug: event.code, coupon },
       );
-      return { ...toPriceBreakdown(priced), eventSlug: event.code, fulfillmentType: body.fulfillmentType };
+      const fulfillmentType = fulfilmentOf(priced.lines, body.fulfillmentType);
+      return { ...toPriceBreakdown(priced), eventSlug: event.code, fulfillmentType };
     },
   );
 };

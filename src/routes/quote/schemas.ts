@@ -26,9 +26,11 @@ export const QuoteBody = z
       .max(MAX_ORDER_LINES)
       .describe(`1–${MAX_ORDER_LINES} lines`),
     fulfillmentType: z
-      .enum(['ship', 'pickup'])
+      .enum(['ship', 'pickup', 'digital'])
       .default('ship')
-      .describe('`ship` adds the shipping fee when a print is ordered; default `ship`'),
+      .describe(
+        '`ship` adds the shipping fee when a print is ordered; default `ship`. Digital files alone are `digital` whatever is asked',
+      ),
     couponCode: z.string().trim().min(1).max(64).optional().describe('A coupon code to try (any case)'),
   })
   .meta({ id: 'QuoteRequest' });
@@ -36,5 +38,7 @@ export type QuoteBody = z.infer<typeof QuoteBody>;
 
 export const Quote = PriceBreakdown.extend({
   eventSlug: z.string(),
-  fulfillmentType: z.enum(['ship', 'pickup']),
+  fulfillmentType: z
+    .enum(['ship', 'pickup', 'digital'])
+    .describe('The order’s fulfilment: `digital` when every line is a digital file (no delivery to choose)'),
 }).meta({ id: 'Quote' });

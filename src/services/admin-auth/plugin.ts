@@ -62,11 +62,17 @@ import { ErrorBody } from '../../schemas/errors.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import { bearerToken, generateAdminToken, tokenIndex } from './credentials.js';
 import { FailureTracker } from './failure-tracker.js';
+import { createStoredTokens, type StoredTokens } from './stored-tokens.js';
 import type { AdminAuth, RouteAccessEntry } from './types.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     adminAuth: AdminAuth;
+    /** The admin tokens the owner made in the dashboard (stored-tokens.ts). */
+    adminTokens: Pick<StoredTokens, 'create' | 'list' | 'revoke'> & {
+      /** ADMIN_TOKENS's entries (or the generated token) as the history names them, never the tokens. */
+      environment(): { role: Role; by: Actor }[];
+    };
   }
   interface FastifyContextConfig {
     /** Who may call the route with admin credentials (src/domain/roles.ts). */
@@ -92,6 +98,8 @@ type AdminAuthOptions = {
   maxFailures: number;
   windowMs: number;
   now?: () => number;
+  /** Tokens the owner made in the dashboard (stored-tokens.ts): looked up after ADMIN_TOKENS. */
+  stored?: Pick<StoredTokens, 'find'>;
 };
 
 /** The AdminAuth interface over a fixed token list; no I/O. */
@@ -119,8 +127,9 @@ function createAdminAuth(opts: AdminAuthOptions): AdminAuth & {
     } else if (lockedMs > 0) {
       // Locked out: the token is not even looked at.
       verdict = { kind: 'locked', lockedMs };
-    } else if (index >= 0) {
-      const { role } = entries[index] as { role: Role };
+    } else if (index >= 0 || opts.stored?.find(token)) {
+      // An accepted token never clears the address's count of wrong ones (docs/contract.md, "Hardening, round 2").
+      const role = index >= 0 ? (entries[index] as { role: Role }).role : (opts.stored?.find(token) as Role);
       verdict = { kind: 'admin', role, actor: actorFor(role, token) };
     } else {
       const nowLockedMs = tracker.recordFailure(key);
@@ -276,10 +285,27 @@ async function resolveTokens(fastify: FastifyInstance, terminal: Terminal | unde
 export default fp(
   async function adminAuthPlugin(fastify: FastifyInstance, opts: { terminal?: Terminal }) {
     const tokens = await resolveTokens(fastify, opts.terminal);
+    const stored = createStoredTokens(fastify.store.adminTokens);
     const auth = createAdminAuth({
       tokens,
       maxFailures: fastify.config.ADMIN_AUTH_MAX_FAILURES,
       windowMs: fastify.config.ADMIN_AUTH_WINDOW_MS,
+      stored,
+    });
+    const environment = tokens.map(parseTokenEntry).map((e) => ({ role: e.role, by: actorFor(e.role, e.token) }));
+    fastify.decorate('adminTokens', {
+      create: stored.create,
+      list: stored.list,
+      revoke: stored.revoke,
+      environment: () => environment,
+    });
+    // A token that is not one of ADMIN_TOKENS may be one the owner made: the snapshot of the
+    // record's tokens is made current (at most a second old) before any route judges it, so a
+    // revoked token fails on every server within about a second.
+    const isEnvToken = tokenIndex(tokens.map((t) => parseTokenEntry(t).token));
+    fastify.addHook('onRequest', async (request) => {
+      const token = bearerToken(request.headers.authorization);
+      if (token !== undefined && isEnvToken(token) < 0) await stored.fresh();
     });
     fastify.decorate('adminAuth', {
       isAdmin: auth.isAdmin,
@@ -299,5 +325,5 @@ export default fp(
       documentAccess(route, declared.rule);
     });
   },
-  { name: 'admin-auth', dependencies: ['config'] },
+  { name: 'admin-auth', dependencies: ['config', 'store'] },
 );

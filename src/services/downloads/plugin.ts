@@ -175,7 +175,11 @@ async function downloadsPlugin(fastify: FastifyInstance) {
   fastify.decorate(
     'downloads',
     createDownloads({
-      links: createDownloadLinkSigner(await linkSecret(fastify), config.publicBaseUrl),
+      // Links in mail start with the public address as saved now (docs/contract.md, "Business settings").
+      links: createDownloadLinkSigner(
+        await linkSecret(fastify),
+        () => fastify.businessSettings.current().publicBaseUrl,
+      ),
       grants: createStoreGrants({
         orders: store.orders,
         grants: store.downloadGrants,

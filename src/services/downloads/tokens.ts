@@ -30,7 +30,9 @@ export interface DownloadLinkSigner {
   check(token: string, now?: Date): DownloadTokenCheck;
 }
 
-export function createDownloadLinkSigner(secret: string, publicBaseUrl: string): DownloadLinkSigner {
+/** `publicBaseUrl`: the address links start with, or a function giving it as it is now (business settings). */
+export function createDownloadLinkSigner(secret: string, publicBaseUrl: string | (() => string)): DownloadLinkSigner {
+  const base = typeof publicBaseUrl === 'function' ? publicBaseUrl : () => publicBaseUrl;
   if (secret.length < 16) throw new Error('the download-link secret must be at least 16 characters');
   const mac = (orderId: string, line: string, expires: string) =>
     createHmac('sha256', secret).update(`${VERSION}.${orderId}.${line}.${expires}`).digest('base64url');
@@ -43,7 +45,7 @@ export function createDownloadLinkSigner(secret: string, publicBaseUrl: string):
 
   return {
     token,
-    url: (orderId, line, expiresAt) => `${publicBaseUrl}${DOWNLOAD_PATH}/${token(orderId, line, expiresAt)}`,
+    url: (orderId, line, expiresAt) => `${base()}${DOWNLOAD_PATH}/${token(orderId, line, expiresAt)}`,
     check(raw, now = new Date()) {
       const m = DOWNLOAD_TOKEN.exec(raw);
       if (!m) return { ok: false, reason: 'malformed' };

@@ -13,7 +13,7 @@ export default fp(
       // Looked up at each notice, like the routes do (tests swap in a notifier of their own).
       push: { notifySubscriber: (sub, message, gone) => fastify.push.notifySubscriber(sub, message, gone) },
       kickMail: () => fastify.notifier.kick(),
-      publicBaseUrl: fastify.config.publicBaseUrl,
+      publicBaseUrl: () => fastify.businessSettings.current().publicBaseUrl,
       quietMs: fastify.config.FINDER_NOTIFY_QUIET_MS,
       log: fastify.log.child({ component: 'finder-arrivals' }),
     });

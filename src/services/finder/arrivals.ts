@@ -24,7 +24,8 @@ export type ArrivalNotifierOptions = {
   push: Pick<PushNotifier, 'notifySubscriber'>;
   /** Wakes the mail worker after notices were queued. */
   kickMail: () => void;
-  publicBaseUrl: string;
+  /** The public address as it is now (business settings). */
+  publicBaseUrl: () => string;
   quietMs: number;
   log: FastifyBaseLogger;
 };
@@ -46,7 +47,7 @@ export function createArrivalNotifier(o: ArrivalNotifierOptions): ArrivalNotifie
 
   async function tell(sub: PhotoCodeSubscription, count: number): Promise<void> {
     const added = count - sub.notifiedCount;
-    const url = photoCodeUrl(o.publicBaseUrl, sub.code);
+    const url = photoCodeUrl(o.publicBaseUrl(), sub.code);
     if (sub.channel === 'email') {
       const mail = { kind: 'photos' as const, orderId: null, payload: { code: sub.code, to: sub.email, added } };
       if (await o.codes.markNotified(sub.id, count, new Date(), mail)) o.kickMail();

@@ -34,7 +34,9 @@ export default fp(
     fastify.decorate('photoCodeRegistry', { isIssued: registry.isIssued } satisfies PhotoCodeRegistry);
     fastify.decorate('photoCodes', {
       async issue(count, via) {
-        const issued = await issueCodes(port, fastify.config.publicBaseUrl, count, via);
+        // The public address as saved in the dashboard now: a card must open on the attendee's phone.
+        const { publicBaseUrl } = await fastify.businessSettings.get();
+        const issued = await issueCodes(port, publicBaseUrl, count, via);
         for (const { code } of issued) registry.remember(code);
         return issued;
       },
@@ -47,5 +49,5 @@ export default fp(
       }),
     } satisfies PhotoCodes);
   },
-  { name: 'photo-codes', dependencies: ['config', 'store'] },
+  { name: 'photo-codes', dependencies: ['config', 'store', 'business-settings'] },
 );

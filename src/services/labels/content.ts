@@ -7,6 +7,8 @@ import type { OrderLine, OrderRecord } from '../../domain/order.js';
 
 /** Shown instead of an address on orders collected at the booth. */
 const PICKUP_TEXT = 'PICKUP AT BOOTH';
+/** ...and on an order of digital files only (nothing to send: the dashboard offers no label for it). */
+const DIGITAL_TEXT = 'DIGITAL FILES: NOTHING TO SHIP';
 
 export type LabelContent = {
   orderNumber: string;
@@ -42,11 +44,11 @@ export function topLineText(content: Pick<LabelContent, 'orderNumber' | 'items'>
 }
 
 export function labelContent(order: OrderRecord): LabelContent {
-  const pickup = order.fulfillmentType === 'pickup';
+  const pickup = order.fulfillmentType !== 'ship';
   const name = cleanText(order.customerName) || '(no name)';
   let addressLines: string[];
   if (pickup) {
-    addressLines = [PICKUP_TEXT];
+    addressLines = [order.fulfillmentType === 'digital' ? DIGITAL_TEXT : PICKUP_TEXT];
   } else {
     // The street may hold a second line (apartment, c/o) on its own line: keep the break.
     const street = order.shippingAddress.split(/\r?\n/).map(cleanText).filter(Boolean);

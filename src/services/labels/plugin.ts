@@ -1,8 +1,11 @@
 /**
- * Shipping labels (docs/contract.md, "Labels"), decorated as `fastify.labels`. The return address is
- * RETURN_ADDRESS (lines separated by `\n`). The label routes and the receipt mail use
- * this interface only; nothing else touches sharp or docx for labels.
+ * Shipping labels (docs/contract.md, "Labels"), decorated as `fastify.labels`. The return
+ * address is the business settings' (docs/contract.md, "Business settings": RETURN_ADDRESS, or
+ * what the owner saved in the dashboard), read for each file, so a save applies to the next
+ * label on every server. The label routes and the receipt mail use this interface only;
+ * nothing else touches sharp or docx for labels.
  */
+import { PassThrough, pipeline } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createLabelRenderer } from './renderer.js';
@@ -15,7 +18,34 @@ declare module 'fastify' {
 }
 
 async function labelsPlugin(fastify: FastifyInstance) {
-  fastify.decorate('labels', createLabelRenderer({ returnAddress: fastify.config.RETURN_ADDRESS }));
+  const settings = fastify.businessSettings;
+  // One renderer per return address (each keeps its drawn return address); an address changes rarely.
+  const renderers = new Map<string, LabelRenderer>();
+  const rendererFor = (returnAddress: string): LabelRenderer => {
+    let r = renderers.get(returnAddress);
+    if (!r) {
+      if (renderers.size >= 8) renderers.clear();
+      r = createLabelRenderer({ returnAddress });
+      renderers.set(returnAddress, r);
+    }
+    return r;
+  };
+  const current = async () => rendererFor((await settings.get()).returnAddress);
+  fastify.decorate('labels', {
+    png: async (order) => (await current()).png(order),
+    docx: async (order) => (await current()).docx(order),
+    batchDocx: async (orders, title) => (await current()).batchDocx(orders, title),
+    batchPdf(orders, opts) {
+      if (orders.length === 0) throw new Error('batch labels need at least one order');
+      // The stream is handed out at once; the PDF flows into it once the settings are read.
+      const out = new PassThrough();
+      current().then(
+        (r) => pipeline(r.batchPdf(orders, opts), out, () => {}),
+        (err: Error) => out.destroy(err),
+      );
+      return out;
+    },
+  } satisfies LabelRenderer);
 }
 
-export default fp(labelsPlugin, { name: 'labels', dependencies: ['config'] });
+export default fp(labelsPlugin, { name: 'labels', dependencies: ['config', 'business-settings'] });

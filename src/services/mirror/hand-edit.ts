@@ -68,7 +68,9 @@ export function handEdit(keys: readonly ColumnKey[], sheet: RowCells, now: Date)
       const text = sheet[key].trim();
       if (key === 'fulfillmentType') {
         const word = text.toLowerCase();
-        if (word !== 'ship' && word !== 'pickup') throw unreadable(key, text, 'ship or pickup');
+        if (word !== 'ship' && word !== 'pickup' && word !== 'digital') {
+          throw unreadable(key, text, 'ship, pickup or digital');
+        }
         fields.fulfillmentType = word;
       } else fields[key] = text;
     }
@@ -79,8 +81,8 @@ export function handEdit(keys: readonly ColumnKey[], sheet: RowCells, now: Date)
     if (edited.has('shippingStatus') || edited.has('trackingNumber')) {
       steps.push((o) => {
         const word = sheet.shippingStatus.trim().toLowerCase();
-        if (edited.has('shippingStatus') && !['ship', 'shipped', 'pickup'].includes(word)) {
-          throw unreadable('shippingStatus', sheet.shippingStatus, 'ship, shipped or pickup');
+        if (edited.has('shippingStatus') && !['ship', 'shipped', 'pickup', 'digital'].includes(word)) {
+          throw unreadable('shippingStatus', sheet.shippingStatus, 'ship, shipped, pickup or digital');
         }
         const tracking = edited.has('trackingNumber') ? sheet.trackingNumber.trim() : undefined;
         // A tracking number typed in marks the order shipped, as update-shipping does.

@@ -16,7 +16,7 @@ export type Deliver = (draft: MailDraft, signal?: AbortSignal) => Promise<Transp
 
 /** The draft with its attachments rendered. */
 export async function completeMail(draft: MailDraft, labels: LabelRenderer): Promise<OutgoingMail> {
-  const { labelsOf, ...rest } = draft;
+  const { labelsOf, returnAddress: _returnAddress, ...rest } = draft;
   if (!labelsOf) return { ...rest, attachments: [] };
   const [png, docx] = await Promise.all([labels.png(labelsOf), labels.docx(labelsOf)]);
   return {

@@ -60,7 +60,8 @@ function labelsFor(returnAddress: string): LabelRenderer {
 async function handle(req: MailThreadRequest, signal: AbortSignal): Promise<MailThreadReply> {
   const transports = req.setup.transports.map(createTransport);
   try {
-    const via = await createDelivery(labelsFor(req.setup.returnAddress), transports)(req.draft, signal);
+    const labels = labelsFor(req.draft.returnAddress ?? req.setup.returnAddress);
+    const via = await createDelivery(labels, transports)(req.draft, signal);
     return { id: req.id, ok: true, via };
   } catch (err) {
     return { id: req.id, ok: false, error: describeError(err), cancelled: signal.aborted };

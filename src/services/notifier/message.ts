@@ -26,9 +26,10 @@ export type OutgoingMail = {
 /**
  * A message as the main thread renders it: everything but the attachment bytes. For a
  * receipt, `labelsOf` is the order whose PNG and DOCX labels are attached at delivery
- * (rendering them is the expensive part, done off the main thread).
+ * (rendering them is the expensive part, done off the main thread), with `returnAddress` on
+ * them (the business settings' when the draft was rendered; absent: the delivery's own).
  */
-export type MailDraft = Omit<OutgoingMail, 'attachments'> & { labelsOf: OrderRecord | null };
+export type MailDraft = Omit<OutgoingMail, 'attachments'> & { labelsOf: OrderRecord | null; returnAddress?: string };
 
 /** `"Convention Photos <photos@example.com>"` (MAIL_FROM) → name and address. */
 export function parseMailbox(text: string): MailAddress {

@@ -28,7 +28,6 @@ import fp from 'fastify-plugin';
 import type { OrderRecord } from '../../domain/order.js';
 import { jobsForNewOrder } from './jobs.js';
 import { CANCEL_GRACE_MS, threadedDelivery } from './mail-thread-client.js';
-import { parseMailbox } from './message.js';
 import { createRenderer } from './render.js';
 import { transportNames, transportSpecs } from './transports/specs.js';
 import type { Notifier } from './types.js';
@@ -50,9 +49,9 @@ async function notifierPlugin(fastify: FastifyInstance) {
     store: outbox,
     render: createRenderer({
       getOrder: (ref) => orders.get(ref),
-      from: parseMailbox(config.MAIL_FROM),
+      // Read for each message: a save in the dashboard applies to the next mail (docs/contract.md, "Business settings").
+      business: () => fastify.businessSettings.get(),
       operatorEmail: config.OPERATOR_EMAIL,
-      publicBaseUrl: config.publicBaseUrl,
       // Read when a receipt is rendered: the downloads service is registered after this one.
       downloadLinks: (order: OrderRecord) =>
         fastify.hasDecorator('downloads') ? fastify.downloads.linksOf(order) : [],
@@ -110,5 +109,5 @@ async function notifierPlugin(fastify: FastifyInstance) {
 
 export default fp(notifierPlugin, {
   name: 'notifier',
-  dependencies: ['config', 'readiness', 'store'],
+  dependencies: ['config', 'readiness', 'store', 'business-settings'],
 });

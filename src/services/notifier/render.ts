@@ -10,10 +10,11 @@
  * This runs on the main thread and is cheap (one order read, some strings); the labels a
  * receipt carries are rendered at delivery (delivery.ts), off the main thread.
  */
+import type { BusinessSettings } from '../../domain/business.js';
 import type { OrderRecord } from '../../domain/order.js';
 import { parsePhotoCode, photoCodeUrl } from '../../domain/photo-code.js';
 import type { MailJob } from '../store/ports/mail-outbox.js';
-import { domainOf, type MailAddress, type MailDraft } from './message.js';
+import { domainOf, type MailAddress, type MailDraft, parseMailbox } from './message.js';
 import { headerText, isSafeAddress } from './sanitize.js';
 import type { MessageContent, TemplateContext } from './templates/letter.js';
 import { codeConfirmContent, photosContent, takedownContent, takedownNoticeContent } from './templates/notices.js';
@@ -23,9 +24,15 @@ export type RenderResult = { draft: MailDraft } | { skip: string };
 
 export type RenderDeps = {
   getOrder(ref: string): Promise<OrderRecord | null>;
-  from: MailAddress;
+  /**
+   * The business settings as they are when a message is rendered (docs/contract.md, "Business
+   * settings"): the sender, the name it is signed with, the links' address, how to pay, and
+   * the return address on a receipt's labels.
+   */
+  business(): Promise<
+    Pick<BusinessSettings, 'businessName' | 'mailFrom' | 'publicBaseUrl' | 'paymentInstructions' | 'returnAddress'>
+  >;
   operatorEmail: string | undefined;
-  publicBaseUrl: string;
   /** The download links of a paid order (the downloads service), for the receipt. */
   downloadLinks?: TemplateContext['downloadLinks'];
 };
@@ -33,11 +40,18 @@ export type RenderDeps = {
 export type RenderJob = (job: MailJob) => Promise<RenderResult>;
 
 export function createRenderer(deps: RenderDeps): RenderJob {
-  const ctx: TemplateContext = {
-    publicBaseUrl: deps.publicBaseUrl,
-    senderName: headerText(deps.from.name) || 'Convention Photos',
-    ...(deps.downloadLinks ? { downloadLinks: deps.downloadLinks } : {}),
-  };
+  /** What this message is written with: read when it is rendered, so a save in the dashboard applies at once. */
+  async function context(): Promise<{ ctx: TemplateContext; from: MailAddress; returnAddress: string }> {
+    const b = await deps.business();
+    const from = parseMailbox(b.mailFrom);
+    const ctx: TemplateContext = {
+      publicBaseUrl: b.publicBaseUrl,
+      senderName: headerText(b.businessName) || headerText(from.name) || 'Convention Photos',
+      paymentInstructions: b.paymentInstructions,
+      ...(deps.downloadLinks ? { downloadLinks: deps.downloadLinks } : {}),
+    };
+    return { ctx, from, returnAddress: b.returnAddress };
+  }
 
   function customer(order: OrderRecord): MailAddress {
     const address = order.customerEmail.trim();
@@ -54,6 +68,7 @@ export function createRenderer(deps: RenderDeps): RenderJob {
   }
 
   function envelope(
+    { from, returnAddress }: { from: MailAddress; returnAddress: string },
     job: MailJob,
     order: OrderRecord | null,
     to: MailAddress[],
@@ -61,14 +76,17 @@ export function createRenderer(deps: RenderDeps): RenderJob {
     content: MessageContent,
     labelsOf: OrderRecord | null = null,
   ): RenderResult {
+    // Digital files alone have no label (docs/contract.md, "Selling"): nothing is attached.
+    const labels = labelsOf?.fulfillmentType === 'digital' ? null : labelsOf;
     return {
       draft: {
-        from: { name: headerText(deps.from.name), address: deps.from.address },
+        from: { name: headerText(from.name), address: from.address },
         to,
         cc,
         ...content,
-        labelsOf,
-        messageId: `<mail-${job.id}@${domainOf(deps.from.address)}>`,
+        labelsOf: labels,
+        ...(labels ? { returnAddress } : {}),
+        messageId: `<mail-${job.id}@${domainOf(from.address)}>`,
         meta: { jobId: job.id, kind: job.kind, orderNumber: order?.orderNumber ?? null, createdAt: job.createdAt },
       },
     };
@@ -82,6 +100,8 @@ export function createRenderer(deps: RenderDeps): RenderJob {
   }
 
   return async function render(job) {
+    const c = await context();
+    const { ctx } = c;
     switch (job.kind) {
       case 'receipt': {
         const order = await orderOf(job);
@@ -89,21 +109,21 @@ export function createRenderer(deps: RenderDeps): RenderJob {
           // A booth order without an email: the operator's copy only, if there is one.
           if (!deps.operatorEmail) return { skip: 'no customer email (booth order) and no OPERATOR_EMAIL' };
           const op = { name: '', address: deps.operatorEmail };
-          return envelope(job, order, [op], [], receiptContent(order, ctx), order);
+          return envelope(c, job, order, [op], [], receiptContent(order, ctx), order);
         }
         const to = customer(order);
-        return envelope(job, order, [to], operatorCopy(to), receiptContent(order, ctx), order);
+        return envelope(c, job, order, [to], operatorCopy(to), receiptContent(order, ctx), order);
       }
       case 'shipped': {
         const order = await orderOf(job);
         if (order.shippingStatus !== 'shipped') return { skip: 'order is no longer marked shipped' };
         if (order.customerEmail.trim() === '') return { skip: 'no customer email (booth order)' };
-        return envelope(job, order, [customer(order)], [], shippedContent(order, ctx));
+        return envelope(c, job, order, [customer(order)], [], shippedContent(order, ctx));
       }
       case 'ready': {
         const order = await orderOf(job);
         if (order.pickupStatus !== 'ready') return { skip: `order is no longer ready (it is ${order.pickupStatus})` };
-        return envelope(job, order, [customer(order)], [], readyContent(order, ctx));
+        return envelope(c, job, order, [customer(order)], [], readyContent(order, ctx));
       }
       case 'verification': {
         const order = await orderOf(job);
@@ -113,7 +133,7 @@ export function createRenderer(deps: RenderDeps): RenderJob {
         if (typeof verifyUrl !== 'string' || !/^https?:\/\//i.test(verifyUrl)) {
           throw new Error(`verification mail ${job.id} has no http(s) verifyUrl`);
         }
-        return envelope(job, order, [customer(order)], [], verificationContent(order, ctx, verifyUrl));
+        return envelope(c, job, order, [customer(order)], [], verificationContent(order, ctx, verifyUrl));
       }
       case 'photos': {
         const code = typeof job.payload.code === 'string' ? parsePhotoCode(job.payload.code) : undefined;
@@ -121,8 +141,8 @@ export function createRenderer(deps: RenderDeps): RenderJob {
         if (!code) throw new Error(`photos mail ${job.id} names no photo code`);
         if (!isSafeAddress(to)) return { skip: "the subscriber's email address is not usable" };
         const added = typeof job.payload.added === 'number' && job.payload.added > 0 ? job.payload.added : 1;
-        const content = photosContent(code, added, photoCodeUrl(deps.publicBaseUrl, code), ctx);
-        return envelope(job, null, [{ name: '', address: to }], [], content);
+        const content = photosContent(code, added, photoCodeUrl(ctx.publicBaseUrl, code), ctx);
+        return envelope(c, job, null, [{ name: '', address: to }], [], content);
       }
       case 'code-confirm': {
         const code = typeof job.payload.code === 'string' ? parsePhotoCode(job.payload.code) : undefined;
@@ -133,7 +153,7 @@ export function createRenderer(deps: RenderDeps): RenderJob {
           throw new Error(`code-confirm mail ${job.id} has no http(s) confirmUrl`);
         }
         if (!isSafeAddress(to)) return { skip: "the subscriber's email address is not usable" };
-        return envelope(job, null, [{ name: '', address: to }], [], codeConfirmContent(code, confirmUrl, ctx));
+        return envelope(c, job, null, [{ name: '', address: to }], [], codeConfirmContent(code, confirmUrl, ctx));
       }
       case 'takedown': {
         // The requester, not a customer of an order: everything the message needs is in the payload.
@@ -148,7 +168,7 @@ export function createRenderer(deps: RenderDeps): RenderJob {
           { decision, eventName: typeof eventName === 'string' ? eventName : '', photoNumber },
           ctx,
         );
-        return envelope(job, null, [{ name: '', address: email.trim() }], [], content);
+        return envelope(c, job, null, [{ name: '', address: email.trim() }], [], content);
       }
       case 'operator': {
         // A notice for the photographer (OPERATOR_EMAIL): a new takedown request.
@@ -168,7 +188,7 @@ export function createRenderer(deps: RenderDeps): RenderJob {
           },
           ctx,
         );
-        return envelope(job, null, [{ name: '', address: deps.operatorEmail }], [], content);
+        return envelope(c, job, null, [{ name: '', address: deps.operatorEmail }], [], content);
       }
       default:
         // A kind the store's outbox knows but this version never enqueues.

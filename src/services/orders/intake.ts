@@ -32,7 +32,14 @@
  * stored with it: there is never a held order without its confirmation mail.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Actor, FulfillmentType, NewOrder, OrderChannel, OrderRecord } from '../../domain/order.js';
+import {
+  type Actor,
+  type FulfillmentType,
+  fulfilmentOf,
+  type NewOrder,
+  type OrderChannel,
+  type OrderRecord,
+} from '../../domain/order.js';
 import { closedReason, type PricingOptions } from '../../domain/pricing.js';
 import { appError } from '../../errors/catalogue.js';
 import { newId } from '../../lib/ids.js';
@@ -178,9 +185,12 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
   }
 
   /** `addressVerified` and the address to store: the standardised one when the check found it. */
-  async function checkAddress(s: Submission): Promise<{ address: PostalAddress; verified: boolean | null }> {
+  async function checkAddress(
+    s: Submission,
+    fulfillmentType: FulfillmentType,
+  ): Promise<{ address: PostalAddress; verified: boolean | null }> {
     const given = s.customer.address;
-    if (s.customer.fulfillmentType !== 'ship') return { address: given, verified: null };
+    if (fulfillmentType !== 'ship') return { address: given, verified: null };
     const check = await deps.addressVerifier.verify(given);
     if (check.status === 'invalid') {
       const field = check.field ? s.addressFields[check.field] : undefined;
@@ -211,7 +221,9 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
       const code = s.couponCode as string;
       priced = price({ code, record: (await deps.coupons.get(code)) ?? undefined });
     }
-    const { address, verified } = await checkAddress(s);
+    // Digital files alone are neither shipped nor collected, whatever was asked (docs/contract.md, "Selling").
+    const fulfillmentType = fulfilmentOf(priced.lines, s.customer.fulfillmentType);
+    const { address, verified } = await checkAddress(s, fulfillmentType);
 
     const channel: OrderChannel = s.admin ? 'booth' : 'web';
     const held = channel === 'web' && priced.totalCents >= deps.settings.highValueThresholdCents;
@@ -225,7 +237,7 @@ export function createOrderIntake(deps: IntakeDeps): OrderIntake {
       customerName: s.customer.name,
       customerEmail: s.customer.email,
       customerPhone: s.customer.phone,
-      fulfillmentType: s.customer.fulfillmentType,
+      fulfillmentType,
       shippingAddress: address.line1,
       city: address.city,
       state: address.state,

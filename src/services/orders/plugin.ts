@@ -56,7 +56,7 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
   const { config } = fastify;
   const { orders, idempotencyKeys } = fastify.store;
   const log = fastify.log.child({ component: 'orders' });
-  const links = createLinkSigner(await linkSecret(fastify), config.publicBaseUrl);
+  const links = createLinkSigner(await linkSecret(fastify), () => fastify.businessSettings.current().publicBaseUrl);
   const intake = createOrderIntake({
     orders,
     idempotencyKeys,

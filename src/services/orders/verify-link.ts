@@ -28,7 +28,9 @@ export interface LinkSigner {
 
 export const VERIFY_PATH = '/api/orders/verify';
 
-export function createLinkSigner(secret: string, publicBaseUrl: string): LinkSigner {
+/** `publicBaseUrl`: the address links start with, or a function giving it as it is now (business settings). */
+export function createLinkSigner(secret: string, publicBaseUrl: string | (() => string)): LinkSigner {
+  const base = typeof publicBaseUrl === 'function' ? publicBaseUrl : () => publicBaseUrl;
   if (secret.length < 16) throw new Error('the link-signing secret must be at least 16 characters');
   const mac = (orderId: string, expires: string) =>
     createHmac('sha256', secret).update(`${VERSION}.${orderId}.${expires}`).digest();
@@ -40,7 +42,7 @@ export function createLinkSigner(secret: string, publicBaseUrl: string): LinkSig
 
   return {
     token,
-    url: (orderId, expiresAt) => `${publicBaseUrl}${VERIFY_PATH}?token=${token(orderId, expiresAt)}`,
+    url: (orderId, expiresAt) => `${base()}${VERIFY_PATH}?token=${token(orderId, expiresAt)}`,
     check(raw) {
       const m = raw === undefined ? null : TOKEN.exec(raw.trim());
       if (!m) return { ok: false, reason: 'malformed' };

@@ -8,7 +8,7 @@
  * Text is rendered with the font shipped in node_modules (no system fonts needed).
  */
 
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
@@ -272,6 +272,7 @@ async function generateDemoLibrary(opts: {
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const started = Date.now();
+  const written = new Date(now.getTime() - 3_600_000);
   opts.log.info({ photosDir: opts.photosDir, images: images.length }, 'generating the demo photo library');
   try {
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -299,7 +300,13 @@ async function generateDemoLibrary(opts: {
         limit(async () => {
           const dir = path.join(staging, img.event, img.day, img.session);
           await mkdir(dir, { recursive: true });
-          await writeFile(path.join(dir, img.fileName), await renderDemoImage(img, fontfile));
+          const file = path.join(dir, img.fileName);
+          await writeFile(file, await renderDemoImage(img, fontfile));
+          // Dated an hour back: the drawing is complete when it is moved into place, so the
+          // first scan takes every image at once rather than holding the last ones back for
+          // the intake's settling time (and then for their inspection): the library's
+          // "indexed" count is the 60 drawn, not the part older than INTAKE_SETTLE_MS.
+          await utimes(file, written, written);
           done++;
           if (done % 15 === 0 || done === images.length) {
             opts.log.info(`demo photo library: ${done}/${images.length} images`);

@@ -47,6 +47,9 @@ const PICKUP_WORDS: Record<string, { title: string; body: string }> = {
 
 const oneLine = (s: string, max: number) => s.replace(/\s+/g, ' ').trim().slice(0, max);
 
+/** What a new order asks of the photographer. */
+const FULFILMENT_WORDS = { ship: 'to ship', pickup: 'pickup', digital: 'digital files' } as const;
+
 export function pushPayload(
   event: OrderEvent,
   order: OrderRecord,
@@ -60,7 +63,7 @@ export function pushPayload(
     const who = `${oneLine(order.customerName, 60)} · ${formatCents(order.totalCents)}`;
     if (event === 'created') {
       title = `New order ${n}`;
-      body = `${who} · ${order.fulfillmentType === 'ship' ? 'to ship' : 'pickup'}`;
+      body = `${who} · ${FULFILMENT_WORDS[order.fulfillmentType]}`;
     } else if (event === 'status') {
       title = `Order ${n} ${STATUS_WORDS[order.status] ?? order.status}`;
       body = who;

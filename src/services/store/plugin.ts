@@ -69,6 +69,8 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     photoCodes: store.photoCodes,
     printJobs: store.printJobs,
     faces: store.faces,
+    businessSettings: store.businessSettings,
+    adminTokens: store.adminTokens,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {

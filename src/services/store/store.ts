@@ -8,6 +8,8 @@ import { PostgresEngine, type PostgresEngineOptions } from './engines/postgres/e
 import { SqliteEngine, type SqliteEngineOptions } from './engines/sqlite/engine.js';
 import { importSheetsSideStore } from './import-sheets-side-store.js';
 import { type StoreLogger, silentLogger } from './logger.js';
+import type { AdminTokensPort } from './ports/admin-tokens.js';
+import type { BusinessSettingsPort } from './ports/business-settings.js';
 import type { CaptchaTokensPort } from './ports/captcha-tokens.js';
 import type { CouponsPort } from './ports/coupons.js';
 import type { DownloadGrantsPort } from './ports/download-grants.js';
@@ -22,6 +24,8 @@ import type { PhotoCodesPort } from './ports/photo-codes.js';
 import type { PrintJobsPort } from './ports/print-jobs.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
 import type { TakedownsPort } from './ports/takedowns.js';
+import { SqlAdminTokens } from './sql/admin-tokens.js';
+import { SqlBusinessSettings } from './sql/business-settings.js';
 import { SqlCaptchaTokens } from './sql/captcha-tokens.js';
 import { SqlCoupons } from './sql/coupons.js';
 import type { Db } from './sql/db.js';
@@ -58,6 +62,10 @@ export interface Store {
   readonly printJobs: PrintJobsPort;
   /** Face search's vectors (src/services/faces is its one user). */
   readonly faces: FacesPort;
+  /** The business settings saved in the dashboard (src/services/business-settings is its one user). */
+  readonly businessSettings: BusinessSettingsPort;
+  /** Admin tokens made by the owner (src/services/admin-auth is their one user besides their routes). */
+  readonly adminTokens: AdminTokensPort;
 }
 
 export type StoreOptions = (
@@ -89,6 +97,8 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly takedowns: TakedownsPort;
   readonly printJobs: PrintJobsPort;
   readonly faces: FacesPort;
+  readonly businessSettings: BusinessSettingsPort;
+  readonly adminTokens: AdminTokensPort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -106,6 +116,8 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.takedowns = new SqlTakedowns(db);
     this.printJobs = new SqlPrintJobs(db);
     this.faces = new SqlFaces(db);
+    this.businessSettings = new SqlBusinessSettings(db);
+    this.adminTokens = new SqlAdminTokens(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

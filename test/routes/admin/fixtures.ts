@@ -52,19 +52,25 @@ async function writeLibrary(photosDir: string, events: Record<string, Record<str
 export async function orderIn(
   app: TestApp,
   status: OrderStatus,
-  over: Partial<NewOrder> & { shipped?: boolean } = {},
+  over: Partial<NewOrder> & { shipped?: boolean; printed?: boolean } = {},
 ): Promise<OrderRecord> {
-  const { shipped, ...fields } = over;
+  const { shipped, printed, ...fields } = over;
   let order = await app.store.orders.create(newOrder(fields), { by: 'customer' });
+  // A parcel goes out with its prints (docs/contract.md, "Fulfilment"): shipping marks them printed.
   if (status === 'void' && shipped) {
     order = (await app.store.orders.update(order.id, { status: 'paid' }, { by: 'admin' })).order;
-    order = (await app.store.orders.setShipping(order.id, { shipped: true }, { by: 'admin' })).order;
+    order = (await app.store.orders.setShipping(order.id, { shipped: true, printAll: true }, { by: 'admin' })).order;
     return (await app.store.orders.update(order.id, { status: 'void' }, { by: 'admin' })).order;
   }
   if (status !== 'pending') order = (await app.store.orders.update(order.id, { status }, { by: 'admin' })).order;
-  if (shipped)
-    order = (await app.store.orders.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' }, { by: 'admin' }))
-      .order;
+  if (printed) {
+    const lines = order.items.map((_l, i) => i);
+    order = (await app.store.orders.markPrinted(new Map([[order.id, lines]]), { by: 'admin' }))[0]?.order ?? order;
+  }
+  if (shipped) {
+    const patch = { shipped: true, trackingNumber: '1Z999', printAll: true };
+    order = (await app.store.orders.setShipping(order.id, patch, { by: 'admin' })).order;
+  }
   return order;
 }
 
@@ -80,7 +86,7 @@ export function expectError(res: LightMyRequestResponse, status: number, code: s
 }
 
 type Inject = {
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   payload?: unknown;
   headers?: Record<string, string>;

@@ -21,7 +21,7 @@ async function outbox(dataDir: string): Promise<string[]> {
 describe('POST /api/orders/{id}/update-shipping', () => {
   test('{ shipped: true } marks a paid order shipped; repeating it changes nothing', async (t) => {
     const app = await appWithEvents(t);
-    const order = await orderIn(app, 'paid');
+    const order = await orderIn(app, 'paid', { printed: true });
     const res = await call(app, { method: 'POST', url: shipping(order.orderNumber), payload: { shipped: true } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
@@ -37,7 +37,7 @@ describe('POST /api/orders/{id}/update-shipping', () => {
 
   test('{ trackingNumber } implies shipped and stores it; both fields together work too', async (t) => {
     const app = await appWithEvents(t);
-    const a = await orderIn(app, 'paid');
+    const a = await orderIn(app, 'paid', { printed: true });
     const ra = await call(app, {
       method: 'POST',
       url: shipping(a.id),
@@ -49,7 +49,7 @@ describe('POST /api/orders/{id}/update-shipping', () => {
     });
     expect(ra.json().message).toContain('tracking 1Z999AA10123456784');
 
-    const b = await orderIn(app, 'paid');
+    const b = await orderIn(app, 'paid', { printed: true });
     const rb = await call(app, {
       method: 'POST',
       url: shipping(b.id),
@@ -61,6 +61,40 @@ describe('POST /api/orders/{id}/update-shipping', () => {
     const rc = await call(app, { method: 'POST', url: shipping(a.id), payload: { trackingNumber: 'NEW-1' } });
     expect(rc.json()).toMatchObject({ changed: true, order: { trackingNumber: 'NEW-1' } });
     expect((await app.store.orders.get(a.id))?.trackingNumber).toBe('NEW-1');
+  });
+
+  test('a parcel goes out with its prints: 409 NOT_PRINTED naming the lines, unless printAll marks them printed (history); it leaves the print queue', async (t) => {
+    const app = await appWithEvents(t);
+    const order = await orderIn(app, 'paid');
+    await app.store.orders.markPrinted(new Map([[order.id, [0]]]), { by: 'admin' });
+    const refused = await call(app, { method: 'POST', url: shipping(order.id), payload: { trackingNumber: '1Z9' } });
+    expectError(refused, 409, 'NOT_PRINTED');
+    expect(JSON.parse(refused.json().details)).toEqual({
+      orderNumber: order.orderNumber,
+      notPrinted: [{ itemId: `${order.orderNumber}.2`, photoNumber: '0007', size: '8x10', quantity: 1 }],
+    });
+    expect(refused.json().error).toContain(`${order.orderNumber}.2`);
+    const stored = await app.store.orders.get(order.id);
+    expect([stored?.shippingStatus, stored?.trackingNumber]).toEqual(['ship', '']);
+    const queue = async () =>
+      (await call(app, { url: '/api/print-queue' })).json().items.map((i: { itemId: string }) => i.itemId);
+    expect(await queue()).toEqual([`${order.orderNumber}.2`]);
+
+    const res = await call(app, {
+      method: 'POST',
+      url: shipping(order.id),
+      payload: { trackingNumber: '1Z9', printAll: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().order).toMatchObject({ shippingStatus: 'shipped', trackingNumber: '1Z9' });
+    const view = (await call(app, { url: `/api/orders/${order.id}` })).json();
+    expect(view.lines.map((l: { printedAt: string | null }) => l.printedAt !== null)).toEqual([true, true]);
+    expect(view.history.slice(-3).map((h: { action: string; field?: string }) => [h.action, h.field])).toEqual([
+      ['printed', `${order.orderNumber}.2`],
+      ['shipping', undefined],
+      ['edit', 'trackingNumber'],
+    ]);
+    expect(await queue()).toEqual([]);
   });
 
   test('{ shipped: false } undoes shipping and clears the tracking number', async (t) => {
@@ -132,18 +166,22 @@ describe('POST /api/orders/{id}/update-shipping', () => {
   test('marking shipped queues the customer’s "shipped" mail (with the tracking number) and pushes; undo pushes too', async (t) => {
     const app = await appWithEvents(t);
     const push = await withPushService(t, app);
-    const order = await orderIn(app, 'paid', { customerEmail: 'ada@example.com' });
+    const order = await orderIn(app, 'paid', { customerEmail: 'ada@example.com', printed: true });
     await app.notifier.flush();
     const before = await outbox(app.dataDir);
 
-    await call(app, { method: 'POST', url: shipping(order.id), payload: { trackingNumber: '1ZTRACK42' } });
+    await call(app, { method: 'POST', url: shipping(order.id), payload: { trackingNumber: '1Z999AA10123456784' } });
     await app.notifier.flush();
     const sent = (await outbox(app.dataDir)).filter((f) => !before.includes(f));
     expect(sent).toHaveLength(1);
     expect(sent[0]).toContain('shipped');
     const eml = await readFile(path.join(app.dataDir, 'outbox', sent[0] as string), 'utf8');
     expect(eml).toMatch(/^To: .*ada@example\.com/m);
-    expect(eml).toContain('1ZTRACK42');
+    expect(eml).toContain('1Z999AA10123456784');
+    // A UPS number: the mail links to UPS's tracking page (text and HTML).
+    const unfolded = eml.replace(/=\r?\n/g, '').replaceAll('=3D', '=');
+    expect(unfolded).toContain('Track it with UPS: https://www.ups.com/track?tracknum=1Z999AA10123456784');
+    expect(unfolded).toContain('href="https://www.ups.com/track?tracknum=1Z999AA10123456784"');
 
     // Nothing changes, nothing is sent.
     await call(app, { method: 'POST', url: shipping(order.id), payload: { shipped: true } });

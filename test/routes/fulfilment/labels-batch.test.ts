@@ -58,6 +58,8 @@ describe('GET /api/labels/batch', () => {
     const { app, waiting } = await day(t);
     const res = await call(app, { url: `/api/labels/batch?eventSlug=${AX}&slips=true` });
     expect(res.statusCode).toBe(200);
+    // Another file name than the labels alone, so downloading both keeps both.
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="labels-and-slips-${AX}.pdf"`);
     const pages = await readPdf(res.rawPayload);
     expect(pages.map((p) => (p.width > p.height ? 'label' : 'slip'))).toEqual(['label', 'slip', 'label', 'slip']);
     expect(pages[3]?.text).toContain('PACKING SLIP');

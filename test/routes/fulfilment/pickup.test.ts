@@ -12,8 +12,13 @@ import { saveSubscriber, withPushService } from '../../support/push-service.js';
 import { AX, call, expectError, orderIn } from '../admin/fixtures.js';
 
 const ADMIN = actorFor('owner', ADMIN_TOKEN);
-const pickup = (ref: string, status: string, admin = true) =>
-  ({ method: 'POST', url: `/api/orders/${ref}/pickup`, payload: { status }, admin }) as const;
+const pickup = (ref: string, status: string, admin = true, printAll?: boolean) =>
+  ({
+    method: 'POST',
+    url: `/api/orders/${ref}/pickup`,
+    payload: printAll === undefined ? { status } : { status, printAll },
+    admin,
+  }) as const;
 
 async function outbox(dataDir: string): Promise<string[]> {
   try {
@@ -27,7 +32,11 @@ forEachEngine((_engine, makeApp) => {
   test('ready emails and pushes the customer; collected; each in the history; the same again notifies nobody', async (t) => {
     const app = await makeApp(t);
     const push = await withPushService(t, app);
-    const order = await orderIn(app, 'paid', { fulfillmentType: 'pickup', customerEmail: 'ada@example.com' });
+    const order = await orderIn(app, 'paid', {
+      fulfillmentType: 'pickup',
+      customerEmail: 'ada@example.com',
+      printed: true,
+    });
     await saveSubscriber(app.store, push.subscriber(), 'order', order.id);
     await app.notifier.flush();
     const before = await outbox(app.dataDir);
@@ -80,11 +89,46 @@ forEachEngine((_engine, makeApp) => {
     expect(lookup.json()).not.toHaveProperty('history');
   });
 
+  test('ready and collected wait for the prints: 409 NOT_PRINTED naming the lines, unless printAll marks them printed; a collected order leaves the print queue', async (t) => {
+    const app = await makeApp(t);
+    const order = await orderIn(app, 'paid', { fulfillmentType: 'pickup', customerEmail: 'ada@example.com' });
+    const n = order.orderNumber;
+    const queue = async () =>
+      (await call(app, { url: '/api/print-queue' })).json().items.map((i: { itemId: string }) => i.itemId);
+    expect(await queue()).toEqual([`${n}.1`, `${n}.2`]);
+    for (const status of ['ready', 'collected']) {
+      const refused = await call(app, pickup(n, status));
+      expectError(refused, 409, 'NOT_PRINTED');
+      expect(JSON.parse(refused.json().details).notPrinted.map((l: { itemId: string }) => l.itemId)).toEqual([
+        `${n}.1`,
+        `${n}.2`,
+      ]);
+    }
+    expect((await app.store.orders.get(n))?.pickupStatus).toBe('waiting');
+    // One line printed: still refused, naming the other.
+    await call(app, { method: 'POST', url: '/api/print-queue/printed', payload: { itemIds: [`${n}.1`] } });
+    const one = await call(app, pickup(n, 'ready'));
+    expectError(one, 409, 'NOT_PRINTED');
+    expect(JSON.parse(one.json().details).notPrinted).toEqual([
+      { itemId: `${n}.2`, photoNumber: '0007', size: '8x10', quantity: 1 },
+    ]);
+    // "Mark all printed and collected": one change, the printed line in the history before the pickup.
+    const res = await call(app, pickup(n, 'collected', true, true));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().order.pickupStatus).toBe('collected');
+    expect(res.json().order.lines.every((l: { printedAt: string | null }) => l.printedAt !== null)).toBe(true);
+    expect(res.json().order.history.slice(-2)).toEqual([
+      expect.objectContaining({ action: 'printed', field: `${n}.2`, by: ADMIN }),
+      expect.objectContaining({ action: 'pickup', from: 'waiting', to: 'collected', by: ADMIN }),
+    ]);
+    expect(await queue()).toEqual([]);
+  });
+
   test('409 ORDER_NOT_PICKUP for an order that ships, INVALID_TRANSITION unpaid or out of order; 404, 400, 401', async (t) => {
     const app = await makeApp(t);
     const ship = await orderIn(app, 'paid');
     const pending = await orderIn(app, 'pending', { fulfillmentType: 'pickup' });
-    const paid = await orderIn(app, 'paid', { fulfillmentType: 'pickup' });
+    const paid = await orderIn(app, 'paid', { fulfillmentType: 'pickup', printed: true });
     expectError(await call(app, pickup(ship.id, 'ready')), 409, 'ORDER_NOT_PICKUP');
     expectError(await call(app, pickup(pending.id, 'ready')), 409, 'INVALID_TRANSITION');
     await call(app, pickup(paid.id, 'collected')); // the customer came first

@@ -31,7 +31,8 @@ test('every change is in the admin view’s history, with who made it; customers
   await admin('PUT', `/api/orders/${id}`, { customerName: 'Grace B. Hopper' });
   await admin('POST', `/api/orders/${id}/update-status`, { status: 'paid' });
   await admin('POST', `/api/orders/${id}/update-status`, { status: 'paid' }); // nothing changes: no entry
-  const shipped = await admin('POST', `/api/orders/${id}/update-shipping`, { trackingNumber: '1Z999' });
+  // The prints are in the parcel: printAll marks each printed, in the history before the shipping.
+  const shipped = await admin('POST', `/api/orders/${id}/update-shipping`, { trackingNumber: '1Z999', printAll: true });
   const feedback = await app.inject({
     method: 'POST',
     url: `/api/orders/${orderNumber}/feedback`,
@@ -40,6 +41,10 @@ test('every change is in the admin view’s history, with who made it; customers
   expect(feedback.statusCode).toBe(200);
 
   const view = await admin('GET', `/api/orders/${orderNumber}`);
+  const printed = (view.lines as unknown[]).map((_, i) =>
+    expect.objectContaining({ action: 'printed', field: `${orderNumber}.${i + 1}`, by: ADMIN }),
+  );
+  expect(printed.length).toBeGreaterThan(0);
   expect(view.history).toEqual([
     { at: view.createdAt, action: 'create', to: 'pending', by: 'customer' },
     {
@@ -51,11 +56,12 @@ test('every change is in the admin view’s history, with who made it; customers
       by: ADMIN,
     },
     { at: expect.any(String), action: 'status', from: 'pending', to: 'paid', by: ADMIN },
+    ...printed,
     { at: expect.any(String), action: 'shipping', from: 'ship', to: 'shipped', by: ADMIN },
     { at: expect.any(String), action: 'edit', field: 'trackingNumber', from: '', to: '1Z999', by: ADMIN },
     { at: expect.any(String), action: 'feedback', field: 'proof', to: 'email', by: 'customer' },
   ]);
-  expect(shipped.order.history).toHaveLength(5);
+  expect(shipped.order.history).toHaveLength(5 + printed.length);
   const [listed] = await admin('GET', '/api/orders/completed');
   expect(listed.history).toEqual(view.history);
 

@@ -36,6 +36,8 @@ describe('POST /api/orders/lookup', () => {
       shippingFee: '$5.00',
       total: expect.stringMatching(/^\$\d+\.\d\d$/),
       paymentUrl: null,
+      paymentInstructions: null,
+      tracking: null,
       downloads: [],
       createdAt: order.createdAt,
       updatedAt: expect.any(String),
@@ -80,6 +82,52 @@ describe('POST /api/orders/lookup', () => {
     expect(await of(held.orderNumber)).toMatchObject({ status: 'pending', verificationRequired: true });
     expect(await of(voided.orderNumber)).toMatchObject({ status: 'void', verificationRequired: false });
     expect(await of(cancelled.orderNumber)).toMatchObject({ status: 'cancelled' });
+  });
+
+  test('an unpaid order says how to pay (the saved business settings, at once); a shipped USPS, UPS or FedEx number links to its tracking page', async (t) => {
+    const app = await appWithEvents(t, { env: MANY });
+    const of = async (n: string) => (await lookup(app, { orderNumber: n, email: 'ada@example.com' })).json();
+    const unpaid = await orderIn(app, 'pending');
+    expect((await of(unpaid.orderNumber)).paymentInstructions).toMatch(/booth/);
+    const saved = await call(app, {
+      method: 'PUT',
+      url: '/api/settings',
+      payload: { paymentInstructions: 'Venmo @jane-doe-photos with your order number.' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await of(unpaid.orderNumber)).toMatchObject({
+      status: 'pending',
+      shippingStatus: 'ship',
+      paymentInstructions: 'Venmo @jane-doe-photos with your order number.',
+      tracking: null,
+    });
+    // Paid: nothing left to pay; shipped with a carrier's number: the link.
+    const shipped = await orderIn(app, 'paid', { printed: true });
+    expect((await of(shipped.orderNumber)).paymentInstructions).toBeNull();
+    const cases = [
+      ['1Z999AA10123456784', 'UPS', 'https://www.ups.com/track?tracknum=1Z999AA10123456784'],
+      [
+        '9400 1000 0000 0000 0000 00',
+        'USPS',
+        'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400100000000000000000',
+      ],
+      ['123456789012', 'FedEx', 'https://www.fedex.com/fedextrack/?trknbr=123456789012'],
+    ] as const;
+    for (const [trackingNumber, carrier, url] of cases) {
+      const res = await call(app, {
+        method: 'POST',
+        url: `/api/orders/${shipped.id}/update-shipping`,
+        payload: { trackingNumber },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await of(shipped.orderNumber)).tracking).toEqual({ carrier, url });
+    }
+    await call(app, {
+      method: 'POST',
+      url: `/api/orders/${shipped.id}/update-shipping`,
+      payload: { trackingNumber: 'LOCAL-7' },
+    });
+    expect(await of(shipped.orderNumber)).toMatchObject({ trackingNumber: 'LOCAL-7', tracking: null });
   });
 
   test('wrong email and unknown order: the same 404 ORDER_NOT_FOUND, byte for byte', async (t) => {

@@ -142,7 +142,7 @@ describe('Sheets layout', () => {
     [{ items: 'Photo #1 (4x6) x1', itemsJson: '' }, 'items line "Photo #1" has no amount'],
     [{ items: '', itemsJson: '' }, 'items is empty'],
     [{ orderNumber: 'nonsense' }, 'orderNumber: Invalid string: must match pattern /^[A-Z0-9]{1,8}-\\d{4,}$/'],
-    [{ fulfillmentType: 'courier' }, 'fulfillmentType: Invalid option: expected one of "ship"|"pickup"'],
+    [{ fulfillmentType: 'courier' }, 'fulfillmentType: Invalid option: expected one of "ship"|"pickup"|"digital"'],
   ] as [Partial<RowCells>, string][])('unreadable: %o → %s', ([over, reason]) => {
     expect(parseRow(cells(over))).toEqual({ ok: false, reason });
   });

@@ -2,7 +2,6 @@ import { simpleParser } from 'mailparser';
 import type { TestContext } from 'vitest';
 import { describe, expect, test } from 'vitest';
 import { completeMail } from '../../../src/services/notifier/delivery.js';
-import { parseMailbox } from '../../../src/services/notifier/message.js';
 import { createRenderer, type RenderResult } from '../../../src/services/notifier/render.js';
 import { composeRfc822 } from '../../../src/services/notifier/transports/file.js';
 import type { MailJob, MailJobInput } from '../../../src/services/store/ports/mail-outbox.js';
@@ -15,9 +14,14 @@ async function setup(t: TestContext, operatorEmail?: string) {
   const store = await sqliteStore(t);
   const render = createRenderer({
     getOrder: (ref) => store.orders.get(ref),
-    from: parseMailbox('Convention Photos <photos@example.com>'),
+    business: async () => ({
+      businessName: 'Convention Photos',
+      mailFrom: 'Convention Photos <photos@example.com>',
+      publicBaseUrl: 'https://photos.example.com',
+      paymentInstructions: 'Pay at the booth.',
+      returnAddress: 'Convention Photos\n1 Main St\nSpringfield, IL 62701',
+    }),
     operatorEmail,
-    publicBaseUrl: 'https://photos.example.com',
   });
   /** Enqueues `input` and returns the job as the worker would claim it. */
   async function job(input: MailJobInput): Promise<MailJob> {
@@ -50,6 +54,64 @@ describe('rendering at send time', () => {
     expect(docx?.filename).toBe(`label-${order.orderNumber}.docx`);
     expect(docx?.contentType).toBe(DOCX_TYPE);
     expect(docx?.content.subarray(0, 4).toString('binary')).toBe('PK\u0003\u0004');
+  });
+
+  test('each message is written with the business settings as they are then: sender, signature, links, payment instructions, the labels’ return address; digital files alone get no label', async (t) => {
+    const store = await sqliteStore(t);
+    const business = {
+      businessName: 'Convention Photos',
+      mailFrom: 'Convention Photos <photos@example.com>',
+      publicBaseUrl: 'http://localhost:3000',
+      paymentInstructions: 'Pay at the booth.',
+      returnAddress: 'Convention Photos\n123 Main St\nSpringfield, IL 62701',
+    };
+    const render = createRenderer({
+      getOrder: (ref) => store.orders.get(ref),
+      business: async () => ({ ...business }),
+      operatorEmail: undefined,
+    });
+    const order = await store.orders.create(newOrder(), { by: 'customer' });
+    const [j] = await store.outbox.enqueue([{ kind: 'receipt', orderId: order.id, payload: {} }]);
+    const before = mailOf(await render(j!));
+    expect(before.from).toEqual({ name: 'Convention Photos', address: 'photos@example.com' });
+    expect(before.text).toContain('http://localhost:3000/order/');
+    // The owner saves new settings: the next message (even of a job queued before) follows them.
+    Object.assign(business, {
+      businessName: 'Jane Doe Photography',
+      mailFrom: 'Jane Doe <jane@janedoe.example.org>',
+      publicBaseUrl: 'https://photos.janedoe.example.org',
+      paymentInstructions: 'Venmo @jane-doe-photos',
+      returnAddress: 'Jane Doe Photography\n9 Elm St\nPortland, OR 97201',
+    });
+    const after = mailOf(await render(j!));
+    expect(after.from).toEqual({ name: 'Jane Doe', address: 'jane@janedoe.example.org' });
+    expect(after.messageId).toMatch(/@janedoe\.example\.org>$/);
+    expect(after.text).toContain(`https://photos.janedoe.example.org/order/${order.orderNumber}`);
+    expect(after.text).toContain('Venmo @jane-doe-photos');
+    expect(after.text).toContain('— Jane Doe Photography');
+    expect(after.returnAddress).toBe('Jane Doe Photography\n9 Elm St\nPortland, OR 97201');
+    const mail = await completeMail(after, realLabels());
+    expect(mail.attachments.map((a) => a.filename)).toEqual([
+      `label-${order.orderNumber}.png`,
+      `label-${order.orderNumber}.docx`,
+    ]);
+
+    const digital = await store.orders.create(
+      newOrder({
+        fulfillmentType: 'pickup',
+        items: [{ photoNumber: '12', size: 'digital', quantity: 1, unitCents: 800, lineCents: 800 }],
+        subtotalCents: 800,
+        shippingFeeCents: 0,
+        totalCents: 800,
+      }),
+      { by: 'customer' },
+    );
+    expect(digital.fulfillmentType).toBe('digital');
+    const [d] = await store.outbox.enqueue([{ kind: 'receipt', orderId: digital.id, payload: {} }]);
+    const draft = mailOf(await render(d!));
+    expect(draft.labelsOf).toBeNull();
+    expect((await completeMail(draft, realLabels())).attachments).toEqual([]);
+    expect(draft.text).toContain('download links');
   });
 
   test('no copy when OPERATOR_EMAIL is the customer, or unset', async (t) => {
@@ -105,7 +167,11 @@ describe('rendering at send time', () => {
     const { store, render, job } = await setup(t);
     const order = await store.orders.create(newOrder(), { by: 'customer' });
     await store.orders.update(order.id, { status: 'paid' }, { by: 'admin' });
-    await store.orders.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' }, { by: 'admin' });
+    await store.orders.setShipping(
+      order.id,
+      { shipped: true, trackingNumber: '1Z999', printAll: true },
+      { by: 'admin' },
+    );
     const j = await job({ kind: 'shipped', orderId: order.id, payload: {} });
     const mail = mailOf(await render(j));
     expect(mail.text).toContain('Tracking number: 1Z999');

@@ -13,7 +13,11 @@ import {
 } from '../../../src/services/notifier/templates/orders.js';
 import { orderRecord } from '../../support/mail-fixtures.js';
 
-const ctx = { publicBaseUrl: 'https://photos.example.com', senderName: 'Convention Photos' };
+const ctx = {
+  publicBaseUrl: 'https://photos.example.com',
+  senderName: 'Convention Photos',
+  paymentInstructions: 'Pay at the booth in cash or by card.\nOr by Venmo to @jane-photos, with your order number.',
+};
 
 describe('receipt', () => {
   test('lists every line, the totals, the shipping address, the labels, the status and feedback links', () => {
@@ -41,7 +45,7 @@ describe('receipt', () => {
   test('a pickup order says pickup and shows no address', () => {
     const order = orderRecord({ fulfillmentType: 'pickup', shippingAddress: '', city: '', state: '', zipCode: '' });
     const { text, html } = receiptContent({ ...order, shippingFeeCents: 0, totalCents: 3000 }, ctx);
-    expect(text).toContain('Pickup: collect your prints at the booth');
+    expect(text).toContain('Pickup: we prepare your prints once the order is paid; collect them at the booth');
     expect(text).not.toContain('Shipping to:');
     expect(html).toContain('<strong>Pickup:</strong>');
     expect(text).toContain('Total: $30.00');
@@ -81,6 +85,60 @@ describe('receipt', () => {
     expect(receiptContent({ ...withDigital, printed: allPrinted }, ctx).text).not.toContain('prints are done');
   });
 
+  test('an unpaid order says how to pay (the business settings’ instructions, and the payment page) and that the prints go out once paid; never "shipped"', () => {
+    const order = orderRecord({ status: 'pending' });
+    const { text, html } = receiptContent(order, ctx);
+    expect(text).toContain('Not paid yet ($35.00). How to pay:');
+    expect(text).toContain(
+      '  Pay at the booth in cash or by card.\n  Or by Venmo to @jane-photos, with your order number.',
+    );
+    expect(html).toContain(
+      'Pay at the booth in cash or by card.<br>Or by Venmo to @jane-photos, with your order number.',
+    );
+    expect(text).toContain('Your prints are shipped once the order is paid.');
+    expect(text).not.toMatch(/\bhas shipped\b|\bis on its way\b|\bshipped to you\b/);
+    // With an online checkout, its page too.
+    const online = orderRecord({
+      status: 'pending',
+      payment: { provider: 'stripe', sessionId: 'cs_1', url: 'https://checkout.stripe.test/pay/cs_1' },
+    });
+    expect(receiptContent(online, ctx).text).toContain('  Pay online: https://checkout.stripe.test/pay/cs_1');
+    // Paid: no payment part.
+    const paid = receiptContent(orderRecord({ status: 'paid' }), ctx);
+    expect(paid.text).not.toContain('How to pay');
+    expect(paid.text).toContain('We will email you when your prints are shipped.');
+  });
+
+  test('digital files only: no shipping line, no label attached, download links (once paid), never prints', () => {
+    const digital = orderRecord({
+      fulfillmentType: 'digital',
+      shippingStatus: 'digital',
+      pickupStatus: null,
+      shippingAddress: '',
+      city: '',
+      state: '',
+      zipCode: '',
+      items: [{ photoNumber: '12', size: 'digital', quantity: 1, unitCents: 800, lineCents: 800 }],
+      subtotalCents: 800,
+      shippingFeeCents: 0,
+      totalCents: 800,
+    });
+    const unpaid = receiptContent(digital, ctx);
+    expect(unpaid.text).toContain(
+      'Delivery: digital files, nothing is shipped: your download links are emailed to you once the order is paid.',
+    );
+    expect(unpaid.text).not.toMatch(/Shipping|Attached|label|print/i);
+    expect(unpaid.html).not.toMatch(/Shipping|Attached|label|prints/i);
+    const links = [
+      { photoNumber: '12', url: 'https://photos.example.com/api/downloads/x', expiresAt: '2026-12-31T00:00:00.000Z' },
+    ];
+    const paid = receiptContent({ ...digital, status: 'paid' }, { ...ctx, downloadLinks: () => links });
+    expect(paid.text).toContain('Photo #12 (until 2026-12-31): https://photos.example.com/api/downloads/x');
+    expect(paid.text).toContain('download them with the links in this message');
+    expect(paid.text).toContain('Where your order is (paid, download links)');
+    expect(paid.text).not.toMatch(/Shipping|Attached|print/i);
+  });
+
   test('customer text is escaped in HTML', () => {
     const order = orderRecord({
       customerName: '<script>alert(1)</script>',
@@ -104,6 +162,24 @@ test('shipped notice carries the tracking number', () => {
   expect(subject).toBe('Your order AX25-0001 has shipped');
   expect(text).toContain('Tracking number: 1Z<999>AA1');
   expect(html).toContain('1Z&lt;999&gt;AA1');
+  // Not a format of USPS, UPS or FedEx: no link.
+  expect(text).not.toContain('Track it with');
+});
+
+test.each([
+  [
+    '9400 1000 0000 0000 0000 00',
+    'USPS',
+    'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400100000000000000000',
+  ],
+  ['1Z999AA10123456784', 'UPS', 'https://www.ups.com/track?tracknum=1Z999AA10123456784'],
+  ['123456789012', 'FedEx', 'https://www.fedex.com/fedextrack/?trknbr=123456789012'],
+])('shipped notice links a %s number to %s', (trackingNumber, carrier, url) => {
+  const order = orderRecord({ status: 'paid', shippingStatus: 'shipped', trackingNumber });
+  const { text, html } = shippedContent(order, ctx);
+  expect(text).toContain(`Track it with ${carrier}: ${url}`);
+  expect(html).toContain(`href="${escapeHtml(url)}"`);
+  expect(html).toContain(`Track it with ${carrier}`);
 });
 
 test('verification mail carries the link and the expiry', () => {

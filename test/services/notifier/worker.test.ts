@@ -3,7 +3,6 @@ import type { TestContext } from 'vitest';
 import { describe, expect, test } from 'vitest';
 import { createDelivery } from '../../../src/services/notifier/delivery.js';
 import { receiptJob } from '../../../src/services/notifier/jobs.js';
-import { parseMailbox } from '../../../src/services/notifier/message.js';
 import { createRenderer } from '../../../src/services/notifier/render.js';
 import { sendgridTransport } from '../../../src/services/notifier/transports/sendgrid.js';
 import { smtpTransport } from '../../../src/services/notifier/transports/smtp.js';
@@ -27,9 +26,14 @@ function worker(
     store: store.outbox,
     render: createRenderer({
       getOrder: (ref) => store.orders.get(ref),
-      from: parseMailbox('Convention Photos <photos@example.com>'),
+      business: async () => ({
+        businessName: 'Convention Photos',
+        mailFrom: 'Convention Photos <photos@example.com>',
+        publicBaseUrl: 'https://photos.example.com',
+        paymentInstructions: 'Pay at the booth.',
+        returnAddress: 'Convention Photos\n1 Main St\nSpringfield, IL 62701',
+      }),
       operatorEmail: 'booth@example.com',
-      publicBaseUrl: 'https://photos.example.com',
     }),
     // Inline here (the plugin runs the same delivery in the mail thread: see plugin.test.ts).
     deliver: createDelivery(realLabels(), transports),

@@ -73,7 +73,11 @@ describe('push delivery', () => {
     const paid = (await store.orders.update(order.id, { status: 'paid' }, { by: 'admin' })).order;
     notifier.notifyOrder('status', paid);
     const shipped = (
-      await store.orders.setShipping(order.id, { shipped: true, trackingNumber: '1Z999' }, { by: 'admin' })
+      await store.orders.setShipping(
+        order.id,
+        { shipped: true, trackingNumber: '1Z999', printAll: true },
+        { by: 'admin' },
+      )
     ).order;
     notifier.notifyOrder('shipping', shipped);
     await notifier.drain();

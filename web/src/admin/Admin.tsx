@@ -1,6 +1,7 @@
 /**
  * The photographer's dashboard: sign-in with the admin token, then orders (lists, search,
- * detail, status, shipping, labels), booth orders, event settings, coupons and sales.
+ * detail, status, shipping, labels), booth orders, event settings, coupons, sales and the
+ * owner's settings (business details, helpers' tokens). Each role sees only what it may use.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
@@ -21,6 +22,7 @@ import PrintQueue from './PrintQueue.js';
 import { may, useAdminMe } from './role.js';
 import Sales from './Sales.js';
 import Scan from './Scan.js';
+import Settings, { SettingsBanner } from './Settings.js';
 import { adminToken, signOut, signOutReason } from './session.js';
 import Takedowns from './Takedowns.js';
 
@@ -55,6 +57,12 @@ const TABS = [
     need: 'GET /api/takedowns',
     match: (p: string[]) => p[0] === 'takedowns',
   },
+  {
+    href: '/admin/settings',
+    label: 'Settings',
+    need: 'GET /api/settings',
+    match: (p: string[]) => p[0] === 'settings',
+  },
 ];
 
 export default function Admin({ path, query }: { path: string[]; query: URLSearchParams }) {
@@ -77,13 +85,15 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
   else if (first === 'sales') view = <Sales />;
   else if (first === 'coupons') view = <Coupons />;
   else if (first === 'takedowns') view = <Takedowns />;
+  else if (first === 'settings') view = <Settings />;
   else if (first !== undefined && first !== 'orders') view = <Notice>Unknown page.</Notice>;
 
   return (
     <div class="admin">
       <nav class="admin-tabs" aria-label="Dashboard">
         <ul>
-          {TABS.filter((t) => !me || may(me, t.need)).map((t) => (
+          {/* Only once the role is known: a tab the role can't use never shows, not even for a moment. */}
+          {TABS.filter((t) => may(me, t.need)).map((t) => (
             <li key={t.href}>
               <a href={t.href} aria-current={t.match(path) ? 'page' : undefined}>
                 {t.label}
@@ -104,6 +114,7 @@ export default function Admin({ path, query }: { path: string[]; query: URLSearc
         </div>
       </nav>
       <main class="page page-wide" id="main">
+        <SettingsBanner />
         <MirrorPanel />
         {view}
       </main>

@@ -9,8 +9,9 @@ import { useMemo, useRef, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
+import { isDigital } from '../components/Offers.js';
 import { ApiError, sendJson } from '../lib/api.js';
-import type { GalleryEvent } from '../lib/api-schema.js';
+import type { CreateOrderResponse, GalleryEvent } from '../lib/api-schema.js';
 import { dollarsToCents, money } from '../lib/format.js';
 import { useEventConfig, useFetch } from '../lib/hooks.js';
 import { useQuote } from '../lib/quote.js';
@@ -46,6 +47,9 @@ export default function BoothOrder() {
   const sizeOf = (l: Line) => (c && l.size in c.prices ? l.size : (c?.defaultSize ?? ''));
   // The server's figures (packages, early bird, shipping), as the order will get them.
   const filledLines = lines.filter((l) => l.number.trim() !== '');
+  // Digital files alone are not delivered: no delivery choice, no address (the order is "digital").
+  const allDigital = filledLines.length > 0 && filledLines.every((l) => isDigital(sizeOf(l)));
+  const delivery = allDigital ? 'digital' : fulfilment;
   const priced = useQuote(
     c && filledLines.length > 0
       ? {
@@ -55,7 +59,7 @@ export default function BoothOrder() {
             size: sizeOf(l),
             quantity: l.quantity,
           })),
-          fulfilment,
+          fulfilment: delivery,
           coupon: null,
         }
       : null,
@@ -82,14 +86,14 @@ export default function BoothOrder() {
     if (!c || busy) return;
     setError('');
     const filled = lines.filter((l) => l.number.trim() !== '');
-    const found = customerProblems(customer, { ship: fulfilment === 'ship', phoneRequired: false, booth: true });
+    const found = customerProblems(customer, { ship: delivery === 'ship', phoneRequired: false, booth: true });
     setProblems(found);
     setLineProblem(filled.length === 0 ? 'Enter at least one photo number.' : '');
     if (filled.length === 0 || Object.keys(found).length > 0) {
       setError('Please check the highlighted fields.');
       return;
     }
-    const ship = fulfilment === 'ship';
+    const ship = delivery === 'ship';
     const body = {
       eventSlug,
       photos: filled.map((l) => ({ number: l.number.trim().replace(/^#/, ''), size: sizeOf(l), quantity: l.quantity })),
@@ -98,7 +102,7 @@ export default function BoothOrder() {
         ...(customer.email.trim() ? { email: customer.email.trim() } : {}),
         phone: customer.phone.trim(),
       },
-      fulfillmentType: fulfilment,
+      fulfillmentType: delivery,
       ...(ship
         ? {
             shippingAddress: {
@@ -114,7 +118,7 @@ export default function BoothOrder() {
     if (attempt.current?.fingerprint !== fingerprint) attempt.current = { key: uuid(), fingerprint };
     setBusy(true);
     try {
-      const res = await sendJson<{ orderNumber: string; total: string }>('POST', '/api/orders/create', body, {
+      const res = await sendJson<CreateOrderResponse>('POST', '/api/orders/create', body, {
         admin: true,
         headers: { 'Idempotency-Key': attempt.current.key },
       });
@@ -245,7 +249,8 @@ export default function BoothOrder() {
               <button
                 type="button"
                 class="btn btn-secondary btn-small"
-                onClick={() => setLines((ls) => [...ls, newLine(sizeOf(ls[ls.length - 1] ?? newLine()))])}
+                // A new line starts at the event's default size, whatever the line above says.
+                onClick={() => setLines((ls) => [...ls, newLine(c?.defaultSize ?? '')])}
               >
                 + Add a photo
               </button>
@@ -260,6 +265,7 @@ export default function BoothOrder() {
             problems={problems}
             shippingLabel={c ? `+ ${money(dollarsToCents(c.shippingFee))}` : ''}
             phoneRequired={false}
+            delivery={!allDigital}
             booth
           />
           <p class="booth-total" aria-live="polite">

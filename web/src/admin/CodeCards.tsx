@@ -7,8 +7,12 @@ import { request } from '../lib/api.js';
 import { showToast } from '../lib/toast.js';
 import { onAdminError } from './session.js';
 
+/** A sheet holds ten cards: the form counts in whole sheets (the default, two, is a valid value of it). */
+const PER_SHEET = 10;
+const MAX_CARDS = 500;
+
 export function CodeCardsPanel() {
-  const [count, setCount] = useState(20);
+  const [count, setCount] = useState(2 * PER_SHEET);
   const [paper, setPaper] = useState<'letter' | 'a4'>('letter');
   const [busy, setBusy] = useState(false);
   const download = async () => {
@@ -48,14 +52,21 @@ export function CodeCardsPanel() {
       >
         <div class="field">
           <label for="cards-count">Cards</label>
+          <p id="cards-count-hint" class="hint">
+            Ten to a sheet.
+          </p>
           <input
             id="cards-count"
             type="number"
-            min={1}
-            max={500}
-            step={10}
+            min={PER_SHEET}
+            max={MAX_CARDS}
+            step={PER_SHEET}
             value={count}
-            onInput={(e) => setCount(Math.max(1, Math.min(500, Number((e.target as HTMLInputElement).value) || 1)))}
+            aria-describedby="cards-count-hint"
+            onInput={(e) => {
+              const n = Math.round((Number((e.target as HTMLInputElement).value) || 0) / PER_SHEET) * PER_SHEET;
+              setCount(Math.max(PER_SHEET, Math.min(MAX_CARDS, n)));
+            }}
           />
         </div>
         <div class="field">

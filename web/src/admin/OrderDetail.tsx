@@ -1,6 +1,10 @@
 /**
- * One order: lines, totals, customer, delivery; mark paid / void / cancel, ship with a tracking
- * number (or undo), download the labels, edit the customer and address before fulfilment.
+ * One order: lines, totals, customer, delivery; mark paid / cancel (unpaid) / void (paid: a
+ * refund), ship with a tracking number (or undo), download the labels, edit the customer and
+ * address before fulfilment. Fulfilment follows the prints: "Ready", "Collected" and "Mark
+ * shipped" answered NOT_PRINTED offer "Mark all printed and …" (printAll). An order of digital
+ * files alone has nothing to ship, collect, label or print. Each control shows only to a role
+ * that may use it (GET /api/admin/me).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
@@ -20,6 +24,20 @@ import { downloadFile, downloadLabel, itemLines, removedPhotos, StatusBadges } f
 
 type PickupStatus = NonNullable<Order['pickupStatus']>;
 
+/** A change refused because prints are missing (409 NOT_PRINTED): what to say, and the same change with printAll. */
+type MissingPrints = {
+  doing: string;
+  lines: { itemId: string; photoNumber: string; size: string; quantity: number }[];
+  retry: () => void;
+};
+
+/** The lines a NOT_PRINTED answer names, when it is one. */
+function notPrintedLines(err: unknown): MissingPrints['lines'] | null {
+  if (!(err instanceof ApiError) || err.code !== 'NOT_PRINTED') return null;
+  const d = err.detailsJson() as { notPrinted?: MissingPrints['lines'] } | undefined;
+  return d?.notPrinted ?? [];
+}
+
 const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
 
 export default function OrderDetail({ orderRef }: { orderRef: string }) {
@@ -30,6 +48,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>('');
   const [editing, setEditing] = useState(false);
+  const [missing, setMissing] = useState<MissingPrints | null>(null);
   useTitle(`Order ${orderRef}`);
 
   useEffect(() => {
@@ -49,16 +68,23 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
   }
   if (!order) return <Spinner label="Loading the order…" />;
 
-  const run = async (what: () => Promise<Order>, done?: (o: Order) => string) => {
+  /** Runs a change; `retryAllPrinted` is the same change with printAll, offered when prints are missing. */
+  const run = async (
+    what: () => Promise<Order>,
+    done?: (o: Order) => string,
+    retryAllPrinted?: { doing: string; again: () => void },
+  ) => {
     setBusy(true);
     setError('');
+    setMissing(null);
     try {
       const o = await what();
       setOrder(o);
       if (done) showToast(done(o));
     } catch (err) {
-      const e = onAdminError(err);
-      setError(e.message);
+      const lines = notPrintedLines(err);
+      if (lines && retryAllPrinted) setMissing({ doing: retryAllPrinted.doing, lines, retry: retryAllPrinted.again });
+      else setError(onAdminError(err).message);
     } finally {
       setBusy(false);
     }
@@ -78,18 +104,21 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
       (o) => `Order ${o.orderNumber} is now ${o.status}`,
     );
 
-  const setPickup = (status: PickupStatus) =>
+  const setPickup = (status: PickupStatus, printAll = false): Promise<void> =>
     run(
       async () =>
         (
           await sendJson<OrderChange>(
             'POST',
             `/api/orders/${encodeURIComponent(order.id)}/pickup`,
-            { status },
+            printAll ? { status, printAll } : { status },
             { admin: true },
           )
         ).order,
-      (o) => `Order ${o.orderNumber} is ${o.pickupStatus}`,
+      (o) => `Order ${o.orderNumber} is ${o.pickupStatus}${printAll ? '; every print is marked printed' : ''}`,
+      printAll
+        ? undefined
+        : { doing: status === 'ready' ? 'ready for pickup' : 'collected', again: () => void setPickup(status, true) },
     );
 
   const lines = itemLines(order.items);
@@ -101,6 +130,9 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     (me?.role === 'owner' || (me !== null && markedPaidBy === me.by));
   const pickupPaid = order.fulfillmentType === 'pickup' && order.status === 'paid' && order.pickupStatus !== null;
   const held = order.verificationRequired;
+  const digital = order.fulfillmentType === 'digital';
+  // Labels and print files are for orders that go out: not a cancelled or voided one, nor digital files.
+  const goesOut = !digital && (order.status === 'pending' || order.status === 'paid');
   // What the role may use (GET /api/admin/me): a viewer sees the order and none of its actions.
   const editable =
     may(me, 'PUT /api/orders/:id') &&
@@ -112,8 +144,8 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     !held &&
     order.status === 'paid' &&
     order.fulfillmentType === 'ship';
-  const mayLabel = may(me, 'GET /api/orders/:id/envelope/png');
-  const mayPrintFiles = may(me, 'GET /api/orders/:id/print-files');
+  const mayLabel = goesOut && may(me, 'GET /api/orders/:id/envelope/png');
+  const mayPrintFiles = goesOut && may(me, 'GET /api/orders/:id/print-files');
   const mayPickup = may(me, 'POST /api/orders/:id/pickup');
   const removed = removedPhotos(order);
 
@@ -139,6 +171,25 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
           {error}
         </Notice>
       )}
+      {missing && (
+        <Notice kind="warn" role="alert">
+          <p>
+            Not {missing.doing} yet: {missing.lines.length === 1 ? 'this print is' : 'these prints are'} not marked
+            printed:
+          </p>
+          <ul class="plain">
+            {missing.lines.map((l) => (
+              <li key={l.itemId}>
+                Photo #{l.photoNumber} ({l.size}) ×{l.quantity} <span class="muted small">{l.itemId}</span>
+              </li>
+            ))}
+          </ul>
+          <p class="muted small">Print them from the print queue first, or, if they are in the bag already:</p>
+          <button type="button" class="btn btn-primary" disabled={busy} onClick={() => missing.retry()}>
+            Mark all printed and {missing.doing}
+          </button>
+        </Notice>
+      )}
       {order.status === 'pending' && removed.length > 0 && (
         <Notice kind="warn">
           {removed.length === 1 ? 'Photo' : 'Photos'} {removed.map((n) => `#${n}`).join(', ')} of this order{' '}
@@ -154,7 +205,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
 
       <div class="detail-grid">
         <section class="card" aria-labelledby="items-title">
-          <h2 id="items-title">Prints</h2>
+          <h2 id="items-title">{digital ? 'Digital files' : 'Prints'}</h2>
           <table class="table">
             <thead>
               <tr>
@@ -232,7 +283,9 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
             <dd>{order.customerPhone || '—'}</dd>
             <dt>Delivery</dt>
             <dd>
-              {order.fulfillmentType === 'pickup' ? (
+              {digital ? (
+                'Digital files: download links, once paid (nothing to ship or collect)'
+              ) : order.fulfillmentType === 'pickup' ? (
                 'Pickup at the booth'
               ) : (
                 <>
@@ -291,11 +344,6 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
                   Mark paid
                 </ConfirmButton>
               )}
-              {may(me, 'status:void') && (
-                <ConfirmButton disabled={busy} confirmLabel="Confirm: void" onConfirm={() => setStatus('void')}>
-                  Void
-                </ConfirmButton>
-              )}
               {may(me, 'status:cancelled') && (
                 <ConfirmButton
                   class="btn btn-secondary"
@@ -335,7 +383,11 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
             </button>
           )}
           {order.status === 'paid' && may(me, 'status:void') && (
-            <ConfirmButton disabled={busy} confirmLabel="Confirm: void (refund)" onConfirm={() => setStatus('void')}>
+            <ConfirmButton
+              disabled={busy}
+              confirmLabel={`Confirm: void and refund ${order.total}`}
+              onConfirm={() => setStatus('void')}
+            >
               Void (refund)
             </ConfirmButton>
           )}
@@ -386,6 +438,18 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
             </button>
           )}
         </div>
+        {order.status === 'pending' && !held && may(me, 'status:cancelled') && (
+          <p class="muted small">
+            Cancel an order that will not be paid: nothing was charged, and it leaves the lists of orders to serve. Once
+            it is paid, “Void (refund)” takes it back and refunds the customer.
+          </p>
+        )}
+        {order.status === 'paid' && may(me, 'status:void') && (
+          <p class="muted small">
+            Void (refund): the order is taken back after payment and the customer gets the money back (a payment made
+            online is refunded through it at once; one taken at the booth, you hand back).
+          </p>
+        )}
         {canShip && <Shipping order={order} busy={busy} run={run} />}
         {order.fulfillmentType === 'ship' && order.status === 'pending' && !held && may(me, 'status:paid') && (
           <p class="muted small">Mark the order paid to ship it.</p>
@@ -425,7 +489,11 @@ function Shipping({
 }: {
   order: Order;
   busy: boolean;
-  run: (what: () => Promise<Order>, done?: (o: Order) => string) => Promise<void>;
+  run: (
+    what: () => Promise<Order>,
+    done?: (o: Order) => string,
+    retryAllPrinted?: { doing: string; again: () => void },
+  ) => Promise<void>;
 }) {
   const [tracking, setTracking] = useState(order.trackingNumber);
   const [problem, setProblem] = useState('');
@@ -439,13 +507,17 @@ function Shipping({
       return;
     }
     setProblem('');
-    run(
-      async () =>
-        (await sendJson<OrderChange>('POST', url, t ? { trackingNumber: t } : { shipped: true }, { admin: true }))
-          .order,
-      (o) =>
-        `Order ${o.orderNumber} marked shipped${o.trackingNumber ? ` (tracking ${o.trackingNumber})` : ''}; the customer is notified`,
-    );
+    const send = (printAll: boolean): Promise<void> =>
+      run(
+        async () => {
+          const body = { ...(t ? { trackingNumber: t } : { shipped: true }), ...(printAll ? { printAll } : {}) };
+          return (await sendJson<OrderChange>('POST', url, body, { admin: true })).order;
+        },
+        (o) =>
+          `Order ${o.orderNumber} marked shipped${o.trackingNumber ? ` (tracking ${o.trackingNumber})` : ''}; the customer is notified`,
+        printAll ? undefined : { doing: 'shipped', again: () => void send(true) },
+      );
+    void send(false);
   };
   return (
     <form class="ship-form" onSubmit={ship} noValidate>
@@ -500,26 +572,33 @@ function EditOrder({ order, onDone }: { order: Order; onDone: (o?: Order) => voi
     state: order.state,
     zip: order.zipCode,
   });
-  const [fulfilment, setFulfilment] = useState<Fulfilment>(order.fulfillmentType);
+  // Digital files alone have no delivery to choose (the form leaves it out and never sends it).
+  const digital = order.fulfillmentType === 'digital';
+  const [fulfilment, setFulfilment] = useState<Fulfilment>(
+    order.fulfillmentType === 'digital' ? 'pickup' : order.fulfillmentType,
+  );
   const [problems, setProblems] = useState<Problems>({});
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
   const save = async (e: Event) => {
     e.preventDefault();
-    const found = customerProblems(customer, { ship: fulfilment === 'ship', phoneRequired: false });
+    const found = customerProblems(customer, { ship: !digital && fulfilment === 'ship', phoneRequired: false });
     setProblems(found);
     if (Object.keys(found).length > 0) return;
-    const next = {
+    const contact = {
       customerName: customer.name.trim(),
       customerEmail: customer.email.trim(),
       customerPhone: customer.phone.trim(),
+    };
+    const delivery = {
       fulfillmentType: fulfilment,
       shippingAddress: customer.street.trim(),
       city: customer.city.trim(),
       state: customer.state.trim().toUpperCase(),
       zipCode: customer.zip.trim(),
     };
+    const next = digital ? contact : { ...contact, ...delivery };
     const changed = Object.fromEntries(
       Object.entries(next).filter(([k, v]) => v !== (order as unknown as Record<string, string>)[k]),
     );
@@ -559,6 +638,7 @@ function EditOrder({ order, onDone }: { order: Order; onDone: (o?: Order) => voi
         problems={problems}
         shippingLabel="(the price is not changed)"
         phoneRequired={false}
+        delivery={!digital}
       />
       {error && (
         <Notice kind="error" role="alert">

@@ -9,8 +9,10 @@ import type { ActiveEventList, Order, SalesSummary } from '../lib/api-schema.js'
 import { formatDateTime } from '../lib/format.js';
 import { useFetch } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
+import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
-import { onAdminError } from './session.js';
+import { type AdminMe, may, useAdminMe } from './role.js';
+import { adminToken, onAdminError } from './session.js';
 import { downloadFile, itemLines, StatusBadges } from './shared.js';
 
 const LISTS = [
@@ -44,6 +46,7 @@ export default function Orders({ query }: { query: URLSearchParams }) {
   const orders = useFetch<Order[]>(`/api/orders/${list}${filter}`, { admin: true, keep: true });
   const summary = useFetch<SalesSummary>(`/api/orders/summary${filter}`, { admin: true, keep: true });
   const events = useFetch<ActiveEventList>('/api/proxy-events');
+  const me = useAdminMe(useStore(adminToken));
 
   useEffect(() => {
     if (orders.error) onAdminError(orders.error);
@@ -138,7 +141,11 @@ export default function Orders({ query }: { query: URLSearchParams }) {
           </select>
         </div>
       </div>
-      <PrintAndExport event={event} eventName={events.data?.find((e) => e.eventSlug === event)?.eventName ?? event} />
+      <PrintAndExport
+        event={event}
+        eventName={events.data?.find((e) => e.eventSlug === event)?.eventName ?? event}
+        me={me}
+      />
       {orders.error && !orders.data && <ErrorBox error={orders.error} onRetry={orders.reload} />}
       {!orders.data && !orders.error && <Spinner label="Loading orders…" />}
       {orders.data && shown.length === 0 && (
@@ -179,8 +186,11 @@ export default function Orders({ query }: { query: URLSearchParams }) {
   );
 }
 
-/** Batch labels of the chosen event's paid orders waiting to ship, and the CSV for the books. */
-function PrintAndExport({ event, eventName }: { event: string; eventName: string }) {
+/**
+ * Batch labels of the chosen event's paid orders waiting to ship, and the CSV for the books; each
+ * shown only to a role that may use it (labels: staff; the CSV: the owner).
+ */
+function PrintAndExport({ event, eventName, me }: { event: string; eventName: string; me: AdminMe | null }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const get = async (path: string, fallback: string, done: (res: Response) => string) => {
@@ -194,25 +204,33 @@ function PrintAndExport({ event, eventName }: { event: string; eventName: string
       setBusy(false);
     }
   };
-  const labels = (query: string, ext: 'pdf' | 'docx') =>
-    get(`/api/labels/batch?eventSlug=${encodeURIComponent(event)}${query}`, `labels.${ext}`, (res) => {
+  const labels = (query: string, fallback: string) =>
+    get(`/api/labels/batch?eventSlug=${encodeURIComponent(event)}${query}`, fallback, (res) => {
       const n = res.headers.get('x-label-count') ?? '';
       return `${n} ${n === '1' ? 'label' : 'labels'} for ${eventName}`;
     });
+  const mayLabels = may(me, 'GET /api/labels/batch');
+  const mayExport = may(me, 'GET /api/orders/export.csv');
+  if (!mayLabels && !mayExport) return null;
   return (
     <details class="card print-export">
       <summary class="print-export-title">Labels and export</summary>
       <div class="fulfil-tools">
-        {event ? (
+        {!mayLabels ? null : event ? (
           <>
-            <button type="button" class="btn btn-secondary btn-small" disabled={busy} onClick={() => labels('', 'pdf')}>
+            <button
+              type="button"
+              class="btn btn-secondary btn-small"
+              disabled={busy}
+              onClick={() => labels('', 'labels.pdf')}
+            >
               Labels to ship (PDF)
             </button>
             <button
               type="button"
               class="btn btn-secondary btn-small"
               disabled={busy}
-              onClick={() => labels('&slips=true', 'pdf')}
+              onClick={() => labels('&slips=true', 'labels-and-slips.pdf')}
             >
               Labels with packing slips (PDF)
             </button>
@@ -220,7 +238,7 @@ function PrintAndExport({ event, eventName }: { event: string; eventName: string
               type="button"
               class="btn btn-secondary btn-small"
               disabled={busy}
-              onClick={() => labels('&format=docx', 'docx')}
+              onClick={() => labels('&format=docx', 'labels.docx')}
             >
               Labels (DOCX)
             </button>
@@ -228,20 +246,22 @@ function PrintAndExport({ event, eventName }: { event: string; eventName: string
         ) : (
           <p class="muted small">Choose an event for the labels of its paid orders waiting to ship.</p>
         )}
-        <button
-          type="button"
-          class="btn btn-secondary btn-small"
-          disabled={busy}
-          onClick={() =>
-            get(
-              `/api/orders/export.csv${event ? `?eventSlug=${encodeURIComponent(event)}` : ''}`,
-              'orders.csv',
-              () => `Orders of ${event ? eventName : 'every event'} exported`,
-            )
-          }
-        >
-          Export CSV
-        </button>
+        {mayExport && (
+          <button
+            type="button"
+            class="btn btn-secondary btn-small"
+            disabled={busy}
+            onClick={() =>
+              get(
+                `/api/orders/export.csv${event ? `?eventSlug=${encodeURIComponent(event)}` : ''}`,
+                'orders.csv',
+                () => `Orders of ${event ? eventName : 'every event'} exported`,
+              )
+            }
+          >
+            Export CSV
+          </button>
+        )}
       </div>
       {error && (
         <p class="field-error" role="alert">

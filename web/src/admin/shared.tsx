@@ -39,7 +39,9 @@ export function StatusBadges({ order }: { order: Order }) {
     <>
       <span class={`badge ${STATUS_CLASS[order.status]}`}>{order.status}</span>
       {order.verificationRequired && <span class="badge badge-warn">awaiting email confirmation</span>}
-      {order.fulfillmentType === 'pickup' ? (
+      {order.fulfillmentType === 'digital' ? (
+        <span class="badge badge-info">digital files</span>
+      ) : order.fulfillmentType === 'pickup' ? (
         <span class={`badge ${order.pickupStatus === 'waiting' || !order.pickupStatus ? 'badge-muted' : 'badge-ok'}`}>
           pickup{order.pickupStatus && order.status === 'paid' ? `: ${order.pickupStatus}` : ''}
         </span>

@@ -19,6 +19,7 @@ function Field({
   hint,
   maxLength,
   required = true,
+  markRequired = false,
   prefix,
 }: {
   id: keyof Customer;
@@ -32,6 +33,8 @@ function Field({
   hint?: string;
   maxLength?: number;
   required?: boolean;
+  /** Say "(required)" in the label: where people expect the field to be optional (a phone number). */
+  markRequired?: boolean;
   prefix: string;
 }) {
   const fid = `${prefix}-${id}`;
@@ -41,6 +44,7 @@ function Field({
       <label for={fid}>
         {label}
         {!required && <span class="muted"> (optional)</span>}
+        {required && markRequired && <span class="muted"> (required)</span>}
       </label>
       {hint && (
         <p id={`${fid}-hint`} class="hint">
@@ -134,10 +138,13 @@ export function CustomerForm({
           onInput={set('phone')}
           autoComplete={booth ? 'off' : 'tel'}
           required={phoneRequired}
+          markRequired
           hint={
             booth
               ? 'In case there is a question about the order.'
-              : 'Only used if there is a question about your order.'
+              : phoneRequired
+                ? 'We need it to reach you about your order; it is used for nothing else.'
+                : 'Only used if there is a question about your order.'
           }
           maxLength={30}
         />

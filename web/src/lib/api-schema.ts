@@ -3392,7 +3392,10 @@ export interface paths {
          * Mark an order shipped (with a tracking number) or undo it
          * @description Body `{ shipped: true }`, `{ trackingNumber }` (implies shipped) or both; `{ shipped: false }` undoes
          *     shipping and clears the tracking number. Shipping needs a paid order that ships, else 409
-         *     `ORDER_NOT_SHIPPABLE`. Marking shipped (or changing the tracking number) queues the customer’s
+         *     `ORDER_NOT_SHIPPABLE`; a parcel goes out with its prints: while a print line is not marked printed,
+         *     marking it shipped is 409 `NOT_PRINTED` (`details.notPrinted` names the lines) unless `printAll: true`,
+         *     which marks them printed with it (a `printed` history entry each; the order leaves the print queue).
+         *     Marking shipped (or changing the tracking number) queues the customer’s
          *     "shipped" email with the tracking number and pushes a notification; undoing pushes one too.
          *     Repeating the current state is 200 with `changed: false` and notifies nobody.
          *     Returns `{ success, message, changed, order }`.
@@ -3461,7 +3464,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `ORDER_NOT_SHIPPABLE`: The order cannot be shipped */
+                /** @description `ORDER_NOT_SHIPPABLE`: The order cannot be shipped. `NOT_PRINTED`: Some prints of the order are not printed yet */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3820,6 +3823,496 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business settings, with what is still a placeholder
+         * @description The values in effect (`businessName`, `returnAddress`, `publicBaseUrl`, `paymentInstructions`, `mailFrom`),
+         *     which of them were saved (`saved`), the environment’s defaults (`defaults`), and `warnings`: one per
+         *     setting that would hurt at a booth (the placeholder return address on every label; a public address such
+         *     as `localhost` that no attendee’s phone can open).
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BusinessSettings"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Save business settings
+         * @description Any of the five settings: a value saves it, `null` forgets it (the environment’s value applies again).
+         *     `returnAddress`: lines separated by line breaks (or `\n`), at most 6 of 100 characters. `publicBaseUrl`: an
+         *     http(s) address without a query. `mailFrom`: `Name <address>` or an address. The next label, packing slip,
+         *     card and mail use them, on every server process. Answers the settings as `GET` does.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BusinessSettingsUpdateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BusinessSettings"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The admin tokens (without the tokens)
+         * @description The tokens made here (revoked ones too) and the entries of ADMIN_TOKENS, never a token or its hash.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AdminTokenList"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make an admin token for a helper
+         * @description Body `{ role, label }`: `staff` (booth orders, payments, shipping, pickup, printing) or `viewer` (reads
+         *     only). Answers 201 with the token: shown this once, the record keeps only its SHA-256. It works at once
+         *     on every server; sign in to the dashboard with it like with any admin token.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AdminTokenCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AdminTokenCreated"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `PAYLOAD_TOO_LARGE`: The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNSUPPORTED_MEDIA_TYPE`: Unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an admin token
+         * @description The token stops working at once on this server and within about a second on every other; requests
+         *     with it then answer 401. Revoking it again changes nothing. An unknown id: 404 `TOKEN_NOT_FOUND`.
+         *     ADMIN_TOKENS entries are revoked by changing the environment.
+         *
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AdminToken"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `TOKEN_NOT_FOUND`: No such admin token */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -4577,7 +5070,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The labels. `Content-Disposition: attachment; filename="labels-<eventSlug>.<pdf|docx>"`, `Cache-Control: no-store`. */
+                /** @description The labels. `Content-Disposition: attachment; filename="labels-<eventSlug>.<pdf|docx>"` (with `slips=true`: `labels-and-slips-<eventSlug>.pdf`), `Cache-Control: no-store`. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -4788,7 +5281,7 @@ export interface paths {
         };
         /**
          * Lines of paid orders waiting to be printed
-         * @description Every line of every `paid` order not yet marked printed, oldest order first, with its photo, size,
+         * @description Every line of every `paid` order not yet marked printed (and not shipped or collected), oldest order first, with its photo, size,
          *     copies and crop centre; `counts` sums the copies per size. `eventSlug` and `size` narrow it.
          *     Held orders (waiting for the customer’s email confirmation) are not paid and never listed.
          *
@@ -5389,6 +5882,9 @@ export interface paths {
          *     `INVALID_TRANSITION`. `ready` emails the customer ("ready for pickup", with the link to their order
          *     page and its QR code) and pushes to their subscriptions; every change is in the history and pushes
          *     to admin subscriptions. The current status again is 200 with `changed: false` and notifies nobody.
+         *     `ready` and `collected` need the prints: while a print line is not marked printed they are 409
+         *     `NOT_PRINTED` (`details.notPrinted` names the lines) unless `printAll: true`, which marks them
+         *     printed with the change (a `printed` history entry each; the order leaves the print queue).
          *     Returns `{ success, message, changed, order }`.
          *
          *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
@@ -5454,7 +5950,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `ORDER_NOT_PICKUP`: The order is not collected at the booth. `INVALID_TRANSITION`: The order cannot move to that status */
+                /** @description `ORDER_NOT_PICKUP`: The order is not collected at the booth. `INVALID_TRANSITION`: The order cannot move to that status. `NOT_PRINTED`: Some prints of the order are not printed yet */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5869,7 +6365,8 @@ export interface paths {
          *     address never appears in a URL. Returns the customer’s view of the order (`CustomerOrder`):
          *     number, event, status, shipping status and tracking number, fulfilment, items and amounts,
          *     times, `verificationRequired` (waiting for the emailed confirmation link), `paymentUrl` (online
-         *     payment, while pending) and `downloads` (the signed links of its digital files, once paid). It holds no id,
+         *     payment, while pending), `paymentInstructions` (how to pay, while pending), `tracking` (the carrier’s
+         *     page, once shipped) and `downloads` (the signed links of its digital files, once paid). It holds no id,
          *     no name, email, phone or address. Unknown order and wrong email are the same 404
          *     `ORDER_NOT_FOUND`. Rate limited per client address (`RATE_LIMIT_LOOKUP_PER_MIN`, default 10
          *     a minute; 429 `RATE_LIMITED` with `Retry-After`). `Cache-Control: no-store`.
@@ -7199,8 +7696,11 @@ export interface components {
             customerName: string;
             customerEmail: string;
             customerPhone: string;
-            /** @enum {string} */
-            fulfillmentType: "ship" | "pickup";
+            /**
+             * @description `ship` (mailed), `pickup` (collected at the booth), or `digital`: every line is a digital file, delivered by download links; nothing is shipped or collected
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup" | "digital";
             /** @description Street address; empty for pickup */
             shippingAddress: string;
             city: string;
@@ -7223,10 +7723,10 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
-             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped
+             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped; `digital`: digital files only, never shipped
              * @enum {string}
              */
-            shippingStatus: "ship" | "shipped" | "pickup";
+            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
             /** @description Customer feedback, entries `[<ISO time>] <text>` separated by a blank line */
@@ -7244,7 +7744,7 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
-            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship */
+            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship and digital orders */
             pickupStatus: ("waiting" | "ready" | "collected") | null;
         };
         OrderHistoryEntryInput: {
@@ -7300,8 +7800,11 @@ export interface components {
             customerName: string;
             customerEmail: string;
             customerPhone: string;
-            /** @enum {string} */
-            fulfillmentType: "ship" | "pickup";
+            /**
+             * @description `ship` (mailed), `pickup` (collected at the booth), or `digital`: every line is a digital file, delivered by download links; nothing is shipped or collected
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup" | "digital";
             /** @description Street address; empty for pickup */
             shippingAddress: string;
             city: string;
@@ -7324,10 +7827,10 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
-             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped
+             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped; `digital`: digital files only, never shipped
              * @enum {string}
              */
-            shippingStatus: "ship" | "shipped" | "pickup";
+            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
             /** @description Customer feedback, entries `[<ISO time>] <text>` separated by a blank line */
@@ -7345,7 +7848,7 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
-            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship */
+            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship and digital orders */
             pickupStatus: ("waiting" | "ready" | "collected") | null;
             /** @description The order lines, in order, with their photos and print state */
             lines: components["schemas"]["AdminOrderLineInput"][];
@@ -7398,7 +7901,7 @@ export interface components {
             /** @description 7–20 digits with `+ ( ) - . space`, or empty */
             customerPhone?: string;
             /** @enum {string} */
-            fulfillmentType?: "ship" | "pickup";
+            fulfillmentType?: "ship" | "pickup" | "digital";
             /** @description Street address; required (with city, state, zipCode) when the order ships */
             shippingAddress?: string;
             city?: string;
@@ -7419,6 +7922,8 @@ export interface components {
             shipped?: boolean;
             /** @description Marks the order shipped with this tracking number */
             trackingNumber?: string;
+            /** @description true: mark every print line of the order that is not printed yet printed with this change (history records each); without it the change is refused with 409 `NOT_PRINTED` while one is not */
+            printAll?: boolean;
         };
         OrderListInput: components["schemas"]["AdminOrderInput"][];
         IntakeStatusInput: {
@@ -7509,6 +8014,66 @@ export interface components {
                 orders: number;
                 /** @description Sum of the paid totals, dollars (computed in cents) */
                 revenue: number;
+            }[];
+        };
+        AdminTokenCreateInput: {
+            /**
+             * @description `staff` (a booth helper) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "staff" | "viewer";
+            /**
+             * @description Whose token it is, e.g. "Ana at the booth" (shown in the list, never secret)
+             * @default
+             */
+            label: string;
+        };
+        AdminTokenInput: {
+            id: string;
+            /**
+             * @description `staff` (a booth helper) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "staff" | "viewer";
+            label: string;
+            /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
+            by: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description Who made it (`admin:<8 hex>`) */
+            createdBy: string;
+            /** @description ISO 8601; null while it works */
+            revokedAt: string | null;
+            revokedBy: string | null;
+        };
+        AdminTokenCreatedInput: {
+            id: string;
+            /**
+             * @description `staff` (a booth helper) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "staff" | "viewer";
+            label: string;
+            /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
+            by: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description Who made it (`admin:<8 hex>`) */
+            createdBy: string;
+            /** @description ISO 8601; null while it works */
+            revokedAt: string | null;
+            revokedBy: string | null;
+            /** @description The token, shown this once: the record keeps only its SHA-256 */
+            token: string;
+        };
+        AdminTokenListInput: {
+            /** @description Tokens made here, oldest first, revoked ones too */
+            tokens: components["schemas"]["AdminTokenInput"][];
+            /** @description ADMIN_TOKENS entries (or the generated token), without the tokens: changed only in the environment */
+            environment: {
+                /** @enum {string} */
+                role: "viewer" | "staff" | "owner";
+                by: string;
             }[];
         };
         CaptchaChallengeInput: {
@@ -7708,6 +8273,8 @@ export interface components {
              * @enum {string}
              */
             status: "waiting" | "ready" | "collected";
+            /** @description true: mark every print line of the order that is not printed yet printed with this change (history records each); without it the change is refused with 409 `NOT_PRINTED` while one is not */
+            printAll?: boolean;
         };
         PrintQueueItemInput: {
             /** @description `<orderNumber>.<line number>` */
@@ -8178,10 +8745,10 @@ export interface components {
                 zip?: string;
             };
             /**
-             * @description `ship` when `shippingAddress` is given (with any field filled in), else `pickup`, unless stated
+             * @description `ship` when `shippingAddress` is given (with any field filled in), else `pickup`, unless stated. An order whose lines are all digital files is `digital` whatever is stated (no shipping, no pickup); `digital` stated for an order with prints: 400 `VALIDATION_FAILED`
              * @enum {string}
              */
-            fulfillmentType?: "ship" | "pickup";
+            fulfillmentType?: "ship" | "pickup" | "digital";
             /** @description A coupon code (any case); refused with 400 `COUPON_INVALID` and the reason in `details` */
             couponCode?: string;
             /** @description The CAPTCHA solution (or send it as `X-Captcha-Token`); not needed with admin credentials */
@@ -8218,8 +8785,11 @@ export interface components {
             customerEmail: string;
             /** @description 7–20 digits, written with digits, spaces and `+ ( ) - .` */
             customerPhone: string;
-            /** @enum {string} */
-            fulfillmentType: "ship" | "pickup";
+            /**
+             * @description `ship` or `pickup`; `digital` for an order of digital files only (what such an order is, whatever is stated)
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup" | "digital";
             /** @description Street address */
             shippingAddress?: string;
             city?: string;
@@ -8276,19 +8846,19 @@ export interface components {
              */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
-             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth
+             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)
              * @enum {string}
              */
-            shippingStatus: "ship" | "shipped" | "pickup";
+            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
-            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships */
+            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital */
             pickupStatus: ("waiting" | "ready" | "collected") | null;
             /**
-             * @description `ship` (mailed) or `pickup` (at the booth)
+             * @description `ship` (mailed), `pickup` (at the booth), or `digital` (digital files only: download links once paid)
              * @enum {string}
              */
-            fulfillmentType: "ship" | "pickup";
+            fulfillmentType: "ship" | "pickup" | "digital";
             /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
             items: string;
             /** @description The sum of the line amounts */
@@ -8303,6 +8873,14 @@ export interface components {
             total: string;
             /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
             paymentUrl: string | null;
+            /** @description How to pay (the photographer’s business settings), while the order waits for payment; null once paid, cancelled, or while held */
+            paymentInstructions: string | null;
+            /** @description The carrier’s tracking page, for a USPS, UPS or FedEx tracking number; null otherwise */
+            tracking: {
+                /** @enum {string} */
+                carrier: "USPS" | "UPS" | "FedEx";
+                url: string;
+            } | null;
             /** @description Once the order is paid, one signed link per digital file; empty before */
             downloads: {
                 /** @description The order line (1-based) */
@@ -8438,11 +9016,11 @@ export interface components {
                 quantity: number;
             }[];
             /**
-             * @description `ship` adds the shipping fee when a print is ordered; default `ship`
+             * @description `ship` adds the shipping fee when a print is ordered; default `ship`. Digital files alone are `digital` whatever is asked
              * @default ship
              * @enum {string}
              */
-            fulfillmentType: "ship" | "pickup";
+            fulfillmentType: "ship" | "pickup" | "digital";
             /** @description A coupon code to try (any case) */
             couponCode?: string;
         };
@@ -8507,8 +9085,48 @@ export interface components {
             /** @description subtotal − discount + shippingFee, never below $0.00 */
             total: string;
             eventSlug: string;
-            /** @enum {string} */
-            fulfillmentType: "ship" | "pickup";
+            /**
+             * @description The order’s fulfilment: `digital` when every line is a digital file (no delivery to choose)
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup" | "digital";
+        };
+        BusinessSettingsUpdateInput: {
+            /** @description The name mail is signed with; null: the default */
+            businessName?: string | null;
+            returnAddress?: string | null;
+            publicBaseUrl?: string | null;
+            paymentInstructions?: string | null;
+            mailFrom?: string | null;
+        };
+        BusinessSettingsInput: {
+            businessName: string;
+            /** @description Lines separated by `\n` */
+            returnAddress: string;
+            publicBaseUrl: string;
+            paymentInstructions: string;
+            mailFrom: string;
+            /** @description The settings saved in the dashboard; the others are the environment’s defaults */
+            saved: ("businessName" | "returnAddress" | "publicBaseUrl" | "paymentInstructions" | "mailFrom")[];
+            /** @description The environment’s values (RETURN_ADDRESS, PUBLIC_BASE_URL, MAIL_FROM, BUSINESS_NAME, PAYMENT_INSTRUCTIONS) */
+            defaults: {
+                businessName: string;
+                /** @description Lines separated by `\n` */
+                returnAddress: string;
+                publicBaseUrl: string;
+                paymentInstructions: string;
+                mailFrom: string;
+            };
+            /** @description What to fix before selling: the placeholder return address, or a public address that is localhost (or another no phone can open); empty when none */
+            warnings: {
+                /** @enum {string} */
+                field: "returnAddress" | "publicBaseUrl";
+                message: string;
+            }[];
+            /** @description ISO 8601: the last save; null when nothing was saved */
+            updatedAt: string | null;
+            /** @description Who saved last (`admin:<8 hex>`) */
+            updatedBy: string | null;
         };
         TakedownDecisionRequestInput: {
             /**
@@ -8584,8 +9202,11 @@ export interface components {
             customerName: string;
             customerEmail: string;
             customerPhone: string;
-            /** @enum {string} */
-            fulfillmentType: "ship" | "pickup";
+            /**
+             * @description `ship` (mailed), `pickup` (collected at the booth), or `digital`: every line is a digital file, delivered by download links; nothing is shipped or collected
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup" | "digital";
             /** @description Street address; empty for pickup */
             shippingAddress: string;
             city: string;
@@ -8608,10 +9229,10 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
-             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped
+             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped; `digital`: digital files only, never shipped
              * @enum {string}
              */
-            shippingStatus: "ship" | "shipped" | "pickup";
+            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
             /** @description Customer feedback, entries `[<ISO time>] <text>` separated by a blank line */
@@ -8629,7 +9250,7 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
-            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship */
+            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship and digital orders */
             pickupStatus: ("waiting" | "ready" | "collected") | null;
         };
         OrderHistoryEntry: {
@@ -8685,8 +9306,11 @@ export interface components {
             customerName: string;
             customerEmail: string;
             customerPhone: string;
-            /** @enum {string} */
-            fulfillmentType: "ship" | "pickup";
+            /**
+             * @description `ship` (mailed), `pickup` (collected at the booth), or `digital`: every line is a digital file, delivered by download links; nothing is shipped or collected
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup" | "digital";
             /** @description Street address; empty for pickup */
             shippingAddress: string;
             city: string;
@@ -8709,10 +9333,10 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
-             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped
+             * @description `ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped; `digital`: digital files only, never shipped
              * @enum {string}
              */
-            shippingStatus: "ship" | "shipped" | "pickup";
+            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
             /** @description Customer feedback, entries `[<ISO time>] <text>` separated by a blank line */
@@ -8730,7 +9354,7 @@ export interface components {
              * @enum {string}
              */
             channel: "web" | "booth";
-            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship */
+            /** @description Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship and digital orders */
             pickupStatus: ("waiting" | "ready" | "collected") | null;
             /** @description The order lines, in order, with their photos and print state */
             lines: components["schemas"]["AdminOrderLine"][];
@@ -8783,7 +9407,7 @@ export interface components {
             /** @description 7–20 digits with `+ ( ) - . space`, or empty */
             customerPhone?: string;
             /** @enum {string} */
-            fulfillmentType?: "ship" | "pickup";
+            fulfillmentType?: "ship" | "pickup" | "digital";
             /** @description Street address; required (with city, state, zipCode) when the order ships */
             shippingAddress?: unknown;
             city?: unknown;
@@ -8804,6 +9428,8 @@ export interface components {
             shipped?: boolean;
             /** @description Marks the order shipped with this tracking number */
             trackingNumber?: string;
+            /** @description true: mark every print line of the order that is not printed yet printed with this change (history records each); without it the change is refused with 409 `NOT_PRINTED` while one is not */
+            printAll?: boolean;
         };
         OrderList: components["schemas"]["AdminOrder"][];
         IntakeStatus: {
@@ -8894,6 +9520,66 @@ export interface components {
                 orders: number;
                 /** @description Sum of the paid totals, dollars (computed in cents) */
                 revenue: number;
+            }[];
+        };
+        AdminTokenCreate: {
+            /**
+             * @description `staff` (a booth helper) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "staff" | "viewer";
+            /**
+             * @description Whose token it is, e.g. "Ana at the booth" (shown in the list, never secret)
+             * @default
+             */
+            label: string;
+        };
+        AdminToken: {
+            id: string;
+            /**
+             * @description `staff` (a booth helper) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "staff" | "viewer";
+            label: string;
+            /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
+            by: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description Who made it (`admin:<8 hex>`) */
+            createdBy: string;
+            /** @description ISO 8601; null while it works */
+            revokedAt: string | null;
+            revokedBy: string | null;
+        };
+        AdminTokenCreated: {
+            id: string;
+            /**
+             * @description `staff` (a booth helper) or `viewer` (reads only)
+             * @enum {string}
+             */
+            role: "staff" | "viewer";
+            label: string;
+            /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
+            by: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description Who made it (`admin:<8 hex>`) */
+            createdBy: string;
+            /** @description ISO 8601; null while it works */
+            revokedAt: string | null;
+            revokedBy: string | null;
+            /** @description The token, shown this once: the record keeps only its SHA-256 */
+            token: string;
+        };
+        AdminTokenList: {
+            /** @description Tokens made here, oldest first, revoked ones too */
+            tokens: components["schemas"]["AdminToken"][];
+            /** @description ADMIN_TOKENS entries (or the generated token), without the tokens: changed only in the environment */
+            environment: {
+                /** @enum {string} */
+                role: "viewer" | "staff" | "owner";
+                by: string;
             }[];
         };
         CaptchaChallenge: {
@@ -9093,6 +9779,8 @@ export interface components {
              * @enum {string}
              */
             status: "waiting" | "ready" | "collected";
+            /** @description true: mark every print line of the order that is not printed yet printed with this change (history records each); without it the change is refused with 409 `NOT_PRINTED` while one is not */
+            printAll?: boolean;
         };
         PrintQueueItem: {
             /** @description `<orderNumber>.<line number>` */
@@ -9573,10 +10261,10 @@ export interface components {
                 zip: unknown;
             };
             /**
-             * @description `ship` when `shippingAddress` is given (with any field filled in), else `pickup`, unless stated
+             * @description `ship` when `shippingAddress` is given (with any field filled in), else `pickup`, unless stated. An order whose lines are all digital files is `digital` whatever is stated (no shipping, no pickup); `digital` stated for an order with prints: 400 `VALIDATION_FAILED`
              * @enum {string}
              */
-            fulfillmentType?: "ship" | "pickup";
+            fulfillmentType?: "ship" | "pickup" | "digital";
             /** @description A coupon code (any case); refused with 400 `COUPON_INVALID` and the reason in `details` */
             couponCode?: string;
             /** @description The CAPTCHA solution (or send it as `X-Captcha-Token`); not needed with admin credentials */
@@ -9613,8 +10301,11 @@ export interface components {
             customerEmail: string;
             /** @description 7–20 digits, written with digits, spaces and `+ ( ) - .` */
             customerPhone: string;
-            /** @enum {string} */
-            fulfillmentType: "ship" | "pickup";
+            /**
+             * @description `ship` or `pickup`; `digital` for an order of digital files only (what such an order is, whatever is stated)
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup" | "digital";
             /**
              * @description Street address
              * @default
@@ -9681,19 +10372,19 @@ export interface components {
              */
             status: "pending" | "paid" | "void" | "cancelled";
             /**
-             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth
+             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)
              * @enum {string}
              */
-            shippingStatus: "ship" | "shipped" | "pickup";
+            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
             /** @description Empty until shipped with a tracking number */
             trackingNumber: string;
-            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships */
+            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital */
             pickupStatus: ("waiting" | "ready" | "collected") | null;
             /**
-             * @description `ship` (mailed) or `pickup` (at the booth)
+             * @description `ship` (mailed), `pickup` (at the booth), or `digital` (digital files only: download links once paid)
              * @enum {string}
              */
-            fulfillmentType: "ship" | "pickup";
+            fulfillmentType: "ship" | "pickup" | "digital";
             /** @description `Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; ` */
             items: string;
             /** @description The sum of the line amounts */
@@ -9708,6 +10399,14 @@ export interface components {
             total: string;
             /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
             paymentUrl: string | null;
+            /** @description How to pay (the photographer’s business settings), while the order waits for payment; null once paid, cancelled, or while held */
+            paymentInstructions: string | null;
+            /** @description The carrier’s tracking page, for a USPS, UPS or FedEx tracking number; null otherwise */
+            tracking: {
+                /** @enum {string} */
+                carrier: "USPS" | "UPS" | "FedEx";
+                url: string;
+            } | null;
             /** @description Once the order is paid, one signed link per digital file; empty before */
             downloads: {
                 /** @description The order line (1-based) */
@@ -9843,11 +10542,11 @@ export interface components {
                 quantity: number;
             }[];
             /**
-             * @description `ship` adds the shipping fee when a print is ordered; default `ship`
+             * @description `ship` adds the shipping fee when a print is ordered; default `ship`. Digital files alone are `digital` whatever is asked
              * @default ship
              * @enum {string}
              */
-            fulfillmentType: "ship" | "pickup";
+            fulfillmentType: "ship" | "pickup" | "digital";
             /** @description A coupon code to try (any case) */
             couponCode?: string;
         };
@@ -9912,8 +10611,48 @@ export interface components {
             /** @description subtotal − discount + shippingFee, never below $0.00 */
             total: string;
             eventSlug: string;
-            /** @enum {string} */
-            fulfillmentType: "ship" | "pickup";
+            /**
+             * @description The order’s fulfilment: `digital` when every line is a digital file (no delivery to choose)
+             * @enum {string}
+             */
+            fulfillmentType: "ship" | "pickup" | "digital";
+        };
+        BusinessSettingsUpdate: {
+            /** @description The name mail is signed with; null: the default */
+            businessName?: string | null;
+            returnAddress?: string | null;
+            publicBaseUrl?: unknown | null;
+            paymentInstructions?: unknown | null;
+            mailFrom?: string | null;
+        };
+        BusinessSettings: {
+            businessName: string;
+            /** @description Lines separated by `\n` */
+            returnAddress: string;
+            publicBaseUrl: string;
+            paymentInstructions: string;
+            mailFrom: string;
+            /** @description The settings saved in the dashboard; the others are the environment’s defaults */
+            saved: ("businessName" | "returnAddress" | "publicBaseUrl" | "paymentInstructions" | "mailFrom")[];
+            /** @description The environment’s values (RETURN_ADDRESS, PUBLIC_BASE_URL, MAIL_FROM, BUSINESS_NAME, PAYMENT_INSTRUCTIONS) */
+            defaults: {
+                businessName: string;
+                /** @description Lines separated by `\n` */
+                returnAddress: string;
+                publicBaseUrl: string;
+                paymentInstructions: string;
+                mailFrom: string;
+            };
+            /** @description What to fix before selling: the placeholder return address, or a public address that is localhost (or another no phone can open); empty when none */
+            warnings: {
+                /** @enum {string} */
+                field: "returnAddress" | "publicBaseUrl";
+                message: string;
+            }[];
+            /** @description ISO 8601: the last save; null when nothing was saved */
+            updatedAt: string | null;
+            /** @description Who saved last (`admin:<8 hex>`) */
+            updatedBy: string | null;
         };
         TakedownDecisionRequest: {
             /**
@@ -9982,6 +10721,10 @@ export type AdminMeInput = components['schemas']['AdminMeInput'];
 export type MirrorProblemInput = components['schemas']['MirrorProblemInput'];
 export type MirrorStatusInput = components['schemas']['MirrorStatusInput'];
 export type SalesBreakdownInput = components['schemas']['SalesBreakdownInput'];
+export type AdminTokenCreateInput = components['schemas']['AdminTokenCreateInput'];
+export type AdminTokenInput = components['schemas']['AdminTokenInput'];
+export type AdminTokenCreatedInput = components['schemas']['AdminTokenCreatedInput'];
+export type AdminTokenListInput = components['schemas']['AdminTokenListInput'];
 export type CaptchaChallengeInput = components['schemas']['CaptchaChallengeInput'];
 export type CouponCreateInput = components['schemas']['CouponCreateInput'];
 export type CouponInput = components['schemas']['CouponInput'];
@@ -10034,6 +10777,8 @@ export type PushPublicKeyInput = components['schemas']['PushPublicKeyInput'];
 export type PriceBreakdownInput = components['schemas']['PriceBreakdownInput'];
 export type QuoteRequestInput = components['schemas']['QuoteRequestInput'];
 export type QuoteInput = components['schemas']['QuoteInput'];
+export type BusinessSettingsUpdateInput = components['schemas']['BusinessSettingsUpdateInput'];
+export type BusinessSettingsInput = components['schemas']['BusinessSettingsInput'];
 export type TakedownDecisionRequestInput = components['schemas']['TakedownDecisionRequestInput'];
 export type TakedownInput = components['schemas']['TakedownInput'];
 export type TakedownListInput = components['schemas']['TakedownListInput'];
@@ -10056,6 +10801,10 @@ export type AdminMe = components['schemas']['AdminMe'];
 export type MirrorProblem = components['schemas']['MirrorProblem'];
 export type MirrorStatus = components['schemas']['MirrorStatus'];
 export type SalesBreakdown = components['schemas']['SalesBreakdown'];
+export type AdminTokenCreate = components['schemas']['AdminTokenCreate'];
+export type AdminToken = components['schemas']['AdminToken'];
+export type AdminTokenCreated = components['schemas']['AdminTokenCreated'];
+export type AdminTokenList = components['schemas']['AdminTokenList'];
 export type CaptchaChallenge = components['schemas']['CaptchaChallenge'];
 export type CouponCreate = components['schemas']['CouponCreate'];
 export type Coupon = components['schemas']['Coupon'];
@@ -10108,6 +10857,8 @@ export type PushPublicKey = components['schemas']['PushPublicKey'];
 export type PriceBreakdown = components['schemas']['PriceBreakdown'];
 export type QuoteRequest = components['schemas']['QuoteRequest'];
 export type Quote = components['schemas']['Quote'];
+export type BusinessSettingsUpdate = components['schemas']['BusinessSettingsUpdate'];
+export type BusinessSettings = components['schemas']['BusinessSettings'];
 export type TakedownDecisionRequest = components['schemas']['TakedownDecisionRequest'];
 export type Takedown = components['schemas']['Takedown'];
 export type TakedownList = components['schemas']['TakedownList'];

@@ -10,7 +10,8 @@ import type { Quote } from './api-schema.js';
 export type QuoteInput = {
   eventSlug: string;
   lines: { photo: string; size: string; quantity: number }[];
-  fulfilment: 'ship' | 'pickup';
+  /** `digital` for digital files alone (nothing to deliver). */
+  fulfilment: Quote['fulfillmentType'];
   coupon: string | null;
 };
 

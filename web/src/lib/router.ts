@@ -23,11 +23,15 @@ function saveScroll(): void {
   history.replaceState({ ...(history.state ?? {}), scrollY: window.scrollY }, '');
 }
 
-export function navigate(to: string, opts: { replace?: boolean; keepScroll?: boolean } = {}): void {
+/** `state`: kept with the history entry (a photo link remembers the list it was opened from). */
+export function navigate(
+  to: string,
+  opts: { replace?: boolean; keepScroll?: boolean; state?: Record<string, unknown> } = {},
+): void {
   if (to === location.pathname + location.search + location.hash) return;
   saveScroll();
-  if (opts.replace) history.replaceState({}, '', to);
-  else history.pushState({}, '', to);
+  if (opts.replace) history.replaceState(opts.state ?? {}, '', to);
+  else history.pushState(opts.state ?? {}, '', to);
   changed();
   if (!opts.keepScroll) window.scrollTo(0, 0);
 }
@@ -63,6 +67,16 @@ export function startRouter(): void {
     navigate(url.pathname + url.search + url.hash);
   });
 }
+
+/** The list a photo link was opened from (`navigate(..., { state: { list } })`), if it was opened here. */
+export function openedFromList(): string | undefined {
+  const list = (history.state as { list?: unknown } | null)?.list;
+  return typeof list === 'string' ? list : undefined;
+}
+
+/** A photo's own link: `/event/<code>/photo/<number>` (docs/contract.md, "Gallery"). */
+export const photoPath = (code: string, number: string): string =>
+  `/event/${encodeURIComponent(code)}/photo/${encodeURIComponent(number)}`;
 
 /** `/event/A%20B/Day%201` → ['event', 'A B', 'Day 1']; undefined when a segment is malformed. */
 export function segments(path: string): string[] | undefined {

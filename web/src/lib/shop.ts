@@ -22,7 +22,8 @@ export type PlacedOrder = {
   email: string;
   total: string;
   items: string;
-  fulfillmentType: 'ship' | 'pickup';
+  /** `digital`: digital files only (no delivery; download links once paid). */
+  fulfillmentType: 'ship' | 'pickup' | 'digital';
   verificationRequired: boolean;
   createdAt: string;
 };

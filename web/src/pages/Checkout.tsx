@@ -225,7 +225,7 @@ function couponProblem(err: ApiError, code: string): string {
   }
 }
 
-function Totals({ quote, fulfilment, stale }: { quote: Quote; fulfilment: Fulfilment; stale: boolean }) {
+function Totals({ quote, fulfilment, stale }: { quote: Quote; fulfilment: Quote['fulfillmentType']; stale: boolean }) {
   const cents = (text: string) => parseMoneyText(text);
   const coupon = quote.coupon;
   const early = quote.earlyBird;
@@ -256,10 +256,13 @@ function Totals({ quote, fulfilment, stale }: { quote: Quote; fulfilment: Fulfil
           <dd>−{money(cents(coupon.discount))}</dd>
         </div>
       )}
-      <div>
-        <dt>{fulfilment === 'ship' ? 'Shipping' : 'Pickup at the booth'}</dt>
-        <dd>{money(cents(quote.shippingFee))}</dd>
-      </div>
+      {/* Digital files alone are not delivered: no shipping or pickup line at all. */}
+      {fulfilment !== 'digital' && (
+        <div>
+          <dt>{fulfilment === 'ship' ? 'Shipping' : 'Pickup at the booth'}</dt>
+          <dd>{money(cents(quote.shippingFee))}</dd>
+        </div>
+      )}
       <div class="totals-total">
         <dt>Total</dt>
         <dd>{money(cents(quote.total))}</dd>
@@ -291,9 +294,9 @@ function CheckoutForm({
 
   const { rows } = priceLines(lines, config);
   const unpriced = rows.some((r) => r.unitCents === null);
-  // Digital files alone are not shipped: no delivery choice, no address, no fee.
+  // Digital files alone are not shipped: no delivery choice, no address, no fee (an order "digital").
   const allDigital = lines.every((l) => isDigital(l.size));
-  const delivery: Fulfilment = allDigital ? 'pickup' : fulfilment;
+  const delivery: Quote['fulfillmentType'] = allDigital ? 'digital' : fulfilment;
   const [couponInput, setCouponInput] = useState('');
   const [coupon, setCoupon] = useState<string | null>(null);
   const [couponError, setCouponError] = useState<string | null>(null);

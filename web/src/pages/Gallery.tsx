@@ -5,6 +5,11 @@
  * The page lives at the gallery API's own URL (`/event/<code>/<day>/<session>`): the server
  * answers a browser navigation with this app and the app's fetch with JSON. `?photo=<number>`
  * opens that photo in the viewer, in its place in the list (the pages up to it are loaded).
+ *
+ * A photo has a link of its own, `/event/<code>/photo/<number>`: opening a photo puts it in the
+ * address bar (a history entry that remembers this list), "back" closes the viewer, and moving
+ * to the next photo replaces it. Opened from a shared link, the photo shows over its event's
+ * photos, and closing it leaves the event page (docs/contract.md, "Gallery").
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
@@ -25,7 +30,7 @@ import type {
 import { formatDate, formatDeadline, plural } from '../lib/format.js';
 import { cached, closedMessage, useEventConfig, useFetch, whenIdle } from '../lib/hooks.js';
 import { takePageData } from '../lib/page-data.js';
-import { eventPath, navigate, pendingScroll, useLocation } from '../lib/router.js';
+import { eventPath, navigate, openedFromList, pendingScroll, photoPath, useLocation } from '../lib/router.js';
 
 /** A day or a session page: the fields the gallery reads are the same in both. */
 type FolderPage = GalleryDayPage | GallerySessionPage;
@@ -54,7 +59,18 @@ const feeds = new Map<string, Feed>();
 
 let markedInteractive = false;
 
-export default function Gallery({ code, day, session }: { code: string; day?: string; session?: string }) {
+export default function Gallery({
+  code,
+  day,
+  session,
+  photo: linkedPhoto,
+}: {
+  code: string;
+  day?: string;
+  session?: string;
+  /** The photo of a photo link (`/event/<code>/photo/<number>`), shown over this list. */
+  photo?: string | undefined;
+}) {
   const path = eventPath(code, day, session);
   const isEventPage = day === undefined;
   // Event name, status and folders come with the event page; folder pages ask for them apart.
@@ -72,7 +88,27 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
   });
   const [error, setError] = useState<ApiError | undefined>();
   const [loadingMore, setLoadingMore] = useState(false);
-  const [open, setOpen] = useState<{ photos: LightboxPhoto[]; index: number } | null>(null);
+  const [open, setOpenState] = useState<{ photos: LightboxPhoto[]; index: number } | null>(null);
+  /**
+   * Shows a photo in the viewer and puts its link in the address bar: a new history entry when
+   * the viewer opens (so "back" closes it), the same entry when it moves to another photo.
+   */
+  const setOpen = (next: { photos: LightboxPhoto[]; index: number } | null) => {
+    setOpenState(next);
+    const shown = next?.photos[next.index];
+    if (!shown) return;
+    navigate(photoPath(code, shown.number), {
+      replace: open !== null || linkedPhoto !== undefined,
+      keepScroll: true,
+      state: { list: path },
+    });
+  };
+  /** Closes the viewer: back to the list's own entry, or (opened from a shared link) to the list. */
+  const closeViewer = () => {
+    setOpenState(null);
+    if (openedFromList() === path && history.length > 1 && linkedPhoto !== undefined) history.back();
+    else navigate(path, { replace: true, keepScroll: true });
+  };
   // The latest feed and whether pages are being fetched, for code that runs between renders
   // (scrolling and "find photo #" must not append the same page twice).
   const feedRef = useRef(feed);
@@ -270,6 +306,21 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
     return place ? 'here' : 'elsewhere';
   };
 
+  // The photo link changed under the viewer: "back" (no photo any more: close it), or a link
+  // to another photo (open that one, once the first page is here).
+  const openNumber = open ? open.photos[open.index]?.number : undefined;
+  useEffect(() => {
+    if (linkedPhoto === undefined) {
+      if (open) setOpenState(null);
+      return;
+    }
+    if (!feed || linkedPhoto === openNumber || linkedPhoto.replace(/^#/, '') === openNumber) return;
+    getJson<PhotoLookup>(lookupUrl(code, linkedPhoto)).then(
+      (found) => openFound(found),
+      () => navigate(path, { replace: true, keepScroll: true }), // gone (or never was): the list
+    );
+  }, [linkedPhoto, feed !== undefined]);
+
   // `?photo=<number>` (from "find photo #" on another page): open it once the first page is here,
   // then drop the parameter, so "back" to this page does not open it again.
   const openedFromQuery = useRef(false);
@@ -442,7 +493,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
           photos={open.photos}
           index={open.index}
           onIndex={(index) => setOpen({ ...open, index })}
-          onClose={() => setOpen(null)}
+          onClose={closeViewer}
         />
       )}
     </main>

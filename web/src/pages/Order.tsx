@@ -18,6 +18,26 @@ import { pushSupported, subscribePush } from '../lib/push.js';
 import { lookedUpOrders, placedOrders } from '../lib/shop.js';
 import { useStore } from '../lib/store.js';
 
+type Fulfilment = CustomerOrder['fulfillmentType'];
+
+/**
+ * How the order reaches the customer, in words: never "shipped" before it is (the live
+ * `shippingStatus` says so), and digital files alone speak of download links.
+ */
+function deliveryWords(fulfilment: Fulfilment, shippingStatus?: CustomerOrder['shippingStatus']): string {
+  if (fulfilment === 'digital') return 'digital files: download links';
+  if (fulfilment === 'pickup') return 'pickup at the booth';
+  return shippingStatus === 'shipped' ? 'shipped to you' : 'to be shipped to you';
+}
+
+/** What happens next while the order waits for payment. */
+function nextWords(fulfilment: Fulfilment): string {
+  if (fulfilment === 'digital') return 'Your download links come by email, and show on this page, once it is paid.';
+  if (fulfilment === 'pickup')
+    return 'We prepare your prints once it is paid; collect them at the booth with your order number.';
+  return 'Your prints are shipped once it is paid; we will email you when they are on their way.';
+}
+
 export default function OrderPage({ orderNumber, query }: { orderNumber: string; query: URLSearchParams }) {
   useTitle(`Order ${orderNumber}`);
   const orders = useStore(placedOrders);
@@ -55,7 +75,7 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
             </p>
             <p>
               {order.eventName} · <strong>{order.total}</strong> ·{' '}
-              {order.fulfillmentType === 'ship' ? 'shipped to you' : 'pickup at the booth'}
+              {deliveryWords(live?.fulfillmentType ?? order.fulfillmentType, live?.shippingStatus)}
             </p>
             <ul class="plain small">
               {order.items.split(/;\s*/).map((line) => (
@@ -72,15 +92,16 @@ export default function OrderPage({ orderNumber, query }: { orderNumber: string;
             (!live || live.status === 'pending') && (
               <Notice kind="ok" role="status">
                 A receipt is on its way to <strong>{order.email}</strong>.{' '}
-                {order.fulfillmentType === 'pickup'
-                  ? 'Show your order number at the booth to collect your prints.'
-                  : 'We will email you when your prints ship.'}
+                {nextWords(live?.fulfillmentType ?? order.fulfillmentType)}
               </Notice>
             )
           )}
-          {!held && <OrderQr orderNumber={order.orderNumber} pickup={order.fulfillmentType === 'pickup'} />}
+          {/* The QR opens the order at the booth: nothing to collect for digital files alone. */}
+          {!held && order.fulfillmentType !== 'digital' && (
+            <OrderQr orderNumber={order.orderNumber} pickup={order.fulfillmentType === 'pickup'} />
+          )}
           <OrderStatus orderNumber={order.orderNumber} lookup={status} askEmail={false} />
-          <PushOptIn orderNumber={order.orderNumber} email={order.email} pickup={order.fulfillmentType === 'pickup'} />
+          <PushOptIn orderNumber={order.orderNumber} email={order.email} fulfilment={order.fulfillmentType} />
         </>
       ) : (
         <>
@@ -225,14 +246,14 @@ function statusInWords(o: CustomerOrder): { badge: string; kind: 'ok' | 'warn' |
       return { badge: 'Cancelled', kind: 'muted', text: 'This order was cancelled by the photographer.' };
     case 'pending':
       return {
-        badge: 'Received',
+        badge: 'Waiting for payment',
         kind: 'info',
-        text:
-          o.fulfillmentType === 'pickup'
-            ? 'We have your order. Pay at the booth and collect your prints there.'
-            : 'We have your order. It is waiting for payment.',
+        text: `We have your order. ${nextWords(o.fulfillmentType)}`,
       };
     default:
+      if (o.fulfillmentType === 'digital') {
+        return { badge: 'Paid', kind: 'ok', text: 'Paid. Download your files below; the links are in your email too.' };
+      }
       if (o.shippingStatus === 'shipped') {
         return {
           badge: 'Shipped',
@@ -240,13 +261,18 @@ function statusInWords(o: CustomerOrder): { badge: string; kind: 'ok' | 'warn' |
           text: o.trackingNumber ? 'Your prints are on their way.' : 'Your prints are on their way to you.',
         };
       }
+      if (o.fulfillmentType === 'pickup') {
+        const pickup = {
+          ready: 'Paid, and your prints are ready: collect them at the booth with your order number.',
+          collected: 'Collected. Enjoy your prints!',
+          waiting: 'Paid. We are preparing your prints; we will email you when they are ready to collect.',
+        };
+        return { badge: 'Paid', kind: 'ok', text: pickup[o.pickupStatus ?? 'waiting'] };
+      }
       return {
         badge: 'Paid',
         kind: 'ok',
-        text:
-          o.fulfillmentType === 'pickup'
-            ? 'Paid. Collect your prints at the booth.'
-            : 'Paid. Your prints will be shipped soon; we will email you when they are.',
+        text: 'Paid. Your prints will be shipped soon; we will email you when they are.',
       };
   }
 }
@@ -299,13 +325,29 @@ function StatusCard({ order }: { order: CustomerOrder }) {
       {order.trackingNumber && (
         <p>
           Tracking number: <strong class="tracking">{order.trackingNumber}</strong>
+          {order.tracking && (
+            <>
+              {' '}
+              <a href={order.tracking.url} data-external rel="noopener noreferrer" target="_blank">
+                Track it with {order.tracking.carrier}
+              </a>
+            </>
+          )}
         </p>
+      )}
+      {order.paymentInstructions && (
+        <div class="payment-instructions" data-testid="payment-instructions">
+          <h3>How to pay</h3>
+          {order.paymentInstructions.split('\n').map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
       )}
       <p class="muted small">
         {[
           order.eventName ?? order.eventSlug,
           `placed ${formatDate(order.createdAt)}`,
-          order.fulfillmentType === 'ship' ? 'shipped to you' : 'pickup at the booth',
+          deliveryWords(order.fulfillmentType, order.shippingStatus),
         ].join(' · ')}
       </p>
       <ul class="plain small">
@@ -346,10 +388,11 @@ function StatusCard({ order }: { order: CustomerOrder }) {
   );
 }
 
-function PushOptIn({ orderNumber, email, pickup }: { orderNumber: string; email: string; pickup: boolean }) {
+function PushOptIn({ orderNumber, email, fulfilment }: { orderNumber: string; email: string; fulfilment: Fulfilment }) {
   // What the pushes of this order will say (services/push/payload.ts): a pickup order is
-  // never shipped, it becomes ready at the booth.
-  const when = pickup ? 'is paid or ready for pickup' : 'is paid or ships';
+  // never shipped, it becomes ready at the booth; digital files alone are only paid.
+  const when =
+    fulfilment === 'pickup' ? 'is paid or ready for pickup' : fulfilment === 'digital' ? 'is paid' : 'is paid or ships';
   const [state, setState] = useState<'idle' | 'busy' | 'done' | 'error'>('idle');
   const [message, setMessage] = useState('');
   if (!pushSupported()) return null;

@@ -11,8 +11,10 @@ export type MessageContent = { subject: string; text: string; html: string };
 export type TemplateContext = {
   /** PUBLIC_BASE_URL without a trailing slash. */
   publicBaseUrl: string;
-  /** Shown as the sender's name in the body ("— Convention Photos"). */
+  /** Shown as the sender's name in the body ("— Convention Photos"): the business name. */
   senderName: string;
+  /** How to pay an unpaid order (docs/contract.md, "Business settings"); lines separated by `\n`. */
+  paymentInstructions?: string;
   /** The signed links of a paid order's digital files (none before payment; docs/contract.md, "Selling"). */
   downloadLinks?: (order: OrderRecord) => { photoNumber: string; url: string; expiresAt: string }[];
 };

@@ -8,6 +8,7 @@ import { formatItemLine } from '../../../domain/items.js';
 import { formatCents } from '../../../domain/money.js';
 import { printProgress } from '../../../domain/offers.js';
 import type { OrderRecord } from '../../../domain/order.js';
+import { trackingLink } from '../../../domain/tracking.js';
 import { escapeHtml } from '../../../lib/escape.js';
 import { headerText } from '../sanitize.js';
 import { button, letter, type MessageContent, type Part, type TemplateContext } from './letter.js';
@@ -45,7 +46,15 @@ function totalsRows(order: OrderRecord): [string, string][] {
   return [
     ['Subtotal', formatCents(order.subtotalCents)],
     ...(discount > 0 ? [[label, `-${formatCents(discount)}`] as [string, string]] : []),
-    [order.fulfillmentType === 'ship' ? 'Shipping' : 'Shipping (pickup)', formatCents(order.shippingFeeCents)],
+    // Digital files are never shipped: no shipping line at all.
+    ...(order.fulfillmentType === 'digital'
+      ? []
+      : [
+          [
+            order.fulfillmentType === 'ship' ? 'Shipping' : 'Shipping (pickup)',
+            formatCents(order.shippingFeeCents),
+          ] as [string, string],
+        ]),
     ['Total', formatCents(order.totalCents)],
   ];
 }
@@ -76,6 +85,9 @@ function itemsHtml(order: OrderRecord): string {
 function pickupText(order: OrderRecord): string {
   const { printed, toPrint } = printProgress(order);
   const prints = printed > 0 && printed < toPrint ? ` ${printed} of ${toPrint} prints are done.` : '';
+  if (order.status === 'pending') {
+    return 'Pickup: we prepare your prints once the order is paid; collect them at the booth with your order number. We will email you when they are ready.';
+  }
   switch (order.pickupStatus) {
     case 'ready':
       return 'Pickup: your prints are ready at the booth; please bring your order number or its QR code.';
@@ -86,18 +98,67 @@ function pickupText(order: OrderRecord): string {
   }
 }
 
+/** Digital files only: nothing is shipped or collected; the links come once the order is paid. */
+function digitalText(order: OrderRecord): string {
+  return order.status === 'paid'
+    ? 'Delivery: digital files, nothing is shipped: download them with the links in this message.'
+    : 'Delivery: digital files, nothing is shipped: your download links are emailed to you once the order is paid.';
+}
+
+/** A line of the form `Head: words`, in HTML with the head in bold. */
+function headedHtml(line: string): string {
+  const [head, ...rest] = line.split(': ');
+  return `<p><strong>${escapeHtml(head ?? '')}:</strong> ${escapeHtml(rest.join(': '))}</p>`;
+}
+
+/** For an order that ships: where to, and (unpaid) that it ships once paid. */
+function shippingWords(order: OrderRecord): string[] {
+  if (order.shippingStatus === 'shipped') return [];
+  return [
+    order.status === 'pending'
+      ? 'Your prints are shipped once the order is paid.'
+      : 'We will email you when your prints are shipped.',
+  ];
+}
+
 function fulfilmentText(order: OrderRecord): string[] {
   if (order.fulfillmentType === 'pickup') return [pickupText(order)];
-  return ['Shipping to:', ...addressLines(order).map((l) => `  ${l}`)];
+  if (order.fulfillmentType === 'digital') return [digitalText(order)];
+  return ['Shipping to:', ...addressLines(order).map((l) => `  ${l}`), ...shippingWords(order)];
 }
 
 function fulfilmentHtml(order: OrderRecord): string {
-  if (order.fulfillmentType === 'pickup') {
-    const [head, ...rest] = pickupText(order).split(': ');
-    return `<p><strong>${escapeHtml(head ?? '')}:</strong> ${escapeHtml(rest.join(': '))}</p>`;
-  }
+  if (order.fulfillmentType === 'pickup') return headedHtml(pickupText(order));
+  if (order.fulfillmentType === 'digital') return headedHtml(digitalText(order));
   const lines = addressLines(order).map(escapeHtml).join('<br>');
-  return `<p><strong>Shipping to:</strong><br>${lines}</p>`;
+  const after = shippingWords(order).map((w) => `<p>${escapeHtml(w)}</p>`);
+  return [`<p><strong>Shipping to:</strong><br>${lines}</p>`, ...after].join('\n');
+}
+
+/**
+ * How to pay, while the order waits for payment (docs/contract.md, "Business settings"): the
+ * photographer's instructions, and the online payment page when there is one.
+ */
+function paymentPart(order: OrderRecord, ctx: TemplateContext): Part | null {
+  if (order.status !== 'pending' || order.held) return null;
+  const payUrl = order.payment ? order.payment.url : null;
+  const instructions = (ctx.paymentInstructions ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const text = [
+    `Not paid yet (${formatCents(order.totalCents)}). How to pay:`,
+    ...(payUrl ? [`  Pay online: ${payUrl}`] : []),
+    ...instructions.map((l) => `  ${l}`),
+  ];
+  const html = [
+    `<p><strong>Not paid yet</strong> (${escapeHtml(formatCents(order.totalCents))}). How to pay:</p>`,
+    payUrl ? `<p><a href="${escapeHtml(payUrl)}">Pay online</a></p>` : '',
+    instructions.length > 0 ? `<p>${instructions.map(escapeHtml).join('<br>')}</p>` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return { text, html };
 }
 
 function fulfilmentPart(order: OrderRecord): Part {
@@ -118,7 +179,6 @@ export function receiptContent(order: OrderRecord, ctx: TemplateContext): Messag
   const status = orderStatusUrl(ctx.publicBaseUrl, order.orderNumber);
   const name = greetingName(order);
   const links = ctx.downloadLinks?.(order) ?? [];
-  const payUrl = order.status === 'pending' && order.payment ? order.payment.url : null;
   const until = (iso: string) => `${iso.slice(0, 10)}`;
   const parts: Part[] = [
     {
@@ -129,8 +189,8 @@ export function receiptContent(order: OrderRecord, ctx: TemplateContext): Messag
     // The HTML shows the totals under the lines (itemsHtml).
     { text: totalsRows(order).map(([label, value]) => `${label}: ${value}`), html: '' },
   ];
-  if (payUrl)
-    parts.push({ text: [`Pay online: ${payUrl}`], html: `<p><a href="${escapeHtml(payUrl)}">Pay online</a></p>` });
+  const payment = paymentPart(order, ctx);
+  if (payment) parts.push(payment);
   if (links.length > 0) {
     const intro = 'Your digital files (each link works until the date shown, a limited number of times):';
     parts.push({
@@ -143,11 +203,19 @@ export function receiptContent(order: OrderRecord, ctx: TemplateContext): Messag
         .join('')}</ul>`,
     });
   }
+  // Digital files alone have no label: nothing is attached (render.ts attaches none).
+  const attached = order.fulfillmentType === 'digital' ? [] : [ATTACHED_TEXT];
+  const where =
+    order.fulfillmentType === 'digital'
+      ? 'paid, download links'
+      : order.fulfillmentType === 'pickup'
+        ? 'paid, ready, collected'
+        : 'paid, shipped';
   parts.push(fulfilmentPart(order), {
-    text: [ATTACHED_TEXT, `Where your order is (paid, shipped, ready): ${status}`, `Tell us how we did: ${feedback}`],
+    text: [...attached, `Where your order is (${where}): ${status}`, `Tell us how we did: ${feedback}`],
     html: [
-      `<p>${escapeHtml(ATTACHED_TEXT)}</p>`,
-      `<p><a href="${escapeHtml(status)}">See where your order is</a> (paid, shipped, ready)</p>`,
+      ...attached.map((a) => `<p>${escapeHtml(a)}</p>`),
+      `<p><a href="${escapeHtml(status)}">See where your order is</a> (${where})</p>`,
       `<p><a href="${escapeHtml(feedback)}">Tell us how we did</a></p>`,
     ].join('\n'),
   });
@@ -159,12 +227,21 @@ export function shippedContent(order: OrderRecord, ctx: TemplateContext): Messag
   const subject = headerText(`Your order ${order.orderNumber} has shipped`);
   const tracking = order.trackingNumber.trim();
   const trackingText = tracking ? `Tracking number: ${tracking}` : 'No tracking number was given for this shipment.';
+  // USPS, UPS and FedEx numbers link to the carrier's tracking page (src/domain/tracking.ts).
+  const link = tracking ? trackingLink(tracking) : null;
   const onItsWay = {
-    text: [`Your order ${order.orderNumber} is on its way.`, trackingText],
+    text: [
+      `Your order ${order.orderNumber} is on its way.`,
+      trackingText,
+      ...(link ? [`Track it with ${link.carrier}: ${link.url}`] : []),
+    ],
     html: [
       `<p>Your order <strong>${escapeHtml(order.orderNumber)}</strong> is on its way.</p>`,
       tracking ? `<p>Tracking number: <strong>${escapeHtml(tracking)}</strong></p>` : `<p>${trackingText}</p>`,
-    ].join('\n'),
+      link ? button(link.url, `Track it with ${link.carrier}`) : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
   };
   return letter(subject, greetingName(order), [onItsWay, fulfilmentPart(order), photosPart(order)], ctx);
 }

@@ -87,7 +87,10 @@ export interface OrdersPort {
   update(ref: string, patch: OrderPatch, opts: ChangeOptions): Promise<UpdateResult>;
   /** Records the online checkout opened for the order (its `paymentUrl`). */
   attachPayment(ref: string, payment: OrderPayment, opts: ChangeOptions): Promise<UpdateResult>;
-  /** `shipped: true` needs paid + ship; sets tracking. `shipped: false` undoes it. */
+  /**
+   * `shipped: true` needs paid + ship and every print line printed (else AppError NOT_PRINTED;
+   * `printAll` marks them printed in the same change); sets tracking. `shipped: false` undoes it.
+   */
   setShipping(ref: string, patch: ShippingPatch, opts: ChangeOptions): Promise<UpdateResult>;
   /**
    * Appends `[at] text` to the feedback, sent with `proof` of the order (its email, or admin
@@ -101,9 +104,11 @@ export interface OrdersPort {
   ): Promise<OrderRecord>;
   /**
    * A paid pickup order's booth status (waiting → ready → collected); else AppError
-   * ORDER_NOT_PICKUP or INVALID_TRANSITION. The same status again changes nothing.
+   * ORDER_NOT_PICKUP or INVALID_TRANSITION. The same status again changes nothing. `ready` and
+   * `collected` need every print line printed (else AppError NOT_PRINTED), or `printAll`, which
+   * marks them printed in the same change.
    */
-  setPickup(ref: string, status: PickupStatus, opts: ChangeOptions): Promise<UpdateResult>;
+  setPickup(ref: string, status: PickupStatus, opts: ChangeOptions, printAll?: boolean): Promise<UpdateResult>;
   /**
    * Marks lines printed, across orders, in one transaction: all or nothing. An unknown order
    * is AppError ORDER_NOT_FOUND, an order that is not paid INVALID_TRANSITION (nothing is

@@ -6,7 +6,7 @@
  * descending), and `prefix` and `seq`, the order number's parts: unique together, they
  * number orders (the next is max(seq) + 1) and find an order by number.
  */
-import { type OrderRecord, OrderRecord as OrderSchema } from '../../../domain/order.js';
+import { digitalOnly, type OrderRecord, OrderRecord as OrderSchema } from '../../../domain/order.js';
 import type { Param, Row } from './db.js';
 import { bool, json, nullableBool } from './values.js';
 
@@ -48,6 +48,25 @@ export const INSERT_COLUMNS = [
   'payment',
 ] as const;
 
+/**
+ * Digital orders in the table. The columns' CHECKs know `ship` and `pickup` (fulfilment) and
+ * `ship`, `shipped`, `pickup` (shipping status); SQLite can't widen a CHECK without rebuilding
+ * the table. An order is digital exactly when every line is a digital file, so it is stored as
+ * one that is never shipped (`pickup` in both, no pickup status) and read back as `digital`
+ * from its lines: orders taken before digital orders existed read as digital too.
+ */
+const stored = (value: string) => (value === 'digital' ? 'pickup' : value);
+
+function digitalFields(
+  r: Row,
+  items: unknown,
+): { fulfillmentType: unknown; shippingStatus: unknown; pickupStatus: unknown } {
+  if (Array.isArray(items) && digitalOnly(items as { size: string }[])) {
+    return { fulfillmentType: 'digital', shippingStatus: 'digital', pickupStatus: null };
+  }
+  return { fulfillmentType: r.fulfillment_type, shippingStatus: r.shipping_status, pickupStatus: r.pickup_status };
+}
+
 /** What a SELECT reads: every column of the record, and pk. */
 export const SELECT_COLUMNS = `pk, ${INSERT_COLUMNS.join(', ')}`;
 
@@ -63,7 +82,7 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
     o.customerName,
     o.customerEmail,
     o.customerPhone,
-    o.fulfillmentType,
+    stored(o.fulfillmentType),
     o.shippingAddress,
     o.city,
     o.state,
@@ -73,7 +92,7 @@ export function insertValues(o: OrderRecord, prefix: string, seq: number): Param
     o.shippingFeeCents,
     o.totalCents,
     o.status,
-    o.shippingStatus,
+    stored(o.shippingStatus),
     o.trackingNumber,
     o.feedback,
     o.held,
@@ -106,13 +125,13 @@ export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
     o.customerName,
     o.customerEmail,
     o.customerPhone,
-    o.fulfillmentType,
+    stored(o.fulfillmentType),
     o.shippingAddress,
     o.city,
     o.state,
     o.zipCode,
     o.status,
-    o.shippingStatus,
+    stored(o.shippingStatus),
     o.trackingNumber,
     o.feedback,
     o.held,
@@ -129,6 +148,8 @@ export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
 }
 
 export function rowToOrder(r: Row): OrderRecord {
+  const items = json(r.items);
+  const fulfilment = digitalFields(r, items);
   return OrderSchema.parse({
     id: r.id,
     orderNumber: r.order_number,
@@ -138,17 +159,17 @@ export function rowToOrder(r: Row): OrderRecord {
     customerName: r.customer_name,
     customerEmail: r.customer_email,
     customerPhone: r.customer_phone,
-    fulfillmentType: r.fulfillment_type,
+    fulfillmentType: fulfilment.fulfillmentType,
     shippingAddress: r.shipping_address,
     city: r.city,
     state: r.state,
     zipCode: r.zip_code,
-    items: json(r.items),
+    items,
     subtotalCents: r.subtotal_cents,
     shippingFeeCents: r.shipping_fee_cents,
     totalCents: r.total_cents,
     status: r.status,
-    shippingStatus: r.shipping_status,
+    shippingStatus: fulfilment.shippingStatus,
     trackingNumber: r.tracking_number,
     feedback: r.feedback,
     held: bool(r.held),
@@ -157,7 +178,7 @@ export function rowToOrder(r: Row): OrderRecord {
     channel: r.channel,
     version: r.version,
     history: json(r.history),
-    pickupStatus: r.pickup_status,
+    pickupStatus: fulfilment.pickupStatus,
     printed: json(r.printed),
     discountCents: r.discount_cents,
     couponCode: r.coupon_code,

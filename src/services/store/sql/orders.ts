@@ -289,9 +289,9 @@ export class SqlOrders implements OrdersPort {
     return this.modify(ref, opts, (o) => applyPayment(o, payment, now, opts.by));
   }
 
-  setPickup(ref: string, status: PickupStatus, opts: ChangeOptions): Promise<UpdateResult> {
+  setPickup(ref: string, status: PickupStatus, opts: ChangeOptions, printAll = false): Promise<UpdateResult> {
     const now = new Date();
-    return this.modify(ref, opts, (o) => applyPickup(o, status, now, opts.by));
+    return this.modify(ref, opts, (o) => applyPickup(o, status, now, opts.by, printAll));
   }
 
   async markPrinted(lines: PrintedLines, opts: ChangeOptions): Promise<PrintedResult[]> {

@@ -12,6 +12,7 @@ import { SQLITE_MIGRATIONS } from '../../../../src/services/store/engines/sqlite
 import { LIST_SLICE } from '../../../../src/services/store/sql/order-lists.js';
 import { openStore } from '../../../../src/services/store/store.js';
 import { tempDir } from '../../../helpers/build.js';
+import { recordingLogger } from '../../../support/recording-logger.js';
 import { reopenStore, sqliteStore } from '../../../support/store-engines.js';
 import { ADMIN, newOrder } from '../../../support/store-fixtures.js';
 
@@ -73,6 +74,59 @@ describe('sqlite engine', () => {
     expect(plan("SELECT * FROM orders WHERE id = 'a' OR id = 'b' OR (prefix = 'AX25' AND seq = 1)")).not.toMatch(
       /SCAN orders/,
     );
+  });
+
+  test('start-up says what its migrations did in one plain line (each step at debug): a new database, or one updated', async (t) => {
+    const dir = await tempDir(t);
+    const fresh = recordingLogger('debug');
+    const store = await openStore({ engine: 'sqlite', file: path.join(dir, 'orders.db'), log: fresh });
+    await store.close();
+    const info = (l: typeof fresh) => l.entries.filter((e) => e.level === 'info' && /database/.test(e.msg ?? ''));
+    expect(info(fresh).map((e) => e.msg)).toEqual([
+      `order store: a new, empty order database was made (${path.join(dir, 'orders.db')})`,
+    ]);
+    expect(fresh.entries.filter((e) => e.msg === 'order store: SQLite migration applied').map((e) => e.level)).toEqual(
+      SQLITE_MIGRATIONS.map(() => 'debug'),
+    );
+
+    // A database of an earlier version (8): the line names what changed.
+    const file = path.join(dir, 'old.db');
+    const raw = new Database(file);
+    for (const m of SQLITE_MIGRATIONS.filter((m) => m.version <= 8)) raw.exec(m.sql);
+    raw.pragma('user_version = 8');
+    raw.close();
+    const upgraded = recordingLogger('info');
+    const old = await openStore({ engine: 'sqlite', file, log: upgraded });
+    await old.close();
+    const [line] = info(upgraded);
+    expect(line?.msg).toContain('was updated for this version of the server:');
+    expect(line?.msg).toContain(SQLITE_MIGRATIONS.at(-1)?.name);
+    expect(line?.obj).toMatchObject({ from: 8, to: SQLITE_MIGRATIONS.at(-1)?.version });
+    expect(upgraded.entries.some((e) => e.msg === 'order store: SQLite migration applied')).toBe(false);
+  });
+
+  test('an order of digital files only, stored before such orders were "digital", reads back as digital', async (t) => {
+    const file = path.join(await tempDir(t), 'orders.db');
+    const store = await sqliteStore(t, file);
+    const digital = [{ photoNumber: '3', size: 'Digital', quantity: 1, unitCents: 800, lineCents: 800 }];
+    const made = await store.orders.create(newOrder({ items: digital, fulfillmentType: 'ship' }), by);
+    expect(made).toMatchObject({ fulfillmentType: 'digital', shippingStatus: 'digital', pickupStatus: null });
+    // What an earlier version wrote for it: a pickup order waiting at the booth.
+    const raw = new Database(file);
+    t.onTestFinished(() => {
+      raw.close();
+    });
+    expect(raw.prepare('SELECT fulfillment_type, shipping_status FROM orders').get()).toEqual({
+      fulfillment_type: 'pickup',
+      shipping_status: 'pickup',
+    });
+    raw.prepare("UPDATE orders SET pickup_status = 'waiting', version = version + 1").run();
+    const other = await reopenStore(t, store);
+    expect(await other.orders.get(made.id)).toMatchObject({
+      fulfillmentType: 'digital',
+      shippingStatus: 'digital',
+      pickupStatus: null,
+    });
   });
 
   test('a version 1 database is upgraded: orders, keys, settings and mail kept; pickup orders say pickup; history begins; numbering continues', async (t) => {

@@ -6,7 +6,7 @@
 import { expect, test } from 'vitest';
 import type { OrderRecord } from '../../../../src/domain/order.js';
 import { describeOnEngines, reopenStore } from '../../../support/store-engines.js';
-import { ADMIN, orderIn } from '../../../support/store-fixtures.js';
+import { ADMIN, newOrder, orderIn, printedOrder } from '../../../support/store-fixtures.js';
 
 const by = { by: ADMIN } as const;
 
@@ -23,7 +23,7 @@ function paidAgo(order: OrderRecord, ms: number): OrderRecord {
 describeOnEngines('orders port: fulfilment', (open) => {
   test('pickup: waiting → ready → collected for a paid pickup order, each in the history; the same again is a no-op', async (t) => {
     const { orders } = await open(t);
-    const o = await orderIn(orders, 'paid', { fulfillmentType: 'pickup' });
+    const o = await printedOrder(orders, { fulfillmentType: 'pickup' });
     expect(o.pickupStatus).toBe('waiting');
     const ready = await orders.setPickup(o.orderNumber, 'ready', by);
     expect(ready).toMatchObject({ changed: true, order: { pickupStatus: 'ready', version: o.version + 1 } });
@@ -43,6 +43,40 @@ describeOnEngines('orders port: fulfilment', (open) => {
     // one step back undoes a slip; two steps is not a move
     await expectCode(orders.setPickup(o.id, 'waiting', by), 'INVALID_TRANSITION');
     expect((await orders.setPickup(o.id, 'ready', by)).order.pickupStatus).toBe('ready');
+  });
+
+  test('fulfilment follows the prints: shipped, ready and collected are NOT_PRINTED until every print line is printed; printAll marks them in the same change, also across processes', async (t) => {
+    const store = await open(t);
+    const { orders } = store;
+    const digitalLine = { photoNumber: '9', size: 'digital', quantity: 1, unitCents: 800, lineCents: 800 };
+    const ship = await orderIn(orders, 'paid', {
+      items: [...newOrder().items, digitalLine],
+    });
+    // The digital file is never printed: only the two prints are named.
+    const refused = await orders.setShipping(ship.id, { shipped: true }, by).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ name: 'AppError', code: 'NOT_PRINTED' });
+    const named = JSON.parse((refused as { details: string }).details).notPrinted.map(
+      (l: { itemId: string }) => l.itemId,
+    );
+    expect(named).toEqual([`${ship.orderNumber}.1`, `${ship.orderNumber}.2`]);
+    expect(await orders.get(ship.id)).toEqual(ship);
+    const other = await reopenStore(t, store);
+    const shipped = await other.orders.setShipping(
+      ship.id,
+      { shipped: true, trackingNumber: 'T1', printAll: true },
+      by,
+    );
+    expect(shipped.order.printed.map((p) => p.line)).toEqual([0, 1]);
+    expect(shipped.order.history.slice(-4).map((h) => h.action)).toEqual(['printed', 'printed', 'shipping', 'edit']);
+    // Printed already: printAll adds nothing; undoing shipping keeps the prints.
+    const undone = await orders.setShipping(ship.id, { shipped: false }, by);
+    expect(undone.order.printed).toEqual(shipped.order.printed);
+
+    const pickup = await orderIn(orders, 'paid', { fulfillmentType: 'pickup' });
+    await expectCode(orders.setPickup(pickup.id, 'ready', by), 'NOT_PRINTED');
+    await expectCode(orders.setPickup(pickup.id, 'collected', by), 'NOT_PRINTED');
+    await orders.markPrinted(new Map([[pickup.id, [0, 1]]]), by);
+    expect((await orders.setPickup(pickup.id, 'ready', by)).order.pickupStatus).toBe('ready');
   });
 
   test('pickup: an order that ships is ORDER_NOT_PICKUP; an unpaid one INVALID_TRANSITION; unknown ORDER_NOT_FOUND', async (t) => {
@@ -165,11 +199,11 @@ describeOnEngines('orders port: fulfilment', (open) => {
     await expectCode(orders.update(printed.id, { status: 'pending' }, by), 'INVALID_TRANSITION');
 
     const shipped = await orderIn(orders, 'paid');
-    await orders.setShipping(shipped.id, { shipped: true }, by);
+    await orders.setShipping(shipped.id, { shipped: true, printAll: true }, by);
     await expectCode(orders.update(shipped.id, { status: 'pending' }, by), 'INVALID_TRANSITION');
 
     const ready = await orderIn(orders, 'paid', { fulfillmentType: 'pickup' });
-    await orders.setPickup(ready.id, 'ready', by);
+    await orders.setPickup(ready.id, 'ready', by, true);
     await expectCode(orders.update(ready.id, { status: 'pending' }, by), 'INVALID_TRANSITION');
     const voided = await orderIn(orders, 'void');
     await expectCode(orders.update(voided.id, { status: 'pending' }, by), 'INVALID_TRANSITION');

@@ -16,7 +16,7 @@ import {
 import { canTransition } from '../../../../src/domain/transitions.js';
 import type { MailJobInput } from '../../../../src/services/store/ports/mail-outbox.js';
 import { describeOnEngines } from '../../../support/store-engines.js';
-import { ADMIN, newOrder, orderIn } from '../../../support/store-fixtures.js';
+import { ADMIN, newOrder, orderIn, printedOrder } from '../../../support/store-fixtures.js';
 
 const TRICKY_TEXT = {
   customerName: 'Zoë Ñúñez 山田 太郎 👩🏽‍💻 عربي e\u0301',
@@ -406,7 +406,7 @@ describeOnEngines('orders port', (open) => {
     }
     expect(await orders.get(pending.id)).toEqual(pending);
 
-    const paid = await orderIn(orders, 'paid');
+    const paid = await printedOrder(orders);
     const shipped = await orders.setShipping(
       paid.orderNumber,
       { shipped: true, trackingNumber: '1Z999AA10123456784' },
@@ -477,7 +477,7 @@ describeOnEngines('orders port', (open) => {
       await expectCode(orders.update(o.id, { fields: { city: 'X' } }, by), 'ORDER_FULFILLED');
       expect(await orders.get(o.id)).toEqual(o);
     }
-    const shipped = await orderIn(orders, 'paid');
+    const shipped = await printedOrder(orders);
     await orders.setShipping(shipped.id, { shipped: true }, by);
     await expectCode(orders.update(shipped.id, { fields: { customerName: 'Late' } }, by), 'ORDER_FULFILLED');
     await expectCode(orders.update(shipped.id, { status: 'pending' }, by), 'INVALID_TRANSITION');
@@ -595,7 +595,17 @@ describeOnEngines('orders port', (open) => {
     expect(await outbox.pendingCount()).toBe(1);
 
     await orders.update(order.id, { status: 'paid' }, { ...by, mail: [mail('operator')] });
-    await orders.setShipping(order.id, { shipped: true, trackingNumber: 'T' }, { ...by, mail: [mail('shipped')] });
+    // Refused (its prints are not marked printed): nothing is enqueued.
+    await expectCode(
+      orders.setShipping(order.id, { shipped: true, trackingNumber: 'T' }, { ...by, mail: [mail('shipped')] }),
+      'NOT_PRINTED',
+    );
+    expect(await outbox.pendingCount()).toBe(2);
+    await orders.setShipping(
+      order.id,
+      { shipped: true, trackingNumber: 'T', printAll: true },
+      { ...by, mail: [mail('shipped')] },
+    );
     const held = await orders.create(newOrder({ held: true, holdExpiresAt: '2099-01-01T00:00:00.000Z' }), {
       ...customer,
       mail: [mail('verification')],

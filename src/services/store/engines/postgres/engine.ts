@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { ConfigError } from '../../../../config/env.js';
-import { type StoreLogger, silentLogger } from '../../logger.js';
+import { logMigrated, type StoreLogger, silentLogger } from '../../logger.js';
 import type { Db, Dialect, Param, Queryable, Row, Tx } from '../../sql/db.js';
 import { isUnavailable, mapPgError } from './errors.js';
 import { MIGRATION_LOCK_KEY, POSTGRES_MIGRATIONS } from './migrations.js';
@@ -285,11 +285,13 @@ async function migrate(pool: pg.Pool, log: StoreLogger): Promise<void> {
         `DATABASE_URL: the database has order store schema version ${current}, newer than this server knows (${latest}); upgrade the server`,
       );
     }
-    for (const m of POSTGRES_MIGRATIONS.filter((x) => x.version > current)) {
+    const steps = POSTGRES_MIGRATIONS.filter((x) => x.version > current);
+    for (const m of steps) {
       await client.query(m.sql);
       await client.query('INSERT INTO order_store_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-      log.info({ version: m.version, migration: m.name }, 'order store: PostgreSQL migration applied');
+      log.debug({ version: m.version, migration: m.name }, 'order store: PostgreSQL migration applied');
     }
+    logMigrated(log, 'the PostgreSQL database', current, steps);
     await client.query('COMMIT');
     client.release();
   } catch (err) {

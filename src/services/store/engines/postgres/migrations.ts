@@ -326,6 +326,29 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 10,
+    name: 'the business settings saved in the dashboard; admin tokens made by the owner',
+    // The same tables as SQLite's version 11 (engines/sqlite/migrations.ts).
+    sql: `
+      CREATE TABLE business_settings (
+        id         integer PRIMARY KEY CHECK (id = 1),
+        settings   jsonb NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+
+      CREATE TABLE admin_tokens (
+        id         text PRIMARY KEY,
+        role       text NOT NULL CHECK (role IN ('staff', 'viewer')),
+        label      text NOT NULL,
+        token_hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL,
+        created_by text NOT NULL,
+        revoked_at timestamptz,
+        revoked_by text
+      );
+    `,
+  },
+  {
     version: 11,
     name: 'printing at the booth: print jobs',
     // Every order line sent to a printer over IPP, from before the Print-Job goes out until the

@@ -20,7 +20,7 @@ import Database from 'better-sqlite3';
 import { ConfigError } from '../../../../config/env.js';
 import { isAppError } from '../../../../errors/catalogue.js';
 import { outcomeUnknown, storeUnavailable } from '../../errors.js';
-import { type StoreLogger, silentLogger } from '../../logger.js';
+import { logMigrated, type StoreLogger, silentLogger } from '../../logger.js';
 import type { Db, Dialect, Durability, Param, Queryable, Row, Tx } from '../../sql/db.js';
 import { Checkpointer } from './checkpointer.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
@@ -311,10 +311,12 @@ function migrate(db: Database.Database, log: StoreLogger): void {
         `DATA_DIR: ${db.name} has schema version ${current}, newer than this server knows (${latest}); upgrade the server`,
       );
     }
-    for (const m of SQLITE_MIGRATIONS.filter((x) => x.version > current)) {
+    const steps = SQLITE_MIGRATIONS.filter((x) => x.version > current);
+    for (const m of steps) {
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
-      log.info({ version: m.version, migration: m.name }, 'order store: SQLite migration applied');
+      log.debug({ version: m.version, migration: m.name }, 'order store: SQLite migration applied');
     }
+    logMigrated(log, db.name, current, steps);
   }).immediate();
 }

@@ -406,6 +406,30 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 11,
+    name: 'the business settings saved in the dashboard; admin tokens made by the owner',
+    // docs/contract.md, "Business settings" and "Roles". One row of settings (the keys saved, as
+    // JSON); tokens by the SHA-256 of the token (never the token), kept when revoked.
+    sql: `
+      CREATE TABLE business_settings (
+        id         INTEGER PRIMARY KEY CHECK (id = 1),
+        settings   TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE admin_tokens (
+        id         TEXT PRIMARY KEY,
+        role       TEXT NOT NULL CHECK (role IN ('staff', 'viewer')),
+        label      TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        revoked_at TEXT,
+        revoked_by TEXT
+      ) STRICT;
+    `,
+  },
+  {
     version: 12,
     name: 'printing at the booth: print jobs',
     // Every order line sent to a printer over IPP, from before the Print-Job goes out until the
