@@ -19,6 +19,8 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
   const app = await build(t);
   expect(app.store.engine).toBe('sqlite');
   expect(Object.keys(app.store).sort()).toEqual([
+    'adminTokens',
+    'businessSettings',
     'captchaTokens',
     'coupons',
     'downloadGrants',
