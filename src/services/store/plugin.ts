@@ -67,6 +67,7 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     paymentEvents: store.paymentEvents,
     mirror: store.mirror,
     photoCodes: store.photoCodes,
+    photoCatalogue: store.photoCatalogue,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {

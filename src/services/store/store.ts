@@ -17,6 +17,7 @@ import type { MailOutboxPort } from './ports/mail-outbox.js';
 import type { MirrorPort } from './ports/mirror.js';
 import type { OrdersPort } from './ports/orders.js';
 import type { PaymentEventsPort } from './ports/payment-events.js';
+import type { PhotoCataloguePort } from './ports/photo-catalogue.js';
 import type { PhotoCodesPort } from './ports/photo-codes.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
 import type { TakedownsPort } from './ports/takedowns.js';
@@ -30,6 +31,7 @@ import { SqlMailOutbox } from './sql/mail-outbox.js';
 import { SqlMirror } from './sql/mirror.js';
 import { SqlOrders } from './sql/orders.js';
 import { SqlPaymentEvents } from './sql/payment-events.js';
+import { SqlPhotoCatalogue } from './sql/photo-catalogue.js';
 import { SqlPhotoCodes } from './sql/photo-codes.js';
 import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
 import { SqlTakedowns } from './sql/takedowns.js';
@@ -50,6 +52,8 @@ export interface Store {
   readonly mirror: MirrorPort;
   readonly photoCodes: PhotoCodesPort;
   readonly takedowns: TakedownsPort;
+  /** Every photo file seen, with its number (src/services/photos is its one user). */
+  readonly photoCatalogue: PhotoCataloguePort;
 }
 
 export type StoreOptions = (
@@ -79,6 +83,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly mirror: MirrorPort;
   readonly photoCodes: PhotoCodesPort;
   readonly takedowns: TakedownsPort;
+  readonly photoCatalogue: PhotoCataloguePort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -94,6 +99,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.mirror = new SqlMirror(db);
     this.photoCodes = new SqlPhotoCodes(db);
     this.takedowns = new SqlTakedowns(db);
+    this.photoCatalogue = new SqlPhotoCatalogue(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

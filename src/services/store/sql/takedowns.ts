@@ -13,6 +13,8 @@ import {
 } from '../ports/takedowns.js';
 import type { Db, Row } from './db.js';
 import { SqlMailOutbox } from './mail-outbox.js';
+import { SqlPhotoCatalogue } from './photo-catalogue.js';
+import { HIDING_TAKEDOWN } from './takedown-hiding.js';
 import { bool } from './values.js';
 
 const COLUMNS =
@@ -60,6 +62,7 @@ export class SqlTakedowns implements TakedownsPort {
         ],
       );
       if (opts.mail?.length) await SqlMailOutbox.insert(tx, SqlMailOutbox.build(opts.mail, now));
+      if (input.hides) await SqlPhotoCatalogue.takedownChanged(tx, input.eventSlug, input.photoId);
     });
     return TakedownRecord.parse({
       ...input,
@@ -119,14 +122,14 @@ export class SqlTakedowns implements TakedownsPort {
         TakedownRecord.parse({ ...r, status: 'decided', decision, decidedAt: now.toISOString(), decidedBy: opts.by }),
       );
       await SqlMailOutbox.insert(tx, SqlMailOutbox.build(decided.map(opts.mail), now));
+      await SqlPhotoCatalogue.takedownChanged(tx, request.eventSlug, request.photoId);
       return { decided, changed: true };
     });
   }
 
   async hiddenPhotos(): Promise<HiddenPhoto[]> {
     const rows = await this.db.all<{ event_slug: string; photo_id: string }>(
-      `SELECT DISTINCT event_slug, photo_id FROM takedowns
-       WHERE (decision IS NULL AND hides = TRUE) OR decision = 'remove'`,
+      `SELECT DISTINCT event_slug, photo_id FROM takedowns WHERE ${HIDING_TAKEDOWN}`,
     );
     return rows.map((r) => ({ eventSlug: r.event_slug, photoId: r.photo_id }));
   }
