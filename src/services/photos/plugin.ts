@@ -37,6 +37,8 @@ export default fp(
     const library = createPhotoLibrary({
       photosDir: config.photosDir,
       dataDir: config.dataDir,
+      catalogue: fastify.store.photoCatalogue,
+      syncIntervalMs: config.LIBRARY_SYNC_INTERVAL_MS,
       log,
       rescanIntervalMs: config.LIBRARY_RESCAN_INTERVAL_MS,
       settleMs: config.INTAKE_SETTLE_MS,
@@ -75,5 +77,5 @@ export default fp(
     // A status, not a fault: a first start drawing the demo library, or a large library, gets here.
     if (!inTime) log.info('the photo library is still being indexed; the gallery answers 503 until it is done');
   },
-  { name: 'photos', dependencies: ['config', 'readiness'] },
+  { name: 'photos', dependencies: ['config', 'readiness', 'store'] },
 );
