@@ -13,8 +13,14 @@
  * reach this one on a network share, gets listed here within seconds.
  */
 import type { CatalogueChanges, CatalogueRow } from '../store/ports/photo-catalogue.js';
-import { type EventState, entryAt, sameVersion } from './photo-index.js';
+import { type Entry, type EventState, entryAt, sameVersion } from './photo-index.js';
 import type { WatchTarget } from './watcher.js';
+
+/** The session folder of a catalogue path (`day/session/file`). */
+function folderOf(code: string, path: string): { code: string; day: string; session: string } {
+  const [day = '', session = ''] = path.split('/');
+  return { code, day, session };
+}
 
 export class CatalogueLink {
   /** The last `seq` read: every change up to it is merged. */
@@ -43,19 +49,25 @@ export class CatalogueLink {
     this.stale.delete(st);
   }
 
-  /** `rescan` false: the first read, before any folder is scanned (the first scan looks at everything). */
-  merge(changes: CatalogueChanges, opts: { rescan?: boolean } = {}): void {
+  /**
+   * `rescan` false: the first read, before any folder is scanned (the first scan looks at
+   * everything). `named`: the entries of an event's paths, known to the caller (a commit).
+   */
+  merge(
+    changes: CatalogueChanges,
+    opts: { rescan?: boolean; named?: { code: string; entries: ReadonlyMap<string, Entry> } } = {},
+  ): void {
     if (changes.seq > this.seq) this.seq = changes.seq;
     const targets = new Map<string, WatchTarget>();
     for (const row of changes.rows) {
-      const target = this.mergeRow(row);
+      const target = this.mergeRow(row, row.eventCode === opts.named?.code ? opts.named.entries : undefined);
       if (target) targets.set(`${target.code}\u0000${target.day}\u0000${target.session}`, target);
     }
     if (opts.rescan !== false) for (const target of targets.values()) this.rescan(target);
   }
 
   /** Merges one row; returns the folder to look at again, if any. */
-  private mergeRow(row: CatalogueRow): WatchTarget | undefined {
+  private mergeRow(row: CatalogueRow, named: ReadonlyMap<string, Entry> | undefined): WatchTarget | undefined {
     const st = this.states.get(row.eventCode);
     if (!st) {
       let rows = this.waiting.get(row.eventCode);
@@ -66,7 +78,7 @@ export class CatalogueLink {
       rows.set(row.path, row);
       return row.present ? {} : undefined; // an event folder this process hasn't listed
     }
-    const { entry, day, session } = entryAt(st, row.path);
+    const entry = named?.get(row.path) ?? entryAt(st, row.path);
     const before = entry?.row ?? st.rows.get(row.path);
     // The same metadata read again stays the same object (photos built from it are kept).
     if (before?.metadata && row.metadata && JSON.stringify(before.metadata) === JSON.stringify(row.metadata)) {
@@ -75,13 +87,14 @@ export class CatalogueLink {
     st.rows.set(row.path, row);
     if (!entry) {
       if (!row.present) return undefined;
-      return st.tree.has(day) ? { code: st.code, day, session } : { code: st.code };
+      const target = folderOf(st.code, row.path);
+      return st.tree.has(target.day) ? target : { code: st.code };
     }
     entry.row = row;
     let target: WatchTarget | undefined;
     if (!row.present || !row.facts || !sameVersion(row.facts, entry)) {
       // Gone, or another version, for another process: this one looks again.
-      target = { code: st.code, day, session };
+      target = folderOf(st.code, row.path);
     } else if (entry.code === undefined && row.inspected) {
       // Inspected by another process: listed (or kept back as a code frame) without waiting for ours.
       entry.code = row.photoCode;

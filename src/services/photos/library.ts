@@ -127,7 +127,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     gapMs,
     catalogue: opts.catalogue,
     since: () => link.seq,
-    merge: (changes) => link.merge(changes),
+    merge: (changes, named) => link.merge(changes, { named }),
   };
   /** Commits one event: its view is built anew, whatever the catalogue's answer made stale. */
   async function commitEvent(st: EventState): Promise<void> {

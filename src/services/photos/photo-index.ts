@@ -93,20 +93,24 @@ export function entryFromRow(row: CatalogueRow & { facts: PhotoFacts }): Entry {
 }
 
 /** The entry of `path` (`day/session/file`) in the tree, if this process has it. */
-export function entryAt(st: EventState, path: string): { entry: Entry | undefined; day: string; session: string } {
+export function entryAt(st: EventState, path: string): Entry | undefined {
   const [day = '', session = '', file = ''] = path.split('/');
-  return { entry: st.tree.get(day)?.get(session)?.get(file), day, session };
+  return st.tree.get(day)?.get(session)?.get(file);
 }
 
-/** What goes to the record from this commit, with the entries whose sighting it carries. */
-function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[] } {
+/**
+ * What goes to the record from this commit, with the entries whose sighting it carries and
+ * the entry of every path it names (what the answer's rows are merged into).
+ */
+function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[]; named: Map<string, Entry> } {
   const seen: NonNullable<CatalogueWrite['seen']>[number][] = [];
   const inspected: NonNullable<CatalogueWrite['inspected']>[number][] = [];
   const number: string[] = [];
   const sighted: Entry[] = [];
+  const named = new Map<string, Entry>();
   if (st.firstScanBefore !== undefined) {
     for (const [path, row] of st.rows) {
-      if (row.present && row.seq <= st.firstScanBefore && !entryAt(st, path).entry) st.gone.add(path);
+      if (row.present && row.seq <= st.firstScanBefore && !entryAt(st, path)) st.gone.add(path);
     }
   }
   for (const { day, sessions } of orderedTree(st)) {
@@ -120,19 +124,26 @@ function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[
           if (row?.present && same) rec.sighted = false;
           else {
             path = relativeKey(day, session, name);
+            named.set(path, rec);
             const { size, mtimeMs, width, height, takenAtMs } = rec;
             seen.push({ path, id: photoId(st.code, path), facts: { size, mtimeMs, width, height, takenAtMs } });
             sighted.push(rec);
           }
         }
         if (rec.code !== undefined && (rec.sighted || (same && (!row?.inspected || row.photoCode !== rec.code)))) {
-          path ??= relativeKey(day, session, name);
+          if (path === undefined) {
+            path = relativeKey(day, session, name);
+            named.set(path, rec);
+          }
           inspected.push({ path, size: rec.size, mtimeMs: rec.mtimeMs, photoCode: rec.code });
         }
         // Listed now: a file not waiting for its inspection, and not a code frame (never listed).
         if (rec.held || typeof rec.code === 'string' || (row?.number ?? null) !== null) continue;
-        if (row?.photoCode) continue; // another process found a code in it
-        path ??= relativeKey(day, session, name);
+        if (same && row?.photoCode) continue; // another process found a code in it
+        if (path === undefined) {
+          path = relativeKey(day, session, name);
+          named.set(path, rec);
+        }
         fresh.push({ path, key: naturalKey(name), name, takenAtMs: rec.takenAtMs });
       }
       // New numbers in display order: within a session by capture time, then file name.
@@ -145,16 +156,19 @@ function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[
   if (st.gone.size) write.gone = [...st.gone];
   if (inspected.length) write.inspected = inspected;
   if (number.length) write.number = number;
-  return { write, sighted };
+  return { write, sighted, named };
 }
 
 export type CommitContext = {
   log: FastifyBaseLogger;
   gapMs: number;
   catalogue: Pick<PhotoCataloguePort, 'write'>;
-  /** The change feed's position, and where what a write returns is merged (library.ts). */
+  /**
+   * The change feed's position, and where what a write returns is merged (library.ts);
+   * `named` holds the entries of the paths the write named.
+   */
   since(): number;
-  merge(changes: CatalogueChanges): void;
+  merge(changes: CatalogueChanges, named: { code: string; entries: ReadonlyMap<string, Entry> }): void;
 };
 
 /**
@@ -164,11 +178,11 @@ export type CommitContext = {
  */
 export async function commit(st: EventState, ctx: CommitContext): Promise<void> {
   st.unsaved = false;
-  const { write, sighted } = collectWrites(st);
+  const { write, sighted, named } = collectWrites(st);
   if (Object.keys(write).length > 0) {
     try {
       const gone = write.gone ?? [];
-      ctx.merge(await ctx.catalogue.write(st.code, write, ctx.since()));
+      ctx.merge(await ctx.catalogue.write(st.code, write, ctx.since()), { code: st.code, entries: named });
       for (const path of gone) st.gone.delete(path);
       for (const rec of sighted) rec.sighted = false;
       st.firstScanBefore = undefined;

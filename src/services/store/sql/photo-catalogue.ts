@@ -13,9 +13,11 @@ import {
   type CatalogueChanges,
   CatalogueRow,
   type CatalogueWrite,
+  type FileSighting,
   type ImportedFile,
   type ImportOutcome,
   type PhotoCataloguePort,
+  type PhotoFacts,
   type PhotoMetadata,
 } from '../ports/photo-catalogue.js';
 import type { Db, Param, Queryable, Row, Tx } from './db.js';
@@ -79,6 +81,8 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
+const sameFacts = (a: { size: number; mtimeMs: number }, b: PhotoFacts) => a.size === b.size && a.mtimeMs === b.mtimeMs;
+
 function toRow(r: Row): CatalogueRow {
   return CatalogueRow.parse({
     eventCode: r.event_code,
@@ -128,9 +132,9 @@ export class SqlPhotoCatalogue implements PhotoCataloguePort {
     );
   }
 
-  /** New rows stamped `seq` whose photo a takedown hides already (taken before the row existed). */
-  private static async hideTakenDown(tx: Tx, seq: number): Promise<void> {
-    await tx.run(
+  /** New rows stamped `seq` whose photo a takedown hides already (taken before the row existed); how many. */
+  private static hideTakenDown(tx: Tx, seq: number): Promise<number> {
+    return tx.run(
       `UPDATE photo_catalogue SET hidden = TRUE WHERE seq = ? AND hidden = FALSE AND ${HIDDEN_BY_TAKEDOWN}`,
       [seq],
     );
@@ -140,37 +144,64 @@ export class SqlPhotoCatalogue implements PhotoCataloguePort {
     return changesSince(this.db, seq);
   }
 
+  /**
+   * Rows new to the record are built here and inserted with their numbers (the common case,
+   * thousands of files at once, costs one insert per row and nothing read back); rows that
+   * existed are changed by statements and read back.
+   */
   write(eventCode: string, changes: CatalogueWrite, since: number): Promise<CatalogueChanges> {
     return this.db.transaction(async (tx) => {
       const seq = await SqlPhotoCatalogue.begin(tx);
-      if (changes.seen?.length) {
-        const rows = changes.seen.map(({ path, id, facts: f }): Param[] => [
+      // What other processes committed since the caller last read: all stamped below `seq`.
+      const others = await changesSince(tx, since);
+      const seen = changes.seen ?? [];
+      const existing = await SqlPhotoCatalogue.existing(
+        tx,
+        eventCode,
+        seen.map((f) => f.path),
+      );
+      const inspections = new Map((changes.inspected ?? []).map((i) => [i.path, i]));
+      /** Rows this write creates. */
+      const fresh = new Map<string, CatalogueRow>();
+      /** Rows that existed and that this write may change: read back at the end. */
+      const touched = new Set<string>();
+      const again: FileSighting[] = [];
+      for (const f of seen) {
+        if (fresh.has(f.path)) continue; // listed twice
+        if (existing.has(f.path)) {
+          again.push(f);
+          touched.add(f.path);
+          continue;
+        }
+        const inspection = inspections.get(f.path);
+        const inspected = inspection !== undefined && sameFacts(inspection, f.facts);
+        if (inspected) inspections.delete(f.path);
+        fresh.set(f.path, {
           eventCode,
-          path,
-          id,
-          null,
-          f.size,
-          f.mtimeMs,
-          f.width,
-          f.height,
-          f.takenAtMs,
-          false,
-          null,
-          true,
-          false,
+          path: f.path,
+          id: f.id,
+          number: null,
+          facts: f.facts,
+          inspected,
+          photoCode: inspection && inspected ? inspection.photoCode : null,
+          present: true,
+          hidden: false,
+          rating: null,
+          metadata: null,
           seq,
-        ]);
-        await tx.insert('photo_catalogue', INSERT_COLUMNS, rows, SIGHTING_CONFLICT);
-        await SqlPhotoCatalogue.hideTakenDown(tx, seq);
+        });
       }
+      if (again.length > 0) await SqlPhotoCatalogue.sighted(tx, eventCode, again, seq);
       for (const chunk of chunks(changes.gone ?? [])) {
+        for (const path of chunk) touched.add(path);
         await tx.run(
           `UPDATE photo_catalogue SET present = FALSE, seq = ?
            WHERE event_code = ? AND present = TRUE AND path IN (${placeholders(chunk.length)})`,
           [seq, eventCode, ...chunk],
         );
       }
-      for (const i of changes.inspected ?? []) {
+      for (const i of inspections.values()) {
+        touched.add(i.path);
         await tx.run(
           `UPDATE photo_catalogue SET inspected = TRUE, photo_code = ?, seq = ?
            WHERE event_code = ? AND path = ? AND size = ? AND mtime_ms = ?
@@ -178,39 +209,162 @@ export class SqlPhotoCatalogue implements PhotoCataloguePort {
           [i.photoCode, seq, eventCode, i.path, i.size, i.mtimeMs, i.photoCode],
         );
       }
-      if (changes.number?.length) await SqlPhotoCatalogue.number(tx, eventCode, changes.number, seq);
-      return changesSince(tx, since);
+      // Numbers last: what this write says of existing rows (a code found, a new version) counts.
+      const numbered = await SqlPhotoCatalogue.number(tx, eventCode, changes.number ?? [], fresh);
+      await SqlPhotoCatalogue.insertFresh(tx, [...fresh.values()]);
+      for (const [path] of numbered) touched.add(path);
+      await SqlPhotoCatalogue.giveNumbers(tx, eventCode, numbered, seq);
+      if (fresh.size > 0 && (await SqlPhotoCatalogue.hideTakenDown(tx, seq)) > 0) {
+        const hidden = await tx.all<{ path: string }>(
+          'SELECT path FROM photo_catalogue WHERE seq = ? AND hidden = TRUE',
+          [seq],
+        );
+        for (const r of hidden) {
+          const row = fresh.get(r.path);
+          if (row) row.hidden = true;
+        }
+      }
+      const changed = await SqlPhotoCatalogue.readBack(tx, eventCode, [...touched], seq);
+      // A write that changed nothing left `seq` unused: the next one stamps its rows with it.
+      const wrote = fresh.size > 0 || changed.length > 0;
+      return { rows: [...others.rows, ...fresh.values(), ...changed], seq: wrote ? seq : others.seq };
     });
   }
 
-  /** Gives the listed paths without a number (code frames excepted) the event's next numbers, in order. */
-  private static async number(tx: Tx, eventCode: string, paths: readonly string[], seq: number): Promise<void> {
-    const waiting = new Set(
-      (
-        await tx.all<{ path: string }>(
-          'SELECT path FROM photo_catalogue WHERE event_code = ? AND number IS NULL AND photo_code IS NULL',
-          [eventCode],
-        )
-      ).map((r) => r.path),
-    );
-    // Each path once, in the order given.
-    const fresh = paths.filter((p) => waiting.delete(p));
-    if (fresh.length === 0) return;
+  /**
+   * Which of `paths` have a row. Many paths (a first scan) are matched against the event's
+   * whole list when that is not much longer (one statement, nothing at all for a new event);
+   * a few against the primary key, a chunk at a time.
+   */
+  private static async existing(tx: Tx, eventCode: string, paths: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    if (paths.length >= CHUNK) {
+      const count = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM photo_catalogue WHERE event_code = ?', [
+        eventCode,
+      ]);
+      if ((count?.n ?? 0) <= 4 * paths.length) {
+        const wanted = new Set(paths);
+        for (const r of await tx.all<{ path: string }>('SELECT path FROM photo_catalogue WHERE event_code = ?', [
+          eventCode,
+        ])) {
+          if (wanted.has(r.path)) found.add(r.path);
+        }
+        return found;
+      }
+    }
+    for (const chunk of chunks(paths)) {
+      const rows = await tx.all<{ path: string }>(
+        `SELECT path FROM photo_catalogue WHERE event_code = ? AND path IN (${placeholders(chunk.length)})`,
+        [eventCode, ...chunk],
+      );
+      for (const r of rows) found.add(r.path);
+    }
+    return found;
+  }
+
+  private static async insertFresh(tx: Tx, rows: readonly CatalogueRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const values = rows.map((r): Param[] => {
+      const f = r.facts as PhotoFacts;
+      const { size, mtimeMs, width, height, takenAtMs } = f;
+      return [r.eventCode, r.path, r.id, r.number, size, mtimeMs, width, height, takenAtMs];
+    });
+    for (const [i, r] of rows.entries()) (values[i] as Param[]).push(r.inspected, r.photoCode, true, r.hidden, r.seq);
+    await tx.insert('photo_catalogue', INSERT_COLUMNS, values);
+  }
+
+  /** Known files seen again: present, with these facts (a new version loses its inspection). */
+  private static async sighted(tx: Tx, eventCode: string, seen: readonly FileSighting[], seq: number): Promise<void> {
+    const rows = seen.map(({ path, id, facts: f }): Param[] => [
+      eventCode,
+      path,
+      id,
+      null,
+      f.size,
+      f.mtimeMs,
+      f.width,
+      f.height,
+      f.takenAtMs,
+      false,
+      null,
+      true,
+      false,
+      seq,
+    ]);
+    await tx.insert('photo_catalogue', INSERT_COLUMNS, rows, SIGHTING_CONFLICT);
+  }
+
+  /**
+   * The next numbers of the event for the listed paths without one (code frames excepted), in
+   * the order given: set on the fresh rows; returned for the rows that existed.
+   */
+  private static async number(
+    tx: Tx,
+    eventCode: string,
+    paths: readonly string[],
+    fresh: Map<string, CatalogueRow>,
+  ): Promise<[string, number][]> {
+    if (paths.length === 0) return [];
+    const waiting = new Set<string>();
+    for (const chunk of chunks(paths.filter((p) => !fresh.has(p)))) {
+      const rows = await tx.all<{ path: string }>(
+        `SELECT path FROM photo_catalogue
+         WHERE event_code = ? AND number IS NULL AND photo_code IS NULL AND path IN (${placeholders(chunk.length)})`,
+        [eventCode, ...chunk],
+      );
+      for (const r of rows) waiting.add(r.path);
+    }
     const top = await tx.get<{ n: number | null }>(
       'SELECT MAX(number) AS n FROM photo_catalogue WHERE event_code = ?',
       [eventCode],
     );
     let next = (top?.n ?? 0) + 1;
-    const given = fresh.map((path) => [path, next++] as const);
+    const given: [string, number][] = [];
+    for (const path of paths) {
+      const row = fresh.get(path);
+      if (row) {
+        if (row.number === null && row.photoCode === null) row.number = next++;
+      } else if (waiting.delete(path)) {
+        given.push([path, next++]);
+      }
+    }
+    return given;
+  }
+
+  /** Writes the numbers given to rows that existed. */
+  private static async giveNumbers(
+    tx: Tx,
+    eventCode: string,
+    given: readonly [string, number][],
+    seq: number,
+  ): Promise<void> {
     for (const chunk of chunks(given)) {
       const values = chunk.map(() => '(?, CAST(? AS INTEGER))').join(', ');
       await tx.run(
         `WITH given (path, number) AS (VALUES ${values})
-         UPDATE photo_catalogue SET number = given.number, seq = ?
-         FROM given WHERE photo_catalogue.event_code = ? AND photo_catalogue.path = given.path`,
+         UPDATE photo_catalogue SET number = (SELECT MAX(number) FROM given WHERE given.path = photo_catalogue.path), seq = ?
+         WHERE event_code = ? AND path IN (SELECT path FROM given)`,
         [...chunk.flat(), seq, eventCode],
       );
     }
+  }
+
+  /** The rows among `paths` that this write changed (stamped `seq`), each once. */
+  private static async readBack(
+    tx: Tx,
+    eventCode: string,
+    paths: readonly string[],
+    seq: number,
+  ): Promise<CatalogueRow[]> {
+    const rows = new Map<string, CatalogueRow>();
+    for (const chunk of chunks(paths)) {
+      const found = await tx.all(
+        `${SELECT} WHERE event_code = ? AND seq = ? AND path IN (${placeholders(chunk.length)})`,
+        [eventCode, seq, ...chunk],
+      );
+      for (const r of found) rows.set(r.path as string, toRow(r));
+    }
+    return [...rows.values()];
   }
 
   async setMetadata(

@@ -333,7 +333,6 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         UNIQUE (event_code, number)
       );
       CREATE INDEX photo_catalogue_seq ON photo_catalogue (seq);
-      CREATE INDEX photo_catalogue_id ON photo_catalogue (event_code, id);
     `,
   },
 ];

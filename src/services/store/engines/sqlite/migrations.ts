@@ -409,7 +409,6 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         UNIQUE (event_code, number)
       ) STRICT;
       CREATE INDEX photo_catalogue_seq ON photo_catalogue (seq);
-      CREATE INDEX photo_catalogue_id ON photo_catalogue (event_code, id);
     `,
   },
 ];
