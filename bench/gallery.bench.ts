@@ -313,7 +313,8 @@ async function postgresIndex(base: string, photosDir: string): Promise<{ cold: n
     const cold = await startChild('index', env);
     const warm = await startChild('index', env);
     if (cold.msg.kind !== 'indexed' || warm.msg.kind !== 'indexed') throw new Error('index child failed (PostgreSQL)');
-    if (cold.msg.photos !== PHOTOS) throw new Error(`PostgreSQL: indexed ${cold.msg.photos} photos, expected ${PHOTOS}`);
+    if (cold.msg.photos !== PHOTOS)
+      throw new Error(`PostgreSQL: indexed ${cold.msg.photos} photos, expected ${PHOTOS}`);
     return { cold: cold.msg.ms, warm: warm.msg.ms, rss: cold.msg.rss };
   } finally {
     await server.destroy();
