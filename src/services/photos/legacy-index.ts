@@ -105,6 +105,12 @@ export async function importLegacyIndex(opts: {
       { event: index.code, imported: outcome.imported, known: outcome.known, file },
       'photo numbers of the earlier index taken into the photo catalogue',
     );
+    if (outcome.disagreed.length > 0) {
+      opts.log.warn(
+        { event: index.code, count: outcome.disagreed.length, first: outcome.disagreed.slice(0, 10), file },
+        'this server had numbered some photos otherwise than the photo catalogue (another server took its index in first); the record’s numbers stand: orders placed through this server before the upgrade may name other photos',
+      );
+    }
     if (outcome.renumbered.length > 0) {
       opts.log.warn(
         { event: index.code, count: outcome.renumbered.length, first: outcome.renumbered.slice(0, 10), file },

@@ -118,6 +118,8 @@ export type ImportOutcome = {
   imported: number;
   /** Paths the record knew already: the record's numbers stand. */
   known: number;
+  /** Of those, the ones this index had numbered otherwise (another server's earlier numbering). */
+  disagreed: { path: string; number: number; recorded: number | null }[];
   /**
    * Files whose number the record had given to another path meanwhile: not kept (a file still
    * there is numbered again when next listed; a retired number is dropped).

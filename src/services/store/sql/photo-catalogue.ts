@@ -392,13 +392,16 @@ export class SqlPhotoCatalogue implements PhotoCataloguePort {
         'SELECT path, number FROM photo_catalogue WHERE event_code = ?',
         [eventCode],
       );
-      const known = new Set(existing.map((r) => r.path));
+      const known = new Map(existing.map((r) => [r.path, r.number]));
       const used = new Set(existing.flatMap((r) => (r.number === null ? [] : [r.number])));
-      const outcome: ImportOutcome = { imported: 0, known: 0, renumbered: [] };
+      const outcome: ImportOutcome = { imported: 0, known: 0, disagreed: [], renumbered: [] };
       const rows: Param[][] = [];
       for (const f of files) {
         if (known.has(f.path)) {
           outcome.known++;
+          const recorded = known.get(f.path) ?? null;
+          if (f.number !== null && recorded !== f.number)
+            outcome.disagreed.push({ path: f.path, number: f.number, recorded });
           continue;
         }
         let number = f.number;
@@ -409,7 +412,7 @@ export class SqlPhotoCatalogue implements PhotoCataloguePort {
         // A retired number that another file holds now: nothing of it is left to keep.
         if (f.facts === null && number === null) continue;
         if (number !== null) used.add(number);
-        known.add(f.path);
+        known.set(f.path, number);
         const facts = f.facts;
         rows.push([
           eventCode,

@@ -221,6 +221,7 @@ describeOnEngines('photo catalogue port', (open) => {
     expect(outcome).toEqual({
       imported: 5,
       known: 1,
+      disagreed: [{ path: 'D/S/known.jpg', number: 5, recorded: 1 }],
       renumbered: [
         { path: 'D/S/b.jpg', number: 1 },
         { path: 'D/S/lost.jpg', number: 1 },
@@ -240,6 +241,7 @@ describeOnEngines('photo catalogue port', (open) => {
     expect(await c.importIndex(EVENT, [{ path: 'D/S/a.jpg', id: 'x', number: 7, facts: facts() }])).toEqual({
       imported: 0,
       known: 1,
+      disagreed: [],
       renumbered: [],
     });
   });
