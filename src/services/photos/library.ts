@@ -109,6 +109,8 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   const gate = new IntakeGate(opts.settleMs ?? 0);
 
   const states = new Map<string, EventState>();
+  /** Files the first scan found still being written: not held for their inspection either (firstScanSettled). */
+  let startupFiles: ReadonlySet<string> = new Set();
   let events: readonly LibraryEvent[] = Object.freeze([]);
   let generation = 0;
   const listeners = new Set<() => void>();
@@ -231,8 +233,9 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     }
     for (const [code, sessions] of dirty?.events ?? []) if (!work.has(code)) work.set(code, sessions);
 
-    // Photos that arrive while running wait for their inspection; those of the first scan don't.
-    const hold = !gate.firstScan;
+    // Photos that arrive while running wait for their inspection; those that were in the
+    // folder at start-up don't (the first scan's, and those it found still being written).
+    const hold = gate.firstScan ? false : startupFiles.size > 0 ? (file: string) => !startupFiles.has(file) : true;
     for (const [code, sessions] of work) {
       let st = states.get(code);
       const isNew = !st;
@@ -353,13 +356,14 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   async function firstScanSettled(): Promise<void> {
     const waiting = gate.pendingFiles();
     if (waiting.length === 0) return;
+    // Listed as soon as they are read, as the first scan's are (inspected in the background).
+    startupFiles = new Set(waiting);
     const until = Date.now() + 2 * (opts.settleMs ?? 0) + 1_000;
     while (!closed && Date.now() < until && waiting.some((f) => gate.isPending(f))) {
       await delay(50);
       await chain;
     }
-    // Taken while running, they are listed once inspected (when an inspector is set by then).
-    await Promise.race([inspection.idle(), delay(Math.max(0, until - Date.now()), undefined, { ref: false })]);
+    startupFiles = new Set();
   }
 
   // ------------------------------------------------------------------ photo codes
