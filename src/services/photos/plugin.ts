@@ -1,6 +1,7 @@
 /**
- * `fastify.photos`: the photo library index (see library.ts). With DEMO_LIBRARY=auto and an
- * empty PHOTOS_DIR, the demo library is drawn first.
+ * `fastify.photos`: the photo library index (see library.ts), numbered in the store's photo
+ * catalogue (`fastify.store.photoCatalogue`, shared by every server process on the same
+ * record). With DEMO_LIBRARY=auto and an empty PHOTOS_DIR, the demo library is drawn first.
  *
  * Start-up waits for the first scan for at most INITIAL_WAIT_MS: a small library is fully
  * indexed when the app is ready, and a large one on a slow disk can neither stall start-up

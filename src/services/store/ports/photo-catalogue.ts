@@ -50,7 +50,7 @@ export const PhotoMetadata = z.looseObject({
 export type PhotoMetadata = z.infer<typeof PhotoMetadata>;
 
 /** xmp:Rating: -1 rejected, 0 unrated, 1–5 stars. */
-export const PhotoRating = z.number().int().min(-1).max(5);
+const PhotoRating = z.number().int().min(-1).max(5);
 
 export const CatalogueRow = z.object({
   eventCode: z.string().min(1),
