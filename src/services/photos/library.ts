@@ -124,12 +124,27 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   });
 
   const link = new CatalogueLink(states, (target) => watcher.markDirty(target));
+  let writeFailing = false;
   const commitContext: CommitContext = {
     log,
     gapMs,
     catalogue: opts.catalogue,
     since: () => link.seq,
     merge: (changes, named) => link.merge(changes, { named }),
+    written() {
+      if (writeFailing) log.info('the photo catalogue takes writes again; new photos are numbered');
+      writeFailing = false;
+    },
+    failed(err, st) {
+      // Once per outage: the sync tries every second until it takes.
+      if (!writeFailing) {
+        log.error(
+          { err, event: st.code },
+          'cannot write to the photo catalogue; new photos wait unlisted until it can',
+        );
+      }
+      writeFailing = true;
+    },
   };
   /** Commits one event: its view is built anew, whatever the catalogue's answer made stale. */
   async function commitEvent(st: EventState): Promise<void> {

@@ -169,6 +169,10 @@ export type CommitContext = {
    */
   since(): number;
   merge(changes: CatalogueChanges, named: { code: string; entries: ReadonlyMap<string, Entry> }): void;
+  /** A write went through. */
+  written(): void;
+  /** A write the record refused or could not take (tried again later). */
+  failed(err: unknown, st: EventState): void;
 };
 
 /**
@@ -186,12 +190,10 @@ export async function commit(st: EventState, ctx: CommitContext): Promise<void> 
       for (const path of gone) st.gone.delete(path);
       for (const rec of sighted) rec.sighted = false;
       st.firstScanBefore = undefined;
+      ctx.written();
     } catch (err) {
       st.unsaved = true;
-      ctx.log.error(
-        { err, event: st.code },
-        'cannot write to the photo catalogue; new photos wait unlisted until it can',
-      );
+      ctx.failed(err, st);
     }
   } else {
     st.firstScanBefore = undefined;
