@@ -3,9 +3,9 @@
  *
  * Finder lookup: `GET /api/finder/{code}` over loopback against the whole app with 50,000
  * photos and 5,000 photo codes (every tenth frame of a session is a code frame). The files
- * are hard links to one small JPEG, and their index (with the codes found at intake) is
- * written beforehand, as a server restarted on a library it has already inspected finds
- * it: no decode happens here. Target: p99 ≤ 10 ms. Baseline in the same run: `/healthz`.
+ * are hard links to one small JPEG, and their rows in the photo catalogue (with the codes
+ * found at intake) are written beforehand, as a server restarted on a library it has already
+ * inspected finds them: no decode happens here. Target: p99 ≤ 10 ms. Baseline in the same run: `/healthz`.
  */
 import { link, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -15,7 +15,9 @@ import sharp from 'sharp';
 import { builtApp, importBuilt } from './lib/built.js';
 import { type BenchRow, percentile, printReport } from './lib/report.js';
 
-type PersistModule = typeof import('../src/services/photos/persist.js');
+type StoreModule = typeof import('../src/services/store/store.js');
+type NamingModule = typeof import('../src/services/photos/naming.js');
+type ImportedFile = import('../src/services/store/ports/photo-catalogue.js').ImportedFile;
 
 const PHOTOS = 50_000;
 const PER_SESSION = 100;
@@ -51,7 +53,8 @@ async function latencies(port: number, urls: string[]): Promise<number[]> {
 const code = (i: number) => `C${String(i).padStart(7, '0')}`.replace(/[ILOU]/g, '0');
 
 export default async function finderBench(): Promise<void> {
-  const { saveEventIndex } = await importBuilt<PersistModule>('services/photos/persist.js');
+  const { openStore } = await importBuilt<StoreModule>('services/store/store.js');
+  const { photoId } = await importBuilt<NamingModule>('services/photos/naming.js');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'finder-bench-'));
   try {
     const event = 'Big Con';
@@ -64,15 +67,7 @@ export default async function finderBench(): Promise<void> {
         .toBuffer(),
     );
     const { size, mtimeMs } = await stat(one);
-    const numbers = new Map<string, number>();
-    const sessions: {
-      day: string;
-      session: string;
-      files: [
-        string,
-        { size: number; mtimeMs: number; width: number; height: number; takenAtMs: number; code: string | null },
-      ][];
-    }[] = [];
+    const files: ImportedFile[] = [];
     let n = 1;
     let codes = 0;
     const start = Date.UTC(2026, 6, 3, 9);
@@ -80,25 +75,24 @@ export default async function finderBench(): Promise<void> {
       const day = `Day ${1 + (s % 3)}`;
       const session = `S${String(s).padStart(4, '0')}`;
       await mkdir(path.join(photosDir, event, day, session), { recursive: true });
-      const files: (typeof sessions)[number]['files'] = [];
       for (let i = 0; i < PER_SESSION; i++) {
         const name = `IMG_${String(i).padStart(4, '0')}.jpg`;
         await link(one, path.join(photosDir, event, day, session, name));
         const isCode = i % CODE_EVERY === 0;
-        const rec = {
-          size,
-          mtimeMs,
-          width: 60,
-          height: 40,
-          takenAtMs: start + s * 1000_000 + i * 5000,
-          code: isCode ? code(codes++) : null,
-        };
-        files.push([name, rec]);
-        if (!isCode) numbers.set(`${day}/${session}/${name}`, n++);
+        const rel = `${day}/${session}/${name}`;
+        files.push({
+          path: rel,
+          id: photoId(event, rel),
+          number: isCode ? null : n++,
+          facts: { size, mtimeMs, width: 60, height: 40, takenAtMs: start + s * 1000_000 + i * 5000 },
+          photoCode: isCode ? code(codes++) : null,
+        });
       }
-      sessions.push({ day, session, files });
     }
-    await saveEventIndex(dir, { code: event, nextNumber: n, numbers, sessions });
+    // The catalogue as the intake left it (the same rows an upgrade takes in).
+    const prepared = await openStore({ engine: 'sqlite', file: path.join(dir, 'orders.db') });
+    await prepared.photoCatalogue.importIndex(event, files);
+    await prepared.close();
 
     const { buildApp, loadConfig } = await builtApp();
     const app = await buildApp(

@@ -23,6 +23,8 @@ import { PRIVATE_UMASK } from '../lib/data-dir.js';
 import { imageCacheDir } from '../services/images/plugin.js';
 import { createImageService } from '../services/images/service.js';
 import { type ImageFormat, type ImageKind, PRERENDERED_TILES, tileKind } from '../services/images/types.js';
+import { storeOptions } from '../services/store/plugin.js';
+import { openStore } from '../services/store/store.js';
 
 /**
  * What a full rebuild makes for each photo (`--kind` picks one line): what a gallery visit asks
@@ -80,9 +82,12 @@ export class UsageError extends Error {
 export async function pregenerate(opts: PregenerateOptions): Promise<PregenerateSummary> {
   const started = Date.now();
   const { config, log } = opts;
+  // The numbers come from the photo catalogue in the system of record, as the server's do.
+  const store = await openStore(storeOptions(config, log));
   const library = createPhotoLibrary({
     photosDir: config.photosDir,
     dataDir: config.dataDir,
+    catalogue: store.photoCatalogue,
     log,
     rescanIntervalMs: 0,
     watch: false,
@@ -158,6 +163,7 @@ export async function pregenerate(opts: PregenerateOptions): Promise<Pregenerate
   } finally {
     await images.close();
     await library.close();
+    await store.close();
   }
 }
 

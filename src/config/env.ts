@@ -58,6 +58,8 @@ export const envSchema = z.object({
   IMAGE_DISK_CACHE_MB: int(0).default(0),
   IMAGE_CACHE_SWEEP_INTERVAL_MS: ms(0).default(3_600_000),
   LIBRARY_RESCAN_INTERVAL_MS: ms(0).default(60_000),
+  /** How often the photo catalogue is read for other server processes' changes. */
+  LIBRARY_SYNC_INTERVAL_MS: ms(100).default(1_000),
   /** A new file is indexed once its size and mtime have not changed for this long. */
   INTAKE_SETTLE_MS: ms(0).default(2_000),
   /** A pause longer than this between consecutive frames ends a photo code's group. */

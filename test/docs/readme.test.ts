@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderConfigTable, replaceConfigTable } from '../../scripts/lib/config-table.js';
 import { buildApp } from '../../src/app.js';
@@ -132,16 +133,15 @@ describe('the quick-start, as written, against a fresh start', () => {
     expect((await app.store.orders.get('HCC-0002'))?.channel).toBe('web');
   });
 
-  test("a photo's number leads to its file as the README says (the event's index lists it)", async () => {
+  test("a photo's number leads to its file as docs/gallery.md says (the record's photo catalogue names it)", async () => {
     const found = (await app.inject({ url: '/api/photos/Harbor%20Comic%20Con/12' })).json();
-    const indexDir = path.join(dir, 'data', 'photo-index');
-    const [file] = (await readdir(indexDir)).filter((f) => f.startsWith('Harbor-Comic-Con-'));
-    const index = JSON.parse(await readFile(path.join(indexDir, file as string), 'utf8')) as {
-      sessions: { day: string; session: string; files: unknown[][] }[];
-    };
-    const hits = index.sessions.flatMap((s) =>
-      s.files.filter((f) => f[6] === 12).map((f) => `${s.day}/${s.session}/${f[0]}`),
-    );
+    const guide = await readFile('docs/gallery.md', 'utf8');
+    const query = /sqlite3 data\/orders\.db "([^"]+)"/.exec(guide)?.[1];
+    expect(query).toContain('photo_catalogue');
+    const db = new Database(path.join(dir, 'data', 'orders.db'), { readonly: true });
+    const sql = (query as string).replace("'Anime Expo 2026'", "'Harbor Comic Con'");
+    const hits = (db.prepare(sql).all() as { path: string }[]).map((r) => r.path);
+    db.close();
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatch(new RegExp(`^${found.folder.day}/${found.folder.session}/`));
     expect(existsSync(path.join(dir, 'data', 'photos', 'Harbor Comic Con', hits[0] as string))).toBe(true);

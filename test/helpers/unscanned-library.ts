@@ -9,7 +9,7 @@ import type { TestContext } from 'vitest';
 import errorHandler from '../../src/errors/handler.js';
 import configPlugin from '../../src/plugins/config.js';
 import { createPhotoLibrary, type ManagedPhotoLibrary } from '../../src/services/photos/library.js';
-import { makeImage, recordingLogger, writePhoto } from '../support/photos-fixtures.js';
+import { makeImage, recordingLogger, sqliteCatalogue, writePhoto } from '../support/photos-fixtures.js';
 import { tempDir, testConfig } from './build.js';
 
 export async function unscannedLibraryApp(
@@ -27,6 +27,7 @@ export async function unscannedLibraryApp(
   const library = createPhotoLibrary({
     photosDir: config.photosDir,
     dataDir: dir,
+    catalogue: await sqliteCatalogue(t, dir),
     log: recordingLogger(),
     rescanIntervalMs: 0,
     watch: false,

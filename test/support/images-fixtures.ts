@@ -64,6 +64,8 @@ export function fixturePhoto(overrides: Partial<Photo> & { id: string }): Photo 
     height: 0,
     takenAt: null,
     version: 'v1',
+    rating: null,
+    metadata: null,
     ...overrides,
   };
 }

@@ -1,11 +1,15 @@
 /**
  * Photo-library fixtures: small real images drawn with sharp (with EXIF where asked), a
- * helper that lays them out as PHOTOS_DIR/<event>/<day>/<session>/<file>, a logger that
- * records what the library reports, and `waitFor`.
+ * helper that lays them out as PHOTOS_DIR/<event>/<day>/<session>/<file>, the photo
+ * catalogue a library numbers its photos in (a real SQLite store), a logger that records
+ * what the library reports, and `waitFor`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { TestContext } from 'vitest';
+import type { PhotoCataloguePort } from '../../src/services/store/ports/photo-catalogue.js';
+import { sqliteStore } from './store-engines.js';
 
 export type ImageSpec = {
   width?: number;
@@ -54,6 +58,16 @@ export async function writeEventJson(root: string, event: string, json: unknown)
 }
 
 export { recordingLogger } from './recording-logger.js';
+
+/**
+ * The photo catalogue of a library whose DATA_DIR is `dataDir`: the system of record's
+ * SQLite file there (`orders.db`), as the server opens it; a library started again on the
+ * same `dataDir` finds its numbers. Closed when the test ends (after the library, if the
+ * library's close was registered later).
+ */
+export async function sqliteCatalogue(t: TestContext, dataDir: string): Promise<PhotoCataloguePort> {
+  return (await sqliteStore(t, path.join(dataDir, 'orders.db'))).photoCatalogue;
+}
 
 /** Polls `check` until it returns true (or throws after `timeoutMs`). */
 export async function waitFor(

@@ -3,7 +3,7 @@
  * stat'ed and, when new or changed and settled (intake-gate.ts), its header read: by the
  * event loop in short synchronous slices (or through the thread pool on slow storage) and,
  * in a big scan, by header threads taking chunks from the other end (header-reader.ts).
- * Unchanged files keep their record (from memory or the stored index).
+ * Unchanged files keep their record (from memory, or the photo catalogue's row: photo-index.ts).
  */
 import fs, { type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -16,8 +16,14 @@ import { HEADER_CHUNK_BYTES, readImageHeader } from './header.js';
 import { type HeaderResult, HeaderThread } from './header-reader.js';
 import type { IntakeGate } from './intake-gate.js';
 import { isImageFileName, relativeKey } from './naming.js';
-import type { FileRecord } from './persist.js';
-import type { Entry, EventState, SessionFiles } from './photo-index.js';
+import {
+  type Entry,
+  type EventState,
+  entryFromRow,
+  type FileRecord,
+  type SessionFiles,
+  sameVersion,
+} from './photo-index.js';
 
 const statAsync = promisify(fs.stat);
 
@@ -64,8 +70,8 @@ type ScanTask = { job: SessionJob; name: string; known: Entry | undefined };
  * Re-reads the given session folders: one readdir each, then every image is stat'ed and,
  * when new or changed, its header read: by the event loop in short synchronous slices (or
  * through the thread pool on slow storage) and, in a big scan, by a header thread taking
- * chunks from the other end. Unchanged files keep their record (from memory or the stored
- * index).
+ * chunks from the other end. Unchanged files keep their record (from memory, or the
+ * catalogue's row for a file this process has not seen yet: no header read).
  */
 export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs: SessionJob[]): Promise<void> {
   const { photosDir, log, gate, buffers, workers, scanSliceMs, headerThreads, threadMinFiles } = ctx;
@@ -86,8 +92,12 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
       }
       for (const d of dirents) {
         if (!(d.isFile() || d.isSymbolicLink()) || !isImageFileName(d.name)) continue;
-        const known = job.prev?.get(d.name) ?? st.persisted?.get(relativeKey(job.day, job.session, d.name));
-        if (!known) unknown++;
+        let known = job.prev?.get(d.name);
+        if (!known) {
+          const row = st.rows.get(relativeKey(job.day, job.session, d.name));
+          if (row?.facts) known = entryFromRow({ ...row, facts: row.facts });
+          else unknown++;
+        }
         tasks.push({ job, name: d.name, known });
       }
     }),
@@ -98,11 +108,19 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     job.files.set(name, known);
     if (!job.prev?.has(name)) {
       job.changed = true;
-      st.persistedHits++;
+      // Back in the folder: the record learns it is there again.
+      if (!known.row?.present) known.sighted = true;
     }
   };
   const stored = (task: ScanTask, record: FileRecord) => {
-    task.job.files.set(task.name, record);
+    const entry: Entry = { ...record, sighted: true };
+    const row = st.rows.get(relativeKey(task.job.day, task.job.session, task.name));
+    if (row) {
+      entry.row = row;
+      // Inspected already (by another process) in this very version.
+      if (row.inspected && row.facts && sameVersion(row.facts, entry)) entry.code = row.photoCode;
+    }
+    task.job.files.set(task.name, entry);
     gate.clear(fileOf(task));
   };
   /** Not settled yet: left out of this scan, and its session read again when it may have settled. */
@@ -287,6 +305,7 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
       if (!job.files.has(name)) {
         job.changed = true;
         st.unsaved = true;
+        st.gone.add(relativeKey(job.day, job.session, name));
         gate.clear(path.join(photosDir, st.code, job.day, job.session, name));
       }
     }

@@ -55,14 +55,18 @@ export class Inspection {
     this.inspector = inspector;
   }
 
-  /** Photos of these sessions without an inspection yet go to the inspector; `hold` keeps them unlisted meanwhile. */
-  inspectNew(st: EventState, jobs: Iterable<SessionJob>, hold: boolean): void {
+  /**
+   * Photos of these sessions without an inspection yet go to the inspector; `hold` (for all,
+   * or per file) keeps them unlisted meanwhile.
+   */
+  inspectNew(st: EventState, jobs: Iterable<SessionJob>, hold: boolean | ((file: string) => boolean)): void {
     if (!this.inspector) return;
     for (const job of jobs) {
       for (const [name, rec] of job.files) {
         if (rec.code !== undefined || rec.inspecting) continue;
         rec.inspecting = true;
-        rec.held = hold;
+        rec.held =
+          typeof hold === 'boolean' ? hold : hold(path.join(this.opts.photosDir, st.code, job.day, job.session, name));
         this.inspect(st, job.day, job.session, name, rec);
       }
     }

@@ -4,11 +4,15 @@
  * their work; each part has one job:
  *
  * - scanner.ts / file-reader.ts read folders and files (headers only, of new or changed
- *   files; the rest comes from the index persisted under DATA_DIR), through intake-gate.ts,
- *   which holds back files that are not settled or complete and reports broken ones;
+ *   files; the rest comes from the photo catalogue's rows), through intake-gate.ts, which
+ *   holds back files that are not settled or complete and reports broken ones;
  * - watcher.ts marks what changed (`fs.watch`), so a pass re-reads only those folders; a
  *   periodic full rescan and `rescan()` are the safety net for lost events (network mounts);
- * - photo-index.ts keeps each event's records and numbers and persists them;
+ * - photo-index.ts keeps each event's files and writes what scans find to the photo
+ *   catalogue in the system of record, which gives the numbers; catalogue-link.ts follows
+ *   what every process writes there (docs/contract.md, "The photo catalogue");
+ * - legacy-index.ts takes the numbers of the earlier design's DATA_DIR/photo-index/ into the
+ *   catalogue, once;
  * - views.ts builds the published, immutable view of each event (order, code groups);
  * - inspection.ts hands each new photo once to the inspector (set by the intake plugin),
  *   beside the scans: whether it shows a photo code, and its thumbnails. A photo that arrives while
@@ -17,19 +21,22 @@
  *   background (docs/contract.md, "Finding one's photos, and intake").
  *
  * Each change publishes new views, increments `generation` and calls the `onChange`
- * listeners. Scans and commits never overlap.
+ * listeners. Scans, commits and reads of the catalogue never overlap.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
+import type { PhotoCataloguePort } from '../store/ports/photo-catalogue.js';
+import { CatalogueLink } from './catalogue-link.js';
 import { type ReaderContext, SCAN_SLICE_MS, type SessionJob } from './file-reader.js';
 import { HEADER_CHUNK_BYTES } from './header.js';
 import { headerThreadsFor } from './header-reader.js';
 import { Inspection, type Inspector } from './inspection.js';
 import { IntakeGate } from './intake-gate.js';
+import { importLegacyIndex } from './legacy-index.js';
 import { compareNames } from './naming.js';
-import { commit, type EventState, newEventState } from './photo-index.js';
+import { type CommitContext, commit, type EventState, newEventState } from './photo-index.js';
 import { createScanner, type SessionSelection } from './scanner.js';
 import type { LibraryEvent, Photo, PhotoLibrary } from './types.js';
 import { buildView } from './views.js';
@@ -37,7 +44,12 @@ import { createWatcher, type DirtySet } from './watcher.js';
 
 export type LibraryOptions = {
   photosDir: string;
+  /** Where the earlier design kept its index (DATA_DIR/photo-index/, imported once). */
   dataDir: string;
+  /** The photo catalogue in the system of record: numbers, and what every process knows of each file. */
+  catalogue: Pick<PhotoCataloguePort, 'changesSince' | 'write' | 'importIndex'>;
+  /** How often the catalogue is read for other processes' changes (default 1 s); 0 only on `refresh()`. */
+  syncIntervalMs?: number;
   log: FastifyBaseLogger;
   /** Full rescan period in ms; 0 turns it off. */
   rescanIntervalMs: number;
@@ -85,6 +97,9 @@ export interface ManagedPhotoLibrary extends PhotoLibrary {
  */
 const THREAD_MIN_FILES = 2000;
 const DEFAULT_FINDER_GAP_MS = 10 * 60 * 1000;
+const DEFAULT_SYNC_INTERVAL_MS = 1000;
+/** Between attempts to read the catalogue at start-up, while the store can't answer. */
+const START_RETRY_MS = 1000;
 
 export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   const { photosDir, dataDir, log } = opts;
@@ -94,10 +109,8 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   const gate = new IntakeGate(opts.settleMs ?? 0);
 
   const states = new Map<string, EventState>();
-  /** `${eventCode}\u0000${photoId}` of every photo taken down (docs/contract.md, "Takedown requests"). */
-  let hidden: ReadonlySet<string> = new Set();
-  const hiddenKey = (code: string, id: string) => `${code}\u0000${id}`;
-  const isHidden = (code: string, id: string) => hidden.size > 0 && hidden.has(hiddenKey(code, id));
+  /** Files the first scan found still being written: not held for their inspection either (firstScanSettled). */
+  let startupFiles: ReadonlySet<string> = new Set();
   let events: readonly LibraryEvent[] = Object.freeze([]);
   let generation = 0;
   const listeners = new Set<() => void>();
@@ -109,6 +122,47 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     log,
     onDirty: (dirty) => void enqueue(() => scan(dirty)),
   });
+
+  const link = new CatalogueLink(states, (target) => watcher.markDirty(target));
+  let writeFailing = false;
+  const commitContext: CommitContext = {
+    log,
+    gapMs,
+    catalogue: opts.catalogue,
+    since: () => link.seq,
+    merge: (changes, named) => link.merge(changes, { named }),
+    written() {
+      if (writeFailing) log.info('the photo catalogue takes writes again; new photos are numbered');
+      writeFailing = false;
+    },
+    failed(err, st) {
+      // Once per outage: the sync tries every second until it takes.
+      if (!writeFailing) {
+        log.error(
+          { err, event: st.code },
+          'cannot write to the photo catalogue; new photos wait unlisted until it can',
+        );
+      }
+      writeFailing = true;
+    },
+  };
+  /** Commits one event: its view is built anew, whatever the catalogue's answer made stale. */
+  async function commitEvent(st: EventState): Promise<void> {
+    await commit(st, commitContext);
+    link.stale.delete(st);
+  }
+  /** Builds again the views of events whose rows changed; true when any was. */
+  function rebuildStale(): boolean {
+    let any = false;
+    for (const st of link.stale) {
+      if (st.view && states.get(st.code) === st) {
+        st.view = buildView(st, { log, gapMs });
+        any = true;
+      }
+    }
+    link.stale.clear();
+    return any;
+  }
 
   /** Sessions with files that have not settled: read again when they may have. */
   const retryTimers = new Map<string, NodeJS.Timeout>();
@@ -150,8 +204,8 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       enqueue(async () => {
         const list = take();
         if (closed || list.length === 0) return;
-        for (const st of list)
-          if (states.get(st.code) === st) await commit(dataDir, st, { log, gapMs, hidden: isHidden });
+        for (const st of list) if (states.get(st.code) === st) await commitEvent(st);
+        rebuildStale();
         publish();
       }),
   });
@@ -184,10 +238,9 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     const work = new Map<string, SessionSelection>();
     if (dirty === null || dirty.root) {
       const codes = new Set(await scanner.listEventFolders());
-      for (const code of states.keys()) {
-        if (!codes.has(code)) {
-          states.delete(code);
-          gate.forgetUnder(path.join(photosDir, code) + path.sep);
+      for (const st of [...states.values()]) {
+        if (!codes.has(st.code)) {
+          await forgetEvent(st);
           anyChange = true;
         }
       }
@@ -195,12 +248,13 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     }
     for (const [code, sessions] of dirty?.events ?? []) if (!work.has(code)) work.set(code, sessions);
 
-    // Photos that arrive while running wait for their inspection; those of the first scan don't.
-    const hold = !gate.firstScan;
+    // Photos that arrive while running wait for their inspection; those that were in the
+    // folder at start-up don't (the first scan's, and those it found still being written).
+    const hold = gate.firstScan ? false : startupFiles.size > 0 ? (file: string) => !startupFiles.has(file) : true;
     for (const [code, sessions] of work) {
       let st = states.get(code);
       const isNew = !st;
-      st ??= await newEventState(dataDir, code, log);
+      st ??= newEventState(code, link.rowsFor(code), link.seq);
       let result: Awaited<ReturnType<typeof scanner.scanEvent>>;
       try {
         result = await scanner.scanEvent(st, sessions);
@@ -211,21 +265,78 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       if (closed) return; // a scan cut short by close() is never committed
       if (result.changed === 'gone') {
         if (!isNew) {
-          states.delete(code);
+          await forgetEvent(st);
           anyChange = true;
-        }
+        } else link.forget(st);
         continue;
       }
       inspection.inspectNew(st, result.jobs, hold);
       if (result.changed || isNew || !st.view) {
-        await commit(dataDir, st, { log, gapMs, hidden: isHidden });
         states.set(code, st);
+        await commitEvent(st);
         anyChange = true;
       }
     }
+    if (rebuildStale()) anyChange = true;
     if (anyChange) publish();
     if (watchEnabled && !closed) watcher.sync(states.values());
     log.debug({ ms: Date.now() - started, full: dirty === null, changed: anyChange }, 'photo library scanned');
+  }
+
+  /** An event folder that is gone: the record is told its files are, and its rows wait in case it returns. */
+  async function forgetEvent(st: EventState): Promise<void> {
+    states.delete(st.code);
+    gate.forgetUnder(path.join(photosDir, st.code) + path.sep);
+    const gone: string[] = [];
+    for (const [path, row] of st.rows) if (row.present) gone.push(path);
+    link.forget(st);
+    if (gone.length === 0) return;
+    try {
+      link.merge(await opts.catalogue.write(st.code, { gone }, link.seq));
+    } catch (err) {
+      log.warn({ err, event: st.code }, 'cannot tell the photo catalogue that an event folder is gone');
+    }
+  }
+
+  // ------------------------------------------------------------------ following the catalogue
+
+  let syncFailing = false;
+  /**
+   * Merges what any process wrote to the catalogue since the last read, writes what a failed
+   * commit left, and publishes what changed.
+   */
+  async function sync(): Promise<void> {
+    if (closed) return;
+    try {
+      link.merge(await opts.catalogue.changesSince(link.seq));
+      if (syncFailing) log.info('the photo catalogue answers again');
+      syncFailing = false;
+    } catch (err) {
+      if (!syncFailing) log.warn({ err }, 'cannot read the photo catalogue; other servers’ changes wait');
+      syncFailing = true;
+    }
+    let any = false;
+    for (const st of [...states.values()]) {
+      if (!st.unsaved || !st.view || closed) continue;
+      await commitEvent(st);
+      any = true;
+    }
+    if (rebuildStale()) any = true;
+    if (any) publish();
+  }
+
+  /** The upgrade (legacy-index.ts), then every row of the catalogue: what the first scan starts from. */
+  async function load(): Promise<void> {
+    for (let attempt = 0; !closed; attempt++) {
+      try {
+        await importLegacyIndex({ dataDir, catalogue: opts.catalogue, log });
+        link.merge(await opts.catalogue.changesSince(0), { rescan: false });
+        return;
+      } catch (err) {
+        if (attempt === 0) log.error({ err }, 'cannot read the photo catalogue; the gallery waits for it');
+        await delay(START_RETRY_MS);
+      }
+    }
   }
 
   // ------------------------------------------------------------------ serialising scans
@@ -260,13 +371,14 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   async function firstScanSettled(): Promise<void> {
     const waiting = gate.pendingFiles();
     if (waiting.length === 0) return;
+    // Listed as soon as they are read, as the first scan's are (inspected in the background).
+    startupFiles = new Set(waiting);
     const until = Date.now() + 2 * (opts.settleMs ?? 0) + 1_000;
     while (!closed && Date.now() < until && waiting.some((f) => gate.isPending(f))) {
       await delay(50);
       await chain;
     }
-    // Taken while running, they are listed once inspected (when an inspector is set by then).
-    await Promise.race([inspection.idle(), delay(Math.max(0, until - Date.now()), undefined, { ref: false })]);
+    startupFiles = new Set();
   }
 
   // ------------------------------------------------------------------ photo codes
@@ -290,6 +402,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   // ------------------------------------------------------------------ the interface
 
   let interval: NodeJS.Timeout | undefined;
+  let syncTimer: NodeJS.Timeout | undefined;
   let isReady = false;
   let markReady: () => void = () => undefined;
   const readyPromise = new Promise<void>((resolve) => {
@@ -309,25 +422,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     },
     photosForCode: (code) => codeIndex().get(code),
     findHiddenPhoto: (code, idOrNumber) => states.get(code)?.view?.hidden.get(idOrNumber),
-    setHidden(photos) {
-      const next = new Set(photos.map((p) => hiddenKey(p.eventCode, p.photoId)));
-      const changed = new Set<string>();
-      for (const key of next) if (!hidden.has(key)) changed.add(key.split('\u0000')[0] as string);
-      for (const key of hidden) if (!next.has(key)) changed.add(key.split('\u0000')[0] as string);
-      hidden = next;
-      if (changed.size === 0) return Promise.resolve();
-      // The affected events' views are built again (numbers and files unchanged) and published.
-      return enqueue(async () => {
-        let any = false;
-        for (const code of changed) {
-          const st = states.get(code);
-          if (!st?.view || closed) continue;
-          st.view = buildView(st, { log, gapMs, hidden: isHidden });
-          any = true;
-        }
-        if (any) publish();
-      });
-    },
+    refresh: () => enqueue(sync),
     intake: () => ({ pending: gate.pending, inspecting: inspection.inspecting, broken: gate.brokenList() }),
     originalPath: (photo) => path.join(photosDir, photo.eventCode, photo.day, photo.session, photo.fileName),
     get generation() {
@@ -359,6 +454,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
 
     async start() {
       const started = Date.now();
+      await enqueue(load);
       await fullRescan();
       gate.firstScan = false;
       await firstScanSettled();
@@ -373,11 +469,25 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
         interval = setInterval(() => void fullRescan(), opts.rescanIntervalMs);
         interval.unref();
       }
+      const syncMs = opts.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS;
+      let syncQueued = false;
+      if (syncMs > 0 && !closed) {
+        syncTimer = setInterval(() => {
+          if (syncQueued) return; // one waits behind a long scan already
+          syncQueued = true;
+          void enqueue(() => {
+            syncQueued = false;
+            return sync();
+          });
+        }, syncMs);
+        syncTimer.unref();
+      }
     },
 
     async close() {
       closed = true;
       clearInterval(interval);
+      clearInterval(syncTimer);
       for (const t of retryTimers.values()) clearTimeout(t);
       retryTimers.clear();
       watcher.close();

@@ -1,37 +1,62 @@
 /**
- * One event's index: the folder tree of file records as the last scan found it, the photo
- * numbers (assigned once, persisted before anyone sees them, never reused), and the stored
- * copy under DATA_DIR (persist.ts). The scanner fills `tree`; `commit` numbers new photos,
- * saves when needed and asks views.ts for the published view.
+ * One event's index in this process: the folder tree of files as its scans found them, each
+ * linked to its row in the photo catalogue (the system of record: the store's photo
+ * catalogue port), which holds what every process shares: the number, the inspection, the
+ * hiding, the photographer's metadata. The scanner fills `tree`; `commit` writes what this
+ * process found out to the record (new and changed files, files gone, inspections) and asks
+ * it for the numbers of newly listed photos, then builds the published view (views.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type {
+  CatalogueChanges,
+  CatalogueRow,
+  CatalogueWrite,
+  PhotoCataloguePort,
+  PhotoFacts,
+} from '../store/ports/photo-catalogue.js';
 import type { EventJsonT } from './event-config.js';
-import { naturalKey, relativeKey } from './naming.js';
-import { type FileRecord, loadEventIndex, type SessionRecords, saveEventIndex } from './persist.js';
+import { naturalKey, photoId, relativeKey } from './naming.js';
 import type { Photo } from './types.js';
-import { buildView, compareFrames, type EventView, type HiddenCheck, orderedTree } from './views.js';
+import { buildView, compareFrames, type EventView, orderedTree } from './views.js';
 
 /**
- * A file's record, with what this process keeps beside it: the photo built from it, and
- * its inspection (library.ts): `held` while it must not be listed yet, `inspecting` while
- * the inspector has it.
+ * What a scan knows of one file version: the facts its header gave (PhotoFacts), and `code`:
+ * what its inspection found (inspection.ts): the photo code it shows, null for none,
+ * undefined while not inspected.
  */
-export type Entry = FileRecord & { photo?: Photo; held?: boolean; inspecting?: boolean };
+export type FileRecord = PhotoFacts & { code?: string | null };
+
+/**
+ * A file of the tree, with what this process keeps beside it: its catalogue row as last read
+ * (`row`), the photo built from them, its inspection state (`held` while it must not be
+ * listed yet, `inspecting` while the inspector has it), and `sighted` while the record has
+ * not been told of this version (read by this process, or back in the folder).
+ */
+export type Entry = FileRecord & {
+  row?: CatalogueRow;
+  photo?: Photo;
+  held?: boolean;
+  inspecting?: boolean;
+  sighted?: boolean;
+};
 export type SessionFiles = Map<string, Entry>;
-/** day → session → file name → record, in display order of days and sessions. */
+/** day → session → file name → entry, in display order of days and sessions. */
 export type DayTree = Map<string, Map<string, SessionFiles>>;
 
 export type EventState = {
   code: string;
   tree: DayTree;
-  numbers: Map<string, number>;
-  nextNumber: number;
-  /** What the persisted index knew at start-up; used until the first scan of each session. */
-  persisted: Map<string, FileRecord> | undefined;
-  /** Records taken from `persisted` during the first scan (to tell whether any vanished). */
-  persistedHits: number;
-  /** The stored index differs from memory and must be written. */
+  /** The record's rows of the event by path (files gone included), as last read. */
+  rows: Map<string, CatalogueRow>;
+  /** Paths that left this process's tree since the last commit: the record is told they are gone. */
+  gone: Set<string>;
+  /** Something may be left to write (a commit failed, or a scan or inspection found something). */
   unsaved: boolean;
+  /**
+   * Until this process has committed its first scan of the event: rows the record had when
+   * the scan began (`seq` up to this) that say present but were not found are marked gone.
+   */
+  firstScanBefore: number | undefined;
   configSig: string;
   /** event.json as parsed; undefined when absent or invalid (`eventJsonState` tells which). */
   eventJson: EventJsonT | undefined;
@@ -41,16 +66,14 @@ export type EventState = {
 
 export const sessionKey = (day: string, session: string) => `${day}\u0000${session}`;
 
-export async function newEventState(dataDir: string, code: string, log: FastifyBaseLogger): Promise<EventState> {
-  const stored = await loadEventIndex(dataDir, code, (msg, err) => log.warn({ err }, msg));
+export function newEventState(code: string, rows: Map<string, CatalogueRow>, seq: number): EventState {
   return {
     code,
     tree: new Map(),
-    numbers: stored?.numbers ?? new Map(),
-    nextNumber: stored?.nextNumber ?? 1,
-    persisted: stored?.files,
-    persistedHits: 0,
-    unsaved: !stored,
+    rows,
+    gone: new Set(),
+    unsaved: true,
+    firstScanBefore: seq,
     configSig: '',
     eventJson: undefined,
     eventJsonState: 'absent',
@@ -58,55 +81,122 @@ export async function newEventState(dataDir: string, code: string, log: FastifyB
   };
 }
 
+export const sameVersion = (a: PhotoFacts, b: { size: number; mtimeMs: number }) =>
+  a.size === b.size && a.mtimeMs === b.mtimeMs;
+
+/** The entry a row describes (its facts and inspection), for a file the scan finds unchanged. */
+export function entryFromRow(row: CatalogueRow & { facts: PhotoFacts }): Entry {
+  const { size, mtimeMs, width, height, takenAtMs } = row.facts;
+  const entry: Entry = { size, mtimeMs, width, height, takenAtMs, row };
+  if (row.inspected) entry.code = row.photoCode;
+  return entry;
+}
+
+/** The entry of `path` (`day/session/file`) in the tree, if this process has it. */
+export function entryAt(st: EventState, path: string): Entry | undefined {
+  const [day = '', session = '', file = ''] = path.split('/');
+  return st.tree.get(day)?.get(session)?.get(file);
+}
+
 /**
- * Gives every listed photo without a number the next ones, in display order: within a
- * session by capture time, then natural file-name order. A file still waiting for its
- * inspection (intake.ts) gets none yet; a code frame never gets one (it is never listed).
- * True when any was assigned.
+ * What goes to the record from this commit, with the entries whose sighting it carries and
+ * the entry of every path it names (what the answer's rows are merged into).
  */
-function assignNumbers(st: EventState): boolean {
-  let assigned = false;
-  for (const { day, sessions } of orderedTree(st)) {
-    for (const { session, files } of sessions) {
-      const fresh: { rel: string; key: string; name: string; takenAtMs: number | null }[] = [];
-      // Not rec.code: a code frame is never listed, so it is never numbered.
-      for (const [name, rec] of files) {
-        if (rec.code !== null && rec.code !== undefined) continue;
-        if (rec.held) continue;
-        const rel = relativeKey(day, session, name);
-        if (!st.numbers.has(rel)) fresh.push({ rel, key: naturalKey(name), name, takenAtMs: rec.takenAtMs });
-      }
-      if (fresh.length === 0) continue;
-      fresh.sort(compareFrames);
-      for (const f of fresh) st.numbers.set(f.rel, st.nextNumber++);
-      assigned = true;
+function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[]; named: Map<string, Entry> } {
+  const seen: NonNullable<CatalogueWrite['seen']>[number][] = [];
+  const inspected: NonNullable<CatalogueWrite['inspected']>[number][] = [];
+  const number: string[] = [];
+  const sighted: Entry[] = [];
+  const named = new Map<string, Entry>();
+  if (st.firstScanBefore !== undefined) {
+    for (const [path, row] of st.rows) {
+      if (row.present && row.seq <= st.firstScanBefore && !entryAt(st, path)) st.gone.add(path);
     }
   }
-  return assigned;
+  for (const { day, sessions } of orderedTree(st)) {
+    for (const { session, files } of sessions) {
+      const fresh: { path: string; key: string; name: string; takenAtMs: number | null }[] = [];
+      for (const [name, rec] of files) {
+        const row = rec.row;
+        const same = row?.facts ? sameVersion(row.facts, rec) : false;
+        let path: string | undefined;
+        if (rec.sighted) {
+          if (row?.present && same) rec.sighted = false;
+          else {
+            path = relativeKey(day, session, name);
+            named.set(path, rec);
+            const { size, mtimeMs, width, height, takenAtMs } = rec;
+            seen.push({ path, id: photoId(st.code, path), facts: { size, mtimeMs, width, height, takenAtMs } });
+            sighted.push(rec);
+          }
+        }
+        if (rec.code !== undefined && (rec.sighted || (same && (!row?.inspected || row.photoCode !== rec.code)))) {
+          if (path === undefined) {
+            path = relativeKey(day, session, name);
+            named.set(path, rec);
+          }
+          inspected.push({ path, size: rec.size, mtimeMs: rec.mtimeMs, photoCode: rec.code });
+        }
+        // Listed now: a file not waiting for its inspection, and not a code frame (never listed).
+        if (rec.held || typeof rec.code === 'string' || (row?.number ?? null) !== null) continue;
+        if (same && row?.photoCode) continue; // another process found a code in it
+        if (path === undefined) {
+          path = relativeKey(day, session, name);
+          named.set(path, rec);
+        }
+        fresh.push({ path, key: naturalKey(name), name, takenAtMs: rec.takenAtMs });
+      }
+      // New numbers in display order: within a session by capture time, then file name.
+      fresh.sort(compareFrames);
+      for (const f of fresh) number.push(f.path);
+    }
+  }
+  const write: CatalogueWrite = {};
+  if (seen.length) write.seen = seen;
+  if (st.gone.size) write.gone = [...st.gone];
+  if (inspected.length) write.inspected = inspected;
+  if (number.length) write.number = number;
+  return { write, sighted, named };
 }
 
-async function persist(dataDir: string, st: EventState, log: FastifyBaseLogger): Promise<void> {
-  const sessions: SessionRecords[] = [];
-  for (const [day, sessionMap] of st.tree) {
-    for (const [session, files] of sessionMap) sessions.push({ day, session, files });
-  }
-  try {
-    await saveEventIndex(dataDir, { code: st.code, nextNumber: st.nextNumber, numbers: st.numbers, sessions });
-  } catch (err) {
-    log.error({ err, event: st.code }, 'cannot save the photo index; numbers of new photos may change on restart');
-  }
-}
+export type CommitContext = {
+  log: FastifyBaseLogger;
+  gapMs: number;
+  catalogue: Pick<PhotoCataloguePort, 'write'>;
+  /**
+   * The change feed's position, and where what a write returns is merged (library.ts);
+   * `named` holds the entries of the paths the write named.
+   */
+  since(): number;
+  merge(changes: CatalogueChanges, named: { code: string; entries: ReadonlyMap<string, Entry> }): void;
+  /** A write went through. */
+  written(): void;
+  /** A write the record refused or could not take (tried again later). */
+  failed(err: unknown, st: EventState): void;
+};
 
-/** Numbers first (persisted before anyone sees them), then the new view. */
-export async function commit(
-  dataDir: string,
-  st: EventState,
-  opts: { log: FastifyBaseLogger; gapMs: number; hidden?: HiddenCheck },
-): Promise<void> {
-  if (assignNumbers(st)) st.unsaved = true;
-  if (st.unsaved) {
-    st.unsaved = false;
-    await persist(dataDir, st, opts.log);
+/**
+ * The record first (numbers are given there before anyone sees them), then the new view. A
+ * record that can't be written leaves the state `unsaved` (tried again by the next commit or
+ * the library's sync); the view is built with what is known, so new files wait unlisted.
+ */
+export async function commit(st: EventState, ctx: CommitContext): Promise<void> {
+  st.unsaved = false;
+  const { write, sighted, named } = collectWrites(st);
+  if (Object.keys(write).length > 0) {
+    try {
+      const gone = write.gone ?? [];
+      ctx.merge(await ctx.catalogue.write(st.code, write, ctx.since()), { code: st.code, entries: named });
+      for (const path of gone) st.gone.delete(path);
+      for (const rec of sighted) rec.sighted = false;
+      st.firstScanBefore = undefined;
+      ctx.written();
+    } catch (err) {
+      st.unsaved = true;
+      ctx.failed(err, st);
+    }
+  } else {
+    st.firstScanBefore = undefined;
   }
-  st.view = buildView(st, opts);
+  st.view = buildView(st, ctx);
 }

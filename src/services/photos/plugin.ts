@@ -1,6 +1,7 @@
 /**
- * `fastify.photos`: the photo library index (see library.ts). With DEMO_LIBRARY=auto and an
- * empty PHOTOS_DIR, the demo library is drawn first.
+ * `fastify.photos`: the photo library index (see library.ts), numbered in the store's photo
+ * catalogue (`fastify.store.photoCatalogue`, shared by every server process on the same
+ * record). With DEMO_LIBRARY=auto and an empty PHOTOS_DIR, the demo library is drawn first.
  *
  * Start-up waits for the first scan for at most INITIAL_WAIT_MS: a small library is fully
  * indexed when the app is ready, and a large one on a slow disk can neither stall start-up
@@ -37,6 +38,8 @@ export default fp(
     const library = createPhotoLibrary({
       photosDir: config.photosDir,
       dataDir: config.dataDir,
+      catalogue: fastify.store.photoCatalogue,
+      syncIntervalMs: config.LIBRARY_SYNC_INTERVAL_MS,
       log,
       rescanIntervalMs: config.LIBRARY_RESCAN_INTERVAL_MS,
       settleMs: config.INTAKE_SETTLE_MS,
@@ -75,5 +78,5 @@ export default fp(
     // A status, not a fault: a first start drawing the demo library, or a large library, gets here.
     if (!inTime) log.info('the photo library is still being indexed; the gallery answers 503 until it is done');
   },
-  { name: 'photos', dependencies: ['config', 'readiness'] },
+  { name: 'photos', dependencies: ['config', 'readiness', 'store'] },
 );

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseEventJson } from './event-config.js';
 import { type ReaderContext, readSessionFiles, type SessionJob } from './file-reader.js';
-import { compareNames, isHidden } from './naming.js';
+import { compareNames, isHidden, relativeKey } from './naming.js';
 import { type DayTree, type EventState, type SessionFiles, sessionKey } from './photo-index.js';
 
 const statAsync = promisify(fs.stat);
@@ -95,6 +95,12 @@ export function createScanner(ctx: ReaderContext): Scanner {
     return true;
   }
 
+  /** A session folder that is gone: its files are gone (the record is told), its pending files forgotten. */
+  function goneFiles(st: EventState, day: string, session: string, files: SessionFiles): void {
+    for (const name of files.keys()) st.gone.add(relativeKey(day, session, name));
+    ctx.gate.forgetUnder(path.join(photosDir, st.code, day, session) + path.sep);
+  }
+
   return {
     async listEventFolders() {
       const codes = await listDirs(photosDir);
@@ -129,24 +135,21 @@ export function createScanner(ctx: ReaderContext): Scanner {
           jobs.push(job);
         }
         if (prevDay) {
-          for (const s of prevDay.keys()) {
+          for (const [s, files] of prevDay) {
             if (sessionMap.has(s)) continue;
             changed = st.unsaved = true;
-            ctx.gate.forgetUnder(path.join(photosDir, st.code, day, s) + path.sep);
+            goneFiles(st, day, s, files);
           }
         }
       }
-      for (const d of st.tree.keys()) {
+      for (const [d, sessionMap] of st.tree) {
         if (tree.has(d)) continue;
         changed = st.unsaved = true;
-        ctx.gate.forgetUnder(path.join(photosDir, st.code, d) + path.sep);
+        for (const [s, files] of sessionMap) goneFiles(st, d, s, files);
       }
       await readSessionFiles(ctx, st, jobs);
       if (jobs.some((j) => j.changed)) changed = true;
-      // Files that were in the stored index but are gone now.
-      if (st.persisted && st.persistedHits !== st.persisted.size) st.unsaved = true;
       st.tree = tree;
-      st.persisted = undefined;
       return { changed, jobs };
     },
   };

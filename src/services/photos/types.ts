@@ -1,4 +1,5 @@
 import type { EarlyBird, Package } from '../../domain/offers.js';
+import type { PhotoMetadata } from '../store/ports/photo-catalogue.js';
 
 /**
  * The photo library's narrow interface (decorated as `fastify.photos`). The gallery
@@ -23,6 +24,9 @@ export type Photo = {
   takenAt: string | null;
   /** Changes whenever the file is replaced (size + mtime): caches key on it. */
   version: string;
+  /** The photographer's rating (-1 rejected, 0–5) and metadata from the catalogue; null when unknown. */
+  rating: number | null;
+  metadata: PhotoMetadata | null;
 };
 
 export type SessionFolder = { name: string; photoCount: number };
@@ -102,10 +106,12 @@ export interface PhotoLibrary {
    */
   findHiddenPhoto(code: string, idOrNumber: string): Photo | undefined;
   /**
-   * Photos to keep from the public from now on (the whole set, replacing the last one). Resolves
-   * once the views without them are published.
+   * Reads what changed in the photo catalogue (the system of record) now, as the library does
+   * every LIBRARY_SYNC_INTERVAL_MS: numbers, takedowns, inspections and metadata written by
+   * any process. Resolves once the views showing them are published (a takedown filed through
+   * this process leaves its pages before the request is answered).
    */
-  setHidden(photos: readonly { eventCode: string; photoId: string }[]): Promise<void>;
+  refresh(): Promise<void>;
   /** Files pending, being inspected, or broken. */
   intake(): IntakeStatus;
   /** Absolute path of the original, for the image service only (never served). */

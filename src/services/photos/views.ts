@@ -38,9 +38,6 @@ export type EventView = {
   hidden: Map<string, Photo>;
 };
 
-/** Whether the photo with this id in this event is taken down. */
-export type HiddenCheck = (eventCode: string, photoId: string) => boolean;
-
 const EMPTY_DAYS: readonly DayFolder[] = Object.freeze([]);
 const sessionKey = (day: string, session: string) => `${day}\u0000${session}`;
 
@@ -88,10 +85,7 @@ export function orderedTree(st: EventState): OrderedDay[] {
 
 type Frame = { name: string; key: string; takenAtMs: number | null; code: string | null; photo: Photo | undefined };
 
-export function buildView(
-  st: EventState,
-  opts: { log: FastifyBaseLogger; gapMs: number; hidden?: HiddenCheck },
-): EventView {
+export function buildView(st: EventState, opts: { log: FastifyBaseLogger; gapMs: number }): EventView {
   const photos: Photo[] = [];
   const byId = new Map<string, Photo>();
   const byNumber = new Map<string, Photo>();
@@ -111,16 +105,22 @@ export function buildView(
         if (rec.held) continue; // still being inspected (library.ts): not listed yet
         const code = typeof rec.code === 'string' ? rec.code : null;
         let photo: Photo | undefined;
+        const row = rec.row;
         if (code === null) {
-          const rel = relativeKey(day, session, fileName);
-          const n = st.numbers.get(rel);
-          if (n === undefined) continue;
-          const number = String(n);
+          // Numbers come from the record (photo-index.ts): a file it has not numbered yet is not listed.
+          if (!row || row.number === null) continue;
+          const number = String(row.number);
           const version = photoVersion(rec.size, rec.mtimeMs);
           photo = rec.photo;
-          if (!photo || photo.number !== number || photo.version !== version) {
+          if (
+            !photo ||
+            photo.number !== number ||
+            photo.version !== version ||
+            photo.rating !== row.rating ||
+            photo.metadata !== row.metadata
+          ) {
             photo = {
-              id: photoId(st.code, rel),
+              id: row.id,
               number,
               eventCode: st.code,
               day,
@@ -130,10 +130,12 @@ export function buildView(
               height: rec.height,
               takenAt: rec.takenAtMs === null ? null : new Date(rec.takenAtMs).toISOString(),
               version,
+              rating: row.rating,
+              metadata: row.metadata,
             };
             rec.photo = photo;
           }
-          if (opts.hidden?.(st.code, photo.id)) {
+          if (row.hidden) {
             hidden.set(photo.id, photo);
             hidden.set(photo.number, photo);
             photo = undefined; // a frame still (its time counts for the code groups), never a listed photo

@@ -27,8 +27,8 @@ const SQLITE_FILE = 'orders.db';
 /** Where a Google Sheets deployment of the earlier design kept its local data (imported once). */
 const SHEETS_SIDE_STORE_FILE = 'sheets-local.db';
 
-/** The engine `ORDER_STORE` names, with its settings from the config. */
-function storeOptions(config: Config, log: StoreLogger): StoreOptions {
+/** The engine `ORDER_STORE` names, with its settings from the config (also what the command-line jobs open). */
+export function storeOptions(config: Config, log: StoreLogger): StoreOptions {
   const sheetsSideStore = path.join(config.dataDir, SHEETS_SIDE_STORE_FILE);
   if (config.ORDER_STORE === 'postgres') {
     if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL: required when ORDER_STORE=postgres');
@@ -71,6 +71,7 @@ async function storePlugin(fastify: FastifyInstance): Promise<void> {
     faces: store.faces,
     businessSettings: store.businessSettings,
     adminTokens: store.adminTokens,
+    photoCatalogue: store.photoCatalogue,
   } satisfies Store);
   fastify.readiness.add('store', () => store.health());
   fastify.addHook('onClose', async () => {

@@ -20,6 +20,7 @@ import type { MailOutboxPort } from './ports/mail-outbox.js';
 import type { MirrorPort } from './ports/mirror.js';
 import type { OrdersPort } from './ports/orders.js';
 import type { PaymentEventsPort } from './ports/payment-events.js';
+import type { PhotoCataloguePort } from './ports/photo-catalogue.js';
 import type { PhotoCodesPort } from './ports/photo-codes.js';
 import type { PrintJobsPort } from './ports/print-jobs.js';
 import type { PushSubscriptionsPort } from './ports/push-subscriptions.js';
@@ -37,6 +38,7 @@ import { SqlMailOutbox } from './sql/mail-outbox.js';
 import { SqlMirror } from './sql/mirror.js';
 import { SqlOrders } from './sql/orders.js';
 import { SqlPaymentEvents } from './sql/payment-events.js';
+import { SqlPhotoCatalogue } from './sql/photo-catalogue.js';
 import { SqlPhotoCodes } from './sql/photo-codes.js';
 import { SqlPrintJobs } from './sql/print-jobs.js';
 import { SqlPushSubscriptions } from './sql/push-subscriptions.js';
@@ -66,6 +68,8 @@ export interface Store {
   readonly businessSettings: BusinessSettingsPort;
   /** Admin tokens made by the owner (src/services/admin-auth is their one user besides their routes). */
   readonly adminTokens: AdminTokensPort;
+  /** Every photo file seen, with its number (src/services/photos is its one user). */
+  readonly photoCatalogue: PhotoCataloguePort;
 }
 
 export type StoreOptions = (
@@ -99,6 +103,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
   readonly faces: FacesPort;
   readonly businessSettings: BusinessSettingsPort;
   readonly adminTokens: AdminTokensPort;
+  readonly photoCatalogue: PhotoCataloguePort;
 
   constructor(readonly db: E) {
     this.engine = db.dialect.engine;
@@ -118,6 +123,7 @@ export class OpenedStore<E extends Engine = Engine> implements Store {
     this.faces = new SqlFaces(db);
     this.businessSettings = new SqlBusinessSettings(db);
     this.adminTokens = new SqlAdminTokens(db);
+    this.photoCatalogue = new SqlPhotoCatalogue(db);
   }
 
   /** Reachability for /readyz, with the mail waiting (informational). */

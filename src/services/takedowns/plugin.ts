@@ -9,12 +9,9 @@ declare module 'fastify' {
   }
 }
 
-/** How often each process reads the hidden set again (changes made through other processes). */
-const SYNC_MS = 2_000;
-
 export default fp(
   async function takedownsPlugin(fastify) {
-    const takedowns = await createTakedowns({
+    const takedowns = createTakedowns({
       store: fastify.store.takedowns,
       orders: fastify.store.orders,
       photos: fastify.photos,
@@ -26,11 +23,9 @@ export default fp(
       queueUrl: takedownQueueUrl(fastify.config.publicBaseUrl),
       mode: fastify.config.TAKEDOWN_MODE,
       notifyOperator: fastify.config.OPERATOR_EMAIL !== undefined,
-      syncMs: SYNC_MS,
       log: fastify.log,
     });
     fastify.decorate('takedowns', takedowns);
-    fastify.addHook('onClose', async () => takedowns.close());
   },
   { name: 'takedowns', dependencies: ['config', 'store', 'photos', 'images', 'notifier', 'push', 'downloads'] },
 );

@@ -1,17 +1,18 @@
 /**
  * Takedown requests (docs/contract.md, "Takedown requests"): an attendee asks for a photo to come
- * down; the owner decides. What is hidden is kept in the record (the takedowns port) and
- * pushed into the photo library's hiding, the same that keeps code frames private, so a hidden
- * photo leaves everything that reads the library at once: listings, counts, the finder,
- * `/api/proxy-events` thumbnails, its image URLs (404) and new orders (400 UNKNOWN_PHOTO).
+ * down; the owner decides. What is hidden is kept in the record: the takedowns port marks the
+ * photo's catalogue row hidden in the request's or decision's own transaction, and the photo
+ * library's views leave hidden rows out, as they do code frames, so a hidden photo leaves
+ * everything that reads the library: listings, counts, the finder, `/api/proxy-events`
+ * thumbnails, its image URLs (404) and new orders (400 UNKNOWN_PHOTO).
  *
  * With OPERATOR_EMAIL set, each request is stored with a notice to the photographer in the same
  * transaction (the outbox's `operator` mail), so nothing asked goes unheard; and every browser
  * subscribed to admin notifications gets a push that opens the queue.
  *
- * Other processes sharing a PostgreSQL record learn of a change within `syncMs` (each process
- * reads the hidden set again on that period); the process that took the request hides the
- * photo before it answers.
+ * Other processes sharing a PostgreSQL record learn of a change when their library next reads
+ * the catalogue (LIBRARY_SYNC_INTERVAL_MS); the process that took the request or the decision
+ * reads it at once, so the photo is hidden (or back) in its pages before it answers.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Actor } from '../../domain/order.js';
@@ -64,15 +65,12 @@ export interface Takedowns {
   ): Promise<{ decided: TakedownRecord[]; changed: boolean; flaggedOrders: string[] }>;
   /** The photo a request names, wherever it is now (listed or hidden); undefined when gone from the library. */
   photoOf(request: TakedownRecord): Photo | undefined;
-  /** Reads the hidden set again and applies it (what the period does). */
-  sync(): Promise<void>;
-  close(): void;
 }
 
 export type TakedownDeps = {
   store: TakedownsPort;
   orders: Pick<OrdersPort, 'list' | 'flagRemovedPhoto'>;
-  photos: Pick<PhotoLibrary, 'findPhoto' | 'findHiddenPhoto' | 'getEvent' | 'setHidden'>;
+  photos: Pick<PhotoLibrary, 'findPhoto' | 'findHiddenPhoto' | 'getEvent' | 'refresh'>;
   images: Pick<ImageService, 'forget'>;
   /** Rendered full-resolution downloads of sold photos (deleted on "remove" like the renders). */
   downloads: Pick<DownloadFiles, 'forget'>;
@@ -84,7 +82,6 @@ export type TakedownDeps = {
   mode: TakedownMode;
   /** OPERATOR_EMAIL is set: each new request mails the photographer a notice with the queue's link. */
   notifyOperator: boolean;
-  syncMs: number;
   log: FastifyBaseLogger;
 };
 
@@ -97,26 +94,10 @@ export type TakedownDeps = {
 const HIDES_PER_HOUR = 5;
 const HOUR_MS = 3_600_000;
 
-export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
+export function createTakedowns(deps: TakedownDeps): Takedowns {
   const { store, photos, log } = deps;
-  let syncing: Promise<void> | undefined;
-
-  /**
-   * The library takes the new set at once (every view built from now on leaves those photos
-   * out); `published` waits until the views already built are replaced too.
-   */
-  async function readAndApply(published = true): Promise<void> {
-    const hidden = await store.hiddenPhotos();
-    const applied = photos.setHidden(hidden.map((h) => ({ eventCode: h.eventSlug, photoId: h.photoId })));
-    if (published) await applied;
-  }
-
-  /** One read at a time; a caller arriving during one waits for the next, which sees its change. */
-  function sync(): Promise<void> {
-    const run = (syncing ?? Promise.resolve()).catch(() => undefined).then(() => readAndApply());
-    syncing = run;
-    return run;
-  }
+  /** This process's library reads what the record hides now (the other processes' within their sync period). */
+  const sync = () => photos.refresh();
 
   const eventName = (slug: string) => photos.getEvent(slug)?.name ?? slug;
 
@@ -150,19 +131,6 @@ export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
     }
     return flagged;
   }
-
-  // The hidden set is read before the first request is served (without waiting for the
-  // library's first scan, whose views are built with it).
-  await readAndApply(false).catch((err: unknown) => {
-    log.error({ err }, 'cannot read the hidden photos of takedown requests; retrying on the next sync');
-  });
-  const timer =
-    deps.syncMs > 0
-      ? setInterval(() => {
-          sync().catch((err: unknown) => log.warn({ err }, 'takedown sync failed; the next one tries again'));
-        }, deps.syncMs)
-      : undefined;
-  timer?.unref();
 
   return {
     mode: deps.mode,
@@ -238,10 +206,6 @@ export async function createTakedowns(deps: TakedownDeps): Promise<Takedowns> {
         'takedown decided',
       );
       return { ...result, flaggedOrders };
-    },
-    sync,
-    close() {
-      clearInterval(timer);
     },
   };
 }

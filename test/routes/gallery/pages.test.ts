@@ -4,7 +4,13 @@ import { createGalleryPages, type EventSettingsSource } from '../../../src/route
 import { createPhotoLibrary } from '../../../src/services/photos/library.js';
 import type { LibraryEvent } from '../../../src/services/photos/types.js';
 import { tempDir } from '../../helpers/build.js';
-import { makeImage, recordingLogger, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
+import {
+  makeImage,
+  recordingLogger,
+  sqliteCatalogue,
+  writeEventJson,
+  writePhoto,
+} from '../../support/photos-fixtures.js';
 
 test('cached pages follow the deadline and the settings generation without invalidation', async (t) => {
   const base = await tempDir(t);
@@ -14,6 +20,7 @@ test('cached pages follow the deadline and the settings generation without inval
   const library = createPhotoLibrary({
     photosDir: root,
     dataDir: path.join(base, 'data'),
+    catalogue: await sqliteCatalogue(t, path.join(base, 'data')),
     log: recordingLogger(),
     rescanIntervalMs: 0,
     watch: false,

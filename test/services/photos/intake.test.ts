@@ -12,7 +12,7 @@ import { createImageService } from '../../../src/services/images/service.js';
 import { createInspector } from '../../../src/services/intake/inspect.js';
 import { createPhotoLibrary, type LibraryOptions } from '../../../src/services/photos/library.js';
 import { tempDir } from '../../helpers/build.js';
-import { makeImage, recordingLogger, waitFor, writePhoto } from '../../support/photos-fixtures.js';
+import { makeImage, recordingLogger, sqliteCatalogue, waitFor, writePhoto } from '../../support/photos-fixtures.js';
 import { makeFrame } from '../../support/qr-frames.js';
 
 async function open(
@@ -26,7 +26,16 @@ async function open(
   await mkdir(root, { recursive: true });
   await beforeStart?.(root);
   const log = recordingLogger();
-  const lib = createPhotoLibrary({ photosDir: root, dataDir: base, log, rescanIntervalMs: 0, watch: false, ...extra });
+  const catalogue = await sqliteCatalogue(t, base);
+  const lib = createPhotoLibrary({
+    photosDir: root,
+    dataDir: base,
+    catalogue,
+    log,
+    rescanIntervalMs: 0,
+    watch: false,
+    ...extra,
+  });
   const images = createImageService({
     originalPath: (p) => lib.originalPath(p),
     cacheDir: path.join(base, 'cache'),
@@ -189,7 +198,8 @@ describe('photo codes', () => {
       log,
     });
     const inspector = createInspector({ images, thumbnailSize: 200 });
-    const again = createPhotoLibrary({ photosDir: root, dataDir, log, rescanIntervalMs: 0, watch: false });
+    const catalogue = await sqliteCatalogue(t, dataDir);
+    const again = createPhotoLibrary({ photosDir: root, dataDir, catalogue, log, rescanIntervalMs: 0, watch: false });
     t.onTestFinished(async () => {
       await inspector.close();
       await again.close();
@@ -202,7 +212,7 @@ describe('photo codes', () => {
     await again.close();
 
     // A third start knows the code from the stored index, with no inspector at all.
-    const third = createPhotoLibrary({ photosDir: root, dataDir, log, rescanIntervalMs: 0, watch: false });
+    const third = createPhotoLibrary({ photosDir: root, dataDir, catalogue, log, rescanIntervalMs: 0, watch: false });
     t.onTestFinished(() => third.close());
     await third.start();
     expect(names(third.photosOf('Con'))).toEqual(['b.jpg']);

@@ -1,14 +1,22 @@
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, type TestContext, test } from 'vitest';
+import { indexDir } from '../../../src/services/photos/legacy-index.js';
 import {
   createPhotoLibrary,
   type LibraryOptions,
   type ManagedPhotoLibrary,
 } from '../../../src/services/photos/library.js';
-import { indexDir } from '../../../src/services/photos/persist.js';
+import type { PhotoCataloguePort } from '../../../src/services/store/ports/photo-catalogue.js';
 import { tempDir } from '../../helpers/build.js';
-import { makeImage, recordingLogger, waitFor, writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
+import {
+  makeImage,
+  recordingLogger,
+  sqliteCatalogue,
+  waitFor,
+  writeEventJson,
+  writePhoto,
+} from '../../support/photos-fixtures.js';
 
 type Setup = { root: string; dataDir: string };
 
@@ -24,12 +32,21 @@ async function open(
   t: TestContext,
   { root, dataDir }: Setup,
   extra: Partial<LibraryOptions> = {},
-): Promise<ManagedPhotoLibrary & { log: ReturnType<typeof recordingLogger> }> {
+): Promise<ManagedPhotoLibrary & { log: ReturnType<typeof recordingLogger>; catalogue: PhotoCataloguePort }> {
   const log = recordingLogger();
-  const lib = createPhotoLibrary({ photosDir: root, dataDir, log, rescanIntervalMs: 0, watch: false, ...extra });
+  const catalogue = await sqliteCatalogue(t, dataDir);
+  const lib = createPhotoLibrary({
+    photosDir: root,
+    dataDir,
+    catalogue,
+    log,
+    rescanIntervalMs: 0,
+    watch: false,
+    ...extra,
+  });
   t.onTestFinished(() => lib.close());
   await lib.start();
-  return Object.assign(lib, { log });
+  return Object.assign(lib, { log, catalogue });
 }
 
 const at = (hhmmss: string) => `2026:07:03 ${hhmmss}`;
@@ -336,7 +353,11 @@ describe('photo library index', () => {
     const first = await open(t, s);
     const before = (first.photosOf('Con') ?? []).map((p) => ({ ...p }));
     await first.close();
-    expect((await readdir(indexDir(s.dataDir))).length).toBe(1);
+    // The numbers are kept in the record (the photo catalogue), not in files under DATA_DIR.
+    const stored = (await first.catalogue.changesSince(0)).rows;
+    expect(stored.map((r) => `${r.path}#${r.number}`).sort()).toEqual(
+      before.map((p) => `${p.day}/${p.session}/${p.fileName}#${p.number}`).sort(),
+    );
 
     // b.jpg's bytes become garbage of the same size and mtime: a restart that trusts the
     // stored index keeps its header facts; one that re-read it would drop the photo.
@@ -359,21 +380,20 @@ describe('photo library index', () => {
     }
     expect(second.log.entries.some((e) => e.msg?.includes('cannot be read'))).toBe(false);
 
-    // A restart that finds nothing new does not rewrite the stored index.
+    // A restart that finds nothing new writes nothing to the record.
     await second.close();
-    const [indexFile] = await readdir(indexDir(s.dataDir));
-    const written = (await stat(path.join(indexDir(s.dataDir), indexFile as string))).mtimeMs;
+    const written = (await second.catalogue.changesSince(0)).seq;
     const third = await open(t, s);
     expect(third.photosOf('Con')?.length).toBe(4);
-    expect((await stat(path.join(indexDir(s.dataDir), indexFile as string))).mtimeMs).toBe(written);
+    expect((await third.catalogue.changesSince(written)).rows).toEqual([]);
   });
 
   test('an unreadable stored index is set aside and logged', async (t) => {
     const s = await dirs(t);
     await writePhoto(s.root, ['Con', 'D', 'S', 'a.jpg'], await makeImage());
-    await (await open(t, s)).close();
-    const [file] = await readdir(indexDir(s.dataDir));
-    await writeFile(path.join(indexDir(s.dataDir), file as string), '{"format": 1, "trunc');
+    // An index of the earlier design (DATA_DIR/photo-index/, taken into the record at the upgrade), cut short.
+    await mkdir(indexDir(s.dataDir), { recursive: true });
+    await writeFile(path.join(indexDir(s.dataDir), 'Con-0123456789ab.json'), '{"format": 1, "trunc');
     const lib = await open(t, s);
     expect(lib.photosOf('Con')?.length).toBe(1);
     expect(lib.log.entries.some((e) => e.level === 'warn' && e.msg?.includes('unreadable photo index'))).toBe(true);

@@ -32,6 +32,7 @@ test('the default app has a SQLite store in DATA_DIR, one port per record, repor
     'orders',
     'outbox',
     'paymentEvents',
+    'photoCatalogue',
     'photoCodes',
     'printJobs',
     'pushSubscriptions',

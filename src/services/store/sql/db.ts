@@ -33,8 +33,14 @@ export interface Tx extends Queryable {
   /**
    * Inserts `rows` (values in `columns` order) into `table`: however the engine does that best
    * (SQLite: one prepared statement per row; PostgreSQL: multi-row statements, few round trips).
+   * `conflict`, when given, follows the VALUES (`ON CONFLICT (...) DO ...`).
    */
-  insert(table: string, columns: readonly string[], rows: readonly (readonly Param[])[]): Promise<void>;
+  insert(
+    table: string,
+    columns: readonly string[],
+    rows: readonly (readonly Param[])[],
+    conflict?: string,
+  ): Promise<void>;
   /**
    * Holds the lock named `name` until the transaction ends: transactions that take the same
    * lock run one after another, also in other processes. (PostgreSQL: an advisory lock;

@@ -14,6 +14,8 @@ import {
 } from '../ports/takedowns.js';
 import type { Db, Row } from './db.js';
 import { SqlMailOutbox } from './mail-outbox.js';
+import { SqlPhotoCatalogue } from './photo-catalogue.js';
+import { HIDING_TAKEDOWN } from './takedown-hiding.js';
 import { bool } from './values.js';
 
 const COLUMNS =
@@ -86,6 +88,7 @@ export class SqlTakedowns implements TakedownsPort {
       });
       const mail = opts.mail?.(record) ?? [];
       if (mail.length > 0) await SqlMailOutbox.insert(tx, SqlMailOutbox.build(mail, now));
+      if (hides) await SqlPhotoCatalogue.takedownChanged(tx, input.eventSlug, input.photoId);
       return record;
     });
   }
@@ -137,6 +140,7 @@ export class SqlTakedowns implements TakedownsPort {
         TakedownRecord.parse({ ...r, status: 'decided', decision, decidedAt: now.toISOString(), decidedBy: opts.by }),
       );
       await SqlMailOutbox.insert(tx, SqlMailOutbox.build(decided.map(opts.mail), now));
+      await SqlPhotoCatalogue.takedownChanged(tx, request.eventSlug, request.photoId);
       return { decided, changed: true };
     });
   }
@@ -151,8 +155,7 @@ export class SqlTakedowns implements TakedownsPort {
 
   async hiddenPhotos(): Promise<HiddenPhoto[]> {
     const rows = await this.db.all<{ event_slug: string; photo_id: string }>(
-      `SELECT DISTINCT event_slug, photo_id FROM takedowns
-       WHERE (decision IS NULL AND hides = TRUE) OR decision = 'remove'`,
+      `SELECT DISTINCT event_slug, photo_id FROM takedowns WHERE ${HIDING_TAKEDOWN}`,
     );
     return rows.map((r) => ({ eventSlug: r.event_slug, photoId: r.photo_id }));
   }

@@ -208,14 +208,14 @@ export class PostgresEngine implements Db {
       all: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows as R[],
       get: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows[0] as R | undefined,
       run: async (sql, params) => (await result(sql, params)).rowCount ?? 0,
-      insert: async (table, columns, rows) => {
+      insert: async (table, columns, rows, conflict = '') => {
         for (let at = 0; at < rows.length; at += MAX_ROWS) {
           const chunk = rows.slice(at, at + MAX_ROWS);
           const tuple = `(${columns.map(() => '?').join(', ')})`;
           const values = Array.from({ length: chunk.length }, () => tuple).join(', ');
           // Unnamed when several rows: each size would be a prepared statement of its own.
           await result(
-            `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}`,
+            `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values} ${conflict}`,
             chunk.flat(),
             chunk.length === 1,
           );

@@ -308,6 +308,34 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 8,
+    name: 'the photo catalogue',
+    // The same table as SQLite's version 9 (engines/sqlite/migrations.ts).
+    sql: `
+      CREATE TABLE photo_catalogue (
+        event_code  text NOT NULL,
+        path        text NOT NULL,
+        id          text NOT NULL,
+        number      integer CHECK (number >= 1),
+        size        bigint CHECK (size >= 0),
+        mtime_ms    double precision,
+        width       integer CHECK (width >= 1),
+        height      integer CHECK (height >= 1),
+        taken_at_ms bigint,
+        inspected   boolean NOT NULL,
+        photo_code  text,
+        present     boolean NOT NULL,
+        hidden      boolean NOT NULL,
+        rating      integer CHECK (rating BETWEEN -1 AND 5),
+        metadata    jsonb,
+        seq         bigint NOT NULL CHECK (seq >= 1),
+        PRIMARY KEY (event_code, path),
+        UNIQUE (event_code, number)
+      );
+      CREATE INDEX photo_catalogue_seq ON photo_catalogue (seq);
+    `,
+  },
+  {
     version: 9,
     name: 'hardening, round 2',
     // The same changes as SQLite's version 10 (engines/sqlite/migrations.ts).

@@ -126,8 +126,8 @@ export class SqliteEngine implements Db {
       get: (sql, params = []) => exec(sql, params, (st, p) => st.get(...p) as never),
       run: (sql, params = []) => exec(sql, params, (st, p) => st.run(...p).changes),
       // One prepared statement, a row at a time: no round trips to save here.
-      insert: async (table, columns, rows) => {
-        const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+      insert: async (table, columns, rows, conflict = '') => {
+        const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ${conflict}`;
         for (const row of rows) await exec(sql, row, (st, p) => st.run(...p));
       },
       lock: () => Promise.resolve(),

@@ -381,6 +381,37 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 9,
+    name: 'the photo catalogue',
+    // One row per photo file ever seen (docs/store.md, "The photo catalogue"): the numbers
+    // (unique per event; NULLs are distinct), the facts a scan read, inspection, presence,
+    // the takedowns' hiding, the photographer's rating and metadata; `seq` is the change feed.
+    // Size, time and dimensions are NULL only for a retired number taken in at the upgrade.
+    sql: `
+      CREATE TABLE photo_catalogue (
+        event_code  TEXT NOT NULL,
+        path        TEXT NOT NULL,
+        id          TEXT NOT NULL,
+        number      INTEGER CHECK (number >= 1),
+        size        INTEGER CHECK (size >= 0),
+        mtime_ms    REAL,
+        width       INTEGER CHECK (width >= 1),
+        height      INTEGER CHECK (height >= 1),
+        taken_at_ms INTEGER,
+        inspected   INTEGER NOT NULL CHECK (inspected IN (0, 1)),
+        photo_code  TEXT,
+        present     INTEGER NOT NULL CHECK (present IN (0, 1)),
+        hidden      INTEGER NOT NULL CHECK (hidden IN (0, 1)),
+        rating      INTEGER CHECK (rating BETWEEN -1 AND 5),
+        metadata    TEXT,
+        seq         INTEGER NOT NULL CHECK (seq >= 1),
+        PRIMARY KEY (event_code, path),
+        UNIQUE (event_code, number)
+      ) STRICT;
+      CREATE INDEX photo_catalogue_seq ON photo_catalogue (seq);
+    `,
+  },
+  {
     version: 10,
     name: 'hardening, round 2',
     // docs/contract.md, "Hardening, round 2":

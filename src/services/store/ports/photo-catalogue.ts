@@ -1,0 +1,149 @@
+/**
+ * The photo catalogue port (docs/contract.md, "The photo catalogue"): one row per photo file
+ * the service has ever seen, the one place that says which file a photo number means. Every
+ * server process's photo library loads its index from here, writes what its scans find
+ * through here, and follows the changes other processes make (the change feed below).
+ *
+ * Rules the port keeps, on both engines and across processes:
+ * - One row per (event, path); rows are never deleted: a removed file's row stays, with its
+ *   number (`present` false), and a file that returns gets it back.
+ * - Numbers are given here, atomically: unique per event, one per path, never changed, never
+ *   reused. `write(..., { number })` gives the paths that have none the next numbers of their
+ *   event, in the order listed; a path that has one keeps it, a photo-code frame gets none.
+ *   Writers are serialised (one lock), so two processes numbering the same new files end with
+ *   one number per path, the same for both.
+ * - Every write stamps the rows it changed with the next `seq`; `seq` order is commit order
+ *   (writers are serialised), so `changesSince(s)` returns every row changed after the
+ *   write that stamped `s`: what another process made of the catalogue since it last looked.
+ * - `hidden` is the takedowns' verdict (docs/contract.md, "Takedown requests"), kept by the
+ *   takedowns' own transactions (sql/takedowns.ts) and set for a new row whose photo a
+ *   takedown already hides.
+ */
+import { z } from 'zod';
+
+/**
+ * What a scan reads from a file (its header) for one version of it (size and modification
+ * time): the facts the library keeps per file, declared here once.
+ */
+export const PhotoFacts = z.object({
+  size: z.number().int().nonnegative(),
+  /** Milliseconds, with the fraction the file system gives. */
+  mtimeMs: z.number().nonnegative(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** The EXIF capture time, camera clock read as UTC (epoch ms); null when the file has none. */
+  takenAtMs: z.number().int().nullable(),
+});
+export type PhotoFacts = z.infer<typeof PhotoFacts>;
+
+/**
+ * The photographer's metadata (docs/contract.md, "The photographer's metadata"): read from
+ * the file's XMP/IPTC or its sidecar. Keys absent when unknown; other keys are kept.
+ */
+export const PhotoMetadata = z.looseObject({
+  label: z.string().optional(),
+  title: z.string().optional(),
+  caption: z.string().optional(),
+  keywords: z.array(z.string()).optional(),
+  photographer: z.string().optional(),
+});
+export type PhotoMetadata = z.infer<typeof PhotoMetadata>;
+
+/** xmp:Rating: -1 rejected, 0 unrated, 1–5 stars. */
+const PhotoRating = z.number().int().min(-1).max(5);
+
+export const CatalogueRow = z.object({
+  eventCode: z.string().min(1),
+  /** `<day>/<session>/<file>` inside the event folder. */
+  path: z.string().min(1),
+  /** The photo's opaque id (derived from event and path: src/services/photos/naming.ts). */
+  id: z.string().min(1),
+  /** Null until the file is first listed; never for a photo-code frame. */
+  number: z.number().int().positive().nullable(),
+  /**
+   * The version last read; null only for a file the earlier design had numbered and that was
+   * gone before this one saw it (imported at the upgrade: its number stays retired).
+   */
+  facts: PhotoFacts.nullable(),
+  /** Whether this version was inspected (docs/contract.md, "Finding one's photos, and intake"). */
+  inspected: z.boolean(),
+  /** The photo code the frame shows (never listed then); null for none or not inspected yet. */
+  photoCode: z.string().nullable(),
+  /** In the photo folder when a process last looked. */
+  present: z.boolean(),
+  /** Kept from the public by a takedown. */
+  hidden: z.boolean(),
+  rating: PhotoRating.nullable(),
+  metadata: PhotoMetadata.nullable(),
+  /** The write that last changed the row (the change feed's position). */
+  seq: z.number().int().positive(),
+});
+export type CatalogueRow = z.infer<typeof CatalogueRow>;
+
+/** Rows changed after a position, and the position to ask from next time. */
+export type CatalogueChanges = { rows: CatalogueRow[]; seq: number };
+
+/** A file a scan found: new, changed (another size or modification time) or back again. */
+export type FileSighting = { path: string; id: string; facts: PhotoFacts };
+
+export type CatalogueWrite = {
+  /**
+   * Files found with these facts: a new row, or the row updated (present again; facts
+   * replaced, which resets its inspection when the version differs). Unchanged rows stay as
+   * they are (no new `seq`).
+   */
+  seen?: readonly FileSighting[];
+  /** Files no longer in the folder. */
+  gone?: readonly string[];
+  /** Inspection results, each for the version it looked at (ignored when the row has another). */
+  inspected?: readonly { path: string; size: number; mtimeMs: number; photoCode: string | null }[];
+  /** Paths now listed, in the order new numbers are to be given (rows must exist). */
+  number?: readonly string[];
+};
+
+/** An entry of the earlier design's index (DATA_DIR/photo-index/), taken in once at the upgrade. */
+export type ImportedFile = {
+  path: string;
+  id: string;
+  /** The number it had; null for none (a code frame). */
+  number: number | null;
+  /** Null for a retired number (the file was gone). */
+  facts: PhotoFacts | null;
+  /** Undefined: not inspected yet. */
+  photoCode?: string | null;
+};
+
+export type ImportOutcome = {
+  /** Rows added with the imported numbers. */
+  imported: number;
+  /** Paths the record knew already: the record's numbers stand. */
+  known: number;
+  /** Of those, the ones this index had numbered otherwise (another server's earlier numbering). */
+  disagreed: { path: string; number: number; recorded: number | null }[];
+  /**
+   * Files whose number the record had given to another path meanwhile: not kept (a file still
+   * there is numbered again when next listed; a retired number is dropped).
+   */
+  renumbered: { path: string; number: number }[];
+};
+
+export interface PhotoCataloguePort {
+  /** Rows changed after `seq` (0: every row), in `seq` order. */
+  changesSince(seq: number): Promise<CatalogueChanges>;
+  /**
+   * One event's changes in one durable transaction; resolves, as `changesSince(since)` does,
+   * with every row changed after `since` (this write's and everyone else's).
+   */
+  write(eventCode: string, changes: CatalogueWrite, since: number): Promise<CatalogueChanges>;
+  /** Sets a file's rating and metadata (§21's reader); null when the record has no such row. */
+  setMetadata(
+    eventCode: string,
+    path: string,
+    value: { rating: number | null; metadata: PhotoMetadata | null },
+  ): Promise<CatalogueRow | null>;
+  /**
+   * The upgrade: an event's earlier index taken in. A path the record knows keeps the
+   * record's row; a number another path holds already is not taken (`renumbered`).
+   */
+  importIndex(eventCode: string, files: readonly ImportedFile[]): Promise<ImportOutcome>;
+}
