@@ -162,15 +162,15 @@ describe('the Docker image, mirrored', () => {
 
   test('the thumbnails job runs in the image as `node dist/cli/thumbnails.js`', async () => {
     const { stdout } = await run(process.execPath, ['dist/cli/thumbnails.js', '--event', 'CON26'], { cwd: app, env });
-    // Three images a photo: the JPEG and WebP thumbnails and the preview. The running server's
+    // Five images a photo: the JPEG and WebP thumbnails, the 240 and 360 px WebP tiles and the preview. The running server's
     // intake may already have made some thumbnails (those are skipped); previews only this job makes.
     const first = /2 photos in 1 event: done (\d+), skipped (\d+) \(already cached\), failed 0/.exec(stdout);
     expect(first, stdout).not.toBeNull();
     const [done, skipped] = [Number(first?.[1]), Number(first?.[2])];
-    expect(done + skipped).toBe(6);
+    expect(done + skipped).toBe(10);
     expect(done).toBeGreaterThanOrEqual(2);
     const again = await run(process.execPath, ['dist/cli/thumbnails.js'], { cwd: app, env });
-    expect(again.stdout).toMatch(/done 0, skipped 6/);
+    expect(again.stdout).toMatch(/done 0, skipped 10/);
   });
 
   test('SIGTERM stops it cleanly', async () => {

@@ -45,11 +45,13 @@ describe('GET /api/captcha/challenge', () => {
     expect(a.signature).not.toBe(b.signature);
   });
 
-  test('the difficulty follows ALTCHA_MAX_NUMBER: the secret counter lies in [max/2, max]', async (t) => {
+  test('the difficulty follows ALTCHA_MAX_NUMBER: the secret counter lies in [0, max]', async (t) => {
+    // Drawn uniformly from the whole range (docs/contract.md, "Hardening, round 2"); the spread is
+    // tested in test/services/captcha/altcha.test.ts.
     const app = await build(t, { env: { ALTCHA_MAX_NUMBER: '2000' } });
     for (let i = 0; i < 5; i++) {
       const { solution } = await solveAltcha((await app.inject({ url: '/api/captcha/challenge' })).json());
-      expect(solution.counter).toBeGreaterThanOrEqual(1000);
+      expect(solution.counter).toBeGreaterThanOrEqual(0);
       expect(solution.counter).toBeLessThanOrEqual(2000);
     }
   });
