@@ -10,7 +10,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readQrTexts } from '../../src/services/intake/qr.js';
@@ -49,6 +49,16 @@ const api = (url: string, init: { method?: string; body?: unknown } = {}) =>
   });
 
 /** The feedback link of the order's receipt, read from the mail in DATA_DIR/outbox. */
+/**
+ * Escape closes the photo viewer, which goes back in history (the photo's link leaves the
+ * address bar): a navigation started before that back lands is cancelled by it, so wait for it.
+ */
+async function closeViewer(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect.poll(() => page.url()).not.toContain('/photo/');
+}
+
 async function feedbackLinkOf(orderNumber: string): Promise<string> {
   const outbox = path.join(server.dataDir, 'outbox');
   const until = Date.now() + 15_000;
@@ -95,7 +105,7 @@ describe('the customer and the photographer', () => {
     await dialog.getByRole('radio', { name: /5x7/ }).check();
     await dialog.getByRole('button', { name: /Add to cart · \$10\.00/ }).click();
     await expect.poll(() => dialog.getByRole('status').last().textContent()).toContain('Added #12 (5x7)');
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
 
     await page.locator('button[data-number="2"]').click();
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #2');
@@ -268,7 +278,7 @@ describe('the customer and the photographer', () => {
       .getByRole('dialog')
       .getByRole('button', { name: /Add to cart/ })
       .click();
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
 
     // The photographer moves the deadline into the past.
     const admin = await openPage(browser, DESKTOP, { init: adminInit() });
@@ -297,7 +307,7 @@ describe('the customer and the photographer', () => {
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.locator('.notice-warn').textContent()).toContain('deadline');
     expect(await dialog.getByRole('button', { name: /Add to cart/ }).count()).toBe(0);
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
 
     await page.goto(`${server.url}/checkout`);
     const alert = page.getByRole('alert').filter({ hasText: 'Ordering is closed.' });
@@ -354,7 +364,7 @@ describe('finding a photo and an order', () => {
     expect(lookups).toEqual([`GET /api/photos/${encodeURIComponent(BIG)}/100`]);
     await dialog.getByRole('button', { name: 'Next photo' }).click();
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #101');
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
 
     // From the Stage session, #150 (in the Hall) opens on its own, labelled with its folder ...
     await page.goto(`${server.url}${BIG_PATH}/Day%201/Stage`);
@@ -364,7 +374,7 @@ describe('finding a photo and an order', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #150');
     expect(await dialog.textContent()).toContain('Day 1 · Hall');
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
     const where = page.locator('#find-where');
     expect(await where.textContent()).toContain('Photo #150 is in Day 1 · Hall.');
     await expectGoodLayout(page, 'find photo in another session');
@@ -378,7 +388,7 @@ describe('finding a photo and an order', () => {
     expect(await page.locator('.tile').count()).toBe(192);
     await dialog.getByRole('button', { name: 'Previous photo' }).click();
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #149');
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
     expectClean(customer);
 
     // A number the event doesn't have.
@@ -496,7 +506,7 @@ describe('quality', () => {
       await page.locator('.lb-preview.is-loaded').waitFor();
       await page.screenshot({ path: path.join(ARTIFACTS, `lightbox-${name}.png`) });
       await expectGoodLayout(page, `lightbox at ${name}`);
-      await page.keyboard.press('Escape');
+      await closeViewer(page);
 
       // The order with three lines: a table of thumbnails and file paths that must fit a phone.
       const detail = `/admin/orders/${placed[1]}`;
@@ -574,7 +584,7 @@ describe('quality', () => {
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.getByRole('heading', { level: 2 }).textContent()).toBe('Photo #5');
     expect(await page.locator('dialog :focus').count()).toBe(1);
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
     await expect.poll(() => dialog.count()).toBe(0);
 
     // A photo tile: Enter opens the viewer, → moves, Escape closes.
@@ -590,7 +600,7 @@ describe('quality', () => {
     await tabTo('.lb-actions .btn-primary');
     await page.keyboard.press('Enter');
     await expect.poll(() => dialog.locator('.lb-added').textContent()).toContain('Added');
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
     await expect.poll(() => dialog.count()).toBe(0);
 
     // The favourite toggle works from the keyboard too.
@@ -675,7 +685,7 @@ describe('selling', () => {
       await dialog.getByRole('radio', { name: /Digital file/ }).check();
       await dialog.getByRole('button', { name: /Add to cart · \$8\.00/ }).click();
       await expect.poll(() => dialog.getByRole('status').last().textContent()).toContain('(Digital file)');
-      await page.keyboard.press('Escape');
+      await closeViewer(page);
 
       await page.goto(`${server.url}/checkout`);
       await page.locator('.cart-line').nth(3).waitFor();
@@ -781,7 +791,7 @@ describe('selling', () => {
       await dialog.getByRole('radio', { name: /Digital file/ }).check();
       await dialog.getByRole('button', { name: /Add to cart · \$8\.00/ }).click();
       await expect.poll(() => dialog.getByRole('status').last().textContent()).toContain('(Digital file)');
-      await page.keyboard.press('Escape');
+      await closeViewer(page);
       await page.goto(`${shop.url}/checkout`);
       await page.locator('.cart-line').nth(1).waitFor();
       await page.fill('#coupon-code', 'thanks20');
@@ -1054,7 +1064,7 @@ describe('consent', () => {
 
     // Gone from the gallery at once (hide-first): the page loaded again lists 1 and 3.
     // Closing the viewer goes back in history (the photo's link): wait for that before leaving.
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => page.url()).not.toContain('/photo/');
     await page.goto(gallery);
