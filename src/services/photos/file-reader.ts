@@ -95,7 +95,7 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
         let known = job.prev?.get(d.name);
         if (!known) {
           const row = st.rows.get(relativeKey(job.day, job.session, d.name));
-          if (row?.facts) known = entryFromRow({ ...row, facts: row.facts });
+          if (row?.facts) known = entryFromRow(row, row.facts);
           else unknown++;
         }
         tasks.push({ job, name: d.name, known });

@@ -84,9 +84,13 @@ export function newEventState(code: string, rows: Map<string, CatalogueRow>, seq
 export const sameVersion = (a: PhotoFacts, b: { size: number; mtimeMs: number }) =>
   a.size === b.size && a.mtimeMs === b.mtimeMs;
 
-/** The entry a row describes (its facts and inspection), for a file the scan finds unchanged. */
-export function entryFromRow(row: CatalogueRow & { facts: PhotoFacts }): Entry {
-  const { size, mtimeMs, width, height, takenAtMs } = row.facts;
+/**
+ * The entry a row describes (its facts and inspection), for a file the scan finds unchanged.
+ * `facts` is the row's own (non-null), passed beside it rather than spread into a copy of
+ * the row: a restart does this for every file.
+ */
+export function entryFromRow(row: CatalogueRow, facts: PhotoFacts): Entry {
+  const { size, mtimeMs, width, height, takenAtMs } = facts;
   const entry: Entry = { size, mtimeMs, width, height, takenAtMs, row };
   if (row.inspected) entry.code = row.photoCode;
   return entry;

@@ -11,14 +11,16 @@
  */
 import {
   type CatalogueChanges,
-  CatalogueRow,
+  type CatalogueRow,
   type CatalogueWrite,
+  catalogueRowOf,
   type FileSighting,
   type ImportedFile,
   type ImportOutcome,
   type PhotoCataloguePort,
   type PhotoFacts,
   type PhotoMetadata,
+  StoredCatalogueRow,
 } from '../ports/photo-catalogue.js';
 import type { Db, Param, Queryable, Row, Tx } from './db.js';
 import { HIDING_TAKEDOWN } from './takedown-hiding.js';
@@ -83,24 +85,28 @@ function chunks<T>(items: readonly T[]): T[][] {
 
 const sameFacts = (a: { size: number; mtimeMs: number }, b: PhotoFacts) => a.size === b.size && a.mtimeMs === b.mtimeMs;
 
+/** A row read back, parsed flat (StoredCatalogueRow: the port's cheaper schema for the same fields), its facts then nested. */
 function toRow(r: Row): CatalogueRow {
-  return CatalogueRow.parse({
-    eventCode: r.event_code,
-    path: r.path,
-    id: r.id,
-    number: r.number ?? null,
-    facts:
-      r.size === null || r.size === undefined
-        ? null
-        : { size: r.size, mtimeMs: r.mtime_ms, width: r.width, height: r.height, takenAtMs: r.taken_at_ms ?? null },
-    inspected: bool(r.inspected),
-    photoCode: r.photo_code ?? null,
-    present: bool(r.present),
-    hidden: bool(r.hidden),
-    rating: r.rating ?? null,
-    metadata: r.metadata === null || r.metadata === undefined ? null : json(r.metadata),
-    seq: r.seq,
-  });
+  return catalogueRowOf(
+    StoredCatalogueRow.parse({
+      eventCode: r.event_code,
+      path: r.path,
+      id: r.id,
+      number: r.number ?? null,
+      size: r.size ?? null,
+      mtimeMs: r.mtime_ms ?? null,
+      width: r.width ?? null,
+      height: r.height ?? null,
+      takenAtMs: r.taken_at_ms ?? null,
+      inspected: bool(r.inspected),
+      photoCode: r.photo_code ?? null,
+      present: bool(r.present),
+      hidden: bool(r.hidden),
+      rating: r.rating ?? null,
+      metadata: r.metadata === null || r.metadata === undefined ? null : json(r.metadata),
+      seq: r.seq,
+    }),
+  );
 }
 
 async function changesSince(q: Queryable, seq: number): Promise<CatalogueChanges> {

@@ -1,10 +1,12 @@
 /** The photo catalogue port's conformance suite (src/services/store/ports/photo-catalogue.ts), on both engines. */
 import { expect, test } from 'vitest';
-import type {
-  CatalogueRow,
-  FileSighting,
-  PhotoCataloguePort,
-  PhotoFacts,
+import {
+  type CatalogueRow,
+  catalogueRowOf,
+  type FileSighting,
+  type PhotoCataloguePort,
+  type PhotoFacts,
+  StoredCatalogueRow,
 } from '../../../../src/services/store/ports/photo-catalogue.js';
 import type { TakedownRecord } from '../../../../src/services/store/ports/takedowns.js';
 import { describeOnEngines, reopenStore } from '../../../support/store-engines.js';
@@ -245,4 +247,33 @@ describeOnEngines('photo catalogue port', (open) => {
       renumbered: [],
     });
   });
+});
+
+test('a stored row is checked flat and its facts nested; part of the facts, or a value out of range, is refused', () => {
+  const stored = {
+    eventCode: EVENT,
+    path: 'D/S/a.jpg',
+    id: 'id-a',
+    number: 3,
+    ...facts(),
+    inspected: true,
+    photoCode: null,
+    present: true,
+    hidden: false,
+    rating: 4,
+    metadata: { title: 'Cosplay' },
+    seq: 7,
+  };
+  const { size, mtimeMs, width, height, takenAtMs, ...rest } = stored;
+  expect(catalogueRowOf(StoredCatalogueRow.parse(stored))).toEqual({
+    ...rest,
+    facts: { size, mtimeMs, width, height, takenAtMs },
+  });
+  // A retired number (imported at the upgrade): no facts at all.
+  const retired = { ...stored, size: null, mtimeMs: null, width: null, height: null, takenAtMs: null };
+  expect(catalogueRowOf(StoredCatalogueRow.parse(retired)).facts).toBeNull();
+  expect(() => catalogueRowOf(StoredCatalogueRow.parse({ ...retired, width: 48 }))).toThrow(/part of its facts/);
+  expect(StoredCatalogueRow.safeParse({ ...stored, rating: 9 }).success).toBe(false);
+  expect(StoredCatalogueRow.safeParse({ ...stored, width: 0 }).success).toBe(false);
+  expect(StoredCatalogueRow.safeParse({ ...stored, present: 1 }).success).toBe(false);
 });
