@@ -234,22 +234,23 @@ export function orderDiscountCents(o: { subtotalCents: number; shippingFeeCents:
   return Math.max(0, o.subtotalCents + o.shippingFeeCents - o.totalCents);
 }
 
-/** Open for orders when not archived, ordering enabled, and the deadline (if any) is ahead (docs/contract.md, "Events"). */
-export function isOpenForOrders(
-  ev: { isArchived: boolean; orderingEnabled: boolean; deadline: string | null },
-  now: Date = new Date(),
-): boolean {
-  if (ev.isArchived || !ev.orderingEnabled) return false;
-  return ev.deadline === null || Date.parse(ev.deadline) > now.getTime();
-}
+type OrderingState = { isArchived: boolean; orderingEnabled: boolean; deadline: string | null };
 
-/** Why an event is closed, for the ORDERING_CLOSED message; null when open. */
-export function closedReason(
-  ev: { isArchived: boolean; orderingEnabled: boolean; deadline: string | null },
-  now: Date = new Date(),
-): 'archived' | 'disabled' | 'deadline' | null {
+/**
+ * The one answer to "is this event open for orders?" (docs/contract.md, "Events"): why it is
+ * closed, or null when open (not archived, ordering enabled, the deadline if any ahead).
+ */
+export function closedReason(ev: OrderingState, now: Date = new Date()): 'archived' | 'disabled' | 'deadline' | null {
   if (ev.isArchived) return 'archived';
   if (!ev.orderingEnabled) return 'disabled';
-  if (ev.deadline !== null && Date.parse(ev.deadline) <= now.getTime()) return 'deadline';
+  if (ev.deadline === null) return null;
+  // A deadline that is not a date (event.json and the admin route both refuse one) closes it too.
+  const deadline = Date.parse(ev.deadline);
+  if (!Number.isFinite(deadline) || deadline <= now.getTime()) return 'deadline';
   return null;
+}
+
+/** Open for orders: `closedReason` has nothing to say. */
+export function isOpenForOrders(ev: OrderingState, now: Date = new Date()): boolean {
+  return closedReason(ev, now) === null;
 }

@@ -1,5 +1,6 @@
 /**
- * Whether an event is open for orders (docs/contract.md, "Events"): the one place this is decided.
+ * Whether an event is open for orders (docs/contract.md, "Events"), as the gallery pages show it;
+ * decided by `closedReason` (domain/pricing.ts) like every other answer to the question.
  * Today the settings come from event.json; when admins override them through the order
  * store, the caller passes the merged settings and adds the store's settings generation
  * to its page-cache keys.
@@ -20,16 +21,13 @@ export type EventStatus = {
 };
 
 export function eventStatus(settings: EventSettings, now: number = Date.now()): EventStatus {
-  const deadlineMs = settings.deadline === null ? null : Date.parse(settings.deadline);
-  const beforeDeadline = deadlineMs === null || (Number.isFinite(deadlineMs) && now < deadlineMs);
-  const active = !settings.isArchived && settings.orderingEnabled && beforeDeadline;
+  const reason = closedReason(settings, new Date(now));
   return {
     isArchived: settings.isArchived,
     orderingEnabled: settings.orderingEnabled,
     deadline: settings.deadline,
-    active,
-    // The same reason ORDERING_CLOSED gives. A deadline that is not a date (event.json and the
-    // admin route both refuse one) closes the event above; it counts as the deadline here too.
-    closedReason: active ? null : (closedReason(settings, new Date(now)) ?? 'deadline'),
+    active: reason === null,
+    // The same reason ORDERING_CLOSED gives.
+    closedReason: reason,
   };
 }
