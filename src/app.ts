@@ -75,6 +75,7 @@ import intake from './services/intake/plugin.js';
 import labels from './services/labels/plugin.js';
 import mirror from './services/mirror/plugin.js';
 import notifier from './services/notifier/plugin.js';
+import orderChanges from './services/orders/changes-plugin.js';
 import orderIntake from './services/orders/plugin.js';
 import payments from './services/payments/plugin.js';
 import photos from './services/photos/plugin.js';
@@ -201,6 +202,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(finderArrivals); // needs photos, store, push, notifier: photo code notices
   await fastify.register(payments); // needs store; PAYMENT_PROVIDER, null without one
   await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push, payments
+  await fastify.register(orderChanges); // needs store, address, notifier, push, payments, printing
   await fastify.register(downloads); // needs store and photos
   await fastify.register(takedowns); // needs store, photos, images, notifier, push
   await fastify.register(faces); // needs store, photos, images, events; FACE_SEARCH=off starts nothing

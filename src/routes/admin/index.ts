@@ -21,7 +21,6 @@ import { acceptsGzip } from '../common/content-encoding.js';
 import { etagMatches } from '../common/etag.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
-import { type ChangeDeps, changeOrder, changeShipping } from './changes.js';
 import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
 import { ListQuery, OrderList, UpdateOrderBody, UpdateShippingBody, UpdateStatusBody } from './schemas.js';
 
@@ -63,21 +62,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
   const listBytes = createOrderListBytes({ photos });
   const view = (o: OrderRecord) => toAdminOrder(o, photos);
-  // Looked up at call time (tests swap in a push notifier that trusts their local push service).
-  const deps: ChangeDeps = {
-    orders,
-    get push() {
-      return fastify.push;
-    },
-    get notifier() {
-      return fastify.notifier;
-    },
-    get addressVerifier() {
-      return fastify.addressVerifier;
-    },
-    payments: fastify.payments,
-    printing: fastify.printing,
-  };
+
   // Reading: every role; changing: staff, with voiding and cancelling the owner's (src/domain/roles.ts).
   const read = { config: { access: 'viewer' } } as const;
   const change = { config: { access: { role: 'staff', actions: STATUS_ACTIONS } } } as const;
@@ -212,8 +197,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     async (request) => {
       const { status, ...fields } = request.body;
       if (status !== undefined) fastify.adminAuth.check(request, `status:${status}`);
-      const result = await changeOrder(
-        deps,
+      const result = await fastify.orderChanges.change(
         request.params.id,
         { status, fields: definedOnly(fields) },
         actor(request),
@@ -254,8 +238,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request) => {
       fastify.adminAuth.check(request, `status:${request.body.status}`);
-      const result = await changeOrder(
-        deps,
+      const result = await fastify.orderChanges.change(
         request.params.id,
         { status: request.body.status, fields: {} },
         actor(request),
@@ -298,7 +281,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request) => {
-      const result = await changeShipping(deps, request.params.id, request.body, actor(request));
+      const result = await fastify.orderChanges.ship(request.params.id, request.body, actor(request));
       return {
         success: true as const,
         message: result.message,

@@ -4,10 +4,7 @@
  * routes (docs/contract.md, "Orders": `{id}` and `{orderNumber}` both take either).
  */
 import { z } from 'zod';
-import type { OrderRecord } from '../../domain/order.js';
-import { appError } from '../../errors/catalogue.js';
 import { AdminOrder } from '../../schemas/order.js';
-import type { OrdersPort } from '../../services/store/ports/orders.js';
 
 export const OrderRef = z
   .string()
@@ -27,17 +24,8 @@ export const PrintAll = z
 export const IdParams = z.object({ id: OrderRef });
 export const OrderNumberParams = z.object({ orderNumber: OrderRef });
 
-/** The order `ref` names, or 404 ORDER_NOT_FOUND. */
-export async function loadOrder(orders: Pick<OrdersPort, 'get'>, ref: string): Promise<OrderRecord> {
-  const order = await orders.get(ref);
-  if (!order) {
-    throw appError('ORDER_NOT_FOUND', {
-      message: `Order ${ref.slice(0, 100)} not found`,
-      details: { ref: ref.slice(0, 100) },
-    });
-  }
-  return order;
-}
+/** The lookup itself lives with the order services; routes take it from here. */
+export { loadOrder } from '../../services/orders/load-order.js';
 
 /** What the admin's order changes answer (status, shipping, pickup): the order as it is now. */
 export const OrderChangeResponse = z

@@ -1,16 +1,16 @@
 /**
  * `POST /api/orders/{id}/pickup` (admin): a paid pickup order's booth status, waiting →
  * ready → collected (docs/contract.md, "Fulfilment"). "Ready" queues the customer's mail in
- * the same store transaction and pushes to the order's subscriptions; every change pushes.
+ * the same store transaction and pushes to the order's subscriptions; every change pushes
+ * (services/orders/changes.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PICKUP_STATUSES } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
-import { readyJob } from '../../services/notifier/jobs.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
-import { IdParams, loadOrder, OrderChangeResponse, PrintAll } from '../common/order-ref.js';
+import { IdParams, OrderChangeResponse, PrintAll } from '../common/order-ref.js';
 
 const PickupBody = z
   .strictObject({
@@ -18,12 +18,6 @@ const PickupBody = z
     printAll: PrintAll,
   })
   .meta({ id: 'PickupUpdate' });
-
-const MESSAGES = {
-  waiting: 'is waiting to be prepared again',
-  ready: 'is ready for pickup; the customer is notified',
-  collected: 'was collected',
-} as const;
 
 const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
@@ -68,23 +62,14 @@ const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request) => {
-      const current = await loadOrder(fastify.store.orders, request.params.id);
-      const { status, printAll } = request.body;
-      const mail = status === 'ready' ? [readyJob(current.id)] : [];
-      const result = await fastify.store.orders.setPickup(
-        current.id,
-        status,
-        { by: fastify.adminAuth.actor(request), mail },
-        printAll,
+      const result = await fastify.orderChanges.pickup(
+        request.params.id,
+        request.body,
+        fastify.adminAuth.actor(request),
       );
-      if (result.changed) {
-        fastify.push.notifyOrder('pickup', result.order);
-        if (mail.length > 0) fastify.notifier.kick();
-      }
-      const n = result.order.orderNumber;
       return {
         success: true as const,
-        message: result.changed ? `Order ${n} ${MESSAGES[status]}` : `Order ${n} is already ${status}; nothing changed`,
+        message: result.message,
         changed: result.changed,
         order: toAdminOrder(result.order, photos),
       };

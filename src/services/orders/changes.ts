@@ -1,5 +1,7 @@
 /**
- * What the admin routes do to an order, on top of the store's atomic checks (docs/contract.md, "Status and shipping"):
+ * What an admin's change to an order sets off, on top of the store's atomic checks
+ * (docs/contract.md, "Status and shipping", "Fulfilment"); the routes call it through the
+ * `orderChanges` plugin (changes-plugin.ts) and only shape the answer:
  *
  * - Status moves and field edits go through `orders.update`, which checks the transition
  *   and the edit rule in the same transaction as the write. Before that the same rules are
@@ -20,6 +22,8 @@
  *   shipping); a pickup order marked paid is handed to auto-print; marking shipped queues the
  *   customer's "shipped" mail in the same store transaction, then wakes the mail worker. A
  *   request that changes nothing notifies nobody.
+ * - A pickup order's booth status (waiting → ready → collected): "ready" queues the customer's
+ *   mail in the same store transaction; every change pushes.
  */
 import {
   type Actor,
@@ -27,20 +31,21 @@ import {
   fulfilmentOf,
   type OrderRecord,
   type OrderStatus,
+  type PickupStatus,
 } from '../../domain/order.js';
 import { checkEditable, checkStatusChange } from '../../domain/transitions.js';
 import { appError } from '../../errors/catalogue.js';
-import type { AddressVerifier } from '../../services/address/types.js';
-import { paidJobs, shippedJob } from '../../services/notifier/jobs.js';
-import type { Notifier } from '../../services/notifier/types.js';
-import type { Payments } from '../../services/payments/plugin.js';
-import type { Printing } from '../../services/printing/types.js';
-import type { PushNotifier } from '../../services/push/types.js';
-import type { OrderPatch, OrdersPort, ShippingPatch } from '../../services/store/ports/orders.js';
-import { loadOrder } from '../common/order-ref.js';
+import type { AddressVerifier } from '../address/types.js';
+import { paidJobs, readyJob, shippedJob } from '../notifier/jobs.js';
+import type { Notifier } from '../notifier/types.js';
+import type { Payments } from '../payments/plugin.js';
+import type { Printing } from '../printing/types.js';
+import type { PushNotifier } from '../push/types.js';
+import type { OrderPatch, OrdersPort, ShippingPatch } from '../store/ports/orders.js';
+import { loadOrder } from './load-order.js';
 
 export type ChangeDeps = {
-  orders: Pick<OrdersPort, 'get' | 'update' | 'setShipping'>;
+  orders: Pick<OrdersPort, 'get' | 'update' | 'setShipping' | 'setPickup'>;
   push: Pick<PushNotifier, 'notifyOrder'>;
   notifier: Pick<Notifier, 'kick'>;
   addressVerifier: AddressVerifier;
@@ -161,4 +166,32 @@ export async function changeShipping(
       ? `Order ${n} marked shipped${tracking}; the customer is notified`
       : `Order ${n} is no longer marked shipped`;
   return { order, changed: result.changed, message };
+}
+
+const PICKUP_MESSAGES = {
+  waiting: 'is waiting to be prepared again',
+  ready: 'is ready for pickup; the customer is notified',
+  collected: 'was collected',
+} as const;
+
+/** The pickup route: a paid pickup order's booth status; `printAll` marks its prints printed with it. */
+export async function changePickup(
+  deps: ChangeDeps,
+  ref: string,
+  body: { status: PickupStatus; printAll?: boolean | undefined },
+  by: Actor,
+): Promise<ChangeResult> {
+  const current = await loadOrder(deps.orders, ref);
+  const { status, printAll } = body;
+  const mail = status === 'ready' ? [readyJob(current.id)] : [];
+  const result = await deps.orders.setPickup(current.id, status, { by, mail }, printAll);
+  if (result.changed) {
+    deps.push.notifyOrder('pickup', result.order);
+    if (mail.length > 0) deps.notifier.kick();
+  }
+  const n = result.order.orderNumber;
+  const message = result.changed
+    ? `Order ${n} ${PICKUP_MESSAGES[status]}`
+    : `Order ${n} is already ${status}; nothing changed`;
+  return { order: result.order, changed: result.changed, message };
 }
