@@ -16,10 +16,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config/env.js';
 import { PRIVATE_UMASK } from '../lib/data-dir.js';
+import type { Logger } from '../lib/logger.js';
 import { imageCacheDir } from '../services/images/plugin.js';
 import { createImageService } from '../services/images/service.js';
 import { type ImageFormat, type ImageKind, PRERENDERED_TILES, tileKind } from '../services/images/types.js';
@@ -55,7 +55,7 @@ export type PregenerateOptions = {
   kinds?: readonly (keyof typeof REBUILT)[];
   /** Images worked on at once (default: the number of cores). */
   concurrency?: number;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Called after every image, for a progress display. */
   onProgress?: (state: { done: number; total: number; failed: number }) => void;
   /** Called once the work is known. */

@@ -12,8 +12,9 @@
  * push service. A subscriber is told about photos that arrived while the server was down
  * once the first scan after the start is done.
  */
-import type { FastifyBaseLogger } from 'fastify';
+
 import { photoCodeUrl } from '../../domain/photo-code.js';
+import type { Logger } from '../../lib/logger.js';
 import type { PhotoLibrary } from '../photos/types.js';
 import type { PushNotifier } from '../push/types.js';
 import type { PhotoCodeSubscription, PhotoCodesPort } from '../store/ports/photo-codes.js';
@@ -27,7 +28,7 @@ export type ArrivalNotifierOptions = {
   /** The public address as it is now (business settings). */
   publicBaseUrl: () => string;
   quietMs: number;
-  log: FastifyBaseLogger;
+  log: Logger;
 };
 
 export interface ArrivalNotifier {

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.js';
 
 /** File name endings of renders, by format. */
 const RENDER_SUFFIXES = ['.jpg', '.webp'] as const;
@@ -60,7 +60,7 @@ export class DiskCache {
 
   constructor(
     readonly dir: string,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
   ) {}
 
   fileFor(kind: string, key: string, suffix: RenderSuffix = '.jpg'): string {

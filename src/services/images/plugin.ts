@@ -5,8 +5,9 @@
  * (prune.ts), in the background.
  */
 import path from 'node:path';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Logger } from '../../lib/logger.js';
 import type { PruneResult } from './prune.js';
 import { createImageService } from './service.js';
 import type { ImageService } from './types.js';
@@ -86,7 +87,7 @@ function* allPhotos(photos: FastifyInstance['photos']) {
   for (const event of photos.listEvents()) yield* photos.photosOf(event.code) ?? [];
 }
 
-function report(log: FastifyBaseLogger, r: PruneResult): void {
+function report(log: Logger, r: PruneResult): void {
   const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
   const removed = r.orphansRemoved + r.tempsRemoved + r.evicted;
   const fields = { ...r, removedMb: mb(r.removedBytes), keptMb: mb(r.keptBytes) };

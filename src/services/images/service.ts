@@ -13,10 +13,10 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import { appError } from '../../errors/catalogue.js';
+import type { Logger } from '../../lib/logger.js';
 import type { Photo } from '../photos/types.js';
 import { DiskCache, type RenderSuffix } from './disk-cache.js';
 import { renderQueue } from './limiter.js';
@@ -61,7 +61,7 @@ export type ImageServiceOptions = {
    * `BUSY` (IMAGE_QUEUE_TIMEOUT_MS); 0 waits as long as it takes (the pre-generation job).
    */
   queueTimeoutMs?: number;
-  log: FastifyBaseLogger;
+  log: Logger;
 };
 
 export type ImageServiceHandle = ImageService & {

@@ -7,7 +7,7 @@
  */
 import type { OrderRecord } from '../../domain/order.js';
 import { isAppError } from '../../errors/catalogue.js';
-import type { StoreLogger } from '../store/logger.js';
+import type { Logger } from '../../lib/logger.js';
 import type { MirrorPort, MirrorProblem } from '../store/ports/mirror.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import { handEdit } from './hand-edit.js';
@@ -39,7 +39,7 @@ const event = (
 export async function readAndApply(
   tab: OrderTab,
   store: { mirror: MirrorPort; orders: OrdersPort },
-  log: StoreLogger,
+  log: Logger,
 ): Promise<InboundResult> {
   const { mirror } = store;
   const rows = await tab.readAll();

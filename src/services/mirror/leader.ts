@@ -5,7 +5,7 @@
  * the lock; another process's next try takes it. With SQLite there is one process.
  */
 import pg from 'pg';
-import type { StoreLogger } from '../store/logger.js';
+import type { Logger } from '../../lib/logger.js';
 
 export interface Leader {
   /** Tries to be the mirroring process (cheap when it is already). */
@@ -33,7 +33,7 @@ export class PostgresLeader implements Leader {
 
   constructor(
     private readonly connectionString: string,
-    private readonly log: StoreLogger,
+    private readonly log: Logger,
   ) {}
 
   async acquire(): Promise<boolean> {

@@ -6,7 +6,7 @@
  * A failure is kept as the last error (in words) and the next pass waits longer (backoff
  * with full jitter, up to `maxBackoffMs`); nothing is lost meanwhile, the record holds it all.
  */
-import type { StoreLogger } from '../store/logger.js';
+import type { Logger } from '../../lib/logger.js';
 import type { MirrorPort } from '../store/ports/mirror.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import { describeSheetsError } from './error-words.js';
@@ -19,7 +19,7 @@ export type MirrorWorkerOptions = {
   tab: OrderTab;
   store: { mirror: MirrorPort; orders: OrdersPort };
   leader: Leader;
-  log: StoreLogger;
+  log: Logger;
   spreadsheetId: string;
   serviceAccountEmail?: string;
   /** How often the sheet is read for hand edits (ORDER_CACHE_TTL_MS). */

@@ -17,7 +17,7 @@
  * shutdown"): it is sent after the restart, possibly a second time if its transport took
  * it just as it was cut off. For mail, twice is acceptable; lost is not.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.js';
 import type { MailJob, MailOutboxPort } from '../store/ports/mail-outbox.js';
 import { retryDelayMs } from './backoff.js';
 import { describeError } from './chain.js';
@@ -30,7 +30,7 @@ export type OutboxWorkerOptions = {
   store: OutboxStore;
   render: RenderJob;
   deliver: Deliver;
-  log: FastifyBaseLogger;
+  log: Logger;
   retryBaseMs: number;
   retryMaxMs: number;
   /** How often to look for due jobs besides kicks and scheduled retries (default min(5 s, retryBaseMs)). */

@@ -18,9 +18,10 @@
  * Single use follows from the release working once: the store's write is atomic, so two
  * concurrent confirmations give one `confirmed` and one `already`, and one receipt.
  */
-import type { FastifyBaseLogger } from 'fastify';
+
 import type { OrderRecord } from '../../domain/order.js';
 import { isAppError } from '../../errors/catalogue.js';
+import type { Logger } from '../../lib/logger.js';
 import type { Notifier } from '../notifier/types.js';
 import type { PushNotifier } from '../push/types.js';
 import type { OrdersPort } from '../store/ports/orders.js';
@@ -40,7 +41,7 @@ export type ConfirmDeps = {
   notifier: Pick<Notifier, 'jobsForNewOrder' | 'kick'>;
   push: Pick<PushNotifier, 'notifyOrder'>;
   links: LinkSigner;
-  log: FastifyBaseLogger;
+  log: Logger;
   now?: () => Date;
 };
 

@@ -4,8 +4,9 @@
  * at start-up (holds that lapsed while the service was down) and then every `intervalMs` on
  * an unref'd timer, so it never keeps the process alive; stopped on close. Runs never overlap.
  */
-import type { FastifyBaseLogger } from 'fastify';
+
 import type { OrderRecord } from '../../domain/order.js';
+import type { Logger } from '../../lib/logger.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 
 const HOLD_EXPIRY_INTERVAL_MS = 60_000;
@@ -17,7 +18,7 @@ export class HoldExpiryJob {
   constructor(
     private readonly opts: {
       orders: Pick<OrdersPort, 'expireHolds'>;
-      log: FastifyBaseLogger;
+      log: Logger;
       intervalMs?: number;
       now?: () => Date;
     },

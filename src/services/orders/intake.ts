@@ -31,7 +31,7 @@
  * order's id itself, so the link can be signed before the order is stored and its mail is
  * stored with it: there is never a held order without its confirmation mail.
  */
-import type { FastifyBaseLogger } from 'fastify';
+
 import {
   type Actor,
   type FulfillmentType,
@@ -43,6 +43,7 @@ import {
 import { closedReason, type PricingOptions } from '../../domain/pricing.js';
 import { appError } from '../../errors/catalogue.js';
 import { newId } from '../../lib/ids.js';
+import type { Logger } from '../../lib/logger.js';
 import type { AddressVerifier, PostalAddress } from '../address/types.js';
 import type { Captcha } from '../captcha/types.js';
 import type { EffectiveEvent, EventCatalog } from '../events/catalog.js';
@@ -128,7 +129,7 @@ export type IntakeDeps = {
     /** A pending Idempotency-Key reservation older than this was abandoned. */
     staleReservationMs: number;
   };
-  log: FastifyBaseLogger;
+  log: Logger;
   now?: () => Date;
 };
 

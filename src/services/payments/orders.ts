@@ -19,9 +19,10 @@
  *   refund's idempotency key is the session's, and an order paid online can't be moved back to
  *   pending (src/domain/transitions.ts), so it can't leave `paid` any other way than void.
  */
-import type { FastifyBaseLogger } from 'fastify';
+
 import { formatItems } from '../../domain/items.js';
 import type { OrderRecord } from '../../domain/order.js';
+import type { Logger } from '../../lib/logger.js';
 import { paidJobs } from '../notifier/jobs.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import type { PaymentEventsPort } from '../store/ports/payment-events.js';
@@ -34,7 +35,7 @@ export type PaymentOrderDeps = {
   paymentEvents: PaymentEventsPort;
   /** The public origin, for the pages Stripe sends the customer back to. */
   publicBaseUrl: string;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** An order the provider changed: push notifications and the mail worker (the plugin wires them). */
   onChange?: (order: OrderRecord, what: 'status') => void;
 };

@@ -11,11 +11,13 @@
  * (`kick`), when a job never reached its printer, and every SCAN_EVERY_MS (orders marked paid
  * by another process or in the spreadsheet, printers back after an outage).
  */
+
 import { isDigitalSize } from '../../domain/offers.js';
 import { itemId, type OrderRecord } from '../../domain/order.js';
 import { sizeKey } from '../../domain/prints.js';
 import { lastPaidAt } from '../../domain/transitions.js';
 import { isAppError } from '../../errors/catalogue.js';
+import type { Logger } from '../../lib/logger.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import type { PrintJobsPort } from '../store/ports/print-jobs.js';
 import type { LineRef, PrintOptions, PrintOutcome } from './types.js';
@@ -29,7 +31,7 @@ export type AutoPrintDeps = {
   orders: Pick<OrdersPort, 'list'>;
   jobs: Pick<PrintJobsPort, 'forItems'>;
   print(lines: readonly LineRef[], opts: PrintOptions): Promise<PrintOutcome>;
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  log: Logger;
 };
 
 /** The lines of `order` auto-print would send, if they were never sent. */

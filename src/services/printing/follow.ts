@@ -18,8 +18,10 @@
  * auto-print sends it again. Not found long after it was sent (printers forget finished jobs
  * after a minute or so), nobody can tell: `unknown`, noted.
  */
+
 import type { Actor } from '../../domain/order.js';
 import { isAppError } from '../../errors/catalogue.js';
+import type { Logger } from '../../lib/logger.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import type { FinalPrintJobState, PrintJobRecord, PrintJobsPort } from '../store/ports/print-jobs.js';
 import { type JobReport, PrinterRefused, PrinterUnreachable } from './ipp-client.js';
@@ -46,7 +48,7 @@ export type FollowDeps = {
   /** A `sending` job of another process is its to finish for this long (PostgreSQL: several processes). */
   orphanAfterMs: number;
   pollMs: number;
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  log: Logger;
   /** A job ended (auto-print looks again for lines to send). */
   onEnded(record: PrintJobRecord): void;
 };

@@ -11,10 +11,12 @@
  * - no answer in time after the document went out (it may have arrived): left `sending` for
  *   the follower (follow.ts), which looks for the job on the printer by its unique name.
  */
+
 import { type Actor, itemId as itemIdOf, type OrderLine } from '../../domain/order.js';
 import { mediaFor, type PrinterEntry } from '../../domain/printers.js';
 import { sizeKey } from '../../domain/prints.js';
 import { appError } from '../../errors/catalogue.js';
+import type { Logger } from '../../lib/logger.js';
 import type { PrintFiles, PrintJob, PrintLine, RenderedPrint } from '../prints/types.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import type { PrintJobRecord, PrintJobsPort } from '../store/ports/print-jobs.js';
@@ -30,10 +32,7 @@ export type SendDeps = {
   runId: string;
   /** Ids of the jobs this process is sending right now (the follower leaves them alone). */
   sending: Set<string>;
-  log: {
-    info(obj: object, msg: string): void;
-    warn(obj: object, msg: string): void;
-  };
+  log: Logger;
 };
 
 /**

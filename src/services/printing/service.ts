@@ -3,8 +3,10 @@
  * (send.ts), following (follow.ts) and auto-print (auto-print.ts) put together. Plain module,
  * so the tests and the bench use it without Fastify too.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { PrinterEntry } from '../../domain/printers.js';
+import type { Logger } from '../../lib/logger.js';
 import type { PrintFiles } from '../prints/types.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import type { PrintJobsPort } from '../store/ports/print-jobs.js';
@@ -32,7 +34,7 @@ export type PrintingDeps = {
   jobs: PrintJobsPort;
   orders: Pick<OrdersPort, 'list' | 'markPrinted' | 'notePrint'>;
   events(): Promise<AutoPrintEvent[]>;
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  log: Logger;
 };
 
 export type PrintingService = Printing & { start(): void; stop(): Promise<void> };

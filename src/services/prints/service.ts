@@ -8,9 +8,11 @@
  * at most `window` files ahead of the one it writes (zip.ts), as files in the spool
  * (spool.ts) rather than in memory.
  */
+
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { type PrintSizes, printFileName, printInches } from '../../domain/prints.js';
+import type { Logger } from '../../lib/logger.js';
 import type { Photo } from '../photos/types.js';
 import { PRINT_JPEG_QUALITY, renderPrint, renderPrintFile } from './render.js';
 import type { PrintSpool } from './spool.js';
@@ -27,7 +29,7 @@ export type PrintServiceDeps = {
   spool: PrintSpool | undefined;
   concurrency?: number;
   quality?: number;
-  log: { warn(obj: object, msg: string): void };
+  log: Logger;
 };
 
 /** Names made unique within one ZIP: a second `A_12_4x6_x1.jpg` becomes `A_12_4x6_x1-2.jpg`. */

@@ -13,10 +13,10 @@
  * - Nothing here ever throws into a request; `drain()` waits for all of it (tests, shutdown).
  */
 import { setMaxListeners } from 'node:events';
-import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import webpush from 'web-push';
 import type { OrderRecord } from '../../domain/order.js';
+import type { Logger } from '../../lib/logger.js';
 import type { PushSubscriptionRecord, PushSubscriptionsPort } from '../store/ports/push-subscriptions.js';
 import { createPushAgent, ENDPOINT_NOT_PUBLIC, endpointRefusal, type PushAgentOptions } from './egress.js';
 import { type PushAudience, pushPayload } from './payload.js';
@@ -32,7 +32,7 @@ export type PushNotifierOptions = {
   /** VAPID_SUBJECT: mailto: or https: contact for the push services. */
   subject: string;
   publicBaseUrl: string;
-  log: FastifyBaseLogger;
+  log: Logger;
   /**
    * Where pushes may connect (egress.ts): hosts exempt from the public-address check
    * (`PUSH_ALLOW_HOSTS`), and for tests a CA to trust and a resolver.

@@ -1,24 +1,11 @@
-/** The slice of a pino/Fastify logger the stores use, so scripts and benches can pass their own. */
-export type StoreLogger = {
-  debug(obj: unknown, msg?: string): void;
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-};
-
-export const silentLogger: StoreLogger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-};
+import type { Logger } from '../../lib/logger.js';
 
 /**
  * One line, in plain words, for what a start-up's migrations did (each step itself is at debug):
  * a new database made, or an existing one brought up to this version of the server.
  */
 export function logMigrated(
-  log: StoreLogger,
+  log: Logger,
   where: string,
   from: number,
   steps: readonly { version: number; name: string }[],

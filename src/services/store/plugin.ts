@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config/env.js';
 import { ConfigError } from '../../config/env.js';
-import type { StoreLogger } from './logger.js';
+import type { Logger } from '../../lib/logger.js';
 import { openStore, type Store, type StoreOptions } from './store.js';
 
 declare module 'fastify' {
@@ -28,7 +28,7 @@ const SQLITE_FILE = 'orders.db';
 const SHEETS_SIDE_STORE_FILE = 'sheets-local.db';
 
 /** The engine `ORDER_STORE` names, with its settings from the config (also what the command-line jobs open). */
-export function storeOptions(config: Config, log: StoreLogger): StoreOptions {
+export function storeOptions(config: Config, log: Logger): StoreOptions {
   const sheetsSideStore = path.join(config.dataDir, SHEETS_SIDE_STORE_FILE);
   if (config.ORDER_STORE === 'postgres') {
     if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL: required when ORDER_STORE=postgres');

@@ -4,10 +4,10 @@
  * `fastify.store.outbox`, ...), never the engine. How to add a record: docs/store.md.
  */
 
+import { type Logger, silentLogger } from '../../lib/logger.js';
 import { PostgresEngine, type PostgresEngineOptions } from './engines/postgres/engine.js';
 import { SqliteEngine, type SqliteEngineOptions } from './engines/sqlite/engine.js';
 import { importSheetsSideStore } from './import-sheets-side-store.js';
-import { type StoreLogger, silentLogger } from './logger.js';
 import type { AdminTokensPort } from './ports/admin-tokens.js';
 import type { BusinessSettingsPort } from './ports/business-settings.js';
 import type { CaptchaTokensPort } from './ports/captcha-tokens.js';
@@ -146,7 +146,7 @@ export async function openStore(options: StoreOptions & { engine: 'sqlite' }): P
 export async function openStore(options: StoreOptions & { engine: 'postgres' }): Promise<OpenedStore<PostgresEngine>>;
 export async function openStore(options: StoreOptions): Promise<OpenedStore>;
 export async function openStore(options: StoreOptions): Promise<OpenedStore> {
-  const log: StoreLogger = options.log ?? silentLogger;
+  const log: Logger = options.log ?? silentLogger;
   const db: Engine =
     options.engine === 'sqlite' ? await SqliteEngine.open(options) : await PostgresEngine.open(options);
   const store = new OpenedStore(db);

@@ -14,9 +14,10 @@
  * the catalogue (LIBRARY_SYNC_INTERVAL_MS); the process that took the request or the decision
  * reads it at once, so the photo is hidden (or back) in its pages before it answers.
  */
-import type { FastifyBaseLogger } from 'fastify';
+
 import type { Actor } from '../../domain/order.js';
 import { takedownReasonWords } from '../../domain/takedowns.js';
+import type { Logger } from '../../lib/logger.js';
 import type { DownloadFiles } from '../downloads/files.js';
 import type { ImageService } from '../images/types.js';
 import type { Photo, PhotoLibrary } from '../photos/types.js';
@@ -82,7 +83,7 @@ export type TakedownDeps = {
   mode: TakedownMode;
   /** OPERATOR_EMAIL is set: each new request mails the photographer a notice with the queue's link. */
   notifyOperator: boolean;
-  log: FastifyBaseLogger;
+  log: Logger;
 };
 
 /**

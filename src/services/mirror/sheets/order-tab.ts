@@ -7,7 +7,7 @@
  * Failures that outlast the retries are thrown as they came (the worker reports them).
  */
 import type { sheets_v4 } from 'googleapis';
-import type { StoreLogger } from '../../store/logger.js';
+import type { Logger } from '../../../lib/logger.js';
 import { columnsRange, quoteSheet, rowRange, rowsOfRange } from './a1.js';
 import { type ColumnKey, ColumnMap, headerKey, isBlankRow, ORDER_COLUMNS, type RowCells } from './layout.js';
 import { backoffMs, isRetryable, type RetryPolicy, sleep, statusOf, withRetry } from './retry.js';
@@ -20,7 +20,7 @@ export type OrderTabOptions = {
   spreadsheetId: string;
   tab: string;
   retry: RetryPolicy;
-  log: StoreLogger;
+  log: Logger;
 };
 
 /** Cells of one row to write: `keys` of `cells`. */
@@ -33,7 +33,7 @@ export class OrderTab {
   private readonly spreadsheetId: string;
   readonly tab: string;
   private readonly retry: RetryPolicy;
-  private readonly log: StoreLogger;
+  private readonly log: Logger;
   columns: ColumnMap = ColumnMap.standard();
   private sheetId = 0;
   private columnCount = 0;

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Checkpointer, QUIET_MAX_WAIT_MS } from '../../../../src/services/store/engines/sqlite/checkpointer.js';
 import type { SqliteEngine } from '../../../../src/services/store/engines/sqlite/engine.js';
 import { type OpenedStore, openStore } from '../../../../src/services/store/store.js';
+import { recordingLogger } from '../../../support/recording-logger.js';
 import { newOrder } from '../../../support/store-fixtures.js';
 
 const dirs: string[] = [];
@@ -20,8 +21,14 @@ async function open(checkpointIntervalMs?: number) {
   const dir = await mkdtemp(path.join(tmpdir(), 'sqlite-ckpt-'));
   dirs.push(dir);
   const file = path.join(dir, 'orders.db');
-  const warnings: string[] = [];
-  const log = { debug() {}, info() {}, error() {}, warn: (_: unknown, msg?: string) => warnings.push(msg ?? '') };
+  const log = recordingLogger();
+  const warnings = {
+    join: (sep: string) =>
+      log.entries
+        .filter((e) => e.level === 'warn')
+        .map((e) => e.msg ?? '')
+        .join(sep),
+  };
   const store = await openStore({
     engine: 'sqlite',
     file,

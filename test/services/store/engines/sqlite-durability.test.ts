@@ -12,6 +12,7 @@ import { fdatasyncFile } from '../../../../src/services/store/engines/sqlite/wal
 import { isOutcomeUnknown } from '../../../../src/services/store/errors.js';
 import { openStore } from '../../../../src/services/store/store.js';
 import { tempDir } from '../../../helpers/build.js';
+import { recordingLogger } from '../../../support/recording-logger.js';
 import { newOrder } from '../../../support/store-fixtures.js';
 
 /** A walSync whose calls wait until the test lets them go (or fail them). */
@@ -121,8 +122,7 @@ describe('sqlite: durable commits are synced off the event loop', () => {
   });
 
   test('a failed sync: the write fails as "outcome unknown", the store refuses everything until a restart, which keeps what reached the disk', async (t) => {
-    const errors: string[] = [];
-    const log = { info() {}, warn() {}, debug() {}, error: (_o: unknown, msg?: string) => errors.push(msg ?? '') };
+    const log = recordingLogger();
     const { file, gate, store } = await gatedStore(t, { log });
     const first = store.orders.create(newOrder(), by);
     await settle();
@@ -137,6 +137,7 @@ describe('sqlite: durable commits are synced off the event loop', () => {
       expect(isAppError(reason) && reason.code).toBe('STORE_UNAVAILABLE');
       expect(isOutcomeUnknown(reason)).toBe(true);
     }
+    const errors = log.entries.filter((e) => e.level === 'error').map((e) => e.msg ?? '');
     expect(errors.filter((m) => m.includes('could not be made durable'))).toHaveLength(1);
     // Fail-stop: writes and reads alike, and /readyz through health().
     await expect(store.orders.create(newOrder(), by)).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });

@@ -16,7 +16,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { ConfigError } from '../../../../config/env.js';
-import { logMigrated, type StoreLogger, silentLogger } from '../../logger.js';
+import { type Logger, silentLogger } from '../../../../lib/logger.js';
+import { logMigrated } from '../../logger.js';
 import type { Db, Dialect, Param, Queryable, Row, Tx } from '../../sql/db.js';
 import { isUnavailable, mapPgError } from './errors.js';
 import { MIGRATION_LOCK_KEY, POSTGRES_MIGRATIONS } from './migrations.js';
@@ -25,7 +26,7 @@ export type PostgresEngineOptions = {
   connectionString: string;
   /** Connections this process keeps (DATABASE_POOL_SIZE). */
   poolSize?: number;
-  log?: StoreLogger;
+  log?: Logger;
   /** How long to wait for a connection before STORE_UNAVAILABLE (ms). */
   connectTimeoutMs?: number;
   /** Client-side limit on one query (ms): a hung server becomes STORE_UNAVAILABLE. */
@@ -268,7 +269,7 @@ export class PostgresEngine implements Db {
   }
 }
 
-async function migrate(pool: pg.Pool, log: StoreLogger): Promise<void> {
+async function migrate(pool: pg.Pool, log: Logger): Promise<void> {
   const client = await pool.connect();
   const lost = () => {};
   client.on('error', lost);

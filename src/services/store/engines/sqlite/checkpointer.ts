@@ -32,7 +32,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { StoreLogger } from '../../logger.js';
+import type { Logger } from '../../../../lib/logger.js';
 import {
   CHECKPOINT_THREAD_SOURCE,
   type CheckpointCommand,
@@ -56,7 +56,7 @@ export type CheckpointerOptions = {
   file: string;
   intervalMs: number;
   busyTimeoutMs: number;
-  log: StoreLogger;
+  log: Logger;
 };
 
 export class Checkpointer {

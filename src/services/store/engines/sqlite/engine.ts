@@ -19,8 +19,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../../../config/env.js';
 import { isAppError } from '../../../../errors/catalogue.js';
+import { type Logger, silentLogger } from '../../../../lib/logger.js';
 import { outcomeUnknown, storeUnavailable } from '../../errors.js';
-import { logMigrated, type StoreLogger, silentLogger } from '../../logger.js';
+import { logMigrated } from '../../logger.js';
 import type { Db, Dialect, Durability, Param, Queryable, Row, Tx } from '../../sql/db.js';
 import { Checkpointer } from './checkpointer.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
@@ -30,7 +31,7 @@ import { WalSyncThread } from './wal-sync-thread.js';
 export type SqliteEngineOptions = {
   /** The database file, normally `DATA_DIR/orders.db`. */
   file: string;
-  log?: StoreLogger;
+  log?: Logger;
   /** How long a write waits for another process's lock before STORE_UNAVAILABLE. */
   busyTimeoutMs?: number;
   /** The variable to name when the file can't be opened (default DATA_DIR). */
@@ -106,7 +107,7 @@ export class SqliteEngine implements Db {
   private constructor(
     private db: Database.Database | undefined,
     readonly file: string,
-    private readonly log: StoreLogger,
+    private readonly log: Logger,
     /** The checkpoint thread, unless turned off. */
     readonly checkpointer: Checkpointer | undefined,
     /** The WAL sync thread, unless a test injected a sync. */
@@ -302,7 +303,7 @@ export class SqliteEngine implements Db {
  * Applies the migrations newer than `user_version`, all in one BEGIN IMMEDIATE transaction
  * (the version is read inside it, so two processes starting at once don't both migrate).
  */
-function migrate(db: Database.Database, log: StoreLogger): void {
+function migrate(db: Database.Database, log: Logger): void {
   const latest = SQLITE_MIGRATIONS.at(-1)?.version ?? 0;
   db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
