@@ -15,19 +15,14 @@ import {
   type OrderPatch,
 } from '../../domain/order-changes.js';
 import { appError } from '../../errors/catalogue.js';
-import { type ColumnKey, type RowCells, readLines, readStatus } from './sheets/layout.js';
-
-const FIELD_KEYS = [
-  'customerName',
-  'customerEmail',
-  'customerPhone',
-  'fulfillmentType',
-  'shippingAddress',
-  'city',
-  'state',
-  'zipCode',
-] as const satisfies readonly (keyof EditableFields & ColumnKey)[];
-const ADDRESS_KEYS: readonly ColumnKey[] = ['shippingAddress', 'city', 'state', 'zipCode'];
+import {
+  ADDRESS_COLUMNS,
+  type ColumnKey,
+  FIELD_COLUMNS,
+  type RowCells,
+  readLines,
+  readStatus,
+} from './sheets/layout.js';
 
 const unreadable = (key: ColumnKey, text: string, expected: string) =>
   appError('VALIDATION_FAILED', {
@@ -63,7 +58,7 @@ export function handEdit(keys: readonly ColumnKey[], sheet: RowCells, now: Date)
       }
     }
     const fields: NonNullable<OrderPatch['fields']> = {};
-    for (const key of FIELD_KEYS) {
+    for (const key of FIELD_COLUMNS) {
       if (!edited.has(key)) continue;
       const text = sheet[key].trim();
       if (key === 'fulfillmentType') {
@@ -75,7 +70,7 @@ export function handEdit(keys: readonly ColumnKey[], sheet: RowCells, now: Date)
       } else fields[key] = text;
     }
     // The address check ran on the old address; the new one is not checked.
-    if (ADDRESS_KEYS.some((k) => edited.has(k))) fields.addressVerified = null;
+    if (ADDRESS_COLUMNS.some((k) => edited.has(k))) fields.addressVerified = null;
     if (Object.keys(fields).length > 0) patch.fields = fields;
     const steps: ((o: OrderRecord) => Applied)[] = [(o) => applyOrderPatch(o, patch, now, 'sheet')];
     if (edited.has('shippingStatus') || edited.has('trackingNumber')) {

@@ -19,25 +19,8 @@ import type { OrderRecord } from '../../domain/order.js';
 import { parseOrderNumber } from '../../domain/order.js';
 import { newId } from '../../lib/ids.js';
 import type { MirrorCells, MirrorProblem, MirrorRow } from '../store/ports/mirror.js';
-import { type ColumnKey, parseRow, type RowCells, toCells } from './sheets/layout.js';
+import { type ColumnKey, EDITABLE_COLUMNS, parseRow, type RowCells, toCells } from './sheets/layout.js';
 import type { TabRow } from './sheets/order-tab.js';
-
-/** The columns a hand edit reaches the record from (C–K, O, P, Q, T). */
-const EDITABLE_COLUMNS: readonly ColumnKey[] = [
-  'customerName',
-  'customerEmail',
-  'customerPhone',
-  'fulfillmentType',
-  'shippingAddress',
-  'city',
-  'state',
-  'zipCode',
-  'items',
-  'status',
-  'shippingStatus',
-  'feedback',
-  'trackingNumber',
-];
 
 export type Conflict = { key: ColumnKey; sheet: string; service: string };
 

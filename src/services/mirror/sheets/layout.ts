@@ -63,6 +63,37 @@ export const ORDER_COLUMNS = [
 export type ColumnKey = (typeof ORDER_COLUMNS)[number];
 export type RowCells = Record<ColumnKey, string>;
 
+/**
+ * The columns a hand edit reaches the record from (C–K, O, P, Q, T), and how: through the
+ * API's rules for that part of the order (hand-edit.ts). Every other column is the record's:
+ * a hand edit there is not read back (docs/mirror.md).
+ */
+export const HAND_EDITS = {
+  customerName: 'field',
+  customerEmail: 'field',
+  customerPhone: 'field',
+  fulfillmentType: 'field',
+  shippingAddress: 'address',
+  city: 'address',
+  state: 'address',
+  zipCode: 'address',
+  items: 'lines',
+  status: 'status',
+  shippingStatus: 'shipping',
+  feedback: 'feedback',
+  trackingNumber: 'shipping',
+} as const satisfies Partial<Record<ColumnKey, 'field' | 'address' | 'lines' | 'status' | 'shipping' | 'feedback'>>;
+export type EditableColumn = keyof typeof HAND_EDITS;
+export const EDITABLE_COLUMNS = Object.keys(HAND_EDITS) as EditableColumn[];
+type FieldColumn = {
+  [K in EditableColumn]: (typeof HAND_EDITS)[K] extends 'field' | 'address' ? K : never;
+}[EditableColumn];
+/** The editable columns that are plain order fields (an address one clears the address check). */
+export const FIELD_COLUMNS = EDITABLE_COLUMNS.filter(
+  (k): k is FieldColumn => HAND_EDITS[k] === 'field' || HAND_EDITS[k] === 'address',
+);
+export const ADDRESS_COLUMNS = EDITABLE_COLUMNS.filter((k) => HAND_EDITS[k] === 'address');
+
 /** Header text → comparable key: "Order Number", "order_number", "orderNumber" are one. */
 export function headerKey(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]/g, '');
