@@ -3,10 +3,11 @@
  * items as the semicolon-separated text. `toApiOrder` is the only place a stored
  * OrderRecord becomes a response, and the schema is an allow-list.
  */
+
 import { z } from 'zod';
-import { formatItems } from '../domain/items.js';
 import { centsToDollars, formatCents } from '../domain/money.js';
 import { HISTORY_ACTIONS, itemId, type OrderRecord, PICKUP_STATUSES, type SalesSummaryCents } from '../domain/order.js';
+import { orderAmountsText, orderContact } from '../domain/order-text.js';
 import { lastPaidAt, UNDO_PAID_WINDOW_MS, undoPaidRefusal } from '../domain/transitions.js';
 
 const money = z
@@ -81,20 +82,9 @@ export function toApiOrder(o: OrderRecord): ApiOrder {
     id: o.id,
     orderNumber: o.orderNumber,
     eventSlug: o.eventSlug,
-    customerName: o.customerName,
-    customerEmail: o.customerEmail,
-    customerPhone: o.customerPhone,
-    fulfillmentType: o.fulfillmentType,
-    shippingAddress: o.shippingAddress,
-    city: o.city,
-    state: o.state,
-    zipCode: o.zipCode,
-    items: formatItems(o.items),
-    subtotal: formatCents(o.subtotalCents),
-    discount: formatCents(o.discountCents),
+    ...orderContact(o),
+    ...orderAmountsText(o),
     couponCode: o.couponCode,
-    shippingFee: formatCents(o.shippingFeeCents),
-    total: formatCents(o.totalCents),
     paymentUrl: paymentUrl(o),
     status: o.status,
     shippingStatus: o.shippingStatus,

@@ -8,10 +8,10 @@
  * email, phone and every part of the address (city and state included: the customer
  * knows them, and the receipt mail has them), feedback, the address check, the channel.
  */
+
 import { z } from 'zod';
-import { formatItems } from '../../domain/items.js';
-import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
+import { orderAmountsText } from '../../domain/order-text.js';
 import { trackingLink } from '../../domain/tracking.js';
 import { ApiOrder, paymentUrl } from '../../schemas/order.js';
 
@@ -113,12 +113,8 @@ export function toCustomerOrder(
     trackingNumber: o.trackingNumber,
     pickupStatus: o.pickupStatus,
     fulfillmentType: o.fulfillmentType,
-    items: formatItems(o.items),
-    subtotal: formatCents(o.subtotalCents),
-    discount: formatCents(o.discountCents),
+    ...orderAmountsText(o),
     couponCode: o.couponCode,
-    shippingFee: formatCents(o.shippingFeeCents),
-    total: formatCents(o.totalCents),
     paymentUrl: paymentUrl(o),
     paymentInstructions: o.status === 'pending' && !o.held && paymentInstructions ? paymentInstructions : null,
     tracking: o.shippingStatus === 'shipped' && o.trackingNumber ? trackingLink(o.trackingNumber) : null,

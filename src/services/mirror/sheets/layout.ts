@@ -17,11 +17,13 @@
  * a missing fee or shipping status) and strict where it cannot (no id, unknown status):
  * such a row is reported, never guessed at and never rewritten.
  */
+
 import { z } from 'zod';
 import { formatItems, parseItems } from '../../../domain/items.js';
-import { formatCents, parseMoney } from '../../../domain/money.js';
+import { parseMoney } from '../../../domain/money.js';
 import { printProgress } from '../../../domain/offers.js';
 import { OrderLine, OrderPayment, OrderRecord, PickupStatus } from '../../../domain/order.js';
+import { orderAmountsText, orderContact } from '../../../domain/order-text.js';
 
 export const ORDER_COLUMNS = [
   // A–U, the operators' columns (docs/google-sheets.md)
@@ -189,18 +191,8 @@ export function toCells(o: OrderRecord): RowCells {
   return {
     orderNumber: o.orderNumber,
     createdAt: o.createdAt,
-    customerName: o.customerName,
-    customerEmail: o.customerEmail,
-    customerPhone: o.customerPhone,
-    fulfillmentType: o.fulfillmentType,
-    shippingAddress: o.shippingAddress,
-    city: o.city,
-    state: o.state,
-    zipCode: o.zipCode,
-    items: formatItems(o.items),
-    subtotal: formatCents(o.subtotalCents),
-    shippingFee: formatCents(o.shippingFeeCents),
-    total: formatCents(o.totalCents),
+    ...orderContact(o),
+    ...orderAmountsText(o),
     status: o.status,
     shippingStatus: o.shippingStatus,
     feedback: o.feedback,
@@ -216,7 +208,6 @@ export function toCells(o: OrderRecord): RowCells {
     pickupStatus: o.pickupStatus ?? '',
     printed: printedCell(o),
     couponCode: o.couponCode ?? '',
-    discount: formatCents(o.discountCents),
     payment: o.payment === null ? '' : JSON.stringify(o.payment),
   };
 }
