@@ -49,7 +49,8 @@ export class FaceIndexer {
   private readonly queued = new Set<string>();
   /** `event/id@version` of photos that could not be decoded: not tried again until the file changes. */
   private readonly unreadable = new Set<string>();
-  private running = 0;
+  /** Photos being indexed now (close waits for them: none writes to a store closed under it). */
+  private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;
@@ -111,6 +112,7 @@ export class FaceIndexer {
     this.unsubscribe();
     this.queue.length = 0;
     await this.ticking;
+    await Promise.allSettled(this.running);
   }
 
   private async tick(): Promise<void> {
@@ -180,14 +182,14 @@ export class FaceIndexer {
   }
 
   private pump(): void {
-    while (!this.closed && this.running < this.deps.concurrency && this.queue.length > 0) {
+    while (!this.closed && this.running.size < this.deps.concurrency && this.queue.length > 0) {
       const photo = this.queue.shift() as Photo;
-      this.running++;
-      void this.index(photo).finally(() => {
-        this.running--;
+      const done: Promise<void> = this.index(photo).finally(() => {
+        this.running.delete(done);
         this.queued.delete(`${photo.eventCode}/${photo.id}@${photo.version}`);
         this.pump();
       });
+      this.running.add(done);
     }
   }
 

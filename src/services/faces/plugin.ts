@@ -61,9 +61,18 @@ export default fp(
       minSimilarity: config.FACE_MATCH_MIN_SIMILARITY,
     });
     fastify.decorate('faces', faces);
+    // Face search switched on (or off) for an event: indexing starts now, not at the next look.
+    // This does not wait for onReady either: a tool or bench that changes the setting on an app
+    // it never made ready (no listen, ready or inject) still has the event indexed.
+    const unsubscribe = fastify.events.onUpdate((_code, patch) => {
+      if (patch.faceSearch !== undefined) void indexer.kick();
+    });
     fastify.addHook('onReady', () => indexer.start());
     // Runs before the image service, the library and the store close (registered after them).
-    fastify.addHook('onClose', () => faces.close());
+    fastify.addHook('onClose', async () => {
+      unsubscribe();
+      await faces.close();
+    });
     log.info({ threads: config.FACE_THREADS }, 'face search on');
   },
   { name: 'faces', dependencies: ['config', 'store', 'photos', 'images', 'events', 'takedowns'] },

@@ -123,8 +123,8 @@ export function createFaceSearch(deps: FaceSearchDeps): FaceSearch {
       return { state: 'on', events };
     },
     async close() {
-      await deps.indexer.close();
-      await deps.threads.close();
+      // Together: closing the threads ends the pictures the indexer's photos wait for.
+      await Promise.all([deps.indexer.close(), deps.threads.close()]);
     },
   };
   return search;
