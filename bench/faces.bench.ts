@@ -6,7 +6,8 @@
  *     FACE_THREADS = the cores. Measured: photos indexed per second until every one is (and per
  *     core). Target ≥ 1 photo/s on 2 cores. Baseline in the same run: the same decode and face
  *     engine alone (its threads, no server), as many at once as there are cores.
- * (b) Gallery page p99 while (a) runs (a page of 50 every 50 ms). Target ≤ 50 ms.
+ * (b) Gallery page p99 while (a) runs (a page of 50 every 50 ms). Target ≤ 50 ms. Baseline:
+ *     the same visitor on the same app just before (a) starts.
  * (c) Search at 50,000 indexed photos: the test library's real frames and 49,992 synthetic
  *     photos of two faces each (other people's real vectors with noise), in the record and
  *     read by the app's indexer as after a restart (a page at a time, into the vector thread;
@@ -141,6 +142,13 @@ export default async function facesBench(): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     const port = (app.server.address() as { port: number }).port;
+    // Baseline (b): the same visitor on the same app before indexing starts (after 10 pages to warm it).
+    const idlePages: number[] = [];
+    for (let i = 0; i < 110; i++) {
+      const ms = await get(port, '/event/Con?page=1&limit=50');
+      if (i >= 10) idlePages.push(ms);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const pages: number[] = [];
     let paging = true;
     const visitor = (async () => {
@@ -310,7 +318,14 @@ export default async function facesBench(): Promise<void> {
       },
       { name: 'indexing per core', value: rate / cores, unit: 'photos/s' },
       { name: 'faces found in the indexed frames', value: facesFound, unit: `(in ${N} frames)` },
-      { name: 'gallery page p99 while indexing', value: pageP99, unit: 'ms', target: '<= 50 ms', pass: pageP99 <= 50 },
+      {
+        name: 'gallery page p99 while indexing (baseline: before indexing)',
+        value: pageP99,
+        unit: 'ms',
+        baseline: percentile(idlePages, 99),
+        target: '<= 50 ms',
+        pass: pageP99 <= 50,
+      },
       {
         name: `search p99 at ${rows.length} photos, ${faceCount} faces, in the vector thread (baseline: plain loop)`,
         value: kernelP99,

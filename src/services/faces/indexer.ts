@@ -28,8 +28,12 @@ import type { PhotoFaces, VectorStore } from './vector-store.js';
 const SYNC_MARGIN_MS = 60_000;
 /** A row of a photo the library does not list is removed once it is this old (another server may list it first). */
 const REMOVE_AFTER_MS = 60_000;
-/** Rows read per statement when an event is first read (about 2.7 MB of base64 at two faces a photo). */
-const LOAD_PAGE = 1_000;
+/**
+ * Rows read per statement when an event is first read (about 1.4 MB of base64 at two faces a
+ * photo): each page holds the event loop for a few ms (SQLite's reads are synchronous), about
+ * 50 ms at 1,000 rows on the team's loaded 2-core machine (bench/RESULTS.md).
+ */
+const LOAD_PAGE = 500;
 
 export type IndexerDeps = {
   store: FacesPort;
