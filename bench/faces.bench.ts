@@ -131,8 +131,8 @@ export default async function facesBench(): Promise<void> {
     };
     // Warnings (a photo that can't be indexed, say) are printed.
     const logger = { level: 'warn' };
-    // One app for the whole bench: a second app built in this process after the first closed, on
-    // the same DATA_DIR, sat idle and never indexed (not understood yet; servers don't do that).
+    // One app for the whole bench. (A second app once sat idle here: it was never made ready, so
+    // its indexer never started, and turning the event on did not kick it; it now does.)
     const app = await buildApp(loadConfig(config), logger);
     await app.listen({ host: '127.0.0.1', port: 0 });
     await app.photos.ready();
