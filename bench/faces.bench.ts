@@ -6,19 +6,25 @@
  *     FACE_THREADS = the cores. Measured: photos indexed per second until every one is (and per
  *     core). Target ≥ 1 photo/s on 2 cores. Baseline in the same run: the same decode and face
  *     engine alone (its threads, no server), as many at once as there are cores.
- * (b) Gallery page p99 while (a) runs (a page of 50 every 50 ms). Target ≤ 50 ms.
+ * (b) Gallery page p99 while (a) runs (a page of 50 every 50 ms). Target ≤ 50 ms. Baseline:
+ *     the same visitor on the same app just before (a) starts.
  * (c) Search at 50,000 indexed photos: the test library's real frames and 49,992 synthetic
  *     photos of two faces each (other people's real vectors with noise), in the record and
- *     loaded by the app as after a restart. Measured: the nearest-neighbour search over the
- *     event's faces (VectorIndex.search, the dot kernel), p99 of 200 searches. Target ≤ 100 ms.
- *     Baseline: the same dot products in a plain JavaScript loop. The whole request (the
- *     selfie read by the face engine, then the search) is printed beside it.
+ *     read by the app's indexer as after a restart (a page at a time, into the vector thread;
+ *     the time it takes and the event loop's delay p99 meanwhile are printed). Measured: the
+ *     search as the app runs it (FaceIndexer.search: a call into the vector thread, where the
+ *     dot kernel scans the event's faces), p99 of 200 searches. Target ≤ 100 ms. Baseline: the
+ *     same dot products in a plain JavaScript loop. Beside it: the event loop's delay p99
+ *     while those searches run (what a gallery page waits), against the same search run on
+ *     the event loop (as before the vector thread). The whole request (the selfie read by the
+ *     face engine, then the search) is printed too.
  * (d) On the packaged-photo set among those 50,000: every frame of the attendee found from her
  *     selfie, no frame without her.
  */
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { attendeeSelfie, demoPhoto, FACE_FRAMES } from '../test/support/face-frames.js';
@@ -32,6 +38,8 @@ type DecodeModule = typeof import('../src/services/faces/decode.js');
 type EngineModule = typeof import('../src/services/faces/engine.js');
 type IndexModule = typeof import('../src/services/faces/vector-index.js');
 type StoreModule = typeof import('../src/services/store/store.js');
+type IndexerModule = typeof import('../src/services/faces/indexer.js');
+type VectorStoreModule = typeof import('../src/services/faces/vector-store.js');
 
 const N = Number(process.env.FACES_BENCH_PHOTOS ?? 24);
 const INDEXED_PHOTOS = 50_000;
@@ -75,6 +83,8 @@ export default async function facesBench(): Promise<void> {
   const { FACE_MODEL, VECTOR_SIZE, quantise } = await importBuilt<EngineModule>('services/faces/engine.js');
   const { VectorIndex } = await importBuilt<IndexModule>('services/faces/vector-index.js');
   const { openStore } = await importBuilt<StoreModule>('services/store/store.js');
+  const { FaceIndexer } = await importBuilt<IndexerModule>('services/faces/indexer.js');
+  const { VectorStore } = await importBuilt<VectorStoreModule>('services/faces/vector-store.js');
   const cores = os.availableParallelism();
   const sources: string[] = [];
   for (let i = 0; i < N; i++) sources.push(await original(i));
@@ -121,8 +131,8 @@ export default async function facesBench(): Promise<void> {
     };
     // Warnings (a photo that can't be indexed, say) are printed.
     const logger = { level: 'warn' };
-    // One app for the whole bench: a second app built in this process after the first closed, on
-    // the same DATA_DIR, sat idle and never indexed (not understood yet; servers don't do that).
+    // One app for the whole bench. (A second app once sat idle here: it was never made ready, so
+    // its indexer never started, and turning the event on did not kick it; it now does.)
     const app = await buildApp(loadConfig(config), logger);
     await app.listen({ host: '127.0.0.1', port: 0 });
     await app.photos.ready();
@@ -132,6 +142,13 @@ export default async function facesBench(): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     const port = (app.server.address() as { port: number }).port;
+    // Baseline (b): the same visitor on the same app before indexing starts (after 10 pages to warm it).
+    const idlePages: number[] = [];
+    for (let i = 0; i < 110; i++) {
+      const ms = await get(port, '/event/Con?page=1&limit=50');
+      if (i >= 10) idlePages.push(ms);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const pages: number[] = [];
     let paging = true;
     const visitor = (async () => {
@@ -209,19 +226,31 @@ export default async function facesBench(): Promise<void> {
       });
     }
     await app.close();
-    // The 50,000 rows read from the record and indexed in memory, as the app does after a restart.
+    // The 50,000 rows read from the record by the app's indexer, as after a restart: into the vector thread.
     const store = await openStore({ engine: 'sqlite', file: path.join(dir, 'orders.db') });
+    const vectors = new VectorStore(VECTOR_SIZE);
+    const nothing = () => {
+      throw new Error('not used by the search');
+    };
+    const indexer = new FaceIndexer({
+      store: store.faces,
+      photos: { photosOf: () => [], isReady: false, originalPath: nothing, onChange: () => () => undefined },
+      images: { background: nothing },
+      threads: {} as never,
+      vectors,
+      eventsOn: async () => [],
+      concurrency: 1,
+      syncMs: 3_600_000,
+      log: app.log,
+    });
+    const loadDelay = monitorEventLoopDelay({ resolution: 1 });
+    loadDelay.enable();
     const l0 = performance.now();
-    const rows = await store.faces.list('FaceCon');
-    await store.close();
-    const index = new VectorIndex(VECTOR_SIZE);
-    for (const row of rows) {
-      index.put(
-        { photoId: row.photoId, version: row.version, indexedAt: row.indexedAt },
-        new Int8Array(Buffer.from(row.vectors, 'base64')),
-      );
-    }
+    await indexer.faces('FaceCon');
     const loadS = (performance.now() - l0) / 1000;
+    loadDelay.disable();
+    const rows = await store.faces.list('FaceCon');
+    const faceCount = rows.reduce((n, r) => n + r.faces, 0);
     const selfieFaces = await (async () => {
       const t = new FaceThreads(1, 1000);
       try {
@@ -231,25 +260,42 @@ export default async function facesBench(): Promise<void> {
       }
     })();
     const query = (selfieFaces[0] as { vector: Int8Array }).vector;
+    const threadDelay = monitorEventLoopDelay({ resolution: 1 });
+    threadDelay.enable();
     const kernel: number[] = [];
     let matches: { photoId: string }[] = [];
     for (let i = 0; i < SEARCHES; i++) {
       const t = performance.now();
-      matches = index.search(query, 0.7);
+      matches = await indexer.search('FaceCon', query, 0.7);
       kernel.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 5));
     }
-    // Baseline: the same dot products in plain JavaScript, over the same rows.
-    const flat = new Int8Array(index.faceCount * VECTOR_SIZE);
+    threadDelay.disable();
+    await indexer.close();
+    await vectors.close();
+    await store.close();
+    // The same search on the event loop (as before the vector thread), for the event loop's delay.
+    const index = new VectorIndex(VECTOR_SIZE);
+    const flat = new Int8Array(faceCount * VECTOR_SIZE);
     let at = 0;
     for (const row of rows) {
       const v = new Int8Array(Buffer.from(row.vectors, 'base64'));
+      index.put({ photoId: row.photoId, version: row.version, indexedAt: row.indexedAt }, v);
       flat.set(v, at);
       at += v.length;
     }
+    const mainDelay = monitorEventLoopDelay({ resolution: 1 });
+    mainDelay.enable();
+    for (let i = 0; i < SEARCHES; i++) {
+      index.search(query, 0.7);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    mainDelay.disable();
+    // Baseline: the same dot products in plain JavaScript, over the same rows.
     const plain: number[] = [];
     for (let i = 0; i < 20; i++) {
       const t = performance.now();
-      plainScan(flat, index.faceCount, VECTOR_SIZE, query);
+      plainScan(flat, faceCount, VECTOR_SIZE, query);
       plain.push(performance.now() - t);
     }
     pager.close();
@@ -272,9 +318,16 @@ export default async function facesBench(): Promise<void> {
       },
       { name: 'indexing per core', value: rate / cores, unit: 'photos/s' },
       { name: 'faces found in the indexed frames', value: facesFound, unit: `(in ${N} frames)` },
-      { name: 'gallery page p99 while indexing', value: pageP99, unit: 'ms', target: '<= 50 ms', pass: pageP99 <= 50 },
       {
-        name: `search p99 at ${rows.length} photos, ${index.faceCount} faces (baseline: plain loop)`,
+        name: 'gallery page p99 while indexing (baseline: before indexing)',
+        value: pageP99,
+        unit: 'ms',
+        baseline: percentile(idlePages, 99),
+        target: '<= 50 ms',
+        pass: pageP99 <= 50,
+      },
+      {
+        name: `search p99 at ${rows.length} photos, ${faceCount} faces, in the vector thread (baseline: plain loop)`,
         value: kernelP99,
         unit: 'ms',
         baseline: plainP99,
@@ -286,7 +339,14 @@ export default async function facesBench(): Promise<void> {
         value: percentile(requests, 99),
         unit: 'ms',
       },
-      { name: `rows read and indexed in memory (${rows.length})`, value: loadS, unit: 's' },
+      {
+        name: 'event loop delay p99 during those searches (baseline: the search on the event loop)',
+        value: threadDelay.percentile(99) / 1e6,
+        unit: 'ms',
+        baseline: mainDelay.percentile(99) / 1e6,
+      },
+      { name: `rows read into the vector thread (${rows.length}, a page at a time)`, value: loadS, unit: 's' },
+      { name: 'event loop delay p99 while they are read', value: loadDelay.percentile(99) / 1e6, unit: 'ms' },
       {
         name: 'attendee frames found / frames without her matched',
         value: frameHits,

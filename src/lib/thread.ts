@@ -53,13 +53,16 @@ export class ThreadCalls<Q, R> {
     return this.pending.size;
   }
 
-  /** `request` is copied to the thread (structured clone), not transferred. */
-  call(request: Q): Promise<R> {
+  /**
+   * `request` is copied to the thread (structured clone), except the buffers listed in
+   * `transfer`, which move to it (zero copy; unusable here afterwards).
+   */
+  call(request: Q, transfer: readonly ArrayBuffer[] = []): Promise<R> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<R>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, request } satisfies Call<Q>);
+      this.worker.postMessage({ id, request } satisfies Call<Q>, transfer);
     });
   }
 

@@ -28,6 +28,12 @@ export interface EventCatalog {
   update(code: string, patch: EventSettingsPatch): Promise<EffectiveEvent>;
   /** Changes whenever the overrides (not the library) change: page caches key on it. */
   readonly generation: number;
+  /**
+   * Calls `listener` after each `update` of this process, with the event and the patch (services
+   * that act on a setting, such as face indexing, start at once instead of at their next look).
+   * Returns the function that unsubscribes.
+   */
+  onUpdate(listener: (code: string, patch: EventSettingsPatch) => void): () => void;
 }
 
 /** How long a snapshot of the overrides is trusted before the store is asked again. */
@@ -70,6 +76,7 @@ export function createEventCatalog(photos: PhotoLibrary, store: EventSettingsPor
   let fetchedAt = 0;
   let generation = 0;
   let inflight: Promise<void> | undefined;
+  const listeners = new Set<(code: string, patch: EventSettingsPatch) => void>();
 
   function adopt(list: EventSettings[]): void {
     const next = list
@@ -116,7 +123,12 @@ export function createEventCatalog(photos: PhotoLibrary, store: EventSettingsPor
       if (!ev) throw new Error(`unknown event ${code}`);
       const saved = await store.put(ev.code, patch);
       adopt([...settings.values()].filter((s) => s.eventSlug !== ev.code).concat(saved));
+      for (const listener of listeners) listener(ev.code, patch);
       return applySettings(ev, saved);
+    },
+    onUpdate(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }

@@ -21,18 +21,27 @@ import type { FaceIndexEntry, FacesPort } from '../store/ports/faces.js';
 import { decodeForFaces } from './decode.js';
 import { FACE_MODEL, VECTOR_SIZE } from './engine.js';
 import type { FaceThreads } from './face-threads.js';
-import { VectorIndex } from './vector-index.js';
+import type { IndexedPhoto, Match } from './vector-index.js';
+import type { PhotoFaces, VectorStore } from './vector-store.js';
 
 /** Rows are re-read from this long before the last one seen: a row's time is taken before its commit. */
 const SYNC_MARGIN_MS = 60_000;
 /** A row of a photo the library does not list is removed once it is this old (another server may list it first). */
 const REMOVE_AFTER_MS = 60_000;
+/**
+ * Rows read per statement when an event is first read (about 1.4 MB of base64 at two faces a
+ * photo): each page holds the event loop for a few ms (SQLite's reads are synchronous), about
+ * 50 ms at 1,000 rows on the team's loaded 2-core machine (bench/RESULTS.md).
+ */
+const LOAD_PAGE = 500;
 
 export type IndexerDeps = {
   store: FacesPort;
   photos: Pick<PhotoLibrary, 'photosOf' | 'isReady' | 'originalPath' | 'onChange'>;
   images: Pick<ImageService, 'background'>;
   threads: FaceThreads;
+  /** Where the vectors are kept and searched (the vector thread). */
+  vectors: VectorStore;
   /** The events with face search on now. */
   eventsOn: () => Promise<string[]>;
   /** Photos indexed at once (FACE_THREADS). */
@@ -41,7 +50,8 @@ export type IndexerDeps = {
   log: FastifyBaseLogger;
 };
 
-type EventFaces = { index: VectorIndex; lastSeen: string | undefined };
+/** What this side knows of an event's vectors (they live in the vector thread): which photo at which version. */
+type EventFaces = { photos: Map<string, IndexedPhoto>; lastSeen: string | undefined; generation: number };
 
 export class FaceIndexer {
   private readonly events = new Map<string, Promise<EventFaces>>();
@@ -49,7 +59,8 @@ export class FaceIndexer {
   private readonly queued = new Set<string>();
   /** `event/id@version` of photos that could not be decoded: not tried again until the file changes. */
   private readonly unreadable = new Set<string>();
-  private running = 0;
+  /** Photos being indexed now (close waits for them: none writes to a store closed under it). */
+  private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;
@@ -66,23 +77,39 @@ export class FaceIndexer {
     this.timer.unref();
   }
 
-  /** The event's vectors, read from the record at the first call, then kept current. */
-  faces(eventCode: string): Promise<EventFaces> {
-    let loaded = this.events.get(eventCode);
-    if (!loaded) {
-      loaded = this.load(eventCode);
-      this.events.set(eventCode, loaded);
-      loaded.catch(() => this.events.delete(eventCode));
+  /**
+   * The event's vectors, read from the record at the first call (or again after the vector
+   * thread was replaced), then kept current.
+   */
+  async faces(eventCode: string): Promise<EventFaces> {
+    for (;;) {
+      let loaded = this.events.get(eventCode);
+      if (!loaded) {
+        loaded = this.load(eventCode);
+        this.events.set(eventCode, loaded);
+        const mine = loaded;
+        loaded.catch(() => {
+          if (this.events.get(eventCode) === mine) this.events.delete(eventCode);
+        });
+      }
+      const ev = await loaded;
+      if (ev.generation === this.deps.vectors.generation) return ev;
+      if (this.events.get(eventCode) === loaded) this.events.delete(eventCode);
     }
-    return loaded;
+  }
+
+  /** The event's photos holding a face at least `minSimilarity` like `query`, best first. */
+  async search(eventCode: string, query: Int8Array, minSimilarity: number): Promise<Match[]> {
+    await this.faces(eventCode);
+    return this.deps.vectors.search(eventCode, query, minSimilarity);
   }
 
   /** Public photos of the event, and how many of them have their current version indexed. */
   async progress(eventCode: string): Promise<{ indexed: number; total: number }> {
-    const { index } = await this.faces(eventCode);
+    const { photos } = await this.faces(eventCode);
     const listed = this.deps.photos.photosOf(eventCode) ?? [];
     let indexed = 0;
-    for (const photo of listed) if (index.indexed.get(photo.id)?.photo.version === photo.version) indexed++;
+    for (const photo of listed) if (photos.get(photo.id)?.version === photo.version) indexed++;
     return { indexed, total: listed.length };
   }
 
@@ -111,12 +138,17 @@ export class FaceIndexer {
     this.unsubscribe();
     this.queue.length = 0;
     await this.ticking;
+    await Promise.allSettled(this.running);
   }
 
   private async tick(): Promise<void> {
     const on = new Set(await this.deps.eventsOn());
     // Events turned off leave memory (their rows stay in the record for when they are on again).
-    for (const code of this.events.keys()) if (!on.has(code)) this.events.delete(code);
+    for (const code of [...this.events.keys()]) {
+      if (on.has(code)) continue;
+      this.events.delete(code);
+      await this.deps.vectors.drop(code);
+    }
     for (const code of on) {
       const ev = await this.faces(code);
       await this.sync(code, ev);
@@ -125,9 +157,24 @@ export class FaceIndexer {
     this.pump();
   }
 
+  /**
+   * Reads the event's rows a page at a time (the event loop serves requests between pages) and
+   * hands their vectors to the vector thread.
+   */
   private async load(eventCode: string): Promise<EventFaces> {
-    const ev: EventFaces = { index: new VectorIndex(VECTOR_SIZE), lastSeen: undefined };
-    this.apply(ev, await this.deps.store.list(eventCode));
+    const generation = this.deps.vectors.generation;
+    const ev: EventFaces = { photos: new Map(), lastSeen: undefined, generation };
+    await this.deps.vectors.drop(eventCode);
+    let afterPhotoId: string | undefined;
+    for (;;) {
+      const rows = await this.deps.store.page(eventCode, { afterPhotoId, limit: LOAD_PAGE });
+      await this.apply(eventCode, ev, rows);
+      if (rows.length < LOAD_PAGE) break;
+      afterPhotoId = rows[rows.length - 1]?.photoId;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Rows recorded while the pages were read are taken in by the next sync (from `lastSeen` less a margin).
+    ev.lastSeen ??= new Date(0).toISOString();
     return ev;
   }
 
@@ -135,19 +182,24 @@ export class FaceIndexer {
   private async sync(eventCode: string, ev: EventFaces): Promise<void> {
     if (ev.lastSeen === undefined) return;
     const since = new Date(Date.parse(ev.lastSeen) - SYNC_MARGIN_MS).toISOString();
-    this.apply(ev, await this.deps.store.list(eventCode, { since }));
+    await this.apply(eventCode, ev, await this.deps.store.list(eventCode, { since }));
   }
 
-  private apply(ev: EventFaces, rows: readonly FaceIndexEntry[]): void {
+  /** Takes in rows newer than what is held: their versions here, their vectors in the vector thread. */
+  private async apply(eventCode: string, ev: EventFaces, rows: readonly FaceIndexEntry[]): Promise<void> {
+    const fresh: PhotoFaces[] = [];
     for (const row of rows) {
       if (ev.lastSeen === undefined || row.indexedAt > ev.lastSeen) ev.lastSeen = row.indexedAt;
       if (row.model !== FACE_MODEL) continue;
-      const held = ev.index.indexed.get(row.photoId)?.photo;
+      const held = ev.photos.get(row.photoId);
       if (held && held.version === row.version && held.indexedAt >= row.indexedAt) continue;
-      const vectors = new Int8Array(Buffer.from(row.vectors, 'base64'));
-      if (vectors.length !== row.faces * VECTOR_SIZE) continue;
-      ev.index.put({ photoId: row.photoId, version: row.version, indexedAt: row.indexedAt }, vectors);
+      const bytes = Buffer.from(row.vectors, 'base64');
+      if (bytes.length !== row.faces * VECTOR_SIZE) continue;
+      const photo = { photoId: row.photoId, version: row.version, indexedAt: row.indexedAt };
+      ev.photos.set(row.photoId, photo);
+      fresh.push({ photo, vectors: new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length) });
     }
+    await this.deps.vectors.put(eventCode, fresh);
   }
 
   /** Queues the event's public photos not indexed at their version; forgets the faces of photos no longer public. */
@@ -157,18 +209,19 @@ export class FaceIndexer {
     const todo: Photo[] = [];
     for (const photo of listed) {
       ids.add(photo.id);
-      if (ev.index.indexed.get(photo.id)?.photo.version === photo.version) continue;
+      if (ev.photos.get(photo.id)?.version === photo.version) continue;
       const key = `${eventCode}/${photo.id}@${photo.version}`;
       if (this.queued.has(key) || this.unreadable.has(key)) continue;
       todo.push(photo);
     }
     const cutoff = new Date(Date.now() - REMOVE_AFTER_MS).toISOString();
-    const gone = [...ev.index.indexed.values()]
-      .filter(({ photo }) => !ids.has(photo.photoId) && photo.indexedAt < cutoff)
-      .map(({ photo }) => photo.photoId);
+    const gone = [...ev.photos.values()]
+      .filter((photo) => !ids.has(photo.photoId) && photo.indexedAt < cutoff)
+      .map((photo) => photo.photoId);
     if (gone.length > 0) {
       await this.deps.store.remove(eventCode, gone);
-      for (const id of gone) ev.index.remove(id);
+      for (const id of gone) ev.photos.delete(id);
+      await this.deps.vectors.remove(eventCode, gone);
     }
     if (todo.length === 0) return;
     // Newest first: attendees look for the photos just taken.
@@ -180,14 +233,14 @@ export class FaceIndexer {
   }
 
   private pump(): void {
-    while (!this.closed && this.running < this.deps.concurrency && this.queue.length > 0) {
+    while (!this.closed && this.running.size < this.deps.concurrency && this.queue.length > 0) {
       const photo = this.queue.shift() as Photo;
-      this.running++;
-      void this.index(photo).finally(() => {
-        this.running--;
+      const done: Promise<void> = this.index(photo).finally(() => {
+        this.running.delete(done);
         this.queued.delete(`${photo.eventCode}/${photo.id}@${photo.version}`);
         this.pump();
       });
+      this.running.add(done);
     }
   }
 
@@ -195,7 +248,7 @@ export class FaceIndexer {
     const key = `${photo.eventCode}/${photo.id}@${photo.version}`;
     try {
       const ev = await this.faces(photo.eventCode);
-      if (ev.index.indexed.get(photo.id)?.photo.version === photo.version) return;
+      if (ev.photos.get(photo.id)?.version === photo.version) return;
       const found = await this.deps.images.background(async () => {
         if (this.closed) return undefined;
         const pixels = await decodeForFaces(this.deps.photos.originalPath(photo)).catch((err: unknown) => {
@@ -218,7 +271,7 @@ export class FaceIndexer {
         faces: found.length,
         vectors: Buffer.from(vectors.buffer, vectors.byteOffset, vectors.length).toString('base64'),
       });
-      this.apply(ev, [row]);
+      await this.apply(photo.eventCode, ev, [row]);
     } catch (err) {
       if (!this.closed)
         this.deps.log.warn({ event: photo.eventCode, photo: photo.number, err }, 'face indexing failed');

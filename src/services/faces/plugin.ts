@@ -7,10 +7,12 @@
  * the background for the events whose setting `faceSearch` is on.
  */
 import fp from 'fastify-plugin';
+import { VECTOR_SIZE } from './engine.js';
 import { FaceThreads } from './face-threads.js';
 import { FaceIndexer } from './indexer.js';
 import { resolveFacePackages } from './packages.js';
 import { createFaceSearch, type FaceSearch, faceSearchOff } from './service.js';
+import { VectorStore } from './vector-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,11 +44,13 @@ export default fp(
     }
     const eventsOn = async () => (await fastify.events.list()).filter((ev) => ev.faceSearch).map((ev) => ev.code);
     const threads = new FaceThreads(config.FACE_THREADS, IDLE_MS);
+    const vectors = new VectorStore(VECTOR_SIZE);
     const indexer = new FaceIndexer({
       store: fastify.store.faces,
       photos: fastify.photos,
       images: fastify.images,
       threads,
+      vectors,
       eventsOn,
       concurrency: config.FACE_THREADS,
       syncMs: SYNC_MS,
@@ -57,13 +61,23 @@ export default fp(
       takedowns: fastify.takedowns,
       indexer,
       threads,
+      vectors,
       eventsOn,
       minSimilarity: config.FACE_MATCH_MIN_SIMILARITY,
     });
     fastify.decorate('faces', faces);
+    // Face search switched on (or off) for an event: indexing starts now, not at the next look.
+    // This does not wait for onReady either: a tool or bench that changes the setting on an app
+    // it never made ready (no listen, ready or inject) still has the event indexed.
+    const unsubscribe = fastify.events.onUpdate((_code, patch) => {
+      if (patch.faceSearch !== undefined) void indexer.kick();
+    });
     fastify.addHook('onReady', () => indexer.start());
     // Runs before the image service, the library and the store close (registered after them).
-    fastify.addHook('onClose', () => faces.close());
+    fastify.addHook('onClose', async () => {
+      unsubscribe();
+      await faces.close();
+    });
     log.info({ threads: config.FACE_THREADS }, 'face search on');
   },
   { name: 'faces', dependencies: ['config', 'store', 'photos', 'images', 'events', 'takedowns'] },

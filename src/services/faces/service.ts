@@ -16,6 +16,7 @@ import { decodeForFaces } from './decode.js';
 import type { FoundFace } from './engine.js';
 import type { FaceThreads } from './face-threads.js';
 import type { FaceIndexer } from './indexer.js';
+import type { VectorStore } from './vector-store.js';
 
 /** `off`: FACE_SEARCH=off; `missing`: on, but the face packages are not installed; `on`: working. */
 export type FaceSearchState = 'off' | 'missing' | 'on';
@@ -49,6 +50,7 @@ export type FaceSearchDeps = {
   takedowns: Pick<Takedowns, 'request'>;
   indexer: FaceIndexer;
   threads: FaceThreads;
+  vectors: VectorStore;
   eventsOn: () => Promise<string[]>;
   minSimilarity: number;
 };
@@ -92,9 +94,8 @@ export function createFaceSearch(deps: FaceSearchDeps): FaceSearch {
         throw appError('FACE_SEARCH_OFF', { details: 'face search is not on for this event' });
       }
       const face = await selfieFace(image);
-      const { index } = await deps.indexer.faces(eventCode);
       const found: Photo[] = [];
-      for (const match of index.search(face.vector, deps.minSimilarity)) {
+      for (const match of await deps.indexer.search(eventCode, face.vector, deps.minSimilarity)) {
         const photo = deps.photos.findPhoto(eventCode, match.photoId);
         if (photo && photo.version === match.version) found.push(photo);
       }
@@ -123,8 +124,9 @@ export function createFaceSearch(deps: FaceSearchDeps): FaceSearch {
       return { state: 'on', events };
     },
     async close() {
-      await deps.indexer.close();
-      await deps.threads.close();
+      // Together: closing the threads ends the pictures the indexer's photos wait for.
+      await Promise.all([deps.indexer.close(), deps.threads.close()]);
+      await deps.vectors.close();
     },
   };
   return search;

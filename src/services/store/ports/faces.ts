@@ -43,6 +43,13 @@ export interface FacesPort {
    * as a row's time is taken before its commit). Ordered by `indexedAt`.
    */
   list(eventSlug: string, opts?: { since?: string }): Promise<FaceIndexEntry[]>;
+  /**
+   * One page of the event's rows in photo id order: those after `afterPhotoId` (from the first
+   * without it), at most `limit`. The indexer reads an event this way when it first needs it, a
+   * page at a time, so that 50,000 rows (about 140 MB of vectors) never hold the event loop in
+   * one statement.
+   */
+  page(eventSlug: string, opts: { afterPhotoId?: string; limit: number }): Promise<FaceIndexEntry[]>;
   /** Which version of which photo is recorded, without the vectors (what the indexer compares with the library). */
   versions(eventSlug: string): Promise<IndexedVersion[]>;
   /** Forgets the rows of these photos (files gone from the library); resolves with how many went. */

@@ -50,6 +50,21 @@ export class SqlFaces implements FacesPort {
     return rows.map(toEntry);
   }
 
+  async page(eventSlug: string, opts: { afterPhotoId?: string; limit: number }): Promise<FaceIndexEntry[]> {
+    const limit = Math.max(1, Math.floor(opts.limit));
+    const rows =
+      opts.afterPhotoId === undefined
+        ? await this.db.all(`SELECT ${COLUMNS} FROM face_index WHERE event_slug = ? ORDER BY photo_id LIMIT ?`, [
+            eventSlug,
+            limit,
+          ])
+        : await this.db.all(
+            `SELECT ${COLUMNS} FROM face_index WHERE event_slug = ? AND photo_id > ? ORDER BY photo_id LIMIT ?`,
+            [eventSlug, opts.afterPhotoId, limit],
+          );
+    return rows.map(toEntry);
+  }
+
   async versions(eventSlug: string): Promise<IndexedVersion[]> {
     const rows = await this.db.all('SELECT photo_id, version, model FROM face_index WHERE event_slug = ?', [eventSlug]);
     return rows.map((r) => IndexedVersion.parse({ photoId: r.photo_id, version: r.version, model: r.model }));

@@ -63,6 +63,18 @@ describeOnEngines('faces port', (open) => {
     expect(await faces.list('AX2025', { since: new Date(Date.parse(third.indexedAt) + 1).toISOString() })).toEqual([]);
   });
 
+  test('page: the event’s rows in photo id order, a page after another, none of another event', async (t) => {
+    const { faces } = await open(t);
+    for (const id of ['p3', 'p1', 'p5', 'p2', 'p4']) await faces.put(entry({ photoId: id }));
+    await faces.put(entry({ eventSlug: 'Other', photoId: 'p6' }));
+    const first = await faces.page('AX2025', { limit: 2 });
+    expect(first.map((r) => r.photoId)).toEqual(['p1', 'p2']);
+    expect(first[0]).toEqual((await faces.list('AX2025')).find((r) => r.photoId === 'p1'));
+    expect((await faces.page('AX2025', { afterPhotoId: 'p2', limit: 2 })).map((r) => r.photoId)).toEqual(['p3', 'p4']);
+    expect((await faces.page('AX2025', { afterPhotoId: 'p4', limit: 2 })).map((r) => r.photoId)).toEqual(['p5']);
+    expect(await faces.page('AX2025', { afterPhotoId: 'p5', limit: 2 })).toEqual([]);
+  });
+
   test('remove forgets the named photos of the event only', async (t) => {
     const { faces } = await open(t);
     for (const id of ['a', 'b', 'c']) await faces.put(entry({ photoId: id }));

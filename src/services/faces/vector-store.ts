@@ -1,0 +1,73 @@
+/**
+ * The event loop's end of the vector thread (vector-thread.ts), which holds every event's face
+ * vectors and runs the selfie searches, through `startThread`/`ThreadCalls` (src/lib/thread.ts).
+ *
+ * Why a thread: a search over 100,000 faces takes 7-40 ms of a core on the team's loaded 2-core
+ * machine (more under load), which on the event loop every gallery page arriving meanwhile
+ * waited for (`npm run bench -- faces`: gallery p99 ≤ 50 ms, bench/RESULTS.md). The vectors are
+ * handed over once, when recorded or read from the record, as transferred buffers (no copy), so
+ * a search moves 1 KiB there and its matches back, never the 100 MB of an event's vectors.
+ *
+ * The thread starts with the first call. If it fails, the next call starts another, empty one:
+ * `generation` changes, and the indexer, which compares it, reads its events again.
+ */
+import { startThread, ThreadCalls } from '../../lib/thread.js';
+import type { IndexedPhoto, Match } from './vector-index.js';
+import type { VectorCall } from './vector-thread.js';
+
+export type PhotoFaces = { photo: IndexedPhoto; vectors: Int8Array };
+
+export class VectorStore {
+  private calls: ThreadCalls<VectorCall, Match[]> | undefined;
+  private started = 0;
+  private closed = false;
+
+  constructor(private readonly dim: number) {}
+
+  /** Changes when a thread replaces one that failed (whose vectors were lost with it). */
+  get generation(): number {
+    return this.calls && !this.calls.failed ? this.started : this.started + 1;
+  }
+
+  /** Records these photos' faces for the event, replacing what each had. */
+  async put(event: string, photos: readonly PhotoFaces[]): Promise<void> {
+    if (photos.length === 0) return;
+    let total = 0;
+    for (const p of photos) total += p.vectors.length;
+    const vectors = new Int8Array(total);
+    let at = 0;
+    for (const p of photos) {
+      vectors.set(p.vectors, at);
+      at += p.vectors.length;
+    }
+    const list = photos.map((p) => ({ photo: p.photo, faces: p.vectors.length / this.dim }));
+    await this.thread().call({ type: 'put', event, dim: this.dim, photos: list, vectors }, [vectors.buffer]);
+  }
+
+  async remove(event: string, photoIds: string[]): Promise<void> {
+    if (photoIds.length > 0) await this.thread().call({ type: 'remove', event, photoIds });
+  }
+
+  async drop(event: string): Promise<void> {
+    if (this.calls && !this.calls.failed) await this.calls.call({ type: 'drop', event });
+  }
+
+  /** The photos holding a face at least `minSimilarity` like `query`, best first (VectorIndex.search). */
+  search(event: string, query: Int8Array, minSimilarity: number): Promise<Match[]> {
+    return this.thread().call({ type: 'search', event, query, minSimilarity });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.calls?.stop(new Error('the vector thread is closed'));
+  }
+
+  private thread(): ThreadCalls<VectorCall, Match[]> {
+    if (this.closed) throw new Error('the vector thread is closed');
+    if (!this.calls || this.calls.failed) {
+      this.started++;
+      this.calls = new ThreadCalls(startThread(import.meta.url, 'vector-thread'), 'vector');
+    }
+    return this.calls;
+  }
+}
