@@ -8,7 +8,6 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
-import { followLauncher } from './launcher.js';
 import { PRIVATE_UMASK } from './lib/data-dir.js';
 import { lanUrls, listensOnAll } from './lib/lan.js';
 
@@ -63,8 +62,6 @@ async function main(): Promise<void> {
     else app.log.info({ signal }, 'shutting down');
     await app.close();
   });
-  // Under `npm start`'s launcher: a launcher killed outright stops the server too (SIGTERM).
-  followLauncher();
 
   try {
     await app.listen({ host: config.HOST, port: config.PORT });
