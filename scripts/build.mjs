@@ -95,9 +95,7 @@ export async function build({ ifChanged = false, only = [] } = {}) {
     stamp.durations = { ...durations, [name]: run.ms };
     Object.assign(durations, stamp.durations);
     writeFileSync(STAMP, `${JSON.stringify(stamp, null, 2)}\n`);
-    process.stdout.write(
-      `built ${name} (${path.basename(part.command[0])}) in ${(run.ms / 1000).toFixed(1)} s\n`,
-    );
+    process.stdout.write(`built ${name} (${path.basename(part.command[0])}) in ${(run.ms / 1000).toFixed(1)} s\n`);
   }
 }
 

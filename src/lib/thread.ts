@@ -1,19 +1,67 @@
 /**
- * Starts a worker thread from a module next to the caller: the built `.js` file, or, when
- * the sources run as `.ts` (tsx, vitest), a one-line bootstrap that registers tsx in the
- * thread first. Used by the mail thread (services/notifier) and SQLite's checkpoint thread.
+ * The one way a thread starts and the one way it is talked to.
+ *
+ * `startThread` starts a worker thread from a module next to the caller: in the build, that
+ * module's own `.js` file in dist/ (esbuild keeps one file per source file); when the sources
+ * run as `.ts` (vitest, tsx), the module bundled with its imports into one plain `.mjs` file
+ * first (esbuild, once per process and thread, under node_modules/.cache/threads), so the
+ * thread starts in milliseconds with no TypeScript loader in it: a tsx loader in each thread
+ * cost about 300 ms of CPU, and tests start a store's threads by the hundred.
  *
  * `ThreadCalls` and `answerCalls` are the two ends of request and reply over such a thread
- * (the photo library's header threads, the intake's QR thread).
+ * (the photo library's header threads, the intake's QR thread, the face threads, SQLite's
+ * checkpoint thread, the mail thread). The WAL-sync thread alone hands its work over in shared
+ * memory instead (store/engines/sqlite/wal-sync-thread.ts says why: a message per commit
+ * batch cost a quarter of the store's throughput).
  */
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parentPort, Worker, type WorkerOptions } from 'node:worker_threads';
 
 /** `base` is the caller's `import.meta.url`; `name` the module's name without extension. */
 export function startThread(base: string, name: string, options: WorkerOptions = {}): Worker {
   if (!base.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, base), options);
-  const entry = new URL(`./${name}.ts`, base).href;
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(bootstrap, { ...options, eval: true });
+  return new Worker(bundledThread(fileURLToPath(new URL(`./${name}.ts`, base))), options);
+}
+
+/** Thread modules bundled in this process, by source file. */
+const bundled = new Map<string, string>();
+
+/**
+ * `entry` and what it imports from the sources as one `.mjs` file (packages stay imports).
+ * Written inside the project's node_modules so that those imports resolve as from the
+ * sources; named by its content, so processes running other sources never share one.
+ */
+function bundledThread(entry: string): string {
+  const known = bundled.get(entry);
+  if (known) return known;
+  // esbuild is a development dependency: only sources run as `.ts` get here.
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const result = esbuild.buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = (result.outputFiles[0] as { contents: Uint8Array }).contents;
+  const root = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+  const dir = path.join(root, 'node_modules', '.cache', 'threads');
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const file = path.join(dir, `${path.basename(entry, '.ts')}-${hash}.mjs`);
+  mkdirSync(dir, { recursive: true });
+  // Written aside and renamed: other processes may be bundling the same thread.
+  const aside = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  writeFileSync(aside, code);
+  renameSync(aside, file);
+  bundled.set(entry, file);
+  return file;
 }
 
 type Call<Q> = { id: number; request: Q };
