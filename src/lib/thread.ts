@@ -64,16 +64,25 @@ function bundledThread(entry: string): string {
   return file;
 }
 
-type Call<Q> = { id: number; request: Q };
-type CallReply<R> = { id: number; value: R } | { id: number; error: string };
+type Call<Q> = { id: number; request: Q } | { id: number; cancel: true };
+type CallReply<R> = { id: number; value: R } | { id: number; error: string; cancelled?: true };
+
+/** A call cut off by its signal before its handler finished (or began). */
+export class CallCancelled extends Error {
+  override name = 'CallCancelled';
+}
+
+type Waiter<R> = { resolve: (value: R) => void; reject: (err: Error) => void; unlisten: () => void };
 
 /**
  * Calls into a worker thread that answers with `answerCalls`: each call's promise settles with
  * its own reply. When the thread fails or exits, every call under way and every later one
- * rejects (`failed` tells a caller to start another thread).
+ * rejects (`failed` tells a caller to start another thread). A call's `signal` cuts it off:
+ * the thread drops it if it has not begun (the call rejects with `CallCancelled` at once) or
+ * aborts the handler's signal.
  */
 export class ThreadCalls<Q, R> {
-  private readonly pending = new Map<number, { resolve: (value: R) => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<number, Waiter<R>>();
   private nextId = 1;
   private failure: Error | undefined;
 
@@ -85,8 +94,9 @@ export class ThreadCalls<Q, R> {
     worker.on('message', (reply: CallReply<R>) => {
       const waiter = this.pending.get(reply.id);
       this.pending.delete(reply.id);
-      if ('error' in reply) waiter?.reject(new Error(reply.error));
-      else waiter?.resolve(reply.value);
+      waiter?.unlisten();
+      if (!('error' in reply)) waiter?.resolve(reply.value);
+      else waiter?.reject(reply.cancelled ? new CallCancelled(reply.error) : new Error(reply.error));
     });
     worker.on('error', (err) => this.fail(err));
     worker.on('exit', (code) => this.fail(new Error(`the ${name} thread exited (code ${code})`)));
@@ -102,11 +112,14 @@ export class ThreadCalls<Q, R> {
   }
 
   /** `request` is copied to the thread (structured clone), not transferred. */
-  call(request: Q): Promise<R> {
+  call(request: Q, signal?: AbortSignal): Promise<R> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<R>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const cancel = () => this.worker.postMessage({ id, cancel: true } satisfies Call<Q>);
+      signal?.addEventListener('abort', cancel, { once: true });
+      const unlisten = () => signal?.removeEventListener('abort', cancel);
+      this.pending.set(id, { resolve, reject, unlisten });
       this.worker.postMessage({ id, request } satisfies Call<Q>);
     });
   }
@@ -119,7 +132,10 @@ export class ThreadCalls<Q, R> {
 
   private fail(err: Error): void {
     this.failure ??= err;
-    for (const waiter of this.pending.values()) waiter.reject(this.failure);
+    for (const waiter of this.pending.values()) {
+      waiter.unlisten();
+      waiter.reject(this.failure);
+    }
     this.pending.clear();
   }
 }
@@ -127,19 +143,39 @@ export class ThreadCalls<Q, R> {
 /**
  * The thread's end of `ThreadCalls`: answers each call with `handle`, one after the other in
  * arrival order (a handler may reuse one buffer from call to call); a handler that throws
- * rejects that call only.
+ * rejects that call only. A call cut off by its caller is dropped if it has not begun, else
+ * its `signal` aborts (the handler decides how soon it stops).
  */
-export function answerCalls<Q, R>(handle: (request: Q) => Promise<R> | R): void {
+export function answerCalls<Q, R>(handle: (request: Q, signal: AbortSignal) => Promise<R> | R): void {
   let queue = Promise.resolve();
+  /** Calls not answered yet, with the switch that cuts each off. */
+  const open = new Map<number, { controller: AbortController; started: boolean }>();
+  const reply = (r: CallReply<R>) => parentPort?.postMessage(r);
   parentPort?.on('message', (call: Call<Q>) => {
-    queue = queue.then(async () => {
-      let reply: CallReply<R>;
-      try {
-        reply = { id: call.id, value: await handle(call.request) };
-      } catch (err) {
-        reply = { id: call.id, error: String(err) };
+    if ('cancel' in call) {
+      const entry = open.get(call.id);
+      if (!entry) return; // answered already
+      entry.controller.abort();
+      if (!entry.started) {
+        open.delete(call.id);
+        reply({ id: call.id, error: 'cut off before it started', cancelled: true });
       }
-      parentPort?.postMessage(reply);
+      return;
+    }
+    const entry = { controller: new AbortController(), started: false };
+    open.set(call.id, entry);
+    queue = queue.then(async () => {
+      if (open.get(call.id) !== entry) return; // cut off while waiting
+      entry.started = true;
+      const { signal } = entry.controller;
+      let answer: CallReply<R>;
+      try {
+        answer = { id: call.id, value: await handle(call.request, signal) };
+      } catch (err) {
+        answer = { id: call.id, error: String(err), ...(signal.aborted ? { cancelled: true as const } : {}) };
+      }
+      open.delete(call.id);
+      reply(answer);
     });
   });
 }
