@@ -1,4 +1,7 @@
 /**
+ * Performance machinery for `npm run bench -- notifier` (mail on adds ≤ 5 ms to order
+ * submission's p99).
+ *
  * `threadedDelivery(setup)`: a Deliver that runs in the mail thread (mail-thread.ts), so
  * rendering labels and encoding mail never block the event loop that serves requests.
  *
