@@ -10,6 +10,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
 import { PRIVATE_UMASK } from './lib/data-dir.js';
 import { lanUrls, listensOnAll } from './lib/lan.js';
+import { signalsRelayedByNpm, stopOnceOn } from './lib/npm-signals.js';
 
 function loggerOptions(level: string): FastifyServerOptions['logger'] {
   const base = {
@@ -57,10 +58,17 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+  // Under `npm start`, SIGINT and SIGTERM come twice (lib/npm-signals.ts): heard here, not by close-with-grace.
+  const relayed = signalsRelayedByNpm(process.env);
+  let stopSignal: NodeJS.Signals | undefined;
+  const grace = closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS, skip: relayed }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
+    else app.log.info({ signal: signal ?? stopSignal }, 'shutting down');
     await app.close();
+  });
+  stopOnceOn(relayed, (signal) => {
+    stopSignal = signal;
+    void grace.close();
   });
 
   try {
