@@ -11,7 +11,7 @@
  */
 
 /** The longest npm's copy of a signal takes to follow the terminal's. */
-export const NPM_RELAY_MS = 1000;
+const NPM_RELAY_MS = 1000;
 
 /** The signals npm passes on to the script it runs; none when the server does not run under npm. */
 export function signalsRelayedByNpm(env: NodeJS.ProcessEnv): ('SIGINT' | 'SIGTERM')[] {
