@@ -9,7 +9,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
 COPY scripts/build.mjs scripts/progress.mjs ./scripts/
 COPY src ./src
 COPY web ./web
@@ -18,8 +18,9 @@ RUN npm run build && npm prune --omit=dev
 # ---- runtime
 FROM node:22-slim AS runtime
 # MALLOC_*: glibc keeps memory libvips' threads freed (an arena per thread, large blocks in
-# the heap); these settings, as npm start's, keep the server smaller while print files render
-# (docs/operations.md, src/launcher.ts).
+# the heap); these settings keep the server smaller while print files render. glibc reads
+# them only when a process starts, so they are set here, for production (docs/operations.md,
+# "Memory on Linux").
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=131072 \

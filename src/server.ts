@@ -8,9 +8,9 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
-import { followLauncher } from './launcher.js';
 import { PRIVATE_UMASK } from './lib/data-dir.js';
 import { lanUrls, listensOnAll } from './lib/lan.js';
+import { signalsRelayedByNpm, stopOnceOn } from './lib/npm-signals.js';
 
 function loggerOptions(level: string): FastifyServerOptions['logger'] {
   const base = {
@@ -58,13 +58,18 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+  // Under `npm start`, SIGINT and SIGTERM come twice (lib/npm-signals.ts): heard here, not by close-with-grace.
+  const relayed = signalsRelayedByNpm(process.env);
+  let stopSignal: NodeJS.Signals | undefined;
+  const grace = closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS, skip: relayed }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
+    else app.log.info({ signal: signal ?? stopSignal }, 'shutting down');
     await app.close();
   });
-  // Under `npm start`'s launcher: a launcher killed outright stops the server too (SIGTERM).
-  followLauncher();
+  stopOnceOn(relayed, (signal) => {
+    stopSignal = signal;
+    void grace.close();
+  });
 
   try {
     await app.listen({ host: config.HOST, port: config.PORT });

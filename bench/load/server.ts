@@ -1,7 +1,7 @@
 /**
  * The load benches' world: a convention's photo library (1,000 photos of 1200 × 800 in
  * 2 days × 5 sessions, written once into a temp folder), the server in a child process on
- * it with its production defaults (the allocator's included: src/launcher.ts), and the
+ * it with its production defaults (the allocator's included, as the Docker image sets them), and the
  * request mix of the issue (85 % gallery pages, 10 % thumbnails, 4 % watermarked previews,
  * 1 % order submissions at the booth), plus 1 % orders that use a package and a coupon
  * (docs/selling.md), whose p99 is read against the plain orders' of the same run.
@@ -12,11 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { allocatorEnv } from '../../src/launcher.js';
 import { type RouteSpec, rawGet, rawPostJson } from './client.js';
 import type { ChildMessage, ServerStats } from './server-child.js';
 
 export const EVENT = 'Load Expo 2026';
+/** glibc's allocator variables as the Dockerfile's `ENV` sets them for production. */
+const PRODUCTION_ALLOCATOR = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 const DAYS = ['Day 1', 'Day 2'];
 const SESSIONS = ['Cosplay', 'Stage', 'Panels', 'Hall', 'Gala'];
 const DISTINCT = 8;
@@ -114,9 +115,9 @@ export async function startServer(
       DEMO_LIBRARY: 'off',
       ADMIN_TOKENS: ADMIN_TOKEN,
       PUBLIC_BASE_URL: 'http://gallery.load',
-      // The allocator's settings as `npm start` and the Docker image give them (src/launcher.ts);
+      // The allocator's settings as the Docker image gives them (Dockerfile, docs/operations.md);
       // others to experiment with (MALLOC_*, or LD_PRELOAD of jemalloc) reach the server too.
-      ...allocatorEnv(process.env),
+      ...PRODUCTION_ALLOCATOR,
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))),
       // LOAD_SERVER_ENV="INTAKE_INSPECT=off,LOG_LEVEL=warn" sets server variables for one run.
       ...(process.env.LOAD_SERVER_ENV

@@ -1,4 +1,7 @@
 /**
+ * Performance machinery for `npm run bench -- gallery` (cached gallery pages ≥ 0.7× a bare
+ * server sending the same bytes).
+ *
  * The front door: the HTTP server's request listener, which lets registered fast paths answer
  * a request before Fastify routes it (Fastify's `serverFactory`).
  *

@@ -1,4 +1,7 @@
 /**
+ * Performance machinery for `npm run bench -- gallery` (cached gallery pages ≥ 0.7× a bare
+ * server sending the same bytes).
+ *
  * The gallery pages' fast path (lib/front-door.ts): a plain page request, answered from the
  * page cache before Fastify routes it, with the route's status, headers and bytes.
  *

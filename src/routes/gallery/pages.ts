@@ -1,4 +1,7 @@
 /**
+ * Performance machinery for `npm run bench -- gallery` (cached gallery pages ≥ 0.7× a bare
+ * server sending the same bytes).
+ *
  * Gallery pages built from the in-memory library, and the cache of their serialised bytes.
  *
  * A page only changes when the library changes (`generation`), when event settings change

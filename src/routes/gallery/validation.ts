@@ -1,4 +1,7 @@
 /**
+ * Performance machinery for `npm run bench -- gallery` (cached gallery pages ≥ 0.7× a bare
+ * server sending the same bytes).
+ *
  * The gallery routes' validator compiler. The zod schemas (schemas.ts) stay the single
  * source of truth, and what the OpenAPI document shows; this only recognises the common
  * valid request (`?page=3&limit=50`, plain path names) without running zod, which costs

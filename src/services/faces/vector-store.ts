@@ -41,7 +41,10 @@ export class VectorStore {
       at += p.vectors.length;
     }
     const list = photos.map((p) => ({ photo: p.photo, faces: p.vectors.length / this.dim }));
-    await this.thread().call({ type: 'put', event, dim: this.dim, photos: list, vectors }, [vectors.buffer]);
+    await this.thread().call(
+      { type: 'put', event, dim: this.dim, photos: list, vectors },
+      { transfer: [vectors.buffer] },
+    );
   }
 
   async remove(event: string, photoIds: string[]): Promise<void> {

@@ -1,4 +1,7 @@
 /**
+ * Performance machinery for `npm run bench -- notifier` (mail on adds ≤ 5 ms to order
+ * submission's p99).
+ *
  * `threadedDelivery(setup)`: a Deliver that runs in the mail thread (mail-thread.ts), so
  * rendering labels and encoding mail never block the event loop that serves requests.
  *
@@ -14,9 +17,9 @@
  * other delivery in it then fails like after a crash, and is retried.
  */
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../../lib/thread.js';
+import { CallCancelled, startThread, ThreadCalls } from '../../lib/thread.js';
 import type { Deliver } from './delivery.js';
-import type { MailThreadCancel, MailThreadReply, MailThreadRequest, MailThreadSetup } from './mail-thread.js';
+import type { MailThreadReply, MailThreadRequest, MailThreadSetup } from './mail-thread.js';
 import type { TransportName } from './transports/transport.js';
 
 const IDLE_MS = 30_000;
@@ -30,109 +33,86 @@ export class DeliveryCancelled extends Error {
   override name = 'DeliveryCancelled';
 }
 
-type Pending = {
-  resolve: (via: TransportName) => void;
-  reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
-  /** The thread it was posted to (a stopped thread's exit settles only its own). */
-  thread: Worker;
-  cancelled: boolean;
-  unlisten: () => void;
-};
+type Thread = { worker: Worker; calls: ThreadCalls<MailThreadRequest, MailThreadReply> };
 
 class MailThread {
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  private thread: Thread | null = null;
+  private inFlightCount = 0;
   private idleTimer: NodeJS.Timeout | undefined;
 
   deliver(setup: MailThreadSetup, draft: MailThreadRequest['draft'], signal?: AbortSignal): Promise<TransportName> {
     if (signal?.aborted) return Promise.reject(new DeliveryCancelled('cut off before it started'));
     clearTimeout(this.idleTimer);
-    const id = this.nextId++;
-    return new Promise<TransportName>((resolve, reject) => {
-      const timer = setTimeout(
-        () => this.settle(id, new Error('mail thread did not answer in time')),
-        REQUEST_TIMEOUT_MS,
-      );
+    const t = this.current();
+    this.inFlightCount++;
+    // Keeps the process alive while a delivery is under way (e.g. a script awaiting flush()).
+    t.worker.ref();
+    let cancelled = false;
+    let grace: NodeJS.Timeout | undefined;
+    // The call tells the thread to drop or stop the delivery; one that has not answered in
+    // CANCEL_GRACE_MS is stopped with the thread, and settles once the thread has exited.
+    const onAbort = () => {
+      cancelled = true;
+      grace = setTimeout(() => {
+        if (this.thread === t) this.thread = null;
+        void t.worker.terminate();
+      }, CANCEL_GRACE_MS);
+      grace.unref();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('mail thread did not answer in time')), REQUEST_TIMEOUT_MS);
       timer.unref();
-      const w = this.thread();
-      const onAbort = () => this.cancel(id);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const unlisten = () => signal?.removeEventListener('abort', onAbort);
-      this.pending.set(id, { resolve, reject, timer, thread: w, cancelled: false, unlisten });
-      const req: MailThreadRequest = { type: 'deliver', id, setup, draft };
-      // Keeps the process alive while a delivery is under way (e.g. a script awaiting flush()).
-      w.ref();
-      w.postMessage(req);
     });
+    const answered = t.calls.call({ setup, draft }, { signal }).then((reply) => {
+      if (reply.ok) return reply.via;
+      throw reply.cancelled ? new DeliveryCancelled(reply.error) : new Error(reply.error);
+    });
+    return Promise.race([answered, late])
+      .catch((err: Error) => {
+        if (err instanceof DeliveryCancelled) throw err;
+        if (cancelled || err instanceof CallCancelled) throw new DeliveryCancelled(err.message);
+        throw err;
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        clearTimeout(grace);
+        signal?.removeEventListener('abort', onAbort);
+        this.settled();
+      });
   }
 
   /** Deliveries still waiting for the thread (tests). */
   get inFlight(): number {
-    return this.pending.size;
+    return this.inFlightCount;
   }
 
-  private thread(): Worker {
-    if (this.worker) return this.worker;
-    const w = startThread(import.meta.url, 'mail-thread');
-    w.unref();
-    w.on('message', (reply: MailThreadReply) => {
-      if (reply.ok) this.settle(reply.id, reply.via);
-      else this.settle(reply.id, reply.cancelled ? new DeliveryCancelled(reply.error) : new Error(reply.error));
-    });
-    const gone = (err: Error) => {
-      if (this.worker === w) this.worker = null;
-      for (const [id, p] of [...this.pending]) if (p.thread === w) this.settle(id, err);
-    };
-    w.on('error', (err) => gone(new Error(`mail thread crashed: ${err.message}`)));
-    w.on('exit', (code) => gone(new Error(`mail thread exited (${code})`)));
-    this.worker = w;
-    return w;
+  /** The thread, started again if it is not running (never started, idle-stopped, crashed). */
+  private current(): Thread {
+    if (this.thread && !this.thread.calls.failed) return this.thread;
+    const worker = startThread(import.meta.url, 'mail-thread');
+    worker.unref();
+    this.thread = { worker, calls: new ThreadCalls(worker, 'mail') };
+    return this.thread;
   }
 
-  /** Asks the thread to drop or stop a delivery; stops the thread if it has not answered in time. */
-  private cancel(id: number): void {
-    const p = this.pending.get(id);
-    if (!p || p.cancelled) return;
-    p.cancelled = true;
-    const msg: MailThreadCancel = { type: 'cancel', id };
-    p.thread.postMessage(msg);
-    const timer = setTimeout(() => {
-      if (this.pending.get(id) === p) void this.terminate(p.thread);
-    }, CANCEL_GRACE_MS);
-    timer.unref();
-  }
-
-  /** Stops `w`; its deliveries settle when it has exited (nothing of them runs after that). */
-  private async terminate(w: Worker): Promise<void> {
-    if (this.worker === w) this.worker = null;
-    await w.terminate();
-  }
-
-  private settle(id: number, result: TransportName | Error): void {
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    clearTimeout(p.timer);
-    p.unlisten();
-    if (!(result instanceof Error)) p.resolve(result);
-    else if (p.cancelled && !(result instanceof DeliveryCancelled)) p.reject(new DeliveryCancelled(result.message));
-    else p.reject(result);
-    if (this.pending.size === 0) {
-      this.worker?.unref();
-      clearTimeout(this.idleTimer);
-      this.idleTimer = setTimeout(() => this.stop(), IDLE_MS);
-      this.idleTimer.unref();
-    }
+  /** Once nothing is under way: the thread no longer holds the process, and stops after IDLE_MS. */
+  private settled(): void {
+    this.inFlightCount--;
+    if (this.inFlightCount > 0) return;
+    this.thread?.worker.unref();
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.stop(), IDLE_MS);
+    this.idleTimer.unref();
   }
 
   async stop(): Promise<void> {
     clearTimeout(this.idleTimer);
-    const w = this.worker;
-    if (!w || this.pending.size > 0) return;
-    this.worker = null;
-    await w.terminate();
+    const t = this.thread;
+    if (!t || this.inFlightCount > 0) return;
+    this.thread = null;
+    await t.worker.terminate();
   }
 }
 

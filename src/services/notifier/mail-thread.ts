@@ -8,14 +8,15 @@
  * every app in the process. Label renderers are kept per return address; transports are
  * made per message (nothing pooled to go stale across an outage).
  *
- * A `cancel` (an app shutting down) drops the request if it has not started, or aborts it
- * at its next step (no file is written after that); either way the answer says
- * `cancelled`. A network send already under way can't be stopped from here: the client
+ * Answers with `answerCalls` (lib/thread.ts), one delivery at a time. A call cut off (an app
+ * shutting down) is dropped if it has not started, or aborted at its next step (no file is
+ * written after that); either way the answer says `cancelled`. A network send already under way can't be stopped from here: the client
  * stops the whole thread if it does not answer in time.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { answerCalls } from '../../lib/thread.js';
 import { createLabelRenderer } from '../labels/renderer.js';
 import type { LabelRenderer } from '../labels/types.js';
 import { describeError } from './chain.js';
@@ -26,15 +27,13 @@ import type { TransportSpec } from './transports/specs.js';
 import type { TransportName } from './transports/transport.js';
 
 export type MailThreadSetup = { returnAddress: string; transports: TransportSpec[] };
-export type MailThreadRequest = { type: 'deliver'; id: number; setup: MailThreadSetup; draft: MailDraft };
-export type MailThreadCancel = { type: 'cancel'; id: number };
+export type MailThreadRequest = { setup: MailThreadSetup; draft: MailDraft };
 export type MailThreadReply =
-  | { id: number; ok: true; via: TransportName }
+  | { ok: true; via: TransportName }
   /** `cancelled`: cut off (nothing more was written); else a failure to retry. */
-  | { id: number; ok: false; error: string; cancelled: boolean };
+  | { ok: false; error: string; cancelled: boolean };
 
-const port = parentPort;
-if (!port) throw new Error('mail-thread must run in a worker thread');
+if (!parentPort) throw new Error('mail-thread must run in a worker thread');
 
 /** Mail is background work: on Linux, this thread runs at nice 10, so requests win the CPU. */
 export const MAIL_THREAD_NICE = 10;
@@ -57,43 +56,18 @@ function labelsFor(returnAddress: string): LabelRenderer {
   return r;
 }
 
-async function handle(req: MailThreadRequest, signal: AbortSignal): Promise<MailThreadReply> {
+// One delivery at a time (answerCalls): rendering a label keeps this thread and a libvips
+// thread busy, and on a small machine (2 cores) doing several at once would starve the main
+// thread of CPU.
+answerCalls<MailThreadRequest, MailThreadReply>(async (req, signal) => {
   const transports = req.setup.transports.map(createTransport);
   try {
     const labels = labelsFor(req.draft.returnAddress ?? req.setup.returnAddress);
     const via = await createDelivery(labels, transports)(req.draft, signal);
-    return { id: req.id, ok: true, via };
+    return { ok: true, via };
   } catch (err) {
-    return { id: req.id, ok: false, error: describeError(err), cancelled: signal.aborted };
+    return { ok: false, error: describeError(err), cancelled: signal.aborted };
   } finally {
     await Promise.all(transports.map((t) => t.close().catch(() => {})));
   }
-}
-
-/** Requests not answered yet, with the switch that cuts each off. */
-const open = new Map<number, { controller: AbortController; started: boolean }>();
-
-// One delivery at a time: rendering a label keeps this thread and a libvips thread busy, and
-// on a small machine (2 cores) doing several at once would starve the main thread of CPU.
-let queue: Promise<void> = Promise.resolve();
-port.on('message', (msg: MailThreadRequest | MailThreadCancel) => {
-  if (msg.type === 'cancel') {
-    const entry = open.get(msg.id);
-    if (!entry) return; // answered already
-    entry.controller.abort();
-    if (!entry.started) {
-      open.delete(msg.id);
-      port.postMessage({ id: msg.id, ok: false, error: 'cut off before it started', cancelled: true });
-    }
-    return;
-  }
-  const entry = { controller: new AbortController(), started: false };
-  open.set(msg.id, entry);
-  queue = queue.then(async () => {
-    if (open.get(msg.id) !== entry) return; // cancelled while waiting
-    entry.started = true;
-    const reply = await handle(msg, entry.controller.signal);
-    open.delete(msg.id);
-    port.postMessage(reply);
-  });
 });

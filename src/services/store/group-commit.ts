@@ -1,4 +1,7 @@
 /**
+ * Performance machinery for `npm run bench -- store` (creates/s ≥ 0.6× the raw engine's
+ * single-row commits) and `npm run bench -- orders` (≥ 0.5× a bare validating route).
+ *
  * Group commit for order creates. Every create must be durable before it resolves, so each
  * commit waits for an fsync; and all creates of one prefix serialise on that prefix's
  * sequence row. Writing creates one transaction each would cap throughput at one fsync per

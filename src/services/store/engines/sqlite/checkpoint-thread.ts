@@ -9,59 +9,53 @@
  * writes. `synchronous = FULL` is per connection, and here it makes the checkpoint fsync
  * the WAL before copying and the database file after.
  *
- * Plain JavaScript, evaluated in the thread (`eval: true`): it needs nothing but the driver,
- * and without a TypeScript loader the thread starts in milliseconds (tests start one per
- * store; through tsx each took about 300 ms of CPU).
+ * Started with `startThread` and answering with `answerCalls` (lib/thread.ts): `open` first
+ * (its own connection), then `checkpoint` on the checkpointer's timer or when asked, `stop`
+ * last. It imports nothing of the server but those two helpers, so it starts in milliseconds.
  */
 
+import { workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { answerCalls } from '../../../../lib/thread.js';
+
 export type CheckpointThreadData = {
-  /** `require.resolve('better-sqlite3')`: the thread loads the same driver as the store. */
-  driver: string;
   file: string;
-  intervalMs: number;
   busyTimeoutMs: number;
 };
 
-/** To the thread: checkpoint now (its report carries `id`), or close the connection and exit. */
-export type CheckpointCommand = { type: 'checkpoint'; id: number } | { type: 'stop' };
+/** To the thread: open its connection, checkpoint now, or close the connection. */
+export type CheckpointCommand = { type: 'open' } | { type: 'checkpoint' } | { type: 'stop' };
 
 /**
- * From the thread: ready; after each checkpoint what `wal_checkpoint` reported; or a failure.
- * `id` is the command's for a checkpoint asked for, absent for the timer's.
+ * From the thread: ready (opened), closed (stopped); after each checkpoint what
+ * `wal_checkpoint` reported, or a failure. An `open` that fails rejects its call.
  */
 export type CheckpointReport =
   | { type: 'ready' }
-  | { type: 'checkpointed'; busy: number; log: number; checkpointed: number; id?: number }
-  | { type: 'failed'; error: string; fatal: boolean; id?: number };
+  | { type: 'closed' }
+  | { type: 'checkpointed'; busy: number; log: number; checkpointed: number }
+  | { type: 'failed'; error: string; fatal: boolean };
 
-export const CHECKPOINT_THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const send = (report) => parentPort.postMessage(report);
-let db;
-try {
-  db = new Database(workerData.file, { fileMustExist: true, timeout: workerData.busyTimeoutMs });
-  db.pragma('synchronous = FULL');
-} catch (err) {
-  send({ type: 'failed', error: String(err && err.message), fatal: true });
-  process.exit(1);
-}
-const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-function run(id) {
+let checkpoint: Database.Statement | undefined;
+let db: Database.Database | undefined;
+answerCalls<CheckpointCommand, CheckpointReport>((cmd) => {
+  if (cmd.type === 'open') {
+    const { file, busyTimeoutMs } = workerData as CheckpointThreadData;
+    db = new Database(file, { fileMustExist: true, timeout: busyTimeoutMs });
+    db.pragma('synchronous = FULL');
+    checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+    return { type: 'ready' };
+  }
+  if (cmd.type === 'stop') {
+    db?.close();
+    return { type: 'closed' };
+  }
+  if (!checkpoint) return { type: 'failed', error: 'the connection is not open', fatal: true };
   try {
-    const r = checkpoint.get();
-    send({ type: 'checkpointed', busy: r.busy, log: r.log, checkpointed: r.checkpointed, id });
+    const r = checkpoint.get() as { busy: number; log: number; checkpointed: number };
+    return { type: 'checkpointed', busy: r.busy, log: r.log, checkpointed: r.checkpointed };
   } catch (err) {
     // SQLITE_BUSY (another process checkpointing) and the like: the next interval tries again.
-    send({ type: 'failed', error: String(err && err.message), fatal: false, id });
+    return { type: 'failed', error: String((err as Error | undefined)?.message), fatal: false };
   }
-}
-const timer = setInterval(() => run(undefined), workerData.intervalMs);
-parentPort.on('message', (cmd) => {
-  if (cmd.type === 'checkpoint') return run(cmd.id);
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
 });
-send({ type: 'ready' });
-`;

@@ -1,4 +1,7 @@
 /**
+ * Performance machinery for `npm run bench -- store` (creates/s with the WAL synced here
+ * against libuv's busy pool; creates/s ≥ 0.6× the raw engine's single-row commits).
+ *
  * A thread of its own for the WAL's fdatasync (wal-sync.ts), so that a batch of orders never
  * waits in libuv's thread pool behind other work.
  *
@@ -9,7 +12,8 @@
  * 3.2–3.4 ms, p99 31–35 against 27–29 ms. Without that load both are the same (87,000–105,000
  * in 6 s each).
  *
- * The hand-over is a SharedArrayBuffer, not messages: the thread blocks in `Atomics.wait`
+ * The thread's code is fdatasync-thread.ts, started with `startThread` like every thread. The
+ * hand-over is a SharedArrayBuffer (wal-sync-slots.ts), not `ThreadCalls`' messages: the thread blocks in `Atomics.wait`
  * until the store writes a request, and the store awaits `Atomics.waitAsync` on the reply.
  * A MessagePort round trip per batch cost about a quarter of the store's throughput when
  * nothing else was running; this costs nothing measurable.
@@ -27,40 +31,10 @@
  */
 import fs from 'node:fs';
 import { getSystemErrorName } from 'node:util';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../../../lib/thread.js';
 import { fdatasyncFile, type WalSync } from './wal-sync.js';
-
-// Slots of the shared Int32Array.
-/** The number of the last sync asked for (the thread waits for it to change); -1: stop. */
-const REQUEST = 0;
-/** The number of the last sync done. */
-const DONE = 1;
-/** The descriptor to sync. */
-const FD = 2;
-/** 0, or the errno of the last sync that failed. */
-const ERRNO = 3;
-
-/** Plain JavaScript evaluated in the thread: nothing to load, it starts in milliseconds. */
-const THREAD_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const slots = new Int32Array(workerData);
-let seen = 0;
-for (;;) {
-  Atomics.wait(slots, ${REQUEST}, seen);
-  seen = Atomics.load(slots, ${REQUEST});
-  if (seen < 0) break;
-  let errno = 0;
-  try {
-    fs.fdatasyncSync(Atomics.load(slots, ${FD}));
-  } catch (err) {
-    errno = typeof err.errno === 'number' && err.errno !== 0 ? err.errno : -5; // EIO
-  }
-  Atomics.store(slots, ${ERRNO}, errno);
-  Atomics.store(slots, ${DONE}, seen);
-  Atomics.notify(slots, ${DONE});
-}
-`;
+import { DONE, ERRNO, FD, REQUEST, SLOTS } from './wal-sync-slots.js';
 
 // ES2024's Atomics.waitAsync (in Node 20), typed here: the project's lib is ES2023.
 type WaitAsync = (
@@ -71,7 +45,7 @@ type WaitAsync = (
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 export class WalSyncThread {
-  private readonly slots = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+  private readonly slots = new Int32Array(new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT));
   private readonly worker: Worker;
   private readonly gone: Promise<void>;
   private alive = true;
@@ -85,7 +59,7 @@ export class WalSyncThread {
   private pending = 0;
 
   constructor() {
-    this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: this.slots.buffer });
+    this.worker = startThread(import.meta.url, 'fdatasync-thread', { workerData: this.slots.buffer });
     this.gone = new Promise<void>((resolve) => {
       const down = () => {
         this.alive = false;
