@@ -68,7 +68,27 @@ const SETTING_KEYS = [
   'shippingFee',
   'packages',
   'earlyBird',
+  'showRejected',
+  'minRating',
+  'featuredRating',
 ] as const;
+
+/** The photographer's metadata settings (docs/contract.md, "The photographer's metadata"). */
+const ShowRejected = z
+  .boolean()
+  .describe('List photos the photographer rejected (xmp:Rating −1) too; default false: they are private');
+const MinRating = z
+  .number()
+  .int()
+  .min(0)
+  .max(5)
+  .describe('List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all');
+const FeaturedRating = z
+  .number()
+  .int()
+  .min(1)
+  .max(5)
+  .describe('`?featured=1` and the featured row list photos rated at least this (1–5); default 4');
 
 export const EventConfigUpdate = z
   .strictObject({
@@ -84,6 +104,9 @@ export const EventConfigUpdate = z
     shippingFee: Dollars.optional().describe('Shipping fee in dollars for orders that ship'),
     packages: PackageList.optional(),
     earlyBird: EarlyBirdBody.optional(),
+    showRejected: ShowRejected.optional(),
+    minRating: MinRating.optional(),
+    featuredRating: FeaturedRating.optional(),
   })
   .refine((b) => SETTING_KEYS.some((k) => b[k] !== undefined), {
     message: `name at least one of ${SETTING_KEYS.join(', ')}`,
@@ -122,6 +145,9 @@ export const EventConfig = z
           '(4x6, 5x7, 8x10, the event\'s `printSizes` setting, or a name such as "11x14"): the aspect of the print, ' +
           'for the crop chooser',
       ),
+    showRejected: ShowRejected,
+    minRating: MinRating,
+    featuredRating: FeaturedRating,
   })
   .meta({ id: 'EventConfig' });
 export type EventConfig = z.infer<typeof EventConfig>;
@@ -145,6 +171,9 @@ export function toEventConfig(ev: EffectiveEvent, now: Date = new Date()): Event
     active: ev.open,
     closedReason: closedReason(ev, now),
     printSizes: pricedPrintSizes(ev),
+    showRejected: ev.showRejected,
+    minRating: ev.minRating,
+    featuredRating: ev.featuredRating,
   };
 }
 
@@ -175,6 +204,9 @@ export function toSettingsPatch(body: EventConfigUpdate) {
       body.earlyBird === undefined || body.earlyBird === null
         ? body.earlyBird
         : { percent: body.earlyBird.percent, until: new Date(body.earlyBird.until).toISOString() },
+    showRejected: body.showRejected,
+    minRating: body.minRating,
+    featuredRating: body.featuredRating,
   };
 }
 

@@ -348,6 +348,9 @@ describe('GET /api/proxy-events', () => {
       orderingEnabled: true,
       deadline,
       printSizes: {},
+      showRejected: false,
+      minRating: 0,
+      featuredRating: 4,
       photoCount: 1,
       open: deadline === null || Date.parse(deadline) > now,
     });

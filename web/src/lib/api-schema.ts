@@ -426,6 +426,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds "Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400. */
+                    q?: string;
+                    /** @description `1`: only photos rated at least the event's `featuredRating` (default 4 stars) */
+                    featured?: "0" | "1" | "true" | "false";
                     /** @description Jump to a time: the page (at `limit`) holding the first listed photo whose camera clock time of day (EXIF as written, no time-zone conversion) is at or after `HH:MM`. Overrides `page`; when no photo is that late, the last page. */
                     at?: string;
                     /** @description With `at`: only photos of this day folder count (the page is still one of the whole event) */
@@ -516,6 +520,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds "Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400. */
+                    q?: string;
+                    /** @description `1`: only photos rated at least the event's `featuredRating` (default 4 stars) */
+                    featured?: "0" | "1" | "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -607,6 +615,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds "Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400. */
+                    q?: string;
+                    /** @description `1`: only photos rated at least the event's `featuredRating` (default 4 stars) */
+                    featured?: "0" | "1" | "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -2167,7 +2179,8 @@ export interface paths {
          *     `shippingFee` (dollars), `packages` (`[{ size, count, price }]`: per size, every full `count` copies cost
          *     `price` dollars; one per size, on the price list, cheaper than its copies; replaces the list, `[]` removes
          *     all) and `earlyBird` (`{ percent, until }`: whole percent off orders placed before `until`; `null` removes
-         *     it). Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
+         *     it), `showRejected`, `minRating` (0–5) and `featuredRating` (1–5): which of the photographer's ratings
+         *     are listed and featured. Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
          *     the change: 400 `VALIDATION_FAILED`.
          *     Fields left out keep their current value. The change is stored in the order store, applies at once
          *     (gallery status, `/api/proxy-events`, order submission) and survives restarts.
@@ -6827,6 +6840,12 @@ export interface components {
                  */
                 until: string;
             } | null;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected?: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating?: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating?: number;
         };
         EventConfigInput: {
             eventSlug: string;
@@ -6871,6 +6890,12 @@ export interface components {
                     number
                 ];
             };
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating: number;
         };
         ActiveEventListInput: {
             eventSlug: string;
@@ -7013,6 +7038,16 @@ export interface components {
                 height: number;
                 /** @description EXIF capture time, ISO 8601: the camera clock as written (its wall-clock time, whatever offset the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. Absent when the file has none. */
                 takenAt?: string;
+                /** @description The photographer's keywords (XMP dc:subject, the last part of lr:hierarchicalSubject, IPTC Keywords); those starting with `_` are private and never served. Absent when none. */
+                keywords?: string[];
+                /** @description The caption (XMP dc:description, IPTC Caption-Abstract); absent when none */
+                caption?: string;
+                /** @description The title (XMP dc:title or photoshop:Headline); absent when none */
+                title?: string;
+                /** @description The photographer's star rating (xmp:Rating): 0–5, −1 for a reject (listed only where the event shows rejects); absent when unrated */
+                rating?: number;
+                /** @description Who took it (XMP dc:creator, photoshop:Credit, IPTC By-line, EXIF Artist); absent when unknown */
+                photographer?: string;
             };
         };
         GalleryEventInput: {
@@ -8056,6 +8091,12 @@ export interface components {
                  */
                 until: string;
             } | null;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected?: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating?: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating?: number;
         };
         EventConfig: {
             eventSlug: string;
@@ -8100,6 +8141,12 @@ export interface components {
                     number
                 ];
             };
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating: number;
         };
         ActiveEventList: {
             eventSlug: string;
@@ -8242,6 +8289,16 @@ export interface components {
                 height: number;
                 /** @description EXIF capture time, ISO 8601: the camera clock as written (its wall-clock time, whatever offset the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. Absent when the file has none. */
                 takenAt?: string;
+                /** @description The photographer's keywords (XMP dc:subject, the last part of lr:hierarchicalSubject, IPTC Keywords); those starting with `_` are private and never served. Absent when none. */
+                keywords?: string[];
+                /** @description The caption (XMP dc:description, IPTC Caption-Abstract); absent when none */
+                caption?: string;
+                /** @description The title (XMP dc:title or photoshop:Headline); absent when none */
+                title?: string;
+                /** @description The photographer's star rating (xmp:Rating): 0–5, −1 for a reject (listed only where the event shows rejects); absent when unrated */
+                rating?: number;
+                /** @description Who took it (XMP dc:creator, photoshop:Credit, IPTC By-line, EXIF Artist); absent when unknown */
+                photographer?: string;
             };
         };
         GalleryEvent: {

@@ -16,6 +16,10 @@ export const EventSettings = z.object({
   packages: z.array(Package).optional(),
   /** null removes a default early bird. */
   earlyBird: EarlyBird.nullable().optional(),
+  /** The photographer's metadata (docs/contract.md, "The photographer's metadata"). */
+  showRejected: z.boolean().optional(),
+  minRating: z.number().int().min(0).max(5).optional(),
+  featuredRating: z.number().int().min(1).max(5).optional(),
   updatedAt: z.iso.datetime({ offset: true }),
 });
 export type EventSettings = z.infer<typeof EventSettings>;
