@@ -14,7 +14,7 @@ export type GridPhoto = {
 };
 
 /** Each candidate of a srcset made same-origin, like `localUrl` does for one URL. */
-function localSrcset(srcset: string | undefined): string | undefined {
+export function localSrcset(srcset: string | undefined): string | undefined {
   if (!srcset) return undefined;
   return srcset
     .split(', ')

@@ -2743,6 +2743,8 @@ export interface paths {
          *     `completedCount` and `cancelledCount` are the sizes of the three lists; `totalRevenue` sums the paid
          *     totals, `pendingRevenue` the pending ones; `averageOrderValue` is the mean paid total (0 when none).
          *     Amounts are numbers of dollars, computed in cents. `?eventSlug=` for one event.
+         *     `?by=photographer` adds `byPhotographer`: per photographer of the photos (the photographer’s metadata;
+         *     `unknown` for none), the paid orders with their photos, the prints and the lines’ revenue.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
          *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
@@ -2752,6 +2754,8 @@ export interface paths {
                 query?: {
                     /** @description Only orders of this event (its code); an event with no orders gives an empty list */
                     eventSlug?: string;
+                    /** @description `photographer`: adds `byPhotographer`, the paid orders’ lines by the photographer of their photo */
+                    by?: "photographer";
                 };
                 header?: never;
                 path?: never;
@@ -2765,7 +2769,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["SalesSummary"];
+                        "application/json": components["schemas"]["SalesSummaryByPhotographer"];
                     };
                 };
                 /** @description `VALIDATION_FAILED`: The request is not valid */
@@ -6597,6 +6601,34 @@ export interface components {
             /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
             totalDiscounts: number;
         };
+        SalesSummaryByPhotographerInput: {
+            /** @description All orders (held high-value orders excluded) */
+            totalOrders: number;
+            pendingCount: number;
+            /** @description Paid orders */
+            completedCount: number;
+            /** @description Cancelled and void orders */
+            cancelledCount: number;
+            /** @description Sum of paid totals, dollars */
+            totalRevenue: number;
+            /** @description Sum of pending totals, dollars */
+            pendingRevenue: number;
+            /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
+            averageOrderValue: number;
+            /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
+            totalDiscounts: number;
+            /** @description With `?by=photographer`: highest revenue first */
+            byPhotographer?: {
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                /** @description Paid orders with at least one line of their photos */
+                orders: number;
+                /** @description Copies (line quantities) of their photos in paid orders */
+                prints: number;
+                /** @description Those lines' amounts, dollars (before an order's discounts and shipping, which are no one's) */
+                revenue: number;
+            }[];
+        };
         OrderChangeInput: {
             /** @constant */
             success: true;
@@ -7848,6 +7880,34 @@ export interface components {
             /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
             totalDiscounts: number;
         };
+        SalesSummaryByPhotographer: {
+            /** @description All orders (held high-value orders excluded) */
+            totalOrders: number;
+            pendingCount: number;
+            /** @description Paid orders */
+            completedCount: number;
+            /** @description Cancelled and void orders */
+            cancelledCount: number;
+            /** @description Sum of paid totals, dollars */
+            totalRevenue: number;
+            /** @description Sum of pending totals, dollars */
+            pendingRevenue: number;
+            /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
+            averageOrderValue: number;
+            /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
+            totalDiscounts: number;
+            /** @description With `?by=photographer`: highest revenue first */
+            byPhotographer?: {
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                /** @description Paid orders with at least one line of their photos */
+                orders: number;
+                /** @description Copies (line quantities) of their photos in paid orders */
+                prints: number;
+                /** @description Those lines' amounts, dollars (before an order's discounts and shipping, which are no one's) */
+                revenue: number;
+            }[];
+        };
         OrderChange: {
             /** @constant */
             success: true;
@@ -8942,6 +9002,7 @@ export type AdminOrderPhotoInput = components['schemas']['AdminOrderPhotoInput']
 export type AdminOrderLineInput = components['schemas']['AdminOrderLineInput'];
 export type AdminOrderInput = components['schemas']['AdminOrderInput'];
 export type SalesSummaryInput = components['schemas']['SalesSummaryInput'];
+export type SalesSummaryByPhotographerInput = components['schemas']['SalesSummaryByPhotographerInput'];
 export type OrderChangeInput = components['schemas']['OrderChangeInput'];
 export type OrderUpdateInput = components['schemas']['OrderUpdateInput'];
 export type OrderStatusUpdateInput = components['schemas']['OrderStatusUpdateInput'];
@@ -9006,6 +9067,7 @@ export type AdminOrderPhoto = components['schemas']['AdminOrderPhoto'];
 export type AdminOrderLine = components['schemas']['AdminOrderLine'];
 export type AdminOrder = components['schemas']['AdminOrder'];
 export type SalesSummary = components['schemas']['SalesSummary'];
+export type SalesSummaryByPhotographer = components['schemas']['SalesSummaryByPhotographer'];
 export type OrderChange = components['schemas']['OrderChange'];
 export type OrderUpdate = components['schemas']['OrderUpdate'];
 export type OrderStatusUpdate = components['schemas']['OrderStatusUpdate'];

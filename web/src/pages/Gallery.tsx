@@ -11,8 +11,8 @@ import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { SearchIcon } from '../components/icons.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { OffersNotice } from '../components/Offers.js';
-import { type GridPhoto, PhotoGrid } from '../components/PhotoGrid.js';
-import { type ApiError, enc, getJson } from '../lib/api.js';
+import { type GridPhoto, localSrcset, PhotoGrid } from '../components/PhotoGrid.js';
+import { type ApiError, enc, getJson, localUrl } from '../lib/api.js';
 import type {
   GalleryEventPage as EventPage,
   GalleryDayPage,
@@ -41,9 +41,22 @@ const feeds = new Map<string, Feed>();
 
 let markedInteractive = false;
 
-export default function Gallery({ code, day, session }: { code: string; day?: string; session?: string }) {
-  const path = eventPath(code, day, session);
+type GalleryProps = { code: string; day?: string; session?: string };
+
+/** Another search (or none) is another list: its own state, from its own first page. */
+export default function Gallery(props: GalleryProps) {
+  const searched = useLocation().query.get('q')?.trim() ?? '';
+  return <GalleryList key={searched} {...props} />;
+}
+
+function GalleryList({ code, day, session }: GalleryProps) {
+  const folderPath = eventPath(code, day, session);
   const isEventPage = day === undefined;
+  // `?q=`: a search of the photographer's keywords, captions and names (the server answers it).
+  const searched = useLocation().query.get('q')?.trim() ?? '';
+  /** The feed's key and the list's URL without paging: the folder, or a search within it. */
+  const path = searched ? `${folderPath}?q=${enc(searched)}` : folderPath;
+  const pageUrl = (n: number) => `${path}${searched ? '&' : '?'}page=${n}&limit=${PAGE_SIZE}`;
   // Event name, status and folders come with the event page; folder pages ask for them apart.
   const meta = useFetch<EventPage>(`${eventPath(code)}?limit=${isEventPage ? PAGE_SIZE : 1}`);
   const event = meta.data?.event;
@@ -62,16 +75,16 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
 
   // Page 1: the event page has it in `meta`; folder pages fetch their own (in parallel with `meta`).
   useEffect(() => {
-    if (feed || !isEventPage) return;
+    if (feed || !isEventPage || searched) return;
     if (meta.data) {
       const d = meta.data;
       setFeed({ photos: d.photos, page: 1, totalPages: d.totalPages, totalCount: d.totalCount });
     } else if (meta.error) setError(meta.error);
   }, [isEventPage, meta.data, meta.error, feed]);
   useEffect(() => {
-    if (feed || isEventPage) return;
+    if (feed || (isEventPage && !searched)) return;
     const ctl = new AbortController();
-    getJson<FolderPage>(`${path}?page=1&limit=${PAGE_SIZE}`, { signal: ctl.signal }).then(
+    getJson<FolderPage>(pageUrl(1), { signal: ctl.signal }).then(
       (d) => setFeed({ photos: d.photos, page: 1, totalPages: d.totalPages, totalCount: d.totalCount }),
       (err: unknown) => !ctl.signal.aborted && setError(err as ApiError),
     );
@@ -110,7 +123,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
     try {
       const last = Math.min(page, start.totalPages);
       const numbers = Array.from({ length: last - start.page }, (_, i) => start.page + 1 + i);
-      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(`${path}?page=${n}&limit=${PAGE_SIZE}`)));
+      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(pageUrl(n))));
       const end = pages[pages.length - 1] as FolderPage;
       const next: Feed = {
         photos: [...start.photos, ...pages.flatMap((d) => d.photos)],
@@ -160,7 +173,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
     fetching.current = true;
     try {
       const numbers = Array.from({ length: Math.max(1, f.page) }, (_, i) => i + 1);
-      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(`${path}?page=${n}&limit=${PAGE_SIZE}`)));
+      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(pageUrl(n))));
       const end = pages[pages.length - 1] as FolderPage;
       const next: Feed = {
         photos: pages.flatMap((d) => d.photos),
@@ -210,7 +223,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
     number: p.number,
     thumbnail: p.thumbnail,
     fullSize: p.fullSize,
-    label: p.metadata.day ? `${p.metadata.day} · ${p.metadata.session}` : '',
+    label: [p.metadata.day ? `${p.metadata.day} · ${p.metadata.session}` : '', credit(p)].filter(Boolean).join(' · '),
   });
 
   /** Where this page's list has the photo; undefined when it is in another day or session. */
@@ -317,6 +330,7 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
             </p>
           )}
         </div>
+        <SearchPhotos folderPath={folderPath} searched={searched} />
         <FindPhoto
           code={code}
           photos={feed?.photos ?? []}
@@ -332,7 +346,15 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
           </button>
         </div>
       )}
-      {isEventPage && feed && feed.photos.length > 0 && <JumpToTime onJump={jumpTo} />}
+      {isEventPage && !searched && feed && feed.photos.length > 0 && <JumpToTime onJump={jumpTo} />}
+      {isEventPage && !searched && (
+        <FeaturedRow code={code} onOpen={(photos, index) => setOpen({ photos: photos.map(toLightbox), index })} />
+      )}
+      {searched && feed && (
+        <p class="search-summary" role="status">
+          {plural(feed.totalCount, 'photo')} for “{searched}” · <a href={folderPath}>Clear search</a>
+        </p>
+      )}
 
       {event && !event.status.active && (
         <Notice kind="warn" role="status">
@@ -384,7 +406,9 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
 
       {error && !feed && <ErrorBox error={error} onRetry={() => location.reload()} />}
       {!feed && !error && <Spinner label="Loading photos…" />}
-      {feed && feed.photos.length === 0 && <Notice>No photos here yet.</Notice>}
+      {feed && feed.photos.length === 0 && (
+        <Notice>{searched ? `No photo matches “${searched}”.` : 'No photos here yet.'}</Notice>
+      )}
       {feed && feed.photos.length > 0 && (
         <PhotoGrid
           photos={gridPhotos}
@@ -414,6 +438,73 @@ export default function Gallery({ code, day, session }: { code: string; day?: st
         />
       )}
     </main>
+  );
+}
+
+/** The photographer's credit of a photo, when the photographer's metadata names one. */
+function credit(p: PhotoItem): string {
+  return p.metadata.photographer ? `Photo: ${p.metadata.photographer}` : '';
+}
+
+/**
+ * Search by word: a character, a series, a caption's word, the photographer, or a number; the
+ * list below becomes the matches (`?q=` in the address, so it can be shared and "back" works).
+ */
+function SearchPhotos({ folderPath, searched }: { folderPath: string; searched: string }) {
+  const [value, setValue] = useState(searched);
+  useEffect(() => setValue(searched), [searched]);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const q = value.trim();
+    navigate(q ? `${folderPath}?q=${enc(q)}` : folderPath);
+  };
+  return (
+    <search class="find">
+      <form onSubmit={submit}>
+        <label for="search-photos">Search photos</label>
+        <div class="find-row">
+          <input
+            id="search-photos"
+            type="search"
+            autoComplete="off"
+            placeholder="Character, series, photographer…"
+            value={value}
+            onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+          />
+          <button type="submit" class="btn btn-secondary btn-icon-text">
+            <SearchIcon size={18} /> Search
+          </button>
+        </div>
+      </form>
+    </search>
+  );
+}
+
+const FEATURED = 12;
+
+/** The photographer's picks (`?featured=1`: rated at least the event's featuredRating), in a row. */
+function FeaturedRow({ code, onOpen }: { code: string; onOpen: (photos: PhotoItem[], index: number) => void }) {
+  const featured = useFetch<EventPage>(`${eventPath(code)}?featured=1&limit=${FEATURED}`);
+  const photos = featured.data?.photos ?? [];
+  if (photos.length === 0) return null;
+  return (
+    <section class="featured" aria-labelledby="featured-title">
+      <h2 id="featured-title">Featured</h2>
+      <ul class="featured-row">
+        {photos.map((p, i) => (
+          <li key={p.id}>
+            <button type="button" class="featured-tile" onClick={() => onOpen(photos, i)}>
+              <img
+                src={localUrl(p.thumbnail)}
+                srcset={localSrcset(p.srcset)}
+                alt={`Featured photo #${p.number}`}
+                loading="lazy"
+              />
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
