@@ -497,7 +497,7 @@ function FeaturedRow({ code, onOpen }: { code: string; onOpen: (photos: PhotoIte
               <img
                 src={localUrl(p.thumbnail)}
                 srcset={localSrcset(p.srcset)}
-                alt={`Featured photo #${p.number}`}
+                alt={`Featured: #${p.number}`}
                 loading="lazy"
               />
             </button>
