@@ -100,6 +100,9 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
   const [fee, setFee] = useState('');
   const [packages, setPackages] = useState<PackageRow[]>([]);
   const [early, setEarly] = useState<EarlyBirdFields>({ percent: '', until: '' });
+  const [showRejected, setShowRejected] = useState(false);
+  const [minRating, setMinRating] = useState(0);
+  const [featuredRating, setFeaturedRating] = useState(4);
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -112,6 +115,9 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     setFee(c.shippingFee.toFixed(2));
     setPackages(packageRows(c));
     setEarly(earlyBirdFields(c));
+    setShowRejected(c.showRejected);
+    setMinRating(c.minRating);
+    setFeaturedRating(c.featuredRating);
   };
   useEffect(() => {
     if (loaded.data && !config) adopt(loaded.data);
@@ -148,6 +154,10 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     // Publishing stores the price list shown, so the event sells at what the admin saw.
     if (!samePrices || publish) body.prices = prices;
     if (Number(fee) !== config.shippingFee) body.shippingFee = Number(fee);
+    // The photographer's ratings (docs/contract.md, "The photographer's metadata").
+    if (showRejected !== config.showRejected) body.showRejected = showRejected;
+    if (minRating !== config.minRating) body.minRating = minRating;
+    if (featuredRating !== config.featuredRating) body.featuredRating = featuredRating;
     const offers = offersChange(config, packages, early);
     if ('problem' in offers) return setProblem(offers.problem);
     Object.assign(body, offers.body);
@@ -208,6 +218,43 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
           />
           <span>Archived</span>
         </label>
+        <label class="switch">
+          <input
+            type="checkbox"
+            checked={showRejected}
+            onChange={(e) => setShowRejected((e.target as HTMLInputElement).checked)}
+          />
+          <span>Show rejected photos</span>
+        </label>
+      </div>
+      <div class="field">
+        <label for={id('min-rating')}>Show photos rated at least</label>
+        <select
+          id={id('min-rating')}
+          value={String(minRating)}
+          onChange={(e) => setMinRating(Number((e.target as HTMLSelectElement).value))}
+        >
+          <option value="0">All photos</option>
+          {[1, 2, 3, 4, 5].map((n) => (
+            <option key={n} value={String(n)}>
+              {n} {n === 1 ? 'star' : 'stars'}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for={id('featured-rating')}>Featured: photos rated at least</label>
+        <select
+          id={id('featured-rating')}
+          value={String(featuredRating)}
+          onChange={(e) => setFeaturedRating(Number((e.target as HTMLSelectElement).value))}
+        >
+          {[1, 2, 3, 4, 5].map((n) => (
+            <option key={n} value={String(n)}>
+              {n} {n === 1 ? 'star' : 'stars'}
+            </option>
+          ))}
+        </select>
       </div>
       <div class="field">
         <label for={id('deadline')}>Ordering deadline</label>
