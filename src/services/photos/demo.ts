@@ -135,7 +135,7 @@ function demoMetadata(event: DemoEvent, day: string, number: number, last: boole
 const xmlText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The XMP packet Lightroom embeds on export, with what the gallery reads. */
-export function demoXmp(meta: DemoMetadata): string {
+function demoXmp(meta: DemoMetadata): string {
   const li = (items: readonly string[]) => items.map((i) => `<rdf:li>${xmlText(i)}</rdf:li>`).join('');
   return [
     '<x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="Adobe XMP Core 7.0-c000">',

@@ -18,7 +18,7 @@ export const DEFAULT_PRICES_CENTS: Readonly<Record<string, number>> = Object.fre
 });
 export const DEFAULT_SHIPPING_FEE_CENTS = 500;
 /** `?featured=1`: four stars and up, unless the event says otherwise. */
-export const DEFAULT_FEATURED_RATING = 4;
+const DEFAULT_FEATURED_RATING = 4;
 
 const MAX_DOLLARS = 100_000;
 

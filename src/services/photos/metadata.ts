@@ -169,7 +169,7 @@ export function fieldsFromExifr(raw: Sections | undefined): MetadataFields {
 export const isPublicKeyword = (k: string) => !k.startsWith('_');
 
 /** Where a photo's sidecar would be: `IMG_0001.jpg.xmp` first, then `IMG_0001.xmp`. */
-export function sidecarCandidates(fileName: string): string[] {
+function sidecarCandidates(fileName: string): string[] {
   const dot = fileName.lastIndexOf('.');
   const base = dot > 0 ? fileName.slice(0, dot) : fileName;
   return [`${fileName}.xmp`, `${base}.xmp`];
@@ -192,7 +192,7 @@ export const sidecarSignature = (name: string, size: number, mtimeMs: number): S
   `${name}:${size}:${mtimeMs}`;
 
 /** A sidecar's fields; {} when it cannot be read (a sidecar half written is read again once it changes). */
-export async function parseSidecar(bytes: Buffer): Promise<MetadataFields> {
+async function parseSidecar(bytes: Buffer): Promise<MetadataFields> {
   try {
     return fieldsFromExifr((await exifrSidecar(bytes, { mergeOutput: false }, 'xmp')) as Sections | undefined);
   } catch {

@@ -15,7 +15,7 @@ import { isPublicKeyword } from './metadata.js';
 import type { Photo } from './types.js';
 
 /** Lower case, accents removed (compatibility decomposition, combining marks dropped). */
-export function foldText(s: string): string {
+function foldText(s: string): string {
   return s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

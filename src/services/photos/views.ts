@@ -97,7 +97,7 @@ export type ViewOptions = {
  * photographer's metadata"): a reject only when the event shows rejects; any other only when
  * rated at least `minRating` (unrated counts as 0).
  */
-export function listable(rating: number | null, rules: ListingRules): boolean {
+function listable(rating: number | null, rules: ListingRules): boolean {
   if (rating === -1) return rules.showRejected;
   return (rating ?? 0) >= rules.minRating;
 }
