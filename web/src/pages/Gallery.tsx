@@ -489,7 +489,9 @@ function FeaturedRow({ code, onOpen }: { code: string; onOpen: (photos: PhotoIte
   if (photos.length === 0) return null;
   return (
     <section class="featured" aria-labelledby="featured-title">
-      <h2 id="featured-title">Featured</h2>
+      <h2 id="featured-title" class="featured-title">
+        Featured
+      </h2>
       <ul class="featured-row">
         {photos.map((p, i) => (
           <li key={p.id}>
