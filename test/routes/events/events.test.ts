@@ -34,6 +34,9 @@ describe('GET /api/event-config', () => {
       active: true,
       closedReason: null,
       printSizes: { '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] },
+      showRejected: false,
+      minRating: 0,
+      featuredRating: 4,
     });
     expect((await call(app, { url: config(BX), admin: false })).json()).toMatchObject({
       prices: { '4x6': 4.5 },
