@@ -13,17 +13,26 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { centsToDollars } from '../../domain/money.js';
 import type { OrderRecord, OrderStatus } from '../../domain/order.js';
+import { photographerSales } from '../../domain/sales.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { AdminOrder, SalesSummary, toAdminOrder, toApiSummary } from '../../schemas/order.js';
+import { AdminOrder, SalesSummaryByPhotographer, toAdminOrder, toApiSummary } from '../../schemas/order.js';
 import { acceptsGzip } from '../common/content-encoding.js';
 import { etagMatches } from '../common/etag.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
 import { type ChangeDeps, changeOrder, changeShipping } from './changes.js';
 import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
-import { ListQuery, OrderList, UpdateOrderBody, UpdateShippingBody, UpdateStatusBody } from './schemas.js';
+import {
+  ListQuery,
+  OrderList,
+  SummaryQuery,
+  UpdateOrderBody,
+  UpdateShippingBody,
+  UpdateStatusBody,
+} from './schemas.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -61,6 +70,10 @@ const transitionsNote = [
 const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orders } = fastify.store;
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
+  /** The photographer a line's photo credits (a photo taken down since still counts for them). */
+  const photographerOfPhoto = (eventSlug: string, number: string) =>
+    (fastify.photos.findPhoto(eventSlug, number) ?? fastify.photos.findHiddenPhoto(eventSlug, number))?.metadata
+      ?.photographer;
   const listBytes = createOrderListBytes({ photos });
   const view = (o: OrderRecord) => toAdminOrder(o, photos);
   // Looked up at call time (tests swap in a push notifier that trusts their local push service).
@@ -139,14 +152,28 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`completedCount` and `cancelledCount` are the sizes of the three lists; `totalRevenue` sums the paid',
           'totals, `pendingRevenue` the pending ones; `averageOrderValue` is the mean paid total (0 when none).',
           'Amounts are numbers of dollars, computed in cents. `?eventSlug=` for one event.',
+          '`?by=photographer` adds `byPhotographer`: per photographer of the photos (the photographer’s metadata;',
+          '`unknown` for none), the paid orders with their photos, the prints and the lines’ revenue.',
           authNote,
         ].join('\n'),
         security,
-        querystring: ListQuery,
-        response: { 200: SalesSummary, ...errorResponses(...ADMIN_ERRORS) },
+        querystring: SummaryQuery,
+        response: { 200: SalesSummaryByPhotographer, ...errorResponses(...ADMIN_ERRORS) },
       },
     },
-    async (request) => toApiSummary(await orders.summary({ eventSlug: request.query.eventSlug })),
+    async (request) => {
+      const { eventSlug, by } = request.query;
+      const summary = toApiSummary(await orders.summary({ eventSlug }));
+      if (by !== 'photographer') return summary;
+      const paid = await orders.list({ statuses: ['paid'], eventSlug });
+      const byPhotographer = photographerSales(paid, photographerOfPhoto).map((p) => ({
+        photographer: p.photographer,
+        orders: p.orders,
+        prints: p.prints,
+        revenue: centsToDollars(p.revenueCents),
+      }));
+      return { ...summary, byPhotographer };
+    },
   );
 
   fastify.get(

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
 import {
   DEMO_PHOTO_COUNT,
+  DEMO_REJECTED,
   demoMarkerFile,
   ensureDemoLibrary,
   planDemoLibrary,
@@ -69,7 +70,13 @@ describe('demo library', () => {
     const photosDir = app.config.photosDir;
     const events = app.photos.listEvents();
     expect(events).toHaveLength(2);
-    expect(events.reduce((n, e) => n + e.photoCount, 0)).toBe(DEMO_PHOTO_COUNT);
+    // The photographer's one reject is drawn and numbered, never listed.
+    expect(events.reduce((n, e) => n + e.photoCount, 0)).toBe(DEMO_PHOTO_COUNT - DEMO_REJECTED);
+    const harbor = app.photos.photosOf('Harbor Comic Con') ?? [];
+    expect(new Set(harbor.map((p) => p.metadata?.photographer))).toEqual(new Set(['Jo Lens', 'Sam Shutter']));
+    expect(harbor.some((p) => p.metadata?.keywords?.includes('Nezuko'))).toBe(true);
+    expect(harbor.some((p) => (p.rating ?? 0) >= 4)).toBe(true);
+    expect(app.photos.findPhoto('Spring Matsuri', '31')).toBeUndefined();
 
     let withDeadline = 0;
     for (const event of events) {
@@ -92,7 +99,7 @@ describe('demo library', () => {
     }
     expect(withDeadline).toBe(1);
     expect(await readdir(photosDir)).not.toContainEqual(expect.stringContaining('.demo-staging'));
-    await expect(readFile(demoMarkerFile(app.dataDir), 'utf8')).resolves.toContain('"photos": 60');
+    await expect(readFile(demoMarkerFile(app.dataDir), 'utf8')).resolves.toContain(`"photos": ${DEMO_PHOTO_COUNT}`);
 
     const res = await app.inject({ url: '/event' });
     expect(res.json()).toHaveLength(2);

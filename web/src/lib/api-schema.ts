@@ -426,6 +426,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds "Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400. */
+                    q?: string;
+                    /** @description `1`: only photos rated at least the event's `featuredRating` (default 4 stars) */
+                    featured?: "0" | "1" | "true" | "false";
                     /** @description Jump to a time: the page (at `limit`) holding the first listed photo whose camera clock time of day (EXIF as written, no time-zone conversion) is at or after `HH:MM`. Overrides `page`; when no photo is that late, the last page. */
                     at?: string;
                     /** @description With `at`: only photos of this day folder count (the page is still one of the whole event) */
@@ -516,6 +520,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds "Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400. */
+                    q?: string;
+                    /** @description `1`: only photos rated at least the event's `featuredRating` (default 4 stars) */
+                    featured?: "0" | "1" | "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -607,6 +615,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds "Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400. */
+                    q?: string;
+                    /** @description `1`: only photos rated at least the event's `featuredRating` (default 4 stars) */
+                    featured?: "0" | "1" | "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -2351,8 +2363,9 @@ export interface paths {
          *     `price` dollars; one per size, on the price list, cheaper than its copies; replaces the list, `[]` removes
          *     all) and `earlyBird` (`{ percent, until }`: whole percent off orders placed before `until`; `null` removes
          *     it), `autoPrint` (`pickup`: pickup orders’ prints go to the booth’s printer when marked paid; `off`),
-         *     `faceSearch` (Find me by face for this event; works with FACE_SEARCH=on).
-         *     Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
+         *     `faceSearch` (Find me by face for this event; works with FACE_SEARCH=on),
+         *     `showRejected`, `minRating` (0–5) and `featuredRating` (1–5): which of the photographer's ratings
+         *     are listed and featured. Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
          *     the change: 400 `VALIDATION_FAILED`.
          *     Fields left out keep their current value. The change is stored in the order store, applies at once
          *     (gallery status, `/api/proxy-events`, order submission) and survives restarts.
@@ -2915,6 +2928,8 @@ export interface paths {
          *     `completedCount` and `cancelledCount` are the sizes of the three lists; `totalRevenue` sums the paid
          *     totals, `pendingRevenue` the pending ones; `averageOrderValue` is the mean paid total (0 when none).
          *     Amounts are numbers of dollars, computed in cents. `?eventSlug=` for one event.
+         *     `?by=photographer` adds `byPhotographer`: per photographer of the photos (the photographer’s metadata;
+         *     `unknown` for none), the paid orders with their photos, the prints and the lines’ revenue.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
          *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
@@ -2924,6 +2939,8 @@ export interface paths {
                 query?: {
                     /** @description Only orders of this event (its code); an event with no orders gives an empty list */
                     eventSlug?: string;
+                    /** @description `photographer`: adds `byPhotographer`, the paid orders’ lines by the photographer of their photo */
+                    by?: "photographer";
                 };
                 header?: never;
                 path?: never;
@@ -2937,7 +2954,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["SalesSummary"];
+                        "application/json": components["schemas"]["SalesSummaryByPhotographer"];
                     };
                 };
                 /** @description `VALIDATION_FAILED`: The request is not valid */
@@ -7876,6 +7893,34 @@ export interface components {
             /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
             totalDiscounts: number;
         };
+        SalesSummaryByPhotographerInput: {
+            /** @description All orders (held high-value orders excluded) */
+            totalOrders: number;
+            pendingCount: number;
+            /** @description Paid orders */
+            completedCount: number;
+            /** @description Cancelled and void orders */
+            cancelledCount: number;
+            /** @description Sum of paid totals, dollars */
+            totalRevenue: number;
+            /** @description Sum of pending totals, dollars */
+            pendingRevenue: number;
+            /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
+            averageOrderValue: number;
+            /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
+            totalDiscounts: number;
+            /** @description With `?by=photographer`: highest revenue first */
+            byPhotographer?: {
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                /** @description Paid orders with at least one line of their photos */
+                orders: number;
+                /** @description Copies (line quantities) of their photos in paid orders */
+                prints: number;
+                /** @description Those lines' amounts, dollars (before an order's discounts and shipping, which are no one's) */
+                revenue: number;
+            }[];
+        };
         OrderChangeInput: {
             /** @constant */
             success: true;
@@ -8188,6 +8233,12 @@ export interface components {
             autoPrint?: "off" | "pickup";
             /** @description Find me by face for this event: attendees search its photos with a selfie (needs FACE_SEARCH=on) */
             faceSearch?: boolean;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected?: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating?: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating?: number;
         };
         EventConfigInput: {
             eventSlug: string;
@@ -8241,6 +8292,12 @@ export interface components {
             faceSearch: boolean;
             /** @description Find me by face can be used now: the setting is on and the server has face search (FACE_SEARCH=on, face packages installed) */
             selfieSearch: boolean;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating: number;
         };
         ActiveEventListInput: {
             eventSlug: string;
@@ -8433,6 +8490,16 @@ export interface components {
                 height: number;
                 /** @description EXIF capture time, ISO 8601: the camera clock as written (its wall-clock time, whatever offset the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. Absent when the file has none. */
                 takenAt?: string;
+                /** @description The photographer's keywords (XMP dc:subject, the last part of lr:hierarchicalSubject, IPTC Keywords); those starting with `_` are private and never served. Absent when none. */
+                keywords?: string[];
+                /** @description The caption (XMP dc:description, IPTC Caption-Abstract); absent when none */
+                caption?: string;
+                /** @description The title (XMP dc:title or photoshop:Headline); absent when none */
+                title?: string;
+                /** @description The photographer's star rating (xmp:Rating): 0–5, −1 for a reject (listed only where the event shows rejects); absent when unrated */
+                rating?: number;
+                /** @description Who took it (XMP dc:creator, photoshop:Credit, IPTC By-line, EXIF Artist); absent when unknown */
+                photographer?: string;
             };
         };
         GalleryEventInput: {
@@ -9382,6 +9449,34 @@ export interface components {
             /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
             totalDiscounts: number;
         };
+        SalesSummaryByPhotographer: {
+            /** @description All orders (held high-value orders excluded) */
+            totalOrders: number;
+            pendingCount: number;
+            /** @description Paid orders */
+            completedCount: number;
+            /** @description Cancelled and void orders */
+            cancelledCount: number;
+            /** @description Sum of paid totals, dollars */
+            totalRevenue: number;
+            /** @description Sum of pending totals, dollars */
+            pendingRevenue: number;
+            /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
+            averageOrderValue: number;
+            /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
+            totalDiscounts: number;
+            /** @description With `?by=photographer`: highest revenue first */
+            byPhotographer?: {
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                /** @description Paid orders with at least one line of their photos */
+                orders: number;
+                /** @description Copies (line quantities) of their photos in paid orders */
+                prints: number;
+                /** @description Those lines' amounts, dollars (before an order's discounts and shipping, which are no one's) */
+                revenue: number;
+            }[];
+        };
         OrderChange: {
             /** @constant */
             success: true;
@@ -9694,6 +9789,12 @@ export interface components {
             autoPrint?: "off" | "pickup";
             /** @description Find me by face for this event: attendees search its photos with a selfie (needs FACE_SEARCH=on) */
             faceSearch?: boolean;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected?: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating?: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating?: number;
         };
         EventConfig: {
             eventSlug: string;
@@ -9747,6 +9848,12 @@ export interface components {
             faceSearch: boolean;
             /** @description Find me by face can be used now: the setting is on and the server has face search (FACE_SEARCH=on, face packages installed) */
             selfieSearch: boolean;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating: number;
         };
         ActiveEventList: {
             eventSlug: string;
@@ -9939,6 +10046,16 @@ export interface components {
                 height: number;
                 /** @description EXIF capture time, ISO 8601: the camera clock as written (its wall-clock time, whatever offset the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. Absent when the file has none. */
                 takenAt?: string;
+                /** @description The photographer's keywords (XMP dc:subject, the last part of lr:hierarchicalSubject, IPTC Keywords); those starting with `_` are private and never served. Absent when none. */
+                keywords?: string[];
+                /** @description The caption (XMP dc:description, IPTC Caption-Abstract); absent when none */
+                caption?: string;
+                /** @description The title (XMP dc:title or photoshop:Headline); absent when none */
+                title?: string;
+                /** @description The photographer's star rating (xmp:Rating): 0–5, −1 for a reject (listed only where the event shows rejects); absent when unrated */
+                rating?: number;
+                /** @description Who took it (XMP dc:creator, photoshop:Credit, IPTC By-line, EXIF Artist); absent when unknown */
+                photographer?: string;
             };
         };
         GalleryEvent: {
@@ -10711,6 +10828,7 @@ export type AdminOrderPhotoInput = components['schemas']['AdminOrderPhotoInput']
 export type AdminOrderLineInput = components['schemas']['AdminOrderLineInput'];
 export type AdminOrderInput = components['schemas']['AdminOrderInput'];
 export type SalesSummaryInput = components['schemas']['SalesSummaryInput'];
+export type SalesSummaryByPhotographerInput = components['schemas']['SalesSummaryByPhotographerInput'];
 export type OrderChangeInput = components['schemas']['OrderChangeInput'];
 export type OrderUpdateInput = components['schemas']['OrderUpdateInput'];
 export type OrderStatusUpdateInput = components['schemas']['OrderStatusUpdateInput'];
@@ -10791,6 +10909,7 @@ export type AdminOrderPhoto = components['schemas']['AdminOrderPhoto'];
 export type AdminOrderLine = components['schemas']['AdminOrderLine'];
 export type AdminOrder = components['schemas']['AdminOrder'];
 export type SalesSummary = components['schemas']['SalesSummary'];
+export type SalesSummaryByPhotographer = components['schemas']['SalesSummaryByPhotographer'];
 export type OrderChange = components['schemas']['OrderChange'];
 export type OrderUpdate = components['schemas']['OrderUpdate'];
 export type OrderStatusUpdate = components['schemas']['OrderStatusUpdate'];
