@@ -89,7 +89,8 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
   const [feed, setFeed] = useState<Feed | undefined>(() => {
     const known = feeds.get(path);
     if (known) return known;
-    if (isEventPage) return meta.data ? firstPage(meta.data) : undefined;
+    // A search's list is its own: never the event's unfiltered first page.
+    if (isEventPage && !searched) return meta.data ? firstPage(meta.data) : undefined;
     const carried = takePageData<FolderPage>(pageUrl(1));
     return carried ? firstPage(carried) : undefined;
   });
