@@ -125,7 +125,11 @@ const tokenRoutes: FastifyPluginAsyncZod = async (fastify) => {
         ].join('\n'),
         security,
         params: TokenParams,
-        response: { 200: TokenView, ...errorResponses(...ERRORS, 'VALIDATION_FAILED', 'TOKEN_NOT_FOUND') },
+        response: {
+          200: TokenView,
+          // a DELETE may still carry a body, which is parsed (and refused) like any other
+          ...errorResponses(...ERRORS, 'VALIDATION_FAILED', 'TOKEN_NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
+        },
       },
     },
     async (request) => {

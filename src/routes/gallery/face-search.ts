@@ -12,11 +12,9 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { captchaTokenOf } from '../../services/captcha/token.js';
-import { clientDigest } from '../../services/rate-limit/client-key.js';
 import { photoItemBuilder } from './photo-item.js';
 import { PhotoItem } from './schemas.js';
-import { TakedownBody } from './takedown.js';
+import { TakedownBody, takedownRequester } from './takedown.js';
 
 const SELFIE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const SELFIE_MAX_BYTES = 8 * 1024 * 1024;
@@ -55,7 +53,7 @@ const SelfieTakedownAccepted = z
   .meta({ id: 'SelfieTakedownAccepted' });
 
 const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { photos, faces, adminAuth, captcha } = fastify;
+  const { photos, faces } = fastify;
   const items = photoItemBuilder(fastify.config.publicBaseUrl);
 
   const eventOf = (eventCode: string) => {
@@ -170,12 +168,10 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const eventCode = eventOf(request.params.eventCode);
-      const role = adminAuth.isAdmin(request) ? adminAuth.role(request) : undefined;
-      if (role === undefined) await captcha.verify(captchaTokenOf(request), request.ip);
+      // Each photo found counts against the address's hiding limit, as one-photo requests do.
+      const client = await takedownRequester(fastify, request);
       const { email, message, selfie } = request.body;
       const text = (message ?? '').replace(/\r\n?/g, '\n').trim();
-      // Each photo found counts against the address's hiding limit, as one-photo requests do (the owner excepted).
-      const client = role === 'owner' ? undefined : clientDigest(request.ip);
       const records = await faces.takedown(eventCode, Buffer.from(selfie, 'base64'), { email, message: text, client });
       return reply.code(202).send({ requestIds: records.map((r) => r.id) });
     },

@@ -7,6 +7,7 @@
  * request is kept for the owner's review, hiding nothing (docs/contract.md, "Hardening,
  * round 2"). The owner's own requests are not counted.
  */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
@@ -53,8 +54,23 @@ const TakedownAccepted = z
   })
   .meta({ id: 'TakedownAccepted' });
 
+/**
+ * Who may ask for a takedown (docs/contract.md, "Hardening, round 2"): a staff or owner token, or
+ * else a solved CAPTCHA (the route's access rule refuses a viewer first). Returns the key the
+ * address's hiding limit counts the request under: none for the owner, who decides takedowns anyway.
+ */
+export async function takedownRequester(
+  fastify: FastifyInstance,
+  request: FastifyRequest,
+): Promise<string | undefined> {
+  const { adminAuth, captcha } = fastify;
+  const role = adminAuth.isAdmin(request) ? adminAuth.role(request) : undefined;
+  if (role === undefined) await captcha.verify(captchaTokenOf(request), request.ip);
+  return role === 'owner' ? undefined : clientDigest(request.ip);
+}
+
 const takedownRequestRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { photos, takedowns, adminAuth, captcha } = fastify;
+  const { photos, takedowns } = fastify;
 
   fastify.post(
     '/api/photos/:event/:photo/takedown',
@@ -107,12 +123,9 @@ const takedownRequestRoutes: FastifyPluginAsyncZod = async (fastify) => {
       // A photo hidden already (someone asked first) takes more requests: each requester hears the decision.
       const photo = findByRef(photos, event, ref) ?? photos.findHiddenPhoto(event, ref);
       if (!photo) throw appError('PHOTO_NOT_FOUND', { details: `${event}/${ref}` });
-      const role = adminAuth.isAdmin(request) ? adminAuth.role(request) : undefined;
-      if (role === undefined) await captcha.verify(captchaTokenOf(request), request.ip);
+      const client = await takedownRequester(fastify, request);
       const { reason, email, message } = request.body;
       const text = (message ?? '').replace(/\r\n?/g, '\n').trim();
-      // Everyone but the owner (who decides takedowns anyway) counts against the address's hiding limit.
-      const client = role === 'owner' ? undefined : clientDigest(request.ip);
       const record = await takedowns.request({ photo, reason, email, message: text, client });
       return reply.code(202).send({ requestId: record.id, hidden: record.hides });
     },
