@@ -86,3 +86,42 @@ export function salesBreakdown(
     .sort((a, b) => b.revenueCents - a.revenueCents || (a.eventSlug < b.eventSlug ? -1 : 1));
   return { byDay, byEvent };
 }
+
+/** The photographer of a line's photo, or undefined when the photographer's metadata names none. */
+export type PhotographerOf = (eventSlug: string, photoNumber: string) => string | undefined;
+export type PhotographerSales = { photographer: string; orders: number; prints: number; revenueCents: number };
+
+/** The photographer of photos whose metadata names none (docs/contract.md, "The photographer's metadata"). */
+export const UNKNOWN_PHOTOGRAPHER = 'unknown';
+
+/**
+ * Paid orders' lines by the photographer of their photo (any other status is skipped): per
+ * photographer, the orders with at least one such line, the prints (quantities) and the lines'
+ * revenue (their `lineCents`, before an order's discounts and shipping, which belong to no
+ * one photo). Highest revenue first, then by name.
+ */
+export function photographerSales(
+  orders: readonly Pick<OrderRecord, 'status' | 'eventSlug' | 'items'>[],
+  photographerOf: PhotographerOf,
+): PhotographerSales[] {
+  const by = new Map<string, PhotographerSales>();
+  for (const o of orders) {
+    if (o.status !== 'paid') continue;
+    const counted = new Set<string>();
+    for (const line of o.items) {
+      const photographer = photographerOf(o.eventSlug, line.photoNumber) ?? UNKNOWN_PHOTOGRAPHER;
+      let row = by.get(photographer);
+      if (!row) {
+        row = { photographer, orders: 0, prints: 0, revenueCents: 0 };
+        by.set(photographer, row);
+      }
+      if (!counted.has(photographer)) {
+        counted.add(photographer);
+        row.orders++;
+      }
+      row.prints += line.quantity;
+      row.revenueCents += line.lineCents;
+    }
+  }
+  return [...by.values()].sort((a, b) => b.revenueCents - a.revenueCents || (a.photographer < b.photographer ? -1 : 1));
+}

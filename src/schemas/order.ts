@@ -222,6 +222,25 @@ export const SalesSummary = z
   })
   .meta({ id: 'SalesSummary' });
 
+/** The summary with `?by=photographer`. */
+export const SalesSummaryByPhotographer = SalesSummary.extend({
+  byPhotographer: z
+    .array(
+      z.object({
+        photographer: z
+          .string()
+          .describe("From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none"),
+        orders: z.number().int().describe('Paid orders with at least one line of their photos'),
+        prints: z.number().int().describe('Copies (line quantities) of their photos in paid orders'),
+        revenue: z
+          .number()
+          .describe("Those lines' amounts, dollars (before an order's discounts and shipping, which are no one's)"),
+      }),
+    )
+    .optional()
+    .describe('With `?by=photographer`: highest revenue first'),
+}).meta({ id: 'SalesSummaryByPhotographer' });
+
 export function toApiSummary(s: SalesSummaryCents): z.infer<typeof SalesSummary> {
   return {
     totalOrders: s.totalOrders,

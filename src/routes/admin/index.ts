@@ -13,16 +13,26 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { centsToDollars } from '../../domain/money.js';
 import type { OrderRecord, OrderStatus } from '../../domain/order.js';
+import { ownShares, summaryOfShares } from '../../domain/photographer-share.js';
+import { photographerSales } from '../../domain/sales.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { AdminOrder, SalesSummary, toAdminOrder, toApiSummary } from '../../schemas/order.js';
+import { AdminOrder, SalesSummaryByPhotographer, toAdminOrder, toApiSummary } from '../../schemas/order.js';
 import { acceptsGzip } from '../common/content-encoding.js';
 import { etagMatches } from '../common/etag.js';
-import { libraryPhotoRefs } from '../common/order-photos.js';
+import { libraryPhotographerOf, libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
 import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
-import { ListQuery, OrderList, UpdateOrderBody, UpdateShippingBody, UpdateStatusBody } from './schemas.js';
+import {
+  ListQuery,
+  OrderList,
+  SummaryQuery,
+  UpdateOrderBody,
+  UpdateShippingBody,
+  UpdateStatusBody,
+} from './schemas.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -60,6 +70,7 @@ const transitionsNote = [
 const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orders } = fastify.store;
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
+  const photographerOfPhoto = libraryPhotographerOf(fastify.photos);
   const listBytes = createOrderListBytes({ photos });
   const view = (o: OrderRecord) => toAdminOrder(o, photos);
 
@@ -116,6 +127,12 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     '/api/orders/summary',
     {
       ...read,
+      config: {
+        ...read.config,
+        photographer:
+          'the summary of their own lines only: each order cut to the lines of their photos, its amounts those ' +
+          'lines’ (no discounts or shipping, `totalDiscounts` 0), and `byPhotographer` their one row.',
+      },
       schema: {
         tags: ['admin'],
         summary: 'Sales summary',
@@ -124,14 +141,35 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
           '`completedCount` and `cancelledCount` are the sizes of the three lists; `totalRevenue` sums the paid',
           'totals, `pendingRevenue` the pending ones; `averageOrderValue` is the mean paid total (0 when none).',
           'Amounts are numbers of dollars, computed in cents. `?eventSlug=` for one event.',
+          '`?by=photographer` adds `byPhotographer`: per photographer of the photos (the photographer’s metadata;',
+          '`unknown` for none), the paid orders with their photos, the prints and the lines’ revenue.',
           authNote,
         ].join('\n'),
         security,
-        querystring: ListQuery,
-        response: { 200: SalesSummary, ...errorResponses(...ADMIN_ERRORS) },
+        querystring: SummaryQuery,
+        response: { 200: SalesSummaryByPhotographer, ...errorResponses(...ADMIN_ERRORS) },
       },
     },
-    async (request) => toApiSummary(await orders.summary({ eventSlug: request.query.eventSlug })),
+    async (request) => {
+      const { eventSlug, by } = request.query;
+      const own = fastify.adminAuth.photographer(request);
+      // A photographer's token: every figure from their lines alone (domain/photographer-share.ts).
+      const shares =
+        own === undefined ? undefined : ownShares(await orders.list({ eventSlug }), photographerOfPhoto, own);
+      const summary = toApiSummary(shares ? summaryOfShares(shares) : await orders.summary({ eventSlug }));
+      if (by !== 'photographer') return summary;
+      const paid = shares ?? (await orders.list({ statuses: ['paid'], eventSlug }));
+      const rows = photographerSales(paid, photographerOfPhoto);
+      const byPhotographer = (
+        own === undefined || rows.length > 0 ? rows : [{ photographer: own, orders: 0, prints: 0, revenueCents: 0 }]
+      ).map((p) => ({
+        photographer: p.photographer,
+        orders: p.orders,
+        prints: p.prints,
+        revenue: centsToDollars(p.revenueCents),
+      }));
+      return { ...summary, byPhotographer };
+    },
   );
 
   fastify.get(

@@ -18,6 +18,14 @@ export const ListQuery = z.object({
     .describe('Only orders of this event (its code); an event with no orders gives an empty list'),
 });
 
+/** The summary's query: the list's, and `by=photographer` (docs/contract.md, "The photographer's metadata"). */
+export const SummaryQuery = ListQuery.extend({
+  by: z
+    .enum(['photographer'])
+    .optional()
+    .describe('`photographer`: adds `byPhotographer`, the paid orders’ lines by the photographer of their photo'),
+});
+
 const EditableFieldsBody = {
   customerName: CustomerName,
   customerEmail: CustomerEmail,

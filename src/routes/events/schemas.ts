@@ -77,7 +77,27 @@ const SETTING_KEYS = [
   'earlyBird',
   'autoPrint',
   'faceSearch',
+  'showRejected',
+  'minRating',
+  'featuredRating',
 ] as const;
+
+/** The photographer's metadata settings (docs/contract.md, "The photographer's metadata"). */
+const ShowRejected = z
+  .boolean()
+  .describe('List photos the photographer rejected (xmp:Rating −1) too; default false: they are private');
+const MinRating = z
+  .number()
+  .int()
+  .min(0)
+  .max(5)
+  .describe('List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all');
+const FeaturedRating = z
+  .number()
+  .int()
+  .min(1)
+  .max(5)
+  .describe('`?featured=1` and the featured row list photos rated at least this (1–5); default 4');
 
 export const EventConfigUpdate = z
   .strictObject({
@@ -98,6 +118,9 @@ export const EventConfigUpdate = z
       .boolean()
       .optional()
       .describe('Find me by face for this event: attendees search its photos with a selfie (needs FACE_SEARCH=on)'),
+    showRejected: ShowRejected.optional(),
+    minRating: MinRating.optional(),
+    featuredRating: FeaturedRating.optional(),
   })
   .refine((b) => SETTING_KEYS.some((k) => b[k] !== undefined), {
     message: `name at least one of ${SETTING_KEYS.join(', ')}`,
@@ -144,6 +167,9 @@ export const EventConfig = z
         'Find me by face can be used now: the setting is on and the server has face search (FACE_SEARCH=on, ' +
           'face packages installed)',
       ),
+    showRejected: ShowRejected,
+    minRating: MinRating,
+    featuredRating: FeaturedRating,
   })
   .meta({ id: 'EventConfig' });
 export type EventConfig = z.infer<typeof EventConfig>;
@@ -171,6 +197,9 @@ export function toEventConfig(ev: EffectiveEvent, faceSearchOn: boolean, now: Da
     printSizes: pricedPrintSizes(ev),
     faceSearch: ev.faceSearch,
     selfieSearch: ev.faceSearch && faceSearchOn,
+    showRejected: ev.showRejected,
+    minRating: ev.minRating,
+    featuredRating: ev.featuredRating,
   };
 }
 
@@ -212,6 +241,9 @@ export function toSettingsPatch(
         ? body.earlyBird
         : { percent: body.earlyBird.percent, until: new Date(body.earlyBird.until).toISOString() },
     faceSearch: body.faceSearch,
+    showRejected: body.showRejected,
+    minRating: body.minRating,
+    featuredRating: body.featuredRating,
   };
 }
 

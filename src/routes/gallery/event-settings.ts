@@ -64,7 +64,12 @@ export function catalogSettings(
       byCode = new Map(
         list.map((e) => [
           e.code,
-          { isArchived: e.isArchived, orderingEnabled: e.orderingEnabled, deadline: e.deadline },
+          {
+            isArchived: e.isArchived,
+            orderingEnabled: e.orderingEnabled,
+            deadline: e.deadline,
+            featuredRating: e.featuredRating,
+          },
         ]),
       );
       seen = { events: events.generation, library: library.generation, at };

@@ -17,8 +17,9 @@
  */
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
+import { searchIndexOf } from '../../services/photos/search-index.js';
 import { type EventSettings, type EventStatus, eventStatus } from '../../services/photos/status.js';
-import type { LibraryEvent, Photo, PhotoLibrary } from '../../services/photos/types.js';
+import type { EventDefaults, LibraryEvent, Photo, PhotoLibrary } from '../../services/photos/types.js';
 import { acceptsGzip, GZIP_LEVEL } from '../common/content-encoding.js';
 import { galleryPath, photoItemBuilder } from './photo-item.js';
 import { DayPage, EventList, EventPage, type EventSummaryT, SessionPage } from './schemas.js';
@@ -27,7 +28,7 @@ import { DayPage, EventList, EventPage, type EventSummaryT, SessionPage } from '
 export type EventSettingsSource = {
   /** Changes whenever any event's settings change. */
   readonly generation: number;
-  settingsOf(event: LibraryEvent): EventSettings;
+  settingsOf(event: LibraryEvent): EventSettings & Pick<EventDefaults, 'featuredRating'>;
 };
 
 const eventJsonSettings: EventSettingsSource = {
@@ -35,7 +36,14 @@ const eventJsonSettings: EventSettingsSource = {
   settingsOf: (event) => event,
 };
 
-export type PageRequest = { page: number; limit: number };
+export type PageRequest = {
+  page: number;
+  limit: number;
+  /** Search words (docs/contract.md, "The photographer's metadata"); absent or blank: every photo. */
+  q?: string | undefined;
+  /** Only photos rated at least the event's `featuredRating`. */
+  featured?: boolean | undefined;
+};
 /** The event page can jump to a time of day instead of a page number. */
 export type EventPageRequest = PageRequest & { at?: string | undefined; day?: string | undefined };
 
@@ -102,7 +110,32 @@ export function createGalleryPages(opts: {
    * `deadline` at the deadline, so the bytes with `active: false` are built then.
    */
   function key(kind: string, status: EventStatus, parts: string, req: PageRequest): string {
-    return `${library.generation}${SEP}${settings.generation}${SEP}${status.closedReason ?? 'open'}${SEP}${kind}${SEP}${parts}${SEP}${req.page}${SEP}${req.limit}`;
+    const base = `${library.generation}${SEP}${settings.generation}${SEP}${status.closedReason ?? 'open'}${SEP}${kind}${SEP}${parts}${SEP}${req.page}${SEP}${req.limit}`;
+    return req.q === undefined && !req.featured ? base : `${base}${SEP}${req.q ?? ''}${SEP}${req.featured ? 1 : 0}`;
+  }
+
+  /**
+   * The photos a search (`q`) and `featured` leave of a folder's list, in gallery order: the
+   * event's index answers, its matches are narrowed to the folder (`within`).
+   */
+  function filtered(
+    event: LibraryEvent,
+    photos: readonly Photo[],
+    req: PageRequest,
+    within?: (p: Photo) => boolean,
+  ): readonly Photo[] {
+    const q = req.q?.trim() ?? '';
+    if (q === '' && !req.featured) return photos;
+    let out: readonly Photo[] = photos;
+    if (q !== '') {
+      const matches = searchIndexOf(library.photosOf(event.code) ?? []).search(q);
+      out = within ? matches.filter(within) : matches;
+    }
+    if (req.featured) {
+      const min = settings.settingsOf(event).featuredRating;
+      out = out.filter((p) => (p.rating ?? 0) >= min);
+    }
+    return out;
   }
 
   // Keyed by the cached page's Buffer: dropped with it when the page leaves the cache.
@@ -145,7 +178,7 @@ export function createGalleryPages(opts: {
       const event = library.getEvent(code);
       if (!event) return undefined;
       const status = statusOf(event);
-      const all = library.photosOf(code) ?? [];
+      const all = filtered(event, library.photosOf(code) ?? [], request);
       const req = request.at === undefined ? request : { ...request, page: pageAtTime(all, request) };
       return cached(key('e', status, code, req), () =>
         EventPage.parse({
@@ -176,8 +209,9 @@ export function createGalleryPages(opts: {
       const event = library.getEvent(code);
       if (!event) return 'event';
       const folder = event.days.find((d) => d.name === day);
-      const photos = library.dayPhotos(code, day);
-      if (!folder || !photos) return 'folder';
+      const dayPhotos = library.dayPhotos(code, day);
+      if (!folder || !dayPhotos) return 'folder';
+      const photos = filtered(event, dayPhotos, req, (p) => p.day === day);
       const status = statusOf(event);
       return cached(key('d', status, `${code}${SEP}${day}`, req), () => {
         const page = paging(photos, req);
@@ -202,14 +236,15 @@ export function createGalleryPages(opts: {
     sessionPage(code, day, session, req) {
       const event = library.getEvent(code);
       if (!event) return 'event';
-      const photos = library.sessionPhotos(code, day, session);
-      if (!photos) return 'folder';
+      const sessionPhotos = library.sessionPhotos(code, day, session);
+      if (!sessionPhotos) return 'folder';
+      const photos = filtered(event, sessionPhotos, req, (p) => p.day === day && p.session === session);
       const status = statusOf(event);
       return cached(key('s', status, `${code}${SEP}${day}${SEP}${session}`, req), () => {
         const page = paging(photos, req);
         return SessionPage.parse({
           ...page,
-          folder: { event: code, day, session, photoCount: photos.length },
+          folder: { event: code, day, session, photoCount: sessionPhotos.length },
           pagination: { page: req.page, limit: req.limit, totalCount: page.totalCount, totalPages: page.totalPages },
           parents: [
             { name: event.name, path: eventPath(code) },

@@ -4,6 +4,7 @@
  * becomes its URL-encoded gallery path. The gallery pages and the photo lookup
  * (`GET /api/photos/{event}/{photo}`) both build them here, so the two always agree.
  */
+import { isPublicKeyword } from '../../services/photos/metadata.js';
 import type { Photo } from '../../services/photos/types.js';
 import type { PhotoItemT } from './schemas.js';
 
@@ -23,6 +24,21 @@ export type PhotoItemBuilder = {
   imageUrl(kind: 'proxy-image' | 'preview', photo: Photo): string;
 };
 
+/**
+ * The photographer's metadata of an item (docs/contract.md, "The photographer's metadata"):
+ * each field absent when unknown; keywords starting with `_` are private.
+ */
+function addPhotographersMetadata(out: PhotoItemT['metadata'], photo: Photo): void {
+  const m = photo.metadata;
+  if (photo.rating !== null) out.rating = photo.rating;
+  if (!m) return;
+  const keywords = m.keywords?.filter(isPublicKeyword);
+  if (keywords?.length) out.keywords = keywords;
+  if (m.caption !== undefined) out.caption = m.caption;
+  if (m.title !== undefined) out.title = m.title;
+  if (m.photographer !== undefined) out.photographer = m.photographer;
+}
+
 export function photoItemBuilder(publicBaseUrl: string): PhotoItemBuilder {
   const imageUrl = (kind: 'proxy-image' | 'preview', photo: Photo) =>
     `${publicBaseUrl}/api/${kind}/${enc(photo.eventCode)}/${photo.id}?v=${photo.version}`;
@@ -37,6 +53,7 @@ export function photoItemBuilder(publicBaseUrl: string): PhotoItemBuilder {
         height: photo.height,
       };
       if (photo.takenAt !== null) metadata.takenAt = photo.takenAt;
+      addPhotographersMetadata(metadata, photo);
       const thumbnail = imageUrl('proxy-image', photo);
       return {
         id: photo.id,

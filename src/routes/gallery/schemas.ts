@@ -24,6 +24,20 @@ export const PageQuery = z.object({
       `Photos per page (default ${DEFAULT_LIMIT}). Values above ${MAX_LIMIT} are clamped to ${MAX_LIMIT}, and the ` +
         'effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`.',
     ),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, " +
+        'title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds ' +
+        '"Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400.',
+    ),
+  featured: z
+    .enum(['0', '1', 'true', 'false'])
+    .optional()
+    .transform((v) => v === '1' || v === 'true')
+    .describe("`1`: only photos rated at least the event's `featuredRating` (default 4 stars)"),
 });
 
 /** The event page also jumps to a time of day (docs/contract.md, "Finding one's photos, and intake"). */
@@ -99,6 +113,31 @@ export const PhotoItem = z
             'the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. ' +
             'Absent when the file has none.',
         ),
+      keywords: z
+        .array(z.string())
+        .optional()
+        .describe(
+          "The photographer's keywords (XMP dc:subject, the last part of lr:hierarchicalSubject, IPTC Keywords); " +
+            'those starting with `_` are private and never served. Absent when none.',
+        ),
+      caption: z
+        .string()
+        .optional()
+        .describe('The caption (XMP dc:description, IPTC Caption-Abstract); absent when none'),
+      title: z.string().optional().describe('The title (XMP dc:title or photoshop:Headline); absent when none'),
+      rating: z
+        .number()
+        .int()
+        .min(-1)
+        .max(5)
+        .optional()
+        .describe(
+          "The photographer's star rating (xmp:Rating): 0–5, −1 for a reject (listed only where the event shows rejects); absent when unrated",
+        ),
+      photographer: z
+        .string()
+        .optional()
+        .describe('Who took it (XMP dc:creator, photoshop:Credit, IPTC By-line, EXIF Artist); absent when unknown'),
     }),
   })
   .meta({ id: 'GalleryPhoto' });

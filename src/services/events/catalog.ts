@@ -6,7 +6,7 @@
  */
 
 import { isOpenForOrders } from '../../domain/pricing.js';
-import type { EventDefaults, LibraryEvent, PhotoLibrary } from '../photos/types.js';
+import type { EventDefaults, LibraryEvent, ListingRules, PhotoLibrary } from '../photos/types.js';
 import type { EventSettings, EventSettingsPatch, EventSettingsPort } from '../store/ports/event-settings.js';
 
 export type EffectiveEvent = EventDefaults & {
@@ -36,6 +36,18 @@ export interface EventCatalog {
   onUpdate(listener: (code: string, patch: EventSettingsPatch) => void): () => void;
 }
 
+/** The overrides of the library's listing rules (rejects, minimum rating) among the settings. */
+function listingOverrides(list: readonly EventSettings[]): Map<string, Partial<ListingRules>> {
+  const out = new Map<string, Partial<ListingRules>>();
+  for (const s of list) {
+    const rules: Partial<ListingRules> = {};
+    if (s.showRejected !== undefined) rules.showRejected = s.showRejected;
+    if (s.minRating !== undefined) rules.minRating = s.minRating;
+    if (Object.keys(rules).length > 0) out.set(s.eventSlug, rules);
+  }
+  return out;
+}
+
 /** How long a snapshot of the overrides is trusted before the store is asked again. */
 const REFRESH_MS = 1000;
 
@@ -56,6 +68,9 @@ function applySettings(ev: LibraryEvent, s: EventSettings | undefined, now = new
     orderingEnabled: s?.orderingEnabled ?? ev.orderingEnabled,
     deadline: s?.deadline === undefined ? ev.deadline : s.deadline,
     printSizes: ev.printSizes,
+    showRejected: s?.showRejected ?? ev.showRejected,
+    minRating: s?.minRating ?? ev.minRating,
+    featuredRating: s?.featuredRating ?? ev.featuredRating,
     photoCount: ev.photoCount,
     autoPrint: s?.autoPrint ?? 'off',
     autoPrintSince: s?.autoPrintSince ?? null,
@@ -78,7 +93,7 @@ export function createEventCatalog(photos: PhotoLibrary, store: EventSettingsPor
   let inflight: Promise<void> | undefined;
   const listeners = new Set<(code: string, patch: EventSettingsPatch) => void>();
 
-  function adopt(list: EventSettings[]): void {
+  function adopt(list: EventSettings[]): Promise<void> {
     const next = list
       .map((s) => `${s.eventSlug}@${s.updatedAt}`)
       .sort()
@@ -89,13 +104,14 @@ export function createEventCatalog(photos: PhotoLibrary, store: EventSettingsPor
     }
     settings = new Map(list.map((s) => [s.eventSlug, s]));
     fetchedAt = Date.now();
+    return photos.setListingOverrides(listingOverrides(list));
   }
 
   async function fresh(): Promise<Map<string, EventSettings>> {
     if (Date.now() - fetchedAt > REFRESH_MS) {
       inflight ??= store
         .list()
-        .then(adopt)
+        .then((list) => void adopt(list))
         .finally(() => {
           inflight = undefined;
         });
@@ -122,7 +138,8 @@ export function createEventCatalog(photos: PhotoLibrary, store: EventSettingsPor
       const ev = photos.getEvent(code);
       if (!ev) throw new Error(`unknown event ${code}`);
       const saved = await store.put(ev.code, patch);
-      adopt([...settings.values()].filter((s) => s.eventSlug !== ev.code).concat(saved));
+      // The gallery follows a change of the listing rules before the admin is answered.
+      await adopt([...settings.values()].filter((s) => s.eventSlug !== ev.code).concat(saved));
       for (const listener of listeners) listener(ev.code, patch);
       return applySettings(ev, saved);
     },

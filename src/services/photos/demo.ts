@@ -6,6 +6,12 @@
  * Each image shows the photo number the index will give it: numbers are assigned in
  * display order (day, session, capture time), which is exactly the order drawn here.
  * Text is rendered with the font shipped in node_modules (no system fonts needed).
+ *
+ * A little of the photographer's metadata (docs/contract.md, "The photographer's metadata"),
+ * as Lightroom embeds it on export, so a new user sees it work: two photographers (Jo Lens
+ * shot Harbor Comic Con's first day, Sam Shutter the rest), cosplay keywords to search for,
+ * a few 4- and 5-star picks (the featured row), and one reject: an extra last frame of
+ * Spring Matsuri (number 31, never listed unless the event shows rejects).
  */
 
 import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
@@ -85,17 +91,65 @@ const DEMO_EVENTS: readonly DemoEvent[] = [
         sessions: [
           { name: 'Dance Stage', photos: 5 },
           { name: 'Photo Booth', photos: 5 },
-          { name: 'Tea House', photos: 5 },
+          // The sixth is the reject (a blink): numbered 31, never listed.
+          { name: 'Tea House', photos: 6 },
         ],
       },
     ],
   },
 ];
 
+/** Images drawn (the reject included). */
 export const DEMO_PHOTO_COUNT = DEMO_EVENTS.reduce(
   (n, e) => n + e.days.reduce((m, d) => m + d.sessions.reduce((k, s) => k + s.photos, 0), 0),
   0,
 );
+
+/** Frames the demo's photographer rejected: drawn, numbered, never listed. */
+export const DEMO_REJECTED = 1;
+
+/** What Lightroom would have embedded in a demo photo. */
+export type DemoMetadata = { rating?: number; keywords?: string[]; photographer: string; caption?: string };
+
+const COSPLAY = [
+  ['Nezuko', 'Demon Slayer'],
+  ['Pikachu', 'Pokémon'],
+  ['Sailor Moon', 'Sailor Moon'],
+  ['Link', 'Zelda'],
+  ['Raiden Shogun', 'Genshin Impact'],
+] as const;
+
+/** The demo's metadata of the n-th photo of an event. */
+function demoMetadata(event: DemoEvent, day: string, number: number, last: boolean): DemoMetadata {
+  const photographer = event.folder === 'Harbor Comic Con' && day === 'Day 1' ? 'Jo Lens' : 'Sam Shutter';
+  if (last && event.folder === 'Spring Matsuri') return { photographer, rating: -1, keywords: ['_blink'] };
+  const [character, series] = COSPLAY[number % COSPLAY.length] as readonly [string, string];
+  const meta: DemoMetadata = { photographer, keywords: [character, series, 'Cosplay'] };
+  if (number % 7 === 3) meta.rating = 5;
+  else if (number % 7 === 5) meta.rating = 4;
+  else if (number % 3 === 0) meta.rating = 2;
+  if (number % 10 === 1) meta.caption = `${character} (${series}) at ${event.name}`;
+  return meta;
+}
+
+const xmlText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The XMP packet Lightroom embeds on export, with what the gallery reads. */
+function demoXmp(meta: DemoMetadata): string {
+  const li = (items: readonly string[]) => items.map((i) => `<rdf:li>${xmlText(i)}</rdf:li>`).join('');
+  return [
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="Adobe XMP Core 7.0-c000">',
+    '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+    '<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"',
+    meta.rating === undefined ? '>' : ` xmp:Rating="${meta.rating}">`,
+    `<dc:creator><rdf:Seq>${li([meta.photographer])}</rdf:Seq></dc:creator>`,
+    meta.keywords ? `<dc:subject><rdf:Bag>${li(meta.keywords)}</rdf:Bag></dc:subject>` : '',
+    meta.caption
+      ? `<dc:description><rdf:Alt><rdf:li xml:lang="x-default">${xmlText(meta.caption)}</rdf:li></rdf:Alt></dc:description>`
+      : '',
+    '</rdf:Description></rdf:RDF></x:xmpmeta>',
+  ].join('');
+}
 
 /** One image to draw: where it goes and what it shows. */
 export type DemoImage = {
@@ -109,6 +163,7 @@ export type DemoImage = {
   height: number;
   hue: number;
   caption: string;
+  metadata: DemoMetadata;
 };
 
 /** The plan, in display order: the n-th image of an event carries number n. */
@@ -119,6 +174,7 @@ export function planDemoLibrary(now: Date): { events: DemoEvent[]; images: DemoI
     const start = today + event.startsInDays * DAY_MS;
     let number = 0;
     const days = [...event.days].sort((a, b) => compareNames(a.name, b.name));
+    const total = event.days.reduce((n, d) => n + d.sessions.reduce((m, x) => m + x.photos, 0), 0);
     days.forEach((day, dayIndex) => {
       const sessions = [...day.sessions].sort((a, b) => compareNames(a.name, b.name));
       sessions.forEach((session, sessionIndex) => {
@@ -138,6 +194,7 @@ export function planDemoLibrary(now: Date): { events: DemoEvent[]; images: DemoI
             height: portrait ? 1600 : 1067,
             hue: (event.hue + number * 23) % 360,
             caption: `${event.name} · ${day.name} · ${session.name}`,
+            metadata: demoMetadata(event, day.name, number, number === total),
           });
         }
       });
@@ -238,6 +295,7 @@ export async function renderDemoImage(img: DemoImage, fontfile: string = FONT_FI
         IFD0: { Make: 'Convention Photo Service', Model: 'Demo library', Software: 'demo generator' },
         IFD2: { DateTimeOriginal: exifDate(img.takenAt) },
       })
+      .withXmp(demoXmp(img.metadata))
       .toBuffer()
   );
 }

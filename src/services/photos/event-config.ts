@@ -17,6 +17,8 @@ export const DEFAULT_PRICES_CENTS: Readonly<Record<string, number>> = Object.fre
   '8x10': 2000,
 });
 export const DEFAULT_SHIPPING_FEE_CENTS = 500;
+/** `?featured=1`: four stars and up, unless the event says otherwise. */
+const DEFAULT_FEATURED_RATING = 4;
 
 const MAX_DOLLARS = 100_000;
 
@@ -79,6 +81,10 @@ export const EventJson = z
       .optional(),
     /** Inches of sizes other than 4x6, 5x7 and 8x10, for print files (docs/contract.md, "Fulfilment"). */
     printSizes: PrintSizesSetting.optional(),
+    /** The photographer's metadata (docs/contract.md, "The photographer's metadata"). */
+    showRejected: z.boolean().optional(),
+    minRating: z.number().int().min(0).max(5).optional(),
+    featuredRating: z.number().int().min(1).max(5).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.defaultSize !== undefined) {
@@ -138,6 +144,9 @@ export function resolveEventDefaults(
     orderingEnabled: json?.orderingEnabled ?? file === 'valid',
     deadline: json?.deadline ?? null,
     printSizes: json?.printSizes ?? {},
+    showRejected: json?.showRejected ?? false,
+    minRating: json?.minRating ?? 0,
+    featuredRating: json?.featuredRating ?? DEFAULT_FEATURED_RATING,
     eventJson: file,
   };
 }

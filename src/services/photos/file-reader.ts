@@ -12,9 +12,11 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import type pLimit from 'p-limit';
-import { HEADER_CHUNK_BYTES, readImageHeader } from './header.js';
+import { currentSidecar, knownSidecar, readFileVersion, type SidecarRef } from './file-version.js';
+import { HEADER_CHUNK_BYTES } from './header.js';
 import { type HeaderResult, HeaderThread } from './header-reader.js';
 import type { IntakeGate } from './intake-gate.js';
+import { findSidecar, isSidecarName } from './metadata.js';
 import { isImageFileName, relativeKey } from './naming.js';
 import {
   type Entry,
@@ -51,6 +53,8 @@ export type ReaderContext = {
   scanSliceMs: number;
   headerThreads: number;
   threadMinFiles: number;
+  /** Read the photographer's metadata (metadata.ts) with each header, and sidecars beside the files. */
+  readMetadata: boolean;
   isClosed(): boolean;
   /** A file that is not settled yet: its session is to be read again at `retryAt`. */
   onPending(st: EventState, day: string, session: string, retryAt: number): void;
@@ -64,7 +68,7 @@ export type SessionJob = {
   changed: boolean;
 };
 /** A file to look at, with what the index knew of it (looked up once, when listed). */
-type ScanTask = { job: SessionJob; name: string; known: Entry | undefined };
+type ScanTask = { job: SessionJob; name: string; known: Entry | undefined; sidecar: SidecarRef | undefined };
 
 /**
  * Re-reads the given session folders: one readdir each, then every image is stat'ed and,
@@ -74,7 +78,7 @@ type ScanTask = { job: SessionJob; name: string; known: Entry | undefined };
  * catalogue's row for a file this process has not seen yet: no header read).
  */
 export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs: SessionJob[]): Promise<void> {
-  const { photosDir, log, gate, buffers, workers, scanSliceMs, headerThreads, threadMinFiles } = ctx;
+  const { photosDir, log, gate, buffers, workers, scanSliceMs, headerThreads, threadMinFiles, readMetadata } = ctx;
   const closed = () => ctx.isClosed();
   const tasks: ScanTask[] = [];
   /** Files the index has no record of: only their headers must be read. */
@@ -90,6 +94,11 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
         if (job.prev) for (const [name, rec] of job.prev) job.files.set(name, rec);
         return;
       }
+      /** The folder's XMP sidecars: lower-cased name → name. */
+      const sidecars = new Map<string, string>();
+      if (readMetadata) {
+        for (const d of dirents) if (isSidecarName(d.name)) sidecars.set(d.name.toLowerCase(), d.name);
+      }
       for (const d of dirents) {
         if (!(d.isFile() || d.isSymbolicLink()) || !isImageFileName(d.name)) continue;
         let known = job.prev?.get(d.name);
@@ -98,7 +107,8 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
           if (row?.facts) known = entryFromRow(row, row.facts);
           else unknown++;
         }
-        tasks.push({ job, name: d.name, known });
+        const sidecarName = findSidecar(d.name, sidecars);
+        tasks.push({ job, name: d.name, known, sidecar: sidecarName ? { dir, name: sidecarName } : undefined });
       }
     }),
   );
@@ -130,6 +140,16 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     ctx.onPending(st, task.job.day, task.job.session, verdict.retryAt);
     return true;
   };
+  /**
+   * A read that failed. A file whose size and time are still what its record says was read
+   * only for its metadata (rows from before the photographer's metadata, or a changed sidecar):
+   * its recorded facts stand, as an upgrade's imported ones do, and it stays listed.
+   */
+  const failed = (task: ScanTask, size: number, mtimeMs: number, reason: string) => {
+    const { known } = task;
+    if (known && known.size === size && known.mtimeMs === mtimeMs) keep(task, known);
+    else unreadable(task, size, mtimeMs, reason);
+  };
   const unreadable = (task: ScanTask, size: number, mtimeMs: number, reason: string) => {
     const file = fileOf(task);
     const entry = {
@@ -158,15 +178,23 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     }
     if (!s.isFile()) return;
     const { known } = task;
-    if (known && known.size === s.size && known.mtimeMs === s.mtimeMs) return keep(task, known);
+    if (
+      known &&
+      known.size === s.size &&
+      known.mtimeMs === s.mtimeMs &&
+      // Its metadata read, with the sidecar as it is now (a new rating in Lightroom touches only that).
+      (!readMetadata || knownSidecar(known) === (await currentSidecar(task.sidecar, blocking)))
+    ) {
+      return keep(task, known);
+    }
     changedFile(task);
     if (unsettled(task, s.size, s.mtimeMs)) return;
     try {
-      const header = await readImageHeader(file, buffer, s.size, blocking);
-      stored(task, { size: s.size, mtimeMs: s.mtimeMs, ...header });
+      const version = await readFileVersion(file, buffer, s.size, blocking, readMetadata, task.sidecar);
+      stored(task, { size: s.size, mtimeMs: s.mtimeMs, ...version });
     } catch (err) {
       // A settled file cut off for good (an interrupted copy) is as broken as a corrupt one.
-      unreadable(task, s.size, s.mtimeMs, (err as Error).message);
+      failed(task, s.size, s.mtimeMs, (err as Error).message);
     }
   };
 
@@ -201,6 +229,9 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
             file: fileOf(task),
             knownSize: task.known?.size ?? -1,
             knownMtimeMs: task.known?.mtimeMs ?? -1,
+            withMetadata: readMetadata,
+            ...(task.sidecar ? { sidecar: task.sidecar } : {}),
+            knownSidecar: knownSidecar(task.known),
           })),
         );
       } catch (err) {
@@ -227,15 +258,17 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
         changedFile(task);
         if (unsettled(task, r.size, r.mtimeMs)) continue;
         if (r.kind === 'read') {
-          stored(task, {
+          const record: FileRecord = {
             size: r.size,
             mtimeMs: r.mtimeMs,
             width: r.width,
             height: r.height,
             takenAtMs: r.takenAtMs,
-          });
+          };
+          if (r.meta) record.meta = r.meta;
+          stored(task, record);
         } else {
-          unreadable(task, r.size, r.mtimeMs, r.error);
+          failed(task, r.size, r.mtimeMs, r.error);
         }
       }
     }

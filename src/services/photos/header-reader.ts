@@ -9,14 +9,35 @@
  */
 import { availableParallelism } from 'node:os';
 import { startThread, ThreadCalls } from '../../lib/thread.js';
+import type { SidecarRef } from './file-version.js';
+import type { ReadMetadata } from './metadata.js';
 
-/** A file to look at; `knownSize`/`knownMtimeMs` -1 when the index has no record of it. */
-export type HeaderTask = { file: string; knownSize: number; knownMtimeMs: number };
+/**
+ * A file to look at; `knownSize`/`knownMtimeMs` -1 when the index has no record of it.
+ * `withMetadata`: the photographer's metadata is read too (file-version.ts), and an unchanged
+ * file is read again when its sidecar's version is not `knownSidecar` (null: never read).
+ */
+export type HeaderTask = {
+  file: string;
+  knownSize: number;
+  knownMtimeMs: number;
+  withMetadata?: boolean;
+  sidecar?: SidecarRef;
+  knownSidecar?: string | null;
+};
 
 export type HeaderResult =
   | { kind: 'gone' } // not there (any more), or not a file
   | { kind: 'same' } // size and mtime as known: not read
-  | { kind: 'read'; size: number; mtimeMs: number; width: number; height: number; takenAtMs: number | null }
+  | {
+      kind: 'read';
+      size: number;
+      mtimeMs: number;
+      width: number;
+      height: number;
+      takenAtMs: number | null;
+      meta?: ReadMetadata;
+    }
   | { kind: 'failed'; size: number; mtimeMs: number; error: string };
 
 /** Threads worth starting here: one per core the event loop doesn't use, at most 3. */

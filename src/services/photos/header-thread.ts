@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import { answerCalls } from '../../lib/thread.js';
-import { HEADER_CHUNK_BYTES, readImageHeader } from './header.js';
+import { currentSidecar, readFileVersion } from './file-version.js';
+import { HEADER_CHUNK_BYTES } from './header.js';
 import type { HeaderResult, HeaderTask } from './header-reader.js';
 
 const buffer = Buffer.allocUnsafe(HEADER_CHUNK_BYTES);
@@ -19,10 +20,16 @@ async function readOne(task: HeaderTask): Promise<HeaderResult> {
     return { kind: 'gone' }; // removed between readdir and stat
   }
   if (!s.isFile()) return { kind: 'gone' };
-  if (s.size === task.knownSize && s.mtimeMs === task.knownMtimeMs) return { kind: 'same' };
+  if (
+    s.size === task.knownSize &&
+    s.mtimeMs === task.knownMtimeMs &&
+    (!task.withMetadata || (await currentSidecar(task.sidecar, true)) === (task.knownSidecar ?? null))
+  ) {
+    return { kind: 'same' };
+  }
   try {
-    const h = await readImageHeader(task.file, buffer, s.size, true);
-    return { kind: 'read', size: s.size, mtimeMs: s.mtimeMs, width: h.width, height: h.height, takenAtMs: h.takenAtMs };
+    const h = await readFileVersion(task.file, buffer, s.size, true, task.withMetadata ?? false, task.sidecar);
+    return { kind: 'read', size: s.size, mtimeMs: s.mtimeMs, ...h };
   } catch (err) {
     return { kind: 'failed', size: s.size, mtimeMs: s.mtimeMs, error: (err as Error).message };
   }

@@ -7,8 +7,15 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import exifr from 'exifr';
 import { imageSize } from 'image-size';
+import { fieldsFromExifr, type MetadataFields, metadataBlocks } from './metadata.js';
 
-export type ImageHeader = { width: number; height: number; takenAtMs: number | null };
+export type ImageHeader = {
+  width: number;
+  height: number;
+  takenAtMs: number | null;
+  /** The photographer's metadata in the file (metadata.ts); absent when not asked for. */
+  metadata?: MetadataFields;
+};
 
 /** First read; enough for JPEG APP1 (EXIF, at most 64 KiB) and the frame header behind it in most files. */
 export const HEADER_CHUNK_BYTES = 64 * 1024;
@@ -60,6 +67,41 @@ function readAt(fd: number, buffer: Buffer): Promise<number> {
 type ExifTags = { DateTimeOriginal?: unknown; Orientation?: unknown };
 
 /**
+ * The capture time and the photographer's metadata in one parse (`mergeOutput: false`: the
+ * blocks apart, as metadata.ts reads them). Built per file: XMP and IPTC are parsed only
+ * when the chunk holds them.
+ */
+function withMetadataOptions(chunk: Uint8Array, isJpeg: boolean): ExifrOptions {
+  const blocks = metadataBlocks(chunk);
+  return {
+    ...exifCommon,
+    ifd0: isJpeg ? blocks.ifd0Tags : ['Orientation', ...blocks.ifd0Tags],
+    exif: ['DateTimeOriginal'],
+    xmp: blocks.xmp,
+    iptc: blocks.iptc,
+    mergeOutput: false,
+  } as unknown as ExifrOptions;
+}
+
+async function parseTags(
+  source: Uint8Array,
+  isJpeg: boolean,
+  withMetadata: boolean,
+): Promise<{ tags: ExifTags | undefined; metadata?: MetadataFields }> {
+  if (!withMetadata) {
+    const tags = (await exifr.parse(source, isJpeg ? exifTimeOnly : exifTimeAndOrientation)) as ExifTags | undefined;
+    return { tags };
+  }
+  const out = (await exifr.parse(source, withMetadataOptions(source, isJpeg))) as
+    | ({ exif?: ExifTags; ifd0?: ExifTags } & Parameters<typeof fieldsFromExifr>[0])
+    | undefined;
+  return {
+    tags: { DateTimeOriginal: out?.exif?.DateTimeOriginal, Orientation: out?.ifd0?.Orientation },
+    metadata: fieldsFromExifr(out),
+  };
+}
+
+/**
  * EXIF "YYYY:MM:DD HH:MM:SS" → epoch ms of the camera's clock as written, read as UTC,
  * whatever offset the camera also recorded: it orders photos the same way on every server,
  * its date part is the local date of the shoot, and its time of day is what the
@@ -106,28 +148,33 @@ function webpExifBlock(data: Uint8Array): Uint8Array | undefined {
 }
 
 /** Parses a header chunk; throws when the dimensions cannot be found in it. */
-export async function parseHeader(chunk: Uint8Array): Promise<ImageHeader & { type: string }> {
+export async function parseHeader(chunk: Uint8Array, withMetadata = false): Promise<ImageHeader & { type: string }> {
   const size = imageSize(chunk);
   if (!size.width || !size.height) throw new Error('no dimensions in the header');
   const isJpeg = size.type === 'jpg';
   let tags: ExifTags | undefined;
+  let metadata: MetadataFields | undefined = withMetadata ? {} : undefined;
   try {
     const exifSource = size.type === 'webp' ? webpExifBlock(chunk) : chunk;
-    tags = exifSource
-      ? ((await exifr.parse(exifSource, isJpeg ? exifTimeOnly : exifTimeAndOrientation)) as ExifTags | undefined)
-      : undefined;
+    if (exifSource) {
+      const parsed = await parseTags(exifSource, isJpeg, withMetadata);
+      tags = parsed.tags;
+      if (parsed.metadata) metadata = parsed.metadata;
+    }
   } catch {
     tags = undefined; // no or broken EXIF: the photo is still shown, just without a capture time
   }
   const orientation = size.orientation ?? (typeof tags?.Orientation === 'number' ? tags.Orientation : 1);
   // EXIF orientations 5–8 rotate by 90°: the image is displayed with its sides swapped.
   const swap = orientation >= 5 && orientation <= 8;
-  return {
+  const header: ImageHeader & { type: string } = {
     type: size.type ?? 'unknown',
     width: swap ? size.height : size.width,
     height: swap ? size.width : size.height,
     takenAtMs: parseExifDate(tags?.DateTimeOriginal),
   };
+  if (metadata) header.metadata = metadata;
+  return header;
 }
 
 /** A file that is not complete (yet): a JPEG without its end-of-image marker. */
@@ -168,6 +215,8 @@ export async function readImageHeader(
   fileSize: number,
   /** Open, read and close with the synchronous calls (the caller bounds how long it blocks). */
   blocking = false,
+  /** Also read the photographer's metadata in the file (metadata.ts). */
+  withMetadata = false,
 ): Promise<ImageHeader> {
   const read = (fd: number, into: Buffer) => (blocking ? fs.readSync(fd, into, 0, into.length, 0) : readAt(fd, into));
   const fd = blocking ? fs.openSync(file, 'r') : await openFile(file, 'r');
@@ -176,13 +225,13 @@ export async function readImageHeader(
     let chunk: Buffer = buffer.subarray(0, bytesRead);
     let header: Awaited<ReturnType<typeof parseHeader>>;
     try {
-      header = await parseHeader(chunk);
+      header = await parseHeader(chunk, withMetadata);
     } catch (err) {
       if (bytesRead < buffer.length || fileSize <= bytesRead) throw err;
       const bigger = Buffer.allocUnsafe(Math.min(fileSize, MAX_HEADER_BYTES));
       bytesRead = await read(fd, bigger);
       chunk = bigger.subarray(0, bytesRead);
-      header = await parseHeader(chunk);
+      header = await parseHeader(chunk, withMetadata);
     }
     if (header.type === 'jpg' && !(await endsWithEoi(fd, fileSize, blocking))) {
       throw new IncompleteImageError('the JPEG has no end-of-image marker (still being copied, or cut off)');
@@ -191,7 +240,9 @@ export async function readImageHeader(
       const tags = (await exifr.parse(file, exifTimeAndOrientation).catch(() => undefined)) as ExifTags | undefined;
       header.takenAtMs = parseExifDate(tags?.DateTimeOriginal);
     }
-    return { width: header.width, height: header.height, takenAtMs: header.takenAtMs };
+    const out: ImageHeader = { width: header.width, height: header.height, takenAtMs: header.takenAtMs };
+    if (header.metadata) out.metadata = header.metadata;
+    return out;
   } finally {
     if (blocking) fs.closeSync(fd);
     else await closeFile(fd);

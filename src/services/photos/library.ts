@@ -38,7 +38,7 @@ import { importLegacyIndex } from './legacy-index.js';
 import { compareNames } from './naming.js';
 import { type CommitContext, commit, type EventState, newEventState } from './photo-index.js';
 import { createScanner, type SessionSelection } from './scanner.js';
-import type { LibraryEvent, Photo, PhotoLibrary } from './types.js';
+import type { LibraryEvent, ListingRules, Photo, PhotoLibrary } from './types.js';
 import { buildView } from './views.js';
 import { createWatcher, type DirtySet } from './watcher.js';
 
@@ -77,6 +77,11 @@ export type LibraryOptions = {
   headerThreads?: number;
   /** Default THREAD_MIN_FILES. */
   threadMinFiles?: number;
+  /**
+   * Read the photographer's metadata (XMP, IPTC, EXIF Artist, XMP sidecars: metadata.ts) with
+   * each header (default true; false only for the bench's baseline).
+   */
+  readMetadata?: boolean;
 };
 
 export interface ManagedPhotoLibrary extends PhotoLibrary {
@@ -125,9 +130,13 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
 
   const link = new CatalogueLink(states, (target) => watcher.markDirty(target));
   let writeFailing = false;
+  /** The admins' overrides of each event's listing rules (setListingOverrides). */
+  let listingOverrides: ReadonlyMap<string, Partial<ListingRules>> = new Map();
+  const listingOf = (code: string) => listingOverrides.get(code);
   const commitContext: CommitContext = {
     log,
     gapMs,
+    listingOf,
     catalogue: opts.catalogue,
     since: () => link.seq,
     merge: (changes, named) => link.merge(changes, { named }),
@@ -156,7 +165,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     let any = false;
     for (const st of link.stale) {
       if (st.view && states.get(st.code) === st) {
-        st.view = buildView(st, { log, gapMs });
+        st.view = buildView(st, { log, gapMs, listingOf });
         any = true;
       }
     }
@@ -176,6 +185,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     scanSliceMs: opts.scanSliceMs ?? SCAN_SLICE_MS,
     headerThreads: opts.headerThreads ?? headerThreadsFor(),
     threadMinFiles: opts.threadMinFiles ?? THREAD_MIN_FILES,
+    readMetadata: opts.readMetadata ?? true,
     isClosed: () => closed,
     onPending(st, day, session, retryAt) {
       const key = `${st.code}\u0000${day}\u0000${session}`;
@@ -437,6 +447,23 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       return isReady;
     },
     ready: () => readyPromise,
+    setListingOverrides(overrides) {
+      const changed = new Set<string>();
+      for (const code of new Set([...listingOverrides.keys(), ...overrides.keys()])) {
+        const a = listingOverrides.get(code);
+        const b = overrides.get(code);
+        if (a?.showRejected !== b?.showRejected || a?.minRating !== b?.minRating) changed.add(code);
+      }
+      listingOverrides = overrides;
+      if (changed.size === 0) return Promise.resolve();
+      return enqueue(async () => {
+        for (const code of changed) {
+          const st = states.get(code);
+          if (st?.view) link.stale.add(st);
+        }
+        if (rebuildStale()) publish();
+      });
+    },
 
     setInspector(fn) {
       inspection.setInspector(fn);

@@ -6,25 +6,30 @@
  * process found out to the record (new and changed files, files gone, inspections) and asks
  * it for the numbers of newly listed photos, then builds the published view (views.ts).
  */
-import type { FastifyBaseLogger } from 'fastify';
 import type {
   CatalogueChanges,
   CatalogueRow,
   CatalogueWrite,
+  FileSighting,
   PhotoCataloguePort,
   PhotoFacts,
 } from '../store/ports/photo-catalogue.js';
 import type { EventJsonT } from './event-config.js';
+import { type ReadMetadata, sameMetadata } from './metadata.js';
 import { naturalKey, photoId, relativeKey } from './naming.js';
 import type { Photo } from './types.js';
-import { buildView, compareFrames, type EventView, orderedTree } from './views.js';
+import { buildView, compareFrames, type EventView, orderedTree, type ViewOptions } from './views.js';
 
 /**
  * What a scan knows of one file version: the facts its header gave (PhotoFacts), and `code`:
  * what its inspection found (inspection.ts): the photo code it shows, null for none,
  * undefined while not inspected.
  */
-export type FileRecord = PhotoFacts & { code?: string | null };
+export type FileRecord = PhotoFacts & {
+  code?: string | null;
+  /** The photographer's metadata read from this version and its sidecar (metadata.ts); undefined: the row's stands. */
+  meta?: ReadMetadata;
+};
 
 /**
  * A file of the tree, with what this process keeps beside it: its catalogue row as last read
@@ -107,7 +112,7 @@ export function entryAt(st: EventState, path: string): Entry | undefined {
  * the entry of every path it names (what the answer's rows are merged into).
  */
 function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[]; named: Map<string, Entry> } {
-  const seen: NonNullable<CatalogueWrite['seen']>[number][] = [];
+  const seen: FileSighting[] = [];
   const inspected: NonNullable<CatalogueWrite['inspected']>[number][] = [];
   const number: string[] = [];
   const sighted: Entry[] = [];
@@ -125,12 +130,18 @@ function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[
         const same = row?.facts ? sameVersion(row.facts, rec) : false;
         let path: string | undefined;
         if (rec.sighted) {
-          if (row?.present && same) rec.sighted = false;
+          if (row?.present && same && (!rec.meta || sameMetadata(rec.meta, row))) rec.sighted = false;
           else {
             path = relativeKey(day, session, name);
             named.set(path, rec);
             const { size, mtimeMs, width, height, takenAtMs } = rec;
-            seen.push({ path, id: photoId(st.code, path), facts: { size, mtimeMs, width, height, takenAtMs } });
+            const sighting: FileSighting = {
+              path,
+              id: photoId(st.code, path),
+              facts: { size, mtimeMs, width, height, takenAtMs },
+            };
+            if (rec.meta) sighting.read = rec.meta;
+            seen.push(sighting);
             sighted.push(rec);
           }
         }
@@ -163,9 +174,7 @@ function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[
   return { write, sighted, named };
 }
 
-export type CommitContext = {
-  log: FastifyBaseLogger;
-  gapMs: number;
+export type CommitContext = ViewOptions & {
   catalogue: Pick<PhotoCataloguePort, 'write'>;
   /**
    * The change feed's position, and where what a write returns is merged (library.ts);

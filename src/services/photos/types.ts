@@ -53,6 +53,17 @@ export type EventDefaults = {
   deadline: string | null;
   /** event.json `printSizes`: inches of sizes other than 4x6, 5x7 and 8x10 (empty when none). */
   printSizes: PrintSizes;
+} & ListingRules & {
+    /** `?featured=1` lists photos rated at least this (docs/contract.md, "The photographer's metadata"). */
+    featuredRating: number;
+  };
+
+/** Which photos of an event are public, by the photographer's rating (docs/contract.md, "The photographer's metadata"). */
+export type ListingRules = {
+  /** Rejected photos (rating −1) are listed too. */
+  showRejected: boolean;
+  /** Only photos rated at least this are listed (0: all; unrated counts as 0). */
+  minRating: number;
 };
 
 export type LibraryEvent = EventDefaults & {
@@ -130,4 +141,10 @@ export interface PhotoLibrary {
   readonly isReady: boolean;
   /** Resolves once the first full scan has completed. */
   ready(): Promise<void>;
+  /**
+   * The admins' overrides of the listing rules (event settings, services/events), by event
+   * code; event.json's values or the defaults apply where absent. Resolves once the views
+   * follow them.
+   */
+  setListingOverrides(overrides: ReadonlyMap<string, Partial<ListingRules>>): Promise<void>;
 }

@@ -22,7 +22,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { resolveEventDefaults } from './event-config.js';
 import { compareNames, naturalKey, photoId, photoVersion, relativeKey } from './naming.js';
 import type { EventState } from './photo-index.js';
-import type { DayFolder, LibraryEvent, Photo, SessionFolder } from './types.js';
+import type { DayFolder, LibraryEvent, ListingRules, Photo, SessionFolder } from './types.js';
 
 export type EventView = {
   event: LibraryEvent;
@@ -85,7 +85,34 @@ export function orderedTree(st: EventState): OrderedDay[] {
 
 type Frame = { name: string; key: string; takenAtMs: number | null; code: string | null; photo: Photo | undefined };
 
-export function buildView(st: EventState, opts: { log: FastifyBaseLogger; gapMs: number }): EventView {
+export type ViewOptions = {
+  log: FastifyBaseLogger;
+  gapMs: number;
+  /** The admins' overrides of the event's listing rules (library.ts). */
+  listingOf?: (code: string) => Partial<ListingRules> | undefined;
+};
+
+/**
+ * Whether the photographer's rating lets a photo be listed (docs/contract.md, "The
+ * photographer's metadata"): a reject only when the event shows rejects; any other only when
+ * rated at least `minRating` (unrated counts as 0).
+ */
+function listable(rating: number | null, rules: ListingRules): boolean {
+  if (rating === -1) return rules.showRejected;
+  return (rating ?? 0) >= rules.minRating;
+}
+
+/** event.json's listing rules with the admins' overrides on top. */
+function listingRules(st: EventState, opts: ViewOptions): ListingRules {
+  const override = opts.listingOf?.(st.code);
+  return {
+    showRejected: override?.showRejected ?? st.eventJson?.showRejected ?? false,
+    minRating: override?.minRating ?? st.eventJson?.minRating ?? 0,
+  };
+}
+
+export function buildView(st: EventState, opts: ViewOptions): EventView {
+  const rules = listingRules(st, opts);
   const photos: Photo[] = [];
   const byId = new Map<string, Photo>();
   const byNumber = new Map<string, Photo>();
@@ -139,6 +166,8 @@ export function buildView(st: EventState, opts: { log: FastifyBaseLogger; gapMs:
             hidden.set(photo.id, photo);
             hidden.set(photo.number, photo);
             photo = undefined; // a frame still (its time counts for the code groups), never a listed photo
+          } else if (!listable(row.rating, rules)) {
+            photo = undefined; // rejected or rated too low: kept private the same way, its number kept
           }
         }
         if (rec.takenAtMs !== null && rec.takenAtMs < firstTaken) firstTaken = rec.takenAtMs;

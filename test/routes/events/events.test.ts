@@ -37,6 +37,9 @@ describe('GET /api/event-config', () => {
       printSizes: { '4x6': [4, 6], '5x7': [5, 7], '8x10': [8, 10] },
       faceSearch: false,
       selfieSearch: false,
+      showRejected: false,
+      minRating: 0,
+      featuredRating: 4,
     });
     expect((await call(app, { url: config(BX), admin: false })).json()).toMatchObject({
       prices: { '4x6': 4.5 },
@@ -351,6 +354,9 @@ describe('GET /api/proxy-events', () => {
       orderingEnabled: true,
       deadline,
       printSizes: {},
+      showRejected: false,
+      minRating: 0,
+      featuredRating: 4,
       photoCount: 1,
       autoPrint: 'off',
       autoPrintSince: null,

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
 import {
   DEMO_PHOTO_COUNT,
+  DEMO_REJECTED,
   demoMarkerFile,
   ensureDemoLibrary,
   planDemoLibrary,
@@ -69,7 +70,13 @@ describe('demo library', () => {
     const photosDir = app.config.photosDir;
     const events = app.photos.listEvents();
     expect(events).toHaveLength(2);
-    expect(events.reduce((n, e) => n + e.photoCount, 0)).toBe(DEMO_PHOTO_COUNT);
+    // The photographer's one reject is drawn and numbered, never listed.
+    expect(events.reduce((n, e) => n + e.photoCount, 0)).toBe(DEMO_PHOTO_COUNT - DEMO_REJECTED);
+    const harbor = app.photos.photosOf('Harbor Comic Con') ?? [];
+    expect(new Set(harbor.map((p) => p.metadata?.photographer))).toEqual(new Set(['Jo Lens', 'Sam Shutter']));
+    expect(harbor.some((p) => p.metadata?.keywords?.includes('Nezuko'))).toBe(true);
+    expect(harbor.some((p) => (p.rating ?? 0) >= 4)).toBe(true);
+    expect(app.photos.findPhoto('Spring Matsuri', '31')).toBeUndefined();
 
     let withDeadline = 0;
     for (const event of events) {
@@ -92,19 +99,19 @@ describe('demo library', () => {
     }
     expect(withDeadline).toBe(1);
     expect(await readdir(photosDir)).not.toContainEqual(expect.stringContaining('.demo-staging'));
-    await expect(readFile(demoMarkerFile(app.dataDir), 'utf8')).resolves.toContain('"photos": 60');
+    await expect(readFile(demoMarkerFile(app.dataDir), 'utf8')).resolves.toContain(`"photos": ${DEMO_PHOTO_COUNT}`);
 
     const res = await app.inject({ url: '/event' });
     expect(res.json()).toHaveLength(2);
   });
 
-  test('with the default settling time (2 s) the first start indexes all 60 drawn photos at once, and says so', async (t) => {
+  test('with the default settling time (2 s) the first start indexes every drawn photo at once (60 listed, the reject not), and says so', async (t) => {
     const logLines: string[] = [];
     const app = await build(t, { env: { DEMO_LIBRARY: 'auto', INTAKE_SETTLE_MS: '2000' }, logLines });
     await app.photos.ready();
     const indexed = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'photo library indexed');
-    expect(indexed).toMatchObject({ events: 2, photos: DEMO_PHOTO_COUNT });
-    expect(app.photos.listEvents().reduce((n, e) => n + e.photoCount, 0)).toBe(DEMO_PHOTO_COUNT);
+    expect(indexed).toMatchObject({ events: 2, photos: DEMO_PHOTO_COUNT - DEMO_REJECTED });
+    expect(app.photos.listEvents().reduce((n, e) => n + e.photoCount, 0)).toBe(DEMO_PHOTO_COUNT - DEMO_REJECTED);
     // Why: the drawing is complete when it is moved into place, so its files are dated back beyond
     // the settling time; files written moments before the first scan would otherwise be held back
     // (settling, then inspection) and the count would depend on the machine's speed.

@@ -34,6 +34,9 @@ describe('event.json', () => {
       orderingEnabled: false,
       deadline: null,
       printSizes: {},
+      showRejected: false,
+      minRating: 0,
+      featuredRating: 4,
       eventJson: 'absent',
     });
     expect(d.prices).toEqual({ '4x6': 500, '5x7': 1000, '8x10': 2000 });

@@ -103,6 +103,9 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
   const [packages, setPackages] = useState<PackageRow[]>([]);
   const [early, setEarly] = useState<EarlyBirdFields>({ percent: '', until: '' });
   const [faceSearch, setFaceSearch] = useState(false);
+  const [showRejected, setShowRejected] = useState(false);
+  const [minRating, setMinRating] = useState(0);
+  const [featuredRating, setFeaturedRating] = useState(4);
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -117,6 +120,9 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     setPackages(packageRows(c));
     setEarly(earlyBirdFields(c));
     setFaceSearch(c.faceSearch);
+    setShowRejected(c.showRejected);
+    setMinRating(c.minRating);
+    setFeaturedRating(c.featuredRating);
   };
   useEffect(() => {
     if (loaded.data && !config) adopt(loaded.data);
@@ -155,6 +161,10 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     // Publishing stores the price list shown, so the event sells at what the admin saw.
     if (!samePrices || publish) body.prices = prices;
     if (Number(fee) !== config.shippingFee) body.shippingFee = Number(fee);
+    // The photographer's ratings (docs/contract.md, "The photographer's metadata").
+    if (showRejected !== config.showRejected) body.showRejected = showRejected;
+    if (minRating !== config.minRating) body.minRating = minRating;
+    if (featuredRating !== config.featuredRating) body.featuredRating = featuredRating;
     const offers = offersChange(config, packages, early);
     if ('problem' in offers) return setProblem(offers.problem);
     Object.assign(body, offers.body);
@@ -225,12 +235,49 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
           <span>Print pickup orders when paid</span>
         </label>
         <FaceSearchSwitch id={id('faces')} checked={faceSearch} onChange={setFaceSearch} />
+        <label class="switch">
+          <input
+            type="checkbox"
+            checked={showRejected}
+            onChange={(e) => setShowRejected((e.target as HTMLInputElement).checked)}
+          />
+          <span>Show rejected photos</span>
+        </label>
       </div>
       <p class="hint" id={id('auto-print-hint')}>
         Auto-print: a pickup order’s prints go to the first idle printer holding their size as soon as it is marked paid
         (orders paid before you turn this on wait in the print queue).
       </p>
       <FaceSearchProgress id={id('faces')} slug={slug} on={config.faceSearch} />
+      <div class="field">
+        <label for={id('min-rating')}>Show photos rated at least</label>
+        <select
+          id={id('min-rating')}
+          value={String(minRating)}
+          onChange={(e) => setMinRating(Number((e.target as HTMLSelectElement).value))}
+        >
+          <option value="0">All photos</option>
+          {[1, 2, 3, 4, 5].map((n) => (
+            <option key={n} value={String(n)}>
+              {n} {n === 1 ? 'star' : 'stars'}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for={id('featured-rating')}>Featured: photos rated at least</label>
+        <select
+          id={id('featured-rating')}
+          value={String(featuredRating)}
+          onChange={(e) => setFeaturedRating(Number((e.target as HTMLSelectElement).value))}
+        >
+          {[1, 2, 3, 4, 5].map((n) => (
+            <option key={n} value={String(n)}>
+              {n} {n === 1 ? 'star' : 'stars'}
+            </option>
+          ))}
+        </select>
+      </div>
       <div class="field">
         <label for={id('deadline')}>Ordering deadline</label>
         <p class="hint" id={id('deadline-hint')}>

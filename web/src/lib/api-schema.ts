@@ -426,6 +426,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds "Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400. */
+                    q?: string;
+                    /** @description `1`: only photos rated at least the event's `featuredRating` (default 4 stars) */
+                    featured?: "0" | "1" | "true" | "false";
                     /** @description Jump to a time: the page (at `limit`) holding the first listed photo whose camera clock time of day (EXIF as written, no time-zone conversion) is at or after `HH:MM`. Overrides `page`; when no photo is that late, the last page. */
                     at?: string;
                     /** @description With `at`: only photos of this day folder count (the page is still one of the whole event) */
@@ -516,6 +520,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds "Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400. */
+                    q?: string;
+                    /** @description `1`: only photos rated at least the event's `featuredRating` (default 4 stars) */
+                    featured?: "0" | "1" | "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -607,6 +615,10 @@ export interface paths {
                     page?: number;
                     /** @description Photos per page (default 50). Values above 100 are clamped to 100, and the effective value is returned in `limit`. Not an integer, or below 1: 400 `VALIDATION_FAILED`. */
                     limit?: number;
+                    /** @description Search: only photos where every word of `q` starts a word of the photographer's keywords, caption, title or photographer name, or equals the photo number; case- and accent-insensitive (`pokémon` finds "Pokemon"). `totalCount` and the paging count the matches. Blank: every photo. Over 200 characters: 400. */
+                    q?: string;
+                    /** @description `1`: only photos rated at least the event's `featuredRating` (default 4 stars) */
+                    featured?: "0" | "1" | "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -977,7 +989,7 @@ export interface paths {
          *     like feedback (`RATE_LIMIT_FEEDBACK_PER_MIN`, counted apart; 429 with `Retry-After`).
          *     Unknown event 404 `EVENT_NOT_FOUND`, unknown photo 404 `PHOTO_NOT_FOUND`.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -1106,7 +1118,7 @@ export interface paths {
          * Takedown requests
          * @description Newest first. `?status=open` for those waiting for a decision, `decided` for the others. Each with the photo (number, and its thumbnail for the queue), reason, requester’s email, message, `createdAt`, `status`, `decision`, and whether the photo is hidden from the public now.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -1211,7 +1223,7 @@ export interface paths {
          *     again: 200 with `changed: false`; the other one: 409 `TAKEDOWN_DECIDED`. Unknown id: 404
          *     `TAKEDOWN_NOT_FOUND`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -1346,7 +1358,7 @@ export interface paths {
          * The photo of a takedown request (thumbnail, for the queue)
          * @description A JPEG thumbnail of the photo the request names, hidden or not, for the owner deciding. A photo removed for good has no renders any more: 404 `PHOTO_NOT_FOUND`, as when its file is gone.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -1461,7 +1473,7 @@ export interface paths {
          *     Rate limited per client address (`RATE_LIMIT_CODES_PER_MIN`; 429 `RATE_LIMITED` with `Retry-After`);
          *     admins are not limited. The code is recorded before the answer goes out.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -1580,7 +1592,7 @@ export interface paths {
          *     photos. `paper=letter` (default) lays out 3.5 × 2 in cards as on Avery 8371 business-card stock;
          *     `a4` 85 × 54 mm cards as on Avery C32011; light cut marks serve plain paper. Admin only.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -2137,7 +2149,7 @@ export interface paths {
          *     Unknown order or another email: 404 `ORDER_NOT_FOUND` (not told apart).
          *     Subscriptions the push service answers 404/410 for are removed.
          *
-         *     **Access**: public with an order's number and email, or with admin credentials (every role (`viewer`, `staff`, `owner`)).
+         *     **Access**: public with an order's number and email, or with admin credentials (every role (`viewer`, `staff`, `owner`)). A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -2351,14 +2363,15 @@ export interface paths {
          *     `price` dollars; one per size, on the price list, cheaper than its copies; replaces the list, `[]` removes
          *     all) and `earlyBird` (`{ percent, until }`: whole percent off orders placed before `until`; `null` removes
          *     it), `autoPrint` (`pickup`: pickup orders’ prints go to the booth’s printer when marked paid; `off`),
-         *     `faceSearch` (Find me by face for this event; works with FACE_SEARCH=on).
-         *     Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
+         *     `faceSearch` (Find me by face for this event; works with FACE_SEARCH=on),
+         *     `showRejected`, `minRating` (0–5) and `featuredRating` (1–5): which of the photographer's ratings
+         *     are listed and featured. Amounts 0 to 100000. Any other field, or packages that do not fit the price list in effect after
          *     the change: 400 `VALIDATION_FAILED`.
          *     Fields left out keep their current value. The change is stored in the order store, applies at once
          *     (gallery status, `/api/proxy-events`, order submission) and survives restarts.
          *     Returns the new effective configuration, as `GET /api/event-config` does.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         put: {
             parameters: {
@@ -2617,7 +2630,7 @@ export interface paths {
          *     of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -2658,6 +2671,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2717,7 +2739,7 @@ export interface paths {
          *     of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -2758,6 +2780,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2817,7 +2848,7 @@ export interface paths {
          *     of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -2858,6 +2889,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2915,15 +2955,19 @@ export interface paths {
          *     `completedCount` and `cancelledCount` are the sizes of the three lists; `totalRevenue` sums the paid
          *     totals, `pendingRevenue` the pending ones; `averageOrderValue` is the mean paid total (0 when none).
          *     Amounts are numbers of dollars, computed in cents. `?eventSlug=` for one event.
+         *     `?by=photographer` adds `byPhotographer`: per photographer of the photos (the photographer’s metadata;
+         *     `unknown` for none), the paid orders with their photos, the prints and the lines’ revenue.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: the summary of their own lines only: each order cut to the lines of their photos, its amounts those lines’ (no discounts or shipping, `totalDiscounts` 0), and `byPhotographer` their one row.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description Only orders of this event (its code); an event with no orders gives an empty list */
                     eventSlug?: string;
+                    /** @description `photographer`: adds `byPhotographer`, the paid orders’ lines by the photographer of their photo */
+                    by?: "photographer";
                 };
                 header?: never;
                 path?: never;
@@ -2937,7 +2981,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["SalesSummary"];
+                        "application/json": components["schemas"]["SalesSummaryByPhotographer"];
                     };
                 };
                 /** @description `VALIDATION_FAILED`: The request is not valid */
@@ -3009,7 +3053,7 @@ export interface paths {
          *     Unknown: 404 `ORDER_NOT_FOUND`. With its `history`: every change, when, and by whom.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3043,6 +3087,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3106,7 +3159,7 @@ export interface paths {
          *     Returns the updated Order.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only. A `photographer:` token: 403 `FORBIDDEN`.
          */
         put: {
             parameters: {
@@ -3254,7 +3307,7 @@ export interface paths {
          *     Returns `{ success, message, changed, order }`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -3401,7 +3454,7 @@ export interface paths {
          *     Returns `{ success, message, changed, order }`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -3542,7 +3595,7 @@ export interface paths {
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`
          *     (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: the paid orders with a line of their photos, each counted at those lines’ amounts (no discounts or shipping).
          */
         get: {
             parameters: {
@@ -3622,6 +3675,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Order lines with the photographer of each photo
+         * @description Every line of the listed orders (pending, paid, cancelled and void; orders waiting for email
+         *     confirmation are in no list), newest order first, lines in order: the order’s number, status and
+         *     date, the photo, who took it (`unknown` when its metadata names no one), the size, the quantity and
+         *     the line’s amount (dollars, before the order’s discounts and shipping). No customer details.
+         *     `?eventSlug=` for one event.
+         *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`
+         *     (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: only the lines of their own photos.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only orders of this event (its code); an event with no orders gives an empty list */
+                    eventSlug?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OrderLines"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/mirror": {
         parameters: {
             query?: never;
@@ -3637,7 +3785,7 @@ export interface paths {
          *     as last read. Without a token or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`),
          *     429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3659,6 +3807,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3714,7 +3871,7 @@ export interface paths {
          * Photo intake status (admin)
          * @description Files waiting to settle, photos being inspected, and broken files (a settled file that cannot be read: a cut-off copy, not an image). Broken files are never listed.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3736,6 +3893,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3771,7 +3937,7 @@ export interface paths {
         };
         /**
          * The role of the admin token sent, and what it may call
-         * @description **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         * @description **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: their name (`photographer`) and the routes open to them.
          */
         get: {
             parameters: {
@@ -3842,7 +4008,7 @@ export interface paths {
          *     setting that would hurt at a booth (the placeholder return address on every label; a public address such
          *     as `localhost` that no attendee’s phone can open).
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3916,7 +4082,7 @@ export interface paths {
          *     http(s) address without a query. `mailFrom`: `Name <address>` or an address. The next label, packing slip,
          *     card and mail use them, on every server process. Answers the settings as `GET` does.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         put: {
             parameters: {
@@ -4032,7 +4198,7 @@ export interface paths {
          * The admin tokens (without the tokens)
          * @description The tokens made here (revoked ones too) and the entries of ADMIN_TOKENS, never a token or its hash.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4106,7 +4272,7 @@ export interface paths {
          *     only). Answers 201 with the token: shown this once, the record keeps only its SHA-256. It works at once
          *     on every server; sign in to the dashboard with it like with any admin token.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -4226,7 +4392,7 @@ export interface paths {
          *     with it then answer 401. Revoking it again changes nothing. An unknown id: 404 `TOKEN_NOT_FOUND`.
          *     ADMIN_TOKENS entries are revoked by changing the environment.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         delete: {
             parameters: {
@@ -4356,7 +4522,7 @@ export interface paths {
          *     (400 `VALIDATION_FAILED` beyond). Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`,
          *     default 10 a minute; 429 with `Retry-After`).
          *
-         *     **Access**: public with the order's email, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with the order's email, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -4495,7 +4661,7 @@ export interface paths {
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4606,7 +4772,7 @@ export interface paths {
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4716,7 +4882,7 @@ export interface paths {
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4827,7 +4993,7 @@ export interface paths {
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4944,7 +5110,7 @@ export interface paths {
          *     dimensions, an unreadable original) are listed in a last entry `errors.txt`.
          *     `size` keeps the lines of one size; none left: 409 `NOTHING_TO_PRINT`.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5070,7 +5236,7 @@ export interface paths {
          *     Unknown event with no orders: 404 `EVENT_NOT_FOUND`; no order waiting: 409 `NOTHING_TO_PRINT`.
          *     The number of labels is in `X-Label-Count`.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5197,7 +5363,7 @@ export interface paths {
          *     orders (waiting for the customer to confirm by email) are left out. Filters combine; none: every
          *     order. `from` after `to`, or an unknown status: 400 `VALIDATION_FAILED`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5303,7 +5469,7 @@ export interface paths {
          *     copies and crop centre; `counts` sums the copies per size. `eventSlug` and `size` narrow it.
          *     Held orders (waiting for the customer’s email confirmation) are not paid and never listed.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5411,7 +5577,7 @@ export interface paths {
          *     An item id that names no line of a paid order: 400 `VALIDATION_FAILED`. Nothing to print: 409
          *     `NOTHING_TO_PRINT`. `X-Print-Count` says how many files.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5528,7 +5694,7 @@ export interface paths {
          *     not paid 409 `INVALID_TRANSITION`, and then nothing is marked. Lines marked before are left as they
          *     were (`alreadyPrinted`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -5664,7 +5830,7 @@ export interface paths {
          *     `marker-supply-low`, ...), jobs queued in it and paper loaded. A printer that does not answer is
          *     `unreachable` (with why in `message`), never an error. `jobs`: the lines sent and not yet ended.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5761,7 +5927,7 @@ export interface paths {
          *     `PRINTER_NOT_FOUND`; a printer (or none) that does not hold a line’s size: 409 `PRINTER_LACKS_SIZE`.
          *     The printer does not answer: 503 `PRINTER_UNAVAILABLE`, and nothing is sent or marked.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -5905,7 +6071,7 @@ export interface paths {
          *     printed with the change (a `printed` history entry each; the order leaves the print queue).
          *     Returns `{ success, message, changed, order }`.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -6069,7 +6235,7 @@ export interface paths {
          *     and admins get a push notification. Mail and push never delay or fail the response; the order is
          *     durable before the response is sent. A replayed response carries `Idempotent-Replayed: true`.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -6238,7 +6404,7 @@ export interface paths {
          *     and admins get a push notification. Mail and push never delay or fail the response; the order is
          *     durable before the response is sent. A replayed response carries `Idempotent-Replayed: true`.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -6607,7 +6773,7 @@ export interface paths {
          * Every coupon, with its uses (admin)
          * @description Newest first. `uses` counts the orders using the coupon now. Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -6684,7 +6850,7 @@ export interface paths {
          *     and `minSubtotal` limit it further. A code that exists already: 409 `COUPON_EXISTS`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -6821,7 +6987,7 @@ export interface paths {
          * @description Later orders are refused the code (400 `COUPON_INVALID`, reason `unknown`); orders that used it keep
          *     their discount. No such coupon: 404 `COUPON_NOT_FOUND`. Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         delete: {
             parameters: {
@@ -7485,7 +7651,7 @@ export interface paths {
          *     `NO_FACE`; face search not on for the event: 404 `FACE_SEARCH_OFF`. Rate limited like the takedown
          *     of one photo (counted together).
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -7621,7 +7787,7 @@ export interface paths {
          * Face search: indexing progress (admin)
          * @description Per event with face search on: its public photos (`total`) and how many have their faces indexed. New photos are indexed in the background after their thumbnails.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -7643,6 +7809,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7894,6 +8069,34 @@ export interface components {
             /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
             totalDiscounts: number;
         };
+        SalesSummaryByPhotographerInput: {
+            /** @description All orders (held high-value orders excluded) */
+            totalOrders: number;
+            pendingCount: number;
+            /** @description Paid orders */
+            completedCount: number;
+            /** @description Cancelled and void orders */
+            cancelledCount: number;
+            /** @description Sum of paid totals, dollars */
+            totalRevenue: number;
+            /** @description Sum of pending totals, dollars */
+            pendingRevenue: number;
+            /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
+            averageOrderValue: number;
+            /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
+            totalDiscounts: number;
+            /** @description With `?by=photographer`: highest revenue first */
+            byPhotographer?: {
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                /** @description Paid orders with at least one line of their photos */
+                orders: number;
+                /** @description Copies (line quantities) of their photos in paid orders */
+                prints: number;
+                /** @description Those lines' amounts, dollars (before an order's discounts and shipping, which are no one's) */
+                revenue: number;
+            }[];
+        };
         OrderChangeInput: {
             /** @constant */
             success: true;
@@ -7969,6 +8172,8 @@ export interface components {
             role: "viewer" | "staff" | "owner";
             /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
             by: string;
+            /** @description A `photographer:<name>:<token>` entry of ADMIN_TOKENS: the name; such a viewer sees only the sales of their photos */
+            photographer?: string;
             /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
             routes: string[];
             /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
@@ -8032,6 +8237,24 @@ export interface components {
                 orders: number;
                 /** @description Sum of the paid totals, dollars (computed in cents) */
                 revenue: number;
+            }[];
+        };
+        OrderLinesInput: {
+            /** @description Newest order first; an order’s lines in their order */
+            lines: {
+                orderNumber: string;
+                /** @enum {string} */
+                status: "pending" | "paid" | "void" | "cancelled";
+                /** @description When the order was placed (ISO 8601) */
+                createdAt: string;
+                eventSlug: string;
+                photoNumber: string;
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                size: string;
+                quantity: number;
+                /** @description The line's amount, dollars (computed in cents) */
+                amount: number;
             }[];
         };
         AdminTokenCreateInput: {
@@ -8206,6 +8429,12 @@ export interface components {
             autoPrint?: "off" | "pickup";
             /** @description Find me by face for this event: attendees search its photos with a selfie (needs FACE_SEARCH=on) */
             faceSearch?: boolean;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected?: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating?: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating?: number;
         };
         EventConfigInput: {
             eventSlug: string;
@@ -8259,6 +8488,12 @@ export interface components {
             faceSearch: boolean;
             /** @description Find me by face can be used now: the setting is on and the server has face search (FACE_SEARCH=on, face packages installed) */
             selfieSearch: boolean;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating: number;
         };
         ActiveEventListInput: {
             eventSlug: string;
@@ -8451,6 +8686,16 @@ export interface components {
                 height: number;
                 /** @description EXIF capture time, ISO 8601: the camera clock as written (its wall-clock time, whatever offset the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. Absent when the file has none. */
                 takenAt?: string;
+                /** @description The photographer's keywords (XMP dc:subject, the last part of lr:hierarchicalSubject, IPTC Keywords); those starting with `_` are private and never served. Absent when none. */
+                keywords?: string[];
+                /** @description The caption (XMP dc:description, IPTC Caption-Abstract); absent when none */
+                caption?: string;
+                /** @description The title (XMP dc:title or photoshop:Headline); absent when none */
+                title?: string;
+                /** @description The photographer's star rating (xmp:Rating): 0–5, −1 for a reject (listed only where the event shows rejects); absent when unrated */
+                rating?: number;
+                /** @description Who took it (XMP dc:creator, photoshop:Credit, IPTC By-line, EXIF Artist); absent when unknown */
+                photographer?: string;
             };
         };
         GalleryEventInput: {
@@ -9400,6 +9645,34 @@ export interface components {
             /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
             totalDiscounts: number;
         };
+        SalesSummaryByPhotographer: {
+            /** @description All orders (held high-value orders excluded) */
+            totalOrders: number;
+            pendingCount: number;
+            /** @description Paid orders */
+            completedCount: number;
+            /** @description Cancelled and void orders */
+            cancelledCount: number;
+            /** @description Sum of paid totals, dollars */
+            totalRevenue: number;
+            /** @description Sum of pending totals, dollars */
+            pendingRevenue: number;
+            /** @description Mean total of paid orders, dollars, rounded to cents; 0 when none */
+            averageOrderValue: number;
+            /** @description What paid orders were given off (packages, early bird, coupons), dollars; not in totalRevenue */
+            totalDiscounts: number;
+            /** @description With `?by=photographer`: highest revenue first */
+            byPhotographer?: {
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                /** @description Paid orders with at least one line of their photos */
+                orders: number;
+                /** @description Copies (line quantities) of their photos in paid orders */
+                prints: number;
+                /** @description Those lines' amounts, dollars (before an order's discounts and shipping, which are no one's) */
+                revenue: number;
+            }[];
+        };
         OrderChange: {
             /** @constant */
             success: true;
@@ -9475,6 +9748,8 @@ export interface components {
             role: "viewer" | "staff" | "owner";
             /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
             by: string;
+            /** @description A `photographer:<name>:<token>` entry of ADMIN_TOKENS: the name; such a viewer sees only the sales of their photos */
+            photographer?: string;
             /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
             routes: string[];
             /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
@@ -9538,6 +9813,24 @@ export interface components {
                 orders: number;
                 /** @description Sum of the paid totals, dollars (computed in cents) */
                 revenue: number;
+            }[];
+        };
+        OrderLines: {
+            /** @description Newest order first; an order’s lines in their order */
+            lines: {
+                orderNumber: string;
+                /** @enum {string} */
+                status: "pending" | "paid" | "void" | "cancelled";
+                /** @description When the order was placed (ISO 8601) */
+                createdAt: string;
+                eventSlug: string;
+                photoNumber: string;
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                size: string;
+                quantity: number;
+                /** @description The line's amount, dollars (computed in cents) */
+                amount: number;
             }[];
         };
         AdminTokenCreate: {
@@ -9712,6 +10005,12 @@ export interface components {
             autoPrint?: "off" | "pickup";
             /** @description Find me by face for this event: attendees search its photos with a selfie (needs FACE_SEARCH=on) */
             faceSearch?: boolean;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected?: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating?: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating?: number;
         };
         EventConfig: {
             eventSlug: string;
@@ -9765,6 +10064,12 @@ export interface components {
             faceSearch: boolean;
             /** @description Find me by face can be used now: the setting is on and the server has face search (FACE_SEARCH=on, face packages installed) */
             selfieSearch: boolean;
+            /** @description List photos the photographer rejected (xmp:Rating −1) too; default false: they are private */
+            showRejected: boolean;
+            /** @description List only photos rated at least this many stars (0–5, unrated counts as 0); default 0: all */
+            minRating: number;
+            /** @description `?featured=1` and the featured row list photos rated at least this (1–5); default 4 */
+            featuredRating: number;
         };
         ActiveEventList: {
             eventSlug: string;
@@ -9957,6 +10262,16 @@ export interface components {
                 height: number;
                 /** @description EXIF capture time, ISO 8601: the camera clock as written (its wall-clock time, whatever offset the camera also recorded), given as if it were UTC. `?at=HH:MM` matches this time of day. Absent when the file has none. */
                 takenAt?: string;
+                /** @description The photographer's keywords (XMP dc:subject, the last part of lr:hierarchicalSubject, IPTC Keywords); those starting with `_` are private and never served. Absent when none. */
+                keywords?: string[];
+                /** @description The caption (XMP dc:description, IPTC Caption-Abstract); absent when none */
+                caption?: string;
+                /** @description The title (XMP dc:title or photoshop:Headline); absent when none */
+                title?: string;
+                /** @description The photographer's star rating (xmp:Rating): 0–5, −1 for a reject (listed only where the event shows rejects); absent when unrated */
+                rating?: number;
+                /** @description Who took it (XMP dc:creator, photoshop:Credit, IPTC By-line, EXIF Artist); absent when unknown */
+                photographer?: string;
             };
         };
         GalleryEvent: {
@@ -10729,6 +11044,7 @@ export type AdminOrderPhotoInput = components['schemas']['AdminOrderPhotoInput']
 export type AdminOrderLineInput = components['schemas']['AdminOrderLineInput'];
 export type AdminOrderInput = components['schemas']['AdminOrderInput'];
 export type SalesSummaryInput = components['schemas']['SalesSummaryInput'];
+export type SalesSummaryByPhotographerInput = components['schemas']['SalesSummaryByPhotographerInput'];
 export type OrderChangeInput = components['schemas']['OrderChangeInput'];
 export type OrderUpdateInput = components['schemas']['OrderUpdateInput'];
 export type OrderStatusUpdateInput = components['schemas']['OrderStatusUpdateInput'];
@@ -10739,6 +11055,7 @@ export type AdminMeInput = components['schemas']['AdminMeInput'];
 export type MirrorProblemInput = components['schemas']['MirrorProblemInput'];
 export type MirrorStatusInput = components['schemas']['MirrorStatusInput'];
 export type SalesBreakdownInput = components['schemas']['SalesBreakdownInput'];
+export type OrderLinesInput = components['schemas']['OrderLinesInput'];
 export type AdminTokenCreateInput = components['schemas']['AdminTokenCreateInput'];
 export type AdminTokenInput = components['schemas']['AdminTokenInput'];
 export type AdminTokenCreatedInput = components['schemas']['AdminTokenCreatedInput'];
@@ -10809,6 +11126,7 @@ export type AdminOrderPhoto = components['schemas']['AdminOrderPhoto'];
 export type AdminOrderLine = components['schemas']['AdminOrderLine'];
 export type AdminOrder = components['schemas']['AdminOrder'];
 export type SalesSummary = components['schemas']['SalesSummary'];
+export type SalesSummaryByPhotographer = components['schemas']['SalesSummaryByPhotographer'];
 export type OrderChange = components['schemas']['OrderChange'];
 export type OrderUpdate = components['schemas']['OrderUpdate'];
 export type OrderStatusUpdate = components['schemas']['OrderStatusUpdate'];
@@ -10819,6 +11137,7 @@ export type AdminMe = components['schemas']['AdminMe'];
 export type MirrorProblem = components['schemas']['MirrorProblem'];
 export type MirrorStatus = components['schemas']['MirrorStatus'];
 export type SalesBreakdown = components['schemas']['SalesBreakdown'];
+export type OrderLines = components['schemas']['OrderLines'];
 export type AdminTokenCreate = components['schemas']['AdminTokenCreate'];
 export type AdminToken = components['schemas']['AdminToken'];
 export type AdminTokenCreated = components['schemas']['AdminTokenCreated'];

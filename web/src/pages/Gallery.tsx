@@ -18,7 +18,7 @@ import { SearchIcon } from '../components/icons.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { OffersNotice } from '../components/Offers.js';
 import { type GridPhoto, PhotoGrid } from '../components/PhotoGrid.js';
-import { type ApiError, enc, getJson } from '../lib/api.js';
+import { type ApiError, enc, getJson, localUrl } from '../lib/api.js';
 import type {
   GalleryEventPage as EventPage,
   GalleryDayPage,
@@ -29,8 +29,9 @@ import type {
 } from '../lib/api-schema.js';
 import { formatDate, formatDeadline, plural } from '../lib/format.js';
 import { cached, closedMessage, useEventConfig, useFetch, whenIdle } from '../lib/hooks.js';
-import { takePageData } from '../lib/page-data.js';
+import { carriesPageData, takePageData } from '../lib/page-data.js';
 import { eventPath, navigate, openedFromList, pendingScroll, photoPath, useLocation } from '../lib/router.js';
+import { TILE_SIZES, tileSrc, tileSrcset } from '../lib/tiles.js';
 
 /** A day or a session page: the fields the gallery reads are the same in both. */
 type FolderPage = GalleryDayPage | GallerySessionPage;
@@ -52,27 +53,34 @@ const firstPage = (d: EventPage | FolderPage): Feed => ({
 });
 
 /** A folder's page 1 URL, as the app asks for it (and the server's HTML may carry it). */
-const folderPageUrl = (path: string) => `${path}?page=1&limit=${PAGE_SIZE}`;
 
 /** Photos loaded so far per gallery path, so "back" returns to the same place in a long list. */
 const feeds = new Map<string, Feed>();
 
 let markedInteractive = false;
 
-export default function Gallery({
-  code,
-  day,
-  session,
-  photo: linkedPhoto,
-}: {
+type GalleryProps = {
   code: string;
   day?: string;
   session?: string;
   /** The photo of a photo link (`/event/<code>/photo/<number>`), shown over this list. */
   photo?: string | undefined;
-}) {
-  const path = eventPath(code, day, session);
+};
+
+/** Another search (or none) is another list: its own state, from its own first page. */
+export default function Gallery(props: GalleryProps) {
+  const searched = useLocation().query.get('q')?.trim() ?? '';
+  return <GalleryList key={searched} {...props} />;
+}
+
+function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
+  const folderPath = eventPath(code, day, session);
   const isEventPage = day === undefined;
+  // `?q=`: a search of the photographer's keywords, captions and names (the server answers it).
+  const searched = useLocation().query.get('q')?.trim() ?? '';
+  /** The feed's key and the list's URL without paging: the folder, or a search within it. */
+  const path = searched ? `${folderPath}?q=${enc(searched)}` : folderPath;
+  const pageUrl = (n: number) => `${path}${searched ? '&' : '?'}page=${n}&limit=${PAGE_SIZE}`;
   // Event name, status and folders come with the event page; folder pages ask for them apart.
   const meta = useFetch<EventPage>(`${eventPath(code)}?limit=${isEventPage ? PAGE_SIZE : 1}`);
   const event = meta.data?.event;
@@ -82,8 +90,9 @@ export default function Gallery({
   const [feed, setFeed] = useState<Feed | undefined>(() => {
     const known = feeds.get(path);
     if (known) return known;
-    if (isEventPage) return meta.data ? firstPage(meta.data) : undefined;
-    const carried = takePageData<FolderPage>(folderPageUrl(path));
+    // A search's list is its own: never the event's unfiltered first page.
+    if (isEventPage && !searched) return meta.data ? firstPage(meta.data) : undefined;
+    const carried = takePageData<FolderPage>(pageUrl(1));
     return carried ? firstPage(carried) : undefined;
   });
   const [error, setError] = useState<ApiError | undefined>();
@@ -118,14 +127,14 @@ export default function Gallery({
 
   // Page 1: the event page has it in `meta`; folder pages fetch their own (in parallel with `meta`).
   useEffect(() => {
-    if (feed || !isEventPage) return;
+    if (feed || !isEventPage || searched) return;
     if (meta.data) setFeed(firstPage(meta.data));
     else if (meta.error) setError(meta.error);
   }, [isEventPage, meta.data, meta.error, feed]);
   useEffect(() => {
-    if (feed || isEventPage) return;
+    if (feed || (isEventPage && !searched)) return;
     const ctl = new AbortController();
-    getJson<FolderPage>(folderPageUrl(path), { signal: ctl.signal }).then(
+    getJson<FolderPage>(pageUrl(1), { signal: ctl.signal }).then(
       (d) => setFeed(firstPage(d)),
       (err: unknown) => !ctl.signal.aborted && setError(err as ApiError),
     );
@@ -164,7 +173,7 @@ export default function Gallery({
     try {
       const last = Math.min(page, start.totalPages);
       const numbers = Array.from({ length: last - start.page }, (_, i) => start.page + 1 + i);
-      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(`${path}?page=${n}&limit=${PAGE_SIZE}`)));
+      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(pageUrl(n))));
       const end = pages[pages.length - 1] as FolderPage;
       const next: Feed = {
         photos: [...start.photos, ...pages.flatMap((d) => d.photos)],
@@ -226,7 +235,7 @@ export default function Gallery({
     fetching.current = true;
     try {
       const numbers = Array.from({ length: Math.max(1, f.page) }, (_, i) => i + 1);
-      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(`${path}?page=${n}&limit=${PAGE_SIZE}`)));
+      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(pageUrl(n))));
       const end = pages[pages.length - 1] as FolderPage;
       const next: Feed = {
         photos: pages.flatMap((d) => d.photos),
@@ -276,7 +285,7 @@ export default function Gallery({
     number: p.number,
     thumbnail: p.thumbnail,
     fullSize: p.fullSize,
-    label: p.metadata.day ? `${p.metadata.day} · ${p.metadata.session}` : '',
+    label: [p.metadata.day ? `${p.metadata.day} · ${p.metadata.session}` : '', credit(p)].filter(Boolean).join(' · '),
   });
 
   /** Where this page's list has the photo; undefined when it is in another day or session. */
@@ -397,6 +406,7 @@ export default function Gallery({
             </p>
           )}
         </div>
+        <SearchPhotos folderPath={folderPath} searched={searched} />
         <FindPhoto
           code={code}
           photos={feed?.photos ?? []}
@@ -412,7 +422,15 @@ export default function Gallery({
           </button>
         </div>
       )}
-      {isEventPage && feed && feed.photos.length > 0 && <JumpToTime onJump={jumpTo} />}
+      {isEventPage && !searched && feed && feed.photos.length > 0 && <JumpToTime onJump={jumpTo} />}
+      {isEventPage && !searched && (
+        <FeaturedRow code={code} onOpen={(photos, index) => setOpen({ photos: photos.map(toLightbox), index })} />
+      )}
+      {searched && feed && (
+        <p class="search-summary" role="status">
+          {plural(feed.totalCount, 'photo')} for “{searched}” · <a href={folderPath}>Clear search</a>
+        </p>
+      )}
 
       {event && !event.status.active && (
         <Notice kind="warn" role="status">
@@ -471,7 +489,9 @@ export default function Gallery({
 
       {error && !feed && <ErrorBox error={error} onRetry={() => location.reload()} />}
       {!feed && !error && <Spinner label="Loading photos…" />}
-      {feed && feed.photos.length === 0 && <Notice>No photos here yet.</Notice>}
+      {feed && feed.photos.length === 0 && (
+        <Notice>{searched ? `No photo matches “${searched}”.` : 'No photos here yet.'}</Notice>
+      )}
       {feed && feed.photos.length > 0 && (
         <PhotoGrid photos={gridPhotos} onOpen={(i) => setOpen({ photos: feed.photos.map(toLightbox), index: i })} />
       )}
@@ -497,6 +517,106 @@ export default function Gallery({
         />
       )}
     </main>
+  );
+}
+
+/** The photographer's credit of a photo, when the photographer's metadata names one. */
+function credit(p: PhotoItem): string {
+  return p.metadata.photographer ? `Photo: ${p.metadata.photographer}` : '';
+}
+
+/**
+ * Search by word: a character, a series, a caption's word, the photographer, or a number; the
+ * list below becomes the matches (`?q=` in the address, so it can be shared and "back" works).
+ */
+function SearchPhotos({ folderPath, searched }: { folderPath: string; searched: string }) {
+  const [value, setValue] = useState(searched);
+  useEffect(() => setValue(searched), [searched]);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const q = value.trim();
+    navigate(q ? `${folderPath}?q=${enc(q)}` : folderPath);
+  };
+  return (
+    <search class="find">
+      <form onSubmit={submit}>
+        <label for="search-photos">Search photos</label>
+        <div class="find-row">
+          <input
+            id="search-photos"
+            type="search"
+            autoComplete="off"
+            placeholder="Character, series, photographer…"
+            value={value}
+            onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+          />
+          <button type="submit" class="btn btn-secondary btn-icon-text">
+            <SearchIcon size={18} /> Search
+          </button>
+        </div>
+      </form>
+    </search>
+  );
+}
+
+/** The featured row's length (src/routes/gallery/page-document.ts carries this URL). */
+const FEATURED = 12;
+
+/**
+ * The photographer's picks (`?featured=1`: rated at least the event's featuredRating), in a row
+ * above the grid, kept out of the way of the grid's first screen (test/web/tiles.test.ts):
+ * - its answer comes with the page's HTML, so the row is laid out in the same render as the
+ *   grid and moves nothing; where the HTML carries none (an in-app navigation), it is asked
+ *   for once the page is idle, and its space is held meanwhile;
+ * - its images are given their `src` only once the page has loaded (the first screen's tiles
+ *   included), and they are the grid's own tiles (same `srcset` and `sizes`), so the browser
+ *   fetches each once for both.
+ */
+function FeaturedRow({ code, onOpen }: { code: string; onOpen: (photos: PhotoItem[], index: number) => void }) {
+  const url = `${eventPath(code)}?featured=1&limit=${FEATURED}`;
+  const [wanted, setWanted] = useState(() => carriesPageData(url));
+  const [showImages, setShowImages] = useState(false);
+  useEffect(() => {
+    let left = false;
+    whenIdle(() => {
+      if (left) return;
+      setWanted(true);
+      setShowImages(true);
+    });
+    return () => {
+      left = true;
+    };
+  }, [url]);
+  const featured = useFetch<EventPage>(wanted ? url : null);
+  const photos = featured.data?.photos ?? [];
+  const pending = featured.data === undefined && featured.error === undefined;
+  if (!pending && photos.length === 0) return null;
+  return (
+    <section class="featured" aria-labelledby="featured-title" aria-busy={pending}>
+      <h2 id="featured-title" class="featured-title">
+        Featured
+      </h2>
+      <ul class="featured-row">
+        {photos.map((p, i) => {
+          const thumbnail = localUrl(p.thumbnail);
+          return (
+            <li key={p.id}>
+              <button type="button" class="featured-tile" onClick={() => onOpen(photos, i)}>
+                <img
+                  src={showImages ? tileSrc(thumbnail) : undefined}
+                  srcset={showImages ? tileSrcset(thumbnail) : undefined}
+                  sizes={TILE_SIZES}
+                  alt={`Featured: #${p.number}`}
+                  width={96}
+                  height={96}
+                  decoding="async"
+                />
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

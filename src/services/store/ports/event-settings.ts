@@ -22,6 +22,10 @@ export const EventSettings = z.object({
   autoPrintSince: z.iso.datetime({ offset: true }).nullable().optional(),
   /** Find me by face (docs/contract.md, "Find me by face"); absent: off. */
   faceSearch: z.boolean().optional(),
+  /** The photographer's metadata (docs/contract.md, "The photographer's metadata"). */
+  showRejected: z.boolean().optional(),
+  minRating: z.number().int().min(0).max(5).optional(),
+  featuredRating: z.number().int().min(1).max(5).optional(),
   updatedAt: z.iso.datetime({ offset: true }),
 });
 export type EventSettings = z.infer<typeof EventSettings>;

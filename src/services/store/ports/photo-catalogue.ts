@@ -46,6 +46,8 @@ export const PhotoMetadata = z.looseObject({
   caption: z.string().optional(),
   keywords: z.array(z.string()).optional(),
   photographer: z.string().optional(),
+  /** The sidecar version read with it (`<name>:<size>:<mtimeMs>`), absent for none: a changed one is read again. */
+  sidecar: z.string().optional(),
 });
 export type PhotoMetadata = z.infer<typeof PhotoMetadata>;
 
@@ -126,7 +128,16 @@ export function catalogueRowOf(r: StoredCatalogueRow): CatalogueRow {
 export type CatalogueChanges = { rows: CatalogueRow[]; seq: number };
 
 /** A file a scan found: new, changed (another size or modification time) or back again. */
-export type FileSighting = { path: string; id: string; facts: PhotoFacts };
+export type FileSighting = {
+  path: string;
+  id: string;
+  facts: PhotoFacts;
+  /**
+   * The rating and metadata read from this version and its sidecar (replacing the row's);
+   * absent: not read, the row's stay.
+   */
+  read?: { rating: number | null; metadata: PhotoMetadata };
+};
 
 export type CatalogueWrite = {
   /**

@@ -47,8 +47,10 @@ const COLUMNS = [
   'seq',
 ] as const;
 const SELECT = `SELECT ${COLUMNS.join(', ')} FROM photo_catalogue`;
-/** What a sighting or an imported file writes (rating and metadata start empty). */
+/** What an imported file writes (rating and metadata start empty: read at the next scan). */
 const INSERT_COLUMNS = COLUMNS.filter((c) => c !== 'rating' && c !== 'metadata');
+/** What a sighting writes: with the rating and metadata read from the version (null: not read). */
+const SIGHTING_COLUMNS = [...INSERT_COLUMNS.filter((c) => c !== 'seq'), 'rating', 'metadata', 'seq'] as const;
 
 /**
  * A sighting of a known path: present again, and the version's facts; a new version loses
@@ -58,8 +60,12 @@ const SIGHTING_CONFLICT = `ON CONFLICT (event_code, path) DO UPDATE SET
     inspected = CASE WHEN ${sameVersion()} THEN photo_catalogue.inspected ELSE FALSE END,
     photo_code = CASE WHEN ${sameVersion()} THEN photo_catalogue.photo_code ELSE NULL END,
     size = excluded.size, mtime_ms = excluded.mtime_ms, width = excluded.width, height = excluded.height,
-    taken_at_ms = excluded.taken_at_ms, present = TRUE, seq = excluded.seq
-  WHERE NOT (${sameVersion()}) OR photo_catalogue.present = FALSE`;
+    taken_at_ms = excluded.taken_at_ms, present = TRUE, seq = excluded.seq,
+    rating = CASE WHEN excluded.metadata IS NULL THEN photo_catalogue.rating ELSE excluded.rating END,
+    metadata = COALESCE(excluded.metadata, photo_catalogue.metadata)
+  WHERE NOT (${sameVersion()}) OR photo_catalogue.present = FALSE
+    OR (excluded.metadata IS NOT NULL AND (photo_catalogue.metadata IS DISTINCT FROM excluded.metadata
+      OR photo_catalogue.rating IS DISTINCT FROM excluded.rating))`;
 
 function sameVersion(): string {
   return 'photo_catalogue.size IS NOT DISTINCT FROM excluded.size AND photo_catalogue.mtime_ms IS NOT DISTINCT FROM excluded.mtime_ms';
@@ -192,8 +198,8 @@ export class SqlPhotoCatalogue implements PhotoCataloguePort {
           photoCode: inspection && inspected ? inspection.photoCode : null,
           present: true,
           hidden: false,
-          rating: null,
-          metadata: null,
+          rating: f.read ? f.read.rating : null,
+          metadata: f.read ? f.read.metadata : null,
           seq,
         });
       }
@@ -275,13 +281,16 @@ export class SqlPhotoCatalogue implements PhotoCataloguePort {
       const { size, mtimeMs, width, height, takenAtMs } = f;
       return [r.eventCode, r.path, r.id, r.number, size, mtimeMs, width, height, takenAtMs];
     });
-    for (const [i, r] of rows.entries()) (values[i] as Param[]).push(r.inspected, r.photoCode, true, r.hidden, r.seq);
-    await tx.insert('photo_catalogue', INSERT_COLUMNS, values);
+    for (const [i, r] of rows.entries()) {
+      const metadata = r.metadata === null ? null : JSON.stringify(r.metadata);
+      (values[i] as Param[]).push(r.inspected, r.photoCode, true, r.hidden, r.rating, metadata, r.seq);
+    }
+    await tx.insert('photo_catalogue', SIGHTING_COLUMNS, values);
   }
 
   /** Known files seen again: present, with these facts (a new version loses its inspection). */
   private static async sighted(tx: Tx, eventCode: string, seen: readonly FileSighting[], seq: number): Promise<void> {
-    const rows = seen.map(({ path, id, facts: f }): Param[] => [
+    const rows = seen.map(({ path, id, facts: f, read }): Param[] => [
       eventCode,
       path,
       id,
@@ -295,9 +304,11 @@ export class SqlPhotoCatalogue implements PhotoCataloguePort {
       null,
       true,
       false,
+      read ? read.rating : null,
+      read ? JSON.stringify(read.metadata) : null,
       seq,
     ]);
-    await tx.insert('photo_catalogue', INSERT_COLUMNS, rows, SIGHTING_CONFLICT);
+    await tx.insert('photo_catalogue', SIGHTING_COLUMNS, rows, SIGHTING_CONFLICT);
   }
 
   /**
