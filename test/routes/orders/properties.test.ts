@@ -80,7 +80,9 @@ function applyMutations(body: Record<string, unknown>, mutations: Mutation[]): u
     }
     const last = m.path.at(-1) as string;
     if (m.op === 'delete') delete target[last];
-    else target[last] = m.value;
+    // A copy: the plausible values are shared between runs, and a later mutation of this body
+    // must not change them (it once made a value that contained itself).
+    else target[last] = structuredClone(m.value);
   }
   return copy;
 }
