@@ -12,18 +12,12 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import type pLimit from 'p-limit';
+import type { PhotoFacts } from '../store/ports/photo-catalogue.js';
 import { HEADER_CHUNK_BYTES, readImageHeader } from './header.js';
 import { type HeaderResult, HeaderThread } from './header-reader.js';
 import type { IntakeGate } from './intake-gate.js';
 import { isImageFileName, relativeKey } from './naming.js';
-import {
-  type Entry,
-  type EventState,
-  entryFromRow,
-  type FileRecord,
-  type SessionFiles,
-  sameVersion,
-} from './photo-index.js';
+import { type Entry, type EventState, entryFromRow, type SessionFiles, sameVersion } from './photo-index.js';
 
 const statAsync = promisify(fs.stat);
 
@@ -63,8 +57,8 @@ export type SessionJob = {
   files: SessionFiles;
   changed: boolean;
 };
-/** A file to look at, with what the index knew of it (looked up once, when listed). */
-type ScanTask = { job: SessionJob; name: string; known: Entry | undefined };
+/** A file to look at (in `dir`), with what the index knew of it (looked up once, when listed). */
+type ScanTask = { job: SessionJob; dir: string; name: string; known: Entry | undefined };
 
 /**
  * Re-reads the given session folders: one readdir each, then every image is stat'ed and,
@@ -98,11 +92,12 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
           if (row?.facts) known = entryFromRow(row, row.facts);
           else unknown++;
         }
-        tasks.push({ job, name: d.name, known });
+        tasks.push({ job, dir, name: d.name, known });
       }
     }),
   );
-  const fileOf = ({ job, name }: ScanTask) => path.join(photosDir, st.code, job.day, job.session, name);
+  // `dir` is joined already and a listed name holds no separator: what path.join would give, without its cost per file.
+  const fileOf = ({ dir, name }: ScanTask) => dir + path.sep + name;
   /** Unchanged since the index saw it: the record stays, no header read. */
   const keep = ({ job, name }: ScanTask, known: Entry) => {
     job.files.set(name, known);
@@ -112,13 +107,13 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
       if (!known.row?.present) known.sighted = true;
     }
   };
-  const stored = (task: ScanTask, record: FileRecord) => {
-    const entry: Entry = { ...record, sighted: true };
+  const stored = (task: ScanTask, facts: PhotoFacts) => {
+    const entry: Entry = { facts, sighted: true };
     const row = st.rows.get(relativeKey(task.job.day, task.job.session, task.name));
     if (row) {
       entry.row = row;
       // Inspected already (by another process) in this very version.
-      if (row.inspected && row.facts && sameVersion(row.facts, entry)) entry.code = row.photoCode;
+      if (row.inspected && row.facts && sameVersion(row.facts, facts)) entry.code = row.photoCode;
     }
     task.job.files.set(task.name, entry);
     gate.clear(fileOf(task));
@@ -148,17 +143,21 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     st.unsaved = true;
   };
 
-  const scanFile = async (task: ScanTask, buffer: Buffer, blocking: boolean) => {
+  /** `s`: the file's stat when the caller has it (the synchronous slices below). */
+  const scanFile = async (task: ScanTask, buffer: Buffer, blocking: boolean, stat?: fs.Stats) => {
     const file = fileOf(task);
     let s: fs.Stats;
-    try {
-      s = blocking ? fs.statSync(file) : await statAsync(file);
-    } catch {
-      return; // removed between readdir and stat
+    if (stat) s = stat;
+    else {
+      try {
+        s = blocking ? fs.statSync(file) : await statAsync(file);
+      } catch {
+        return; // removed between readdir and stat
+      }
     }
     if (!s.isFile()) return;
     const { known } = task;
-    if (known && known.size === s.size && known.mtimeMs === s.mtimeMs) return keep(task, known);
+    if (known && sameVersion(known.facts, s)) return keep(task, known);
     changedFile(task);
     if (unsettled(task, s.size, s.mtimeMs)) return;
     try {
@@ -199,8 +198,8 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
         results = await thread.read(
           chunk.map((task) => ({
             file: fileOf(task),
-            knownSize: task.known?.size ?? -1,
-            knownMtimeMs: task.known?.mtimeMs ?? -1,
+            knownSize: task.known?.facts.size ?? -1,
+            knownMtimeMs: task.known?.facts.mtimeMs ?? -1,
           })),
         );
       } catch (err) {
@@ -261,7 +260,16 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     while (next < end && scanSliceMs > 0) {
       if (closed()) return; // shutting down: leave the rest
       const fileStart = performance.now();
-      await scanFile(tasks[next++] as ScanTask, own, true);
+      const task = tasks[next++] as ScanTask;
+      // An unchanged file (every file of a restart) is kept here, without a promise per file.
+      let s: fs.Stats | undefined;
+      try {
+        s = fs.statSync(fileOf(task));
+      } catch {
+        // removed between readdir and stat
+      }
+      if (s?.isFile() && task.known && sameVersion(task.known.facts, s)) keep(task, task.known);
+      else if (s) await scanFile(task, own, true, s);
       inSlice++;
       const now = performance.now();
       longest = Math.max(longest, now - fileStart);
