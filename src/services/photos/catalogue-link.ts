@@ -92,7 +92,7 @@ export class CatalogueLink {
     }
     entry.row = row;
     let target: WatchTarget | undefined;
-    if (!row.present || !row.facts || !sameVersion(row.facts, entry)) {
+    if (!row.present || !row.facts || !sameVersion(row.facts, entry.facts)) {
       // Gone, or another version, for another process: this one looks again.
       target = folderOf(st.code, row.path);
     } else if (entry.code === undefined && row.inspected) {

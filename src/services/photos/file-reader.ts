@@ -12,20 +12,14 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import type pLimit from 'p-limit';
-import { currentSidecar, knownSidecar, readFileVersion, type SidecarRef } from './file-version.js';
+import type { PhotoFacts } from '../store/ports/photo-catalogue.js';
+import { currentSidecar, currentSidecarNow, knownSidecar, readFileVersion, type SidecarRef } from './file-version.js';
 import { HEADER_CHUNK_BYTES } from './header.js';
 import { type HeaderResult, HeaderThread } from './header-reader.js';
 import type { IntakeGate } from './intake-gate.js';
-import { findSidecar, isSidecarName } from './metadata.js';
+import { findSidecar, isSidecarName, type ReadMetadata } from './metadata.js';
 import { isImageFileName, relativeKey } from './naming.js';
-import {
-  type Entry,
-  type EventState,
-  entryFromRow,
-  type FileRecord,
-  type SessionFiles,
-  sameVersion,
-} from './photo-index.js';
+import { type Entry, type EventState, entryFromRow, type SessionFiles, sameVersion } from './photo-index.js';
 
 const statAsync = promisify(fs.stat);
 
@@ -67,8 +61,14 @@ export type SessionJob = {
   files: SessionFiles;
   changed: boolean;
 };
-/** A file to look at, with what the index knew of it (looked up once, when listed). */
-type ScanTask = { job: SessionJob; name: string; known: Entry | undefined; sidecar: SidecarRef | undefined };
+/** A file to look at (in `dir`), with what the index knew of it (looked up once, when listed). */
+type ScanTask = {
+  job: SessionJob;
+  dir: string;
+  name: string;
+  known: Entry | undefined;
+  sidecar: SidecarRef | undefined;
+};
 
 /**
  * Re-reads the given session folders: one readdir each, then every image is stat'ed and,
@@ -108,11 +108,12 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
           else unknown++;
         }
         const sidecarName = findSidecar(d.name, sidecars);
-        tasks.push({ job, name: d.name, known, sidecar: sidecarName ? { dir, name: sidecarName } : undefined });
+        tasks.push({ job, dir, name: d.name, known, sidecar: sidecarName ? { dir, name: sidecarName } : undefined });
       }
     }),
   );
-  const fileOf = ({ job, name }: ScanTask) => path.join(photosDir, st.code, job.day, job.session, name);
+  // `dir` is joined already and a listed name holds no separator: what path.join would give, without its cost per file.
+  const fileOf = ({ dir, name }: ScanTask) => dir + path.sep + name;
   /** Unchanged since the index saw it: the record stays, no header read. */
   const keep = ({ job, name }: ScanTask, known: Entry) => {
     job.files.set(name, known);
@@ -122,13 +123,14 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
       if (!known.row?.present) known.sighted = true;
     }
   };
-  const stored = (task: ScanTask, record: FileRecord) => {
-    const entry: Entry = { ...record, sighted: true };
+  const stored = (task: ScanTask, facts: PhotoFacts, meta: ReadMetadata | undefined) => {
+    const entry: Entry = { facts, sighted: true };
+    if (meta) entry.meta = meta;
     const row = st.rows.get(relativeKey(task.job.day, task.job.session, task.name));
     if (row) {
       entry.row = row;
       // Inspected already (by another process) in this very version.
-      if (row.inspected && row.facts && sameVersion(row.facts, entry)) entry.code = row.photoCode;
+      if (row.inspected && row.facts && sameVersion(row.facts, facts)) entry.code = row.photoCode;
     }
     task.job.files.set(task.name, entry);
     gate.clear(fileOf(task));
@@ -147,7 +149,7 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
    */
   const failed = (task: ScanTask, size: number, mtimeMs: number, reason: string) => {
     const { known } = task;
-    if (known && known.size === size && known.mtimeMs === mtimeMs) keep(task, known);
+    if (known && known.facts.size === size && known.facts.mtimeMs === mtimeMs) keep(task, known);
     else unreadable(task, size, mtimeMs, reason);
   };
   const unreadable = (task: ScanTask, size: number, mtimeMs: number, reason: string) => {
@@ -168,20 +170,23 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     st.unsaved = true;
   };
 
-  const scanFile = async (task: ScanTask, buffer: Buffer, blocking: boolean) => {
+  /** `stat`: the file's stat when the caller has it (the synchronous slices below). */
+  const scanFile = async (task: ScanTask, buffer: Buffer, blocking: boolean, stat?: fs.Stats) => {
     const file = fileOf(task);
     let s: fs.Stats;
-    try {
-      s = blocking ? fs.statSync(file) : await statAsync(file);
-    } catch {
-      return; // removed between readdir and stat
+    if (stat) s = stat;
+    else {
+      try {
+        s = blocking ? fs.statSync(file) : await statAsync(file);
+      } catch {
+        return; // removed between readdir and stat
+      }
     }
     if (!s.isFile()) return;
     const { known } = task;
     if (
       known &&
-      known.size === s.size &&
-      known.mtimeMs === s.mtimeMs &&
+      sameVersion(known.facts, s) &&
       // Its metadata read, with the sidecar as it is now (a new rating in Lightroom touches only that).
       (!readMetadata || knownSidecar(known) === (await currentSidecar(task.sidecar, blocking)))
     ) {
@@ -191,7 +196,8 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     if (unsettled(task, s.size, s.mtimeMs)) return;
     try {
       const version = await readFileVersion(file, buffer, s.size, blocking, readMetadata, task.sidecar);
-      stored(task, { size: s.size, mtimeMs: s.mtimeMs, ...version });
+      const { width, height, takenAtMs, meta } = version;
+      stored(task, { size: s.size, mtimeMs: s.mtimeMs, width, height, takenAtMs }, meta);
     } catch (err) {
       // A settled file cut off for good (an interrupted copy) is as broken as a corrupt one.
       failed(task, s.size, s.mtimeMs, (err as Error).message);
@@ -227,8 +233,8 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
         results = await thread.read(
           chunk.map((task) => ({
             file: fileOf(task),
-            knownSize: task.known?.size ?? -1,
-            knownMtimeMs: task.known?.mtimeMs ?? -1,
+            knownSize: task.known?.facts.size ?? -1,
+            knownMtimeMs: task.known?.facts.mtimeMs ?? -1,
             withMetadata: readMetadata,
             ...(task.sidecar ? { sidecar: task.sidecar } : {}),
             knownSidecar: knownSidecar(task.known),
@@ -258,15 +264,8 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
         changedFile(task);
         if (unsettled(task, r.size, r.mtimeMs)) continue;
         if (r.kind === 'read') {
-          const record: FileRecord = {
-            size: r.size,
-            mtimeMs: r.mtimeMs,
-            width: r.width,
-            height: r.height,
-            takenAtMs: r.takenAtMs,
-          };
-          if (r.meta) record.meta = r.meta;
-          stored(task, record);
+          const { size, mtimeMs, width, height, takenAtMs } = r;
+          stored(task, { size, mtimeMs, width, height, takenAtMs }, r.meta);
         } else {
           failed(task, r.size, r.mtimeMs, r.error);
         }
@@ -294,7 +293,21 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     while (next < end && scanSliceMs > 0) {
       if (closed()) return; // shutting down: leave the rest
       const fileStart = performance.now();
-      await scanFile(tasks[next++] as ScanTask, own, true);
+      const task = tasks[next++] as ScanTask;
+      // An unchanged file (every file of a restart) is kept here, without a promise per file.
+      let s: fs.Stats | undefined;
+      try {
+        s = fs.statSync(fileOf(task));
+      } catch {
+        // removed between readdir and stat
+      }
+      const unchanged =
+        s?.isFile() &&
+        task.known &&
+        sameVersion(task.known.facts, s) &&
+        (!readMetadata || knownSidecar(task.known) === currentSidecarNow(task.sidecar));
+      if (unchanged) keep(task, task.known as Entry);
+      else if (s) await scanFile(task, own, true, s);
       inSlice++;
       const now = performance.now();
       longest = Math.max(longest, now - fileStart);

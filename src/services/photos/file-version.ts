@@ -49,10 +49,20 @@ export function knownSidecar(entry: Pick<Entry, 'meta' | 'row'> | undefined): Si
 
 /** The sidecar's version now: '' when there is none. */
 export async function currentSidecar(sidecar: SidecarRef | undefined, blocking: boolean): Promise<SidecarSignature> {
-  if (!sidecar) return '';
-  const file = path.join(sidecar.dir, sidecar.name);
+  if (!sidecar || blocking) return currentSidecarNow(sidecar);
   try {
-    const s = blocking ? fs.statSync(file) : await fs.promises.stat(file);
+    const s = await fs.promises.stat(path.join(sidecar.dir, sidecar.name));
+    return s.isFile() ? sidecarSignature(sidecar.name, s.size, s.mtimeMs) : '';
+  } catch {
+    return '';
+  }
+}
+
+/** `currentSidecar` with a synchronous stat (the scan's synchronous slices). */
+export function currentSidecarNow(sidecar: SidecarRef | undefined): SidecarSignature {
+  if (!sidecar) return '';
+  try {
+    const s = fs.statSync(path.join(sidecar.dir, sidecar.name));
     return s.isFile() ? sidecarSignature(sidecar.name, s.size, s.mtimeMs) : '';
   } catch {
     return '';

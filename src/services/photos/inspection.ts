@@ -102,7 +102,12 @@ export class Inspection {
     const rel = relativeKey(day, session, name);
     const file = path.join(photosDir, st.code, day, session, name);
     this.running++;
-    run({ file, eventCode: st.code, id: photoId(st.code, rel), version: photoVersion(rec.size, rec.mtimeMs) })
+    run({
+      file,
+      eventCode: st.code,
+      id: photoId(st.code, rel),
+      version: photoVersion(rec.facts.size, rec.facts.mtimeMs),
+    })
       .then(
         ({ code }) => {
           rec.code = code;
@@ -116,8 +121,8 @@ export class Inspection {
             event: st.code,
             path: rel,
             reason: (err as Error).message,
-            size: rec.size,
-            mtimeMs: rec.mtimeMs,
+            size: rec.facts.size,
+            mtimeMs: rec.facts.mtimeMs,
             since: new Date().toISOString(),
           };
           if (gate.broken(file, entry))

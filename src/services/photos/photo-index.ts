@@ -21,23 +21,20 @@ import type { Photo } from './types.js';
 import { buildView, compareFrames, type EventView, orderedTree, type ViewOptions } from './views.js';
 
 /**
- * What a scan knows of one file version: the facts its header gave (PhotoFacts), and `code`:
- * what its inspection found (inspection.ts): the photo code it shows, null for none,
- * undefined while not inspected.
+ * A file of the tree: the version a scan found (`facts`: what its header gave, or for a file
+ * unchanged since the record saw it the row's own facts object, not a copy: a restart keeps
+ * one per photo), and `code`: what its inspection found (inspection.ts): the photo code it
+ * shows, null for none, undefined while not inspected. Beside them, what this process keeps:
+ * its catalogue row as last read (`row`), the photo built from them, its inspection state
+ * (`held` while it must not be listed yet, `inspecting` while the inspector has it), and
+ * `sighted` while the record has not been told of this version (read by this process, or
+ * back in the folder).
  */
-export type FileRecord = PhotoFacts & {
+export type Entry = {
+  facts: PhotoFacts;
   code?: string | null;
   /** The photographer's metadata read from this version and its sidecar (metadata.ts); undefined: the row's stands. */
   meta?: ReadMetadata;
-};
-
-/**
- * A file of the tree, with what this process keeps beside it: its catalogue row as last read
- * (`row`), the photo built from them, its inspection state (`held` while it must not be
- * listed yet, `inspecting` while the inspector has it), and `sighted` while the record has
- * not been told of this version (read by this process, or back in the folder).
- */
-export type Entry = FileRecord & {
   row?: CatalogueRow;
   photo?: Photo;
   held?: boolean;
@@ -91,12 +88,11 @@ export const sameVersion = (a: PhotoFacts, b: { size: number; mtimeMs: number })
 
 /**
  * The entry a row describes (its facts and inspection), for a file the scan finds unchanged.
- * `facts` is the row's own (non-null), passed beside it rather than spread into a copy of
- * the row: a restart does this for every file.
+ * `facts` is the row's own (non-null), passed beside it and kept as it is: a restart does
+ * this for every file.
  */
 export function entryFromRow(row: CatalogueRow, facts: PhotoFacts): Entry {
-  const { size, mtimeMs, width, height, takenAtMs } = facts;
-  const entry: Entry = { size, mtimeMs, width, height, takenAtMs, row };
+  const entry: Entry = { facts, row };
   if (row.inspected) entry.code = row.photoCode;
   return entry;
 }
@@ -105,6 +101,24 @@ export function entryFromRow(row: CatalogueRow, facts: PhotoFacts): Entry {
 export function entryAt(st: EventState, path: string): Entry | undefined {
   const [day = '', session = '', file = ''] = path.split('/');
   return st.tree.get(day)?.get(session)?.get(file);
+}
+
+/**
+ * Rows the record had before the first scan began (`seq` up to `before`) that say present but
+ * whose file the scan did not find: gone. Counted first, as a restart finds every file (an
+ * entry's row is always its own path's, as last read): only when some such row has no entry
+ * are the paths looked up one by one.
+ */
+function markUnfound(st: EventState, before: number): void {
+  const vouched = (row: CatalogueRow) => row.present && row.seq <= before;
+  let rows = 0;
+  for (const row of st.rows.values()) if (vouched(row)) rows++;
+  let found = 0;
+  for (const sessions of st.tree.values()) {
+    for (const files of sessions.values()) for (const rec of files.values()) if (rec.row && vouched(rec.row)) found++;
+  }
+  if (found === rows) return;
+  for (const [path, row] of st.rows) if (vouched(row) && !entryAt(st, path)) st.gone.add(path);
 }
 
 /**
@@ -117,29 +131,21 @@ function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[
   const number: string[] = [];
   const sighted: Entry[] = [];
   const named = new Map<string, Entry>();
-  if (st.firstScanBefore !== undefined) {
-    for (const [path, row] of st.rows) {
-      if (row.present && row.seq <= st.firstScanBefore && !entryAt(st, path)) st.gone.add(path);
-    }
-  }
+  if (st.firstScanBefore !== undefined) markUnfound(st, st.firstScanBefore);
   for (const { day, sessions } of orderedTree(st)) {
     for (const { session, files } of sessions) {
       const fresh: { path: string; key: string; name: string; takenAtMs: number | null }[] = [];
       for (const [name, rec] of files) {
         const row = rec.row;
-        const same = row?.facts ? sameVersion(row.facts, rec) : false;
+        const facts = rec.facts;
+        const same = row?.facts ? sameVersion(row.facts, facts) : false;
         let path: string | undefined;
         if (rec.sighted) {
           if (row?.present && same && (!rec.meta || sameMetadata(rec.meta, row))) rec.sighted = false;
           else {
             path = relativeKey(day, session, name);
             named.set(path, rec);
-            const { size, mtimeMs, width, height, takenAtMs } = rec;
-            const sighting: FileSighting = {
-              path,
-              id: photoId(st.code, path),
-              facts: { size, mtimeMs, width, height, takenAtMs },
-            };
+            const sighting: FileSighting = { path, id: photoId(st.code, path), facts };
             if (rec.meta) sighting.read = rec.meta;
             seen.push(sighting);
             sighted.push(rec);
@@ -150,7 +156,7 @@ function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[
             path = relativeKey(day, session, name);
             named.set(path, rec);
           }
-          inspected.push({ path, size: rec.size, mtimeMs: rec.mtimeMs, photoCode: rec.code });
+          inspected.push({ path, size: facts.size, mtimeMs: facts.mtimeMs, photoCode: rec.code });
         }
         // Listed now: a file not waiting for its inspection, and not a code frame (never listed).
         if (rec.held || typeof rec.code === 'string' || (row?.number ?? null) !== null) continue;
@@ -159,7 +165,7 @@ function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[
           path = relativeKey(day, session, name);
           named.set(path, rec);
         }
-        fresh.push({ path, key: naturalKey(name), name, takenAtMs: rec.takenAtMs });
+        fresh.push({ path, key: naturalKey(name), name, takenAtMs: facts.takenAtMs });
       }
       // New numbers in display order: within a session by capture time, then file name.
       fresh.sort(compareFrames);

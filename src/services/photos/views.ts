@@ -70,8 +70,9 @@ export function orderedTree(st: EventState): OrderedDay[] {
     for (const [session, files] of sessionMap) {
       let first: number | null = null;
       for (const rec of files.values()) {
-        if (rec.held || rec.takenAtMs === null) continue;
-        if (first === null || rec.takenAtMs < first) first = rec.takenAtMs;
+        const takenAtMs = rec.facts.takenAtMs;
+        if (rec.held || takenAtMs === null) continue;
+        if (first === null || takenAtMs < first) first = takenAtMs;
       }
       out.sessions.push({ session, files, name: session, first });
       if (first !== null && (out.first === null || first < out.first)) out.first = first;
@@ -131,13 +132,15 @@ export function buildView(st: EventState, opts: ViewOptions): EventView {
       for (const [fileName, rec] of files) {
         if (rec.held) continue; // still being inspected (library.ts): not listed yet
         const code = typeof rec.code === 'string' ? rec.code : null;
+        const facts = rec.facts;
+        const takenAtMs = facts.takenAtMs;
         let photo: Photo | undefined;
         const row = rec.row;
         if (code === null) {
           // Numbers come from the record (photo-index.ts): a file it has not numbered yet is not listed.
           if (!row || row.number === null) continue;
           const number = String(row.number);
-          const version = photoVersion(rec.size, rec.mtimeMs);
+          const version = photoVersion(facts.size, facts.mtimeMs);
           photo = rec.photo;
           if (
             !photo ||
@@ -153,9 +156,9 @@ export function buildView(st: EventState, opts: ViewOptions): EventView {
               day,
               session,
               fileName,
-              width: rec.width,
-              height: rec.height,
-              takenAt: rec.takenAtMs === null ? null : new Date(rec.takenAtMs).toISOString(),
+              width: facts.width,
+              height: facts.height,
+              takenAt: takenAtMs === null ? null : new Date(takenAtMs).toISOString(),
               version,
               rating: row.rating,
               metadata: row.metadata,
@@ -170,8 +173,8 @@ export function buildView(st: EventState, opts: ViewOptions): EventView {
             photo = undefined; // rejected or rated too low: kept private the same way, its number kept
           }
         }
-        if (rec.takenAtMs !== null && rec.takenAtMs < firstTaken) firstTaken = rec.takenAtMs;
-        frames.push({ name: fileName, key: naturalKey(fileName), takenAtMs: rec.takenAtMs, code, photo });
+        if (takenAtMs !== null && takenAtMs < firstTaken) firstTaken = takenAtMs;
+        frames.push({ name: fileName, key: naturalKey(fileName), takenAtMs, code, photo });
       }
       frames.sort(compareFrames);
       groupByCode(frames, opts.gapMs, codes);

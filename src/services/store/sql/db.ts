@@ -26,6 +26,14 @@ export interface Queryable {
   get<R = Row>(sql: string, params?: readonly Param[]): Promise<R | undefined>;
   /** Runs a write; resolves with the number of rows it changed. */
   run(sql: string, params?: readonly Param[]): Promise<number>;
+  /**
+   * Every row as the array of its columns' values (in the statement's order), handed to `each`
+   * one at a time; resolves with how many there were. For reads of very many rows (a restart
+   * reads the whole photo catalogue): no object per row, and on SQLite no list of all rows
+   * either, so each row can be collected as soon as `each` has used it. `each` must not run
+   * statements (SQLite's connection is busy until the last row).
+   */
+  eachRow(sql: string, params: readonly Param[], each: (values: unknown[]) => void): Promise<number>;
 }
 
 /** What a transaction's function gets: the statements run inside the transaction. */

@@ -154,6 +154,16 @@ export class PostgresEngine implements Db {
       all: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows as R[],
       get: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows[0] as R | undefined,
       run: async (sql, params) => (await result(sql, params)).rowCount ?? 0,
+      eachRow: async (sql, params, each) => {
+        let rows: unknown[][];
+        try {
+          rows = (await client.query({ ...this.statement(sql, params), rowMode: 'array' })).rows as unknown[][];
+        } catch (err) {
+          throw mapPgError(err);
+        }
+        for (const values of rows) each(values);
+        return rows.length;
+      },
     };
   }
 
@@ -167,6 +177,10 @@ export class PostgresEngine implements Db {
 
   run(sql: string, params?: readonly Param[]): Promise<number> {
     return this.direct.run(sql, params);
+  }
+
+  eachRow(sql: string, params: readonly Param[], each: (values: unknown[]) => void): Promise<number> {
+    return this.direct.eachRow(sql, params, each);
   }
 
   /**
@@ -209,6 +223,13 @@ export class PostgresEngine implements Db {
       all: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows as R[],
       get: async <R>(sql: string, params?: readonly Param[]) => (await result(sql, params)).rows[0] as R | undefined,
       run: async (sql, params) => (await result(sql, params)).rowCount ?? 0,
+      eachRow: async (sql, params, each) => {
+        // The transaction's first statement travels with BEGIN as text (object rows); the rest as arrays.
+        if (begun) return q.eachRow(sql, params, each);
+        const { rows } = await result(sql, params);
+        for (const row of rows) each(Object.values(row));
+        return rows.length;
+      },
       insert: async (table, columns, rows, conflict = '') => {
         for (let at = 0; at < rows.length; at += MAX_ROWS) {
           const chunk = rows.slice(at, at + MAX_ROWS);

@@ -94,6 +94,8 @@ function queueOf(file: string): { tail: Promise<void> } {
 export class SqliteEngine implements Db {
   readonly dialect: Dialect = { engine: 'sqlite', forUpdate: '', forUpdateSkipLocked: '' };
   private readonly statements = new Map<string, Database.Statement>();
+  /** The same, returning rows as arrays (`eachRow`): a statement's mode is its own, so kept apart. */
+  private readonly rawStatements = new Map<string, Database.Statement>();
   /** The transaction under way, if any: every other statement waits for it. */
   private open: Promise<void> | undefined;
   /** Transactions queue behind this (queueOf). */
@@ -126,6 +128,18 @@ export class SqliteEngine implements Db {
       all: (sql, params = []) => exec(sql, params, (st, p) => st.all(...p) as never),
       get: (sql, params = []) => exec(sql, params, (st, p) => st.get(...p) as never),
       run: (sql, params = []) => exec(sql, params, (st, p) => st.run(...p).changes),
+      eachRow: (sql, params, each) => {
+        try {
+          let n = 0;
+          for (const values of this.rawStatement(sql).iterate(...bind(params))) {
+            each(values as unknown[]);
+            n++;
+          }
+          return Promise.resolve(n);
+        } catch (err) {
+          return Promise.reject(mapError(err));
+        }
+      },
       // One prepared statement, a row at a time: no round trips to save here.
       insert: async (table, columns, rows, conflict = '') => {
         const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ${conflict}`;
@@ -192,6 +206,15 @@ export class SqliteEngine implements Db {
     return st;
   }
 
+  private rawStatement(sql: string): Database.Statement {
+    let st = this.rawStatements.get(sql);
+    if (!st) {
+      st = this.connection().prepare(sql).raw(true);
+      this.rawStatements.set(sql, st);
+    }
+    return st;
+  }
+
   /** A statement outside any transaction: after the one under way, if any. */
   private async outside<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     while (this.open) await this.open;
@@ -214,6 +237,10 @@ export class SqliteEngine implements Db {
   run(sql: string, params?: readonly Param[]): Promise<number> {
     this.commits++;
     return this.outside((q) => q.run(sql, params));
+  }
+
+  eachRow(sql: string, params: readonly Param[], each: (values: unknown[]) => void): Promise<number> {
+    return this.outside((q) => q.eachRow(sql, params, each));
   }
 
   async changeMarker(): Promise<string> {
@@ -295,6 +322,7 @@ export class SqliteEngine implements Db {
     const db = this.db;
     this.db = undefined;
     this.statements.clear();
+    this.rawStatements.clear();
     if (db?.open) db.close();
   }
 }
