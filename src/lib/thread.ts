@@ -24,7 +24,25 @@ import { parentPort, Worker, type WorkerOptions } from 'node:worker_threads';
 /** `base` is the caller's `import.meta.url`; `name` the module's name without extension. */
 export function startThread(base: string, name: string, options: WorkerOptions = {}): Worker {
   if (!base.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, base), options);
-  return new Worker(bundledThread(fileURLToPath(new URL(`./${name}.ts`, base))), options);
+  return new Worker(bundledThread(fileURLToPath(new URL(`./${name}.ts`, base))), {
+    execArgv: withoutPreloads(process.execArgv),
+    ...options,
+  });
+}
+
+/**
+ * The process's flags without its preloads (`--import`, `--require`, `--loader`): a thread
+ * would run them again, and under Node 20 a TypeScript one fails there (tsx's hooks are not
+ * in place yet when the thread's own preloads load). The bundle needs none of them.
+ */
+function withoutPreloads(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (/^--(import|require|loader|experimental-loader)$/.test(arg) || arg === '-r') i++;
+    else if (!/^--(import|require|loader|experimental-loader)=/.test(arg)) out.push(arg);
+  }
+  return out;
 }
 
 /** Thread modules bundled in this process, by source file. */
