@@ -9,10 +9,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import { ApiError, sendJson } from '../lib/api.js';
-import type { AdminOrder as Order, OrderChange } from '../lib/api-schema.js';
+import { ApiError, adminApi, asFile, ok } from '../lib/api.js';
+import type { AdminOrder as Order } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
-import { useFetch } from '../lib/hooks.js';
+import { useApi } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
@@ -43,7 +43,7 @@ const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
 export default function OrderDetail({ orderRef }: { orderRef: string }) {
   // Staff may mark paid but not void or cancel: those buttons show only to a role that may.
   const me = useAdminMe(useStore(adminToken));
-  const loaded = useFetch<Order>(`/api/orders/${encodeURIComponent(orderRef)}`, { admin: true });
+  const loaded = useApi('/api/orders/{id}', { path: { id: orderRef } }, { admin: true });
   const [order, setOrder] = useState<Order | undefined>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>('');
@@ -94,11 +94,8 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     run(
       async () =>
         (
-          await sendJson<OrderChange>(
-            'POST',
-            `/api/orders/${encodeURIComponent(order.id)}/update-status`,
-            { status },
-            { admin: true },
+          await ok(
+            adminApi.POST('/api/orders/{id}/update-status', { params: { path: { id: order.id } }, body: { status } }),
           )
         ).order,
       (o) => `Order ${o.orderNumber} is now ${o.status}`,
@@ -108,11 +105,11 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
     run(
       async () =>
         (
-          await sendJson<OrderChange>(
-            'POST',
-            `/api/orders/${encodeURIComponent(order.id)}/pickup`,
-            printAll ? { status, printAll } : { status },
-            { admin: true },
+          await ok(
+            adminApi.POST('/api/orders/{id}/pickup', {
+              params: { path: { id: order.id } },
+              body: printAll ? { status, printAll } : { status },
+            }),
           )
         ).order,
       (o) => `Order ${o.orderNumber} is ${o.pickupStatus}${printAll ? '; every print is marked printed' : ''}`,
@@ -427,7 +424,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
               onClick={() =>
                 run(async () => {
                   await downloadFile(
-                    `/api/orders/${encodeURIComponent(order.id)}/print-files`,
+                    adminApi.GET('/api/orders/{id}/print-files', { params: { path: { id: order.id } }, ...asFile }),
                     `prints-${order.orderNumber}.zip`,
                   );
                   return order;
@@ -498,7 +495,8 @@ function Shipping({
   const [tracking, setTracking] = useState(order.trackingNumber);
   const [problem, setProblem] = useState('');
   const shipped = order.shippingStatus === 'shipped';
-  const url = `/api/orders/${encodeURIComponent(order.id)}/update-shipping`;
+  const updateShipping = (body: { trackingNumber?: string; shipped?: boolean; printAll?: boolean }) =>
+    ok(adminApi.POST('/api/orders/{id}/update-shipping', { params: { path: { id: order.id } }, body }));
   const ship = (e: Event) => {
     e.preventDefault();
     const t = tracking.trim();
@@ -511,7 +509,7 @@ function Shipping({
       run(
         async () => {
           const body = { ...(t ? { trackingNumber: t } : { shipped: true }), ...(printAll ? { printAll } : {}) };
-          return (await sendJson<OrderChange>('POST', url, body, { admin: true })).order;
+          return (await updateShipping(body)).order;
         },
         (o) =>
           `Order ${o.orderNumber} marked shipped${o.trackingNumber ? ` (tracking ${o.trackingNumber})` : ''}; the customer is notified`,
@@ -549,7 +547,7 @@ function Shipping({
             confirmLabel="Confirm: not shipped"
             onConfirm={() =>
               run(
-                async () => (await sendJson<OrderChange>('POST', url, { shipped: false }, { admin: true })).order,
+                async () => (await updateShipping({ shipped: false })).order,
                 (o) => `Order ${o.orderNumber} is no longer marked shipped`,
               )
             }
@@ -601,7 +599,7 @@ function EditOrder({ order, onDone }: { order: Order; onDone: (o?: Order) => voi
     const next = digital ? contact : { ...contact, ...delivery };
     const changed = Object.fromEntries(
       Object.entries(next).filter(([k, v]) => v !== (order as unknown as Record<string, string>)[k]),
-    );
+    ) as Partial<typeof next>;
     if (Object.keys(changed).length === 0) {
       onDone();
       return;
@@ -609,7 +607,7 @@ function EditOrder({ order, onDone }: { order: Order; onDone: (o?: Order) => voi
     setBusy(true);
     setError('');
     try {
-      onDone(await sendJson<Order>('PUT', `/api/orders/${encodeURIComponent(order.id)}`, changed, { admin: true }));
+      onDone(await ok(adminApi.PUT('/api/orders/{id}', { params: { path: { id: order.id } }, body: changed })));
     } catch (err) {
       const e2 = onAdminError(err);
       if (e2 instanceof ApiError) {

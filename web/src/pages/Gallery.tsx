@@ -18,28 +18,33 @@ import { SearchIcon } from '../components/icons.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { OffersNotice } from '../components/Offers.js';
 import { type GridPhoto, localSrcset, PhotoGrid } from '../components/PhotoGrid.js';
-import { type ApiError, enc, getJson, localUrl } from '../lib/api.js';
+import { type ApiError, api, apiUrl, enc, localUrl, ok } from '../lib/api.js';
 import type {
   GalleryEventPage as EventPage,
-  GalleryDayPage,
-  GallerySessionPage,
   LiveCount,
   GalleryPhoto as PhotoItem,
   PhotoLookup,
 } from '../lib/api-schema.js';
 import { formatDate, formatDeadline, plural } from '../lib/format.js';
-import { cached, closedMessage, useEventConfig, useFetch, whenIdle } from '../lib/hooks.js';
+import { type FolderPage, folderUrl, getFolder } from '../lib/gallery-api.js';
+import { cached, closedMessage, useApi, useEventConfig, whenIdle } from '../lib/hooks.js';
 import { takePageData } from '../lib/page-data.js';
 import { eventPath, navigate, openedFromList, pendingScroll, photoPath, useLocation } from '../lib/router.js';
 
-/** A day or a session page: the fields the gallery reads are the same in both. */
-type FolderPage = GalleryDayPage | GallerySessionPage;
 type PhotoPlace = PhotoLookup['position']['event'];
 
 const PAGE_SIZE = 48;
 
 /** The photo lookup, with pages of the app's own size, so its `page` is a page of the feed. */
-const lookupUrl = (code: string, ref: string) => `/api/photos/${enc(code)}/${enc(ref)}?limit=${PAGE_SIZE}`;
+const lookUp = (code: string, ref: string) =>
+  ok(
+    api.GET('/api/photos/{event}/{photo}', {
+      params: { path: { event: code, photo: ref }, query: { limit: PAGE_SIZE } },
+    }),
+  );
+
+/** The event's own list (its name, status and folders come with it), asked for by the URL it has in the cache. */
+const eventList = (code: string, query: { featured?: '1'; limit: number }) => ({ path: { eventCode: code }, query });
 
 type Feed = { photos: PhotoItem[]; page: number; totalPages: number; totalCount: number };
 
@@ -79,9 +84,12 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
   const searched = useLocation().query.get('q')?.trim() ?? '';
   /** The feed's key and the list's URL without paging: the folder, or a search within it. */
   const path = searched ? `${folderPath}?q=${enc(searched)}` : folderPath;
-  const pageUrl = (n: number) => `${path}${searched ? '&' : '?'}page=${n}&limit=${PAGE_SIZE}`;
+  const folder = { code, day, session };
+  const pageQuery = (n: number) =>
+    searched ? { q: searched, page: n, limit: PAGE_SIZE } : { page: n, limit: PAGE_SIZE };
+  const getPage = (n: number, signal?: AbortSignal) => getFolder(folder, pageQuery(n), signal);
   // Event name, status and folders come with the event page; folder pages ask for them apart.
-  const meta = useFetch<EventPage>(`${eventPath(code)}?limit=${isEventPage ? PAGE_SIZE : 1}`);
+  const meta = useApi('/event/{eventCode}', eventList(code, { limit: isEventPage ? PAGE_SIZE : 1 }));
   const event = meta.data?.event;
   useTitle([session, day, event?.name ?? code].filter(Boolean).join(' · '));
 
@@ -91,7 +99,7 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
     if (known) return known;
     // A search's list is its own: never the event's unfiltered first page.
     if (isEventPage && !searched) return meta.data ? firstPage(meta.data) : undefined;
-    const carried = takePageData<FolderPage>(pageUrl(1));
+    const carried = takePageData<FolderPage>(folderUrl(folder, pageQuery(1)));
     return carried ? firstPage(carried) : undefined;
   });
   const [error, setError] = useState<ApiError | undefined>();
@@ -133,7 +141,7 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
   useEffect(() => {
     if (feed || (isEventPage && !searched)) return;
     const ctl = new AbortController();
-    getJson<FolderPage>(pageUrl(1), { signal: ctl.signal }).then(
+    getPage(1, ctl.signal).then(
       (d) => setFeed(firstPage(d)),
       (err: unknown) => !ctl.signal.aborted && setError(err as ApiError),
     );
@@ -172,7 +180,7 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
     try {
       const last = Math.min(page, start.totalPages);
       const numbers = Array.from({ length: last - start.page }, (_, i) => start.page + 1 + i);
-      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(pageUrl(n))));
+      const pages = await Promise.all(numbers.map((n) => getPage(n)));
       const end = pages[pages.length - 1] as FolderPage;
       const next: Feed = {
         photos: [...start.photos, ...pages.flatMap((d) => d.photos)],
@@ -234,7 +242,7 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
     fetching.current = true;
     try {
       const numbers = Array.from({ length: Math.max(1, f.page) }, (_, i) => i + 1);
-      const pages = await Promise.all(numbers.map((n) => getJson<FolderPage>(pageUrl(n))));
+      const pages = await Promise.all(numbers.map((n) => getPage(n)));
       const end = pages[pages.length - 1] as FolderPage;
       const next: Feed = {
         photos: pages.flatMap((d) => d.photos),
@@ -253,8 +261,8 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
 
   /** "Jump to time": the page holding the first photo shot at or after HH:MM, then that photo. */
   const jumpTo = async (hhmm: string): Promise<boolean> => {
-    const query = `at=${enc(hhmm)}&limit=${PAGE_SIZE}${day !== undefined && session === undefined ? `&day=${enc(day)}` : ''}`;
-    const target = await getJson<EventPage>(`${eventPath(code)}?${query}`);
+    const query = { at: hhmm, limit: PAGE_SIZE, ...(day !== undefined && session === undefined ? { day } : {}) };
+    const target = await ok(api.GET('/event/{eventCode}', { params: { path: { eventCode: code }, query } }));
     const photos = isEventPage ? await loadThrough(target.currentPage) : (feedRef.current?.photos ?? []);
     const index = photos.findIndex((p) => (p.metadata.takenAt ?? '').slice(11, 16) >= hhmm);
     const tile = document.querySelectorAll('.grid .tile')[index === -1 ? photos.length - 1 : index];
@@ -323,7 +331,7 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
       return;
     }
     if (!feed || linkedPhoto === openNumber || linkedPhoto.replace(/^#/, '') === openNumber) return;
-    getJson<PhotoLookup>(lookupUrl(code, linkedPhoto)).then(
+    lookUp(code, linkedPhoto).then(
       (found) => openFound(found),
       () => navigate(path, { replace: true, keepScroll: true }), // gone (or never was): the list
     );
@@ -335,7 +343,7 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
   useEffect(() => {
     if (!wantedPhoto || !feed || openedFromQuery.current) return;
     openedFromQuery.current = true;
-    getJson<PhotoLookup>(lookupUrl(code, wantedPhoto)).then(
+    lookUp(code, wantedPhoto).then(
       (found) => openFound(found),
       () => undefined, // unknown by now (removed): the page shows as usual
     );
@@ -562,7 +570,7 @@ const FEATURED = 12;
 
 /** The photographer's picks (`?featured=1`: rated at least the event's featuredRating), in a row. */
 function FeaturedRow({ code, onOpen }: { code: string; onOpen: (photos: PhotoItem[], index: number) => void }) {
-  const featured = useFetch<EventPage>(`${eventPath(code)}?featured=1&limit=${FEATURED}`);
+  const featured = useApi('/event/{eventCode}', eventList(code, { featured: '1', limit: FEATURED }));
   const photos = featured.data?.photos ?? [];
   if (photos.length === 0) return null;
   return (
@@ -609,7 +617,8 @@ function FindPhoto({
   const [elsewhere, setElsewhere] = useState<PhotoLookup | null>(null);
   const [busy, setBusy] = useState(false);
   const eventMeta =
-    cached<EventPage>(`${eventPath(code)}?limit=1`) ?? cached<EventPage>(`${eventPath(code)}?limit=${PAGE_SIZE}`);
+    cached<EventPage>(apiUrl('/event/{eventCode}', eventList(code, { limit: 1 }))) ??
+    cached<EventPage>(apiUrl('/event/{eventCode}', eventList(code, { limit: PAGE_SIZE })));
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -628,7 +637,7 @@ function FindPhoto({
     }
     setBusy(true);
     try {
-      const found = await getJson<PhotoLookup>(lookupUrl(code, wanted));
+      const found = await lookUp(code, wanted);
       if ((await onLookedUp(found)) === 'elsewhere') setElsewhere(found);
     } catch (err) {
       const e2 = err as ApiError;
