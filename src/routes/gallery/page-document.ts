@@ -37,7 +37,7 @@ import { type GalleryPages, PAGE_VARY } from './pages.js';
 import { galleryPath } from './photo-item.js';
 import type { PhotoItemT } from './schemas.js';
 
-/** The web app's page size (web/src/pages/Gallery.tsx, PAGE_SIZE): the URLs it asks for first. */
+/** The web app's page size (web/src/pages/gallery/feed.ts, PAGE_SIZE): the URLs it asks for first. */
 const APP_PAGE_SIZE = 48;
 /** Tiles preloaded: a phone's first screen (web/src/lib/first-screen.ts). */
 const PRELOADED_TILES = 12;

@@ -4,7 +4,6 @@ import { Notice, useTitle } from '../components/common.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { PhotoGrid } from '../components/PhotoGrid.js';
 import { enc } from '../lib/api.js';
-import type { GalleryEvent } from '../lib/api-schema.js';
 import { useApi } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { type Favourite, favourites } from '../lib/shop.js';
