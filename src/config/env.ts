@@ -258,6 +258,9 @@ function crossFieldProblems(env: Env, adminTokens: string[]): string[] {
   if (adminTokens.some((t) => parseTokenEntry(t).token.length < 24)) {
     out.push('ADMIN_TOKENS: every token must be at least 24 characters (after its role prefix, if any)');
   }
+  if (adminTokens.some((t) => parseTokenEntry(t).photographer === '')) {
+    out.push('ADMIN_TOKENS: a photographer entry is photographer:<name>:<token>, with the name their photos carry');
+  }
   if (env.CAPTCHA_PROVIDER === 'off' && env.NODE_ENV === 'production') {
     out.push('CAPTCHA_PROVIDER: "off" is refused when NODE_ENV=production');
   }

@@ -54,8 +54,21 @@ export function accessRule(access: RouteAccess): AccessRule {
   return { role: access.role, public: access.public, actions: access.actions ?? [] };
 }
 
-/** One ADMIN_TOKENS entry: `owner:`, `staff:` or `viewer:` and the token; no known prefix is an owner token. */
-export function parseTokenEntry(entry: string): { role: Role; token: string } {
+const PHOTOGRAPHER_PREFIX = 'photographer:';
+
+/**
+ * One ADMIN_TOKENS entry: `owner:`, `staff:` or `viewer:` and the token; no known prefix is an
+ * owner token. `photographer:<name>:<token>` is a viewer limited to the sales of the photos whose
+ * metadata names `<name>` (docs/contract.md, "The photographer's metadata"): the token is what
+ * follows the last colon, the name what lies between (a name missing is an empty `photographer`,
+ * which the configuration refuses, never an owner token).
+ */
+export function parseTokenEntry(entry: string): { role: Role; token: string; photographer?: string } {
+  if (entry.startsWith(PHOTOGRAPHER_PREFIX)) {
+    const rest = entry.slice(PHOTOGRAPHER_PREFIX.length);
+    const at = rest.lastIndexOf(':');
+    return { role: 'viewer', token: rest.slice(at + 1), photographer: at < 0 ? '' : rest.slice(0, at).trim() };
+  }
   const m = /^(owner|staff|viewer):(.*)$/.exec(entry);
   if (m) return { role: m[1] as Role, token: m[2] as string };
   return { role: 'owner', token: entry };
@@ -89,4 +102,9 @@ export function accessNote(rule: AccessRule): string {
     parts.push(`To ${a.what}: ${a.role === 'owner' ? '`owner` only' : '`staff` and `owner`'}.`);
   }
   return parts.join(' ');
+}
+
+/** What every admin route's OpenAPI description says about `photographer:` tokens. */
+export function photographerNote(view: string | undefined): string {
+  return view === undefined ? 'A `photographer:` token: 403 `FORBIDDEN`.' : `A \`photographer:\` token: ${view}`;
 }

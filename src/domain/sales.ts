@@ -92,7 +92,7 @@ export type PhotographerOf = (eventSlug: string, photoNumber: string) => string 
 export type PhotographerSales = { photographer: string; orders: number; prints: number; revenueCents: number };
 
 /** The photographer of photos whose metadata names none (docs/contract.md, "The photographer's metadata"). */
-const UNKNOWN_PHOTOGRAPHER = 'unknown';
+export const UNKNOWN_PHOTOGRAPHER = 'unknown';
 
 /**
  * Paid orders' lines by the photographer of their photo (any other status is skipped): per

@@ -14,17 +14,20 @@ const allows = (need: Role) => ({ owner: true, staff: need !== 'owner', viewer: 
 
 export function renderRoleTable(routes: readonly RouteAccessEntry[]): string {
   const rows = [...routes].sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method));
-  const lines = ['| route | owner | staff | viewer | without credentials |', '| --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| route | owner | staff | viewer | photographer | without credentials |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
   for (const r of rows) {
     const can = allows(r.role);
     const url = r.url.replace(/:(\w+)/g, '{$1}');
     lines.push(
-      `| \`${r.method} ${url}\` | ${mark(can.owner)} | ${mark(can.staff)} | ${mark(can.viewer)} | ${r.public ?? '—'} |`,
+      `| \`${r.method} ${url}\` | ${mark(can.owner)} | ${mark(can.staff)} | ${mark(can.viewer)} | ${r.photographer ? 'own' : '—'} | ${r.public ?? '—'} |`,
     );
     for (const action of r.actions) {
       const a = ACTIONS[action];
       const ac = allows(a.role);
-      lines.push(`| ↳ ${a.what} | ${mark(ac.owner)} | ${mark(ac.staff)} | ${mark(ac.viewer)} | — |`);
+      lines.push(`| ↳ ${a.what} | ${mark(ac.owner)} | ${mark(ac.staff)} | ${mark(ac.viewer)} | — | — |`);
     }
   }
   return lines.join('\n');

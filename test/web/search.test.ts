@@ -13,6 +13,8 @@ import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 const ARTIFACTS = path.resolve('test-artifacts/web');
 const HARBOR = 'Harbor Comic Con';
 
+type GridImage = { complete: boolean; naturalWidth: number; currentSrc: string };
+
 let harness: WebHarness;
 
 beforeAll(async () => {
@@ -29,8 +31,30 @@ describe('search and the featured row', () => {
     const { page } = p;
     await page.goto(`${server.url}/event/${encodeURIComponent(HARBOR)}`);
     const featured = page.getByRole('region', { name: 'Featured' });
-    await featured.getByRole('button').first().waitFor();
+    // The row comes with the page's HTML: laid out in the grid's first render, it moves nothing
+    // when its images arrive (after the grid's first screen), and they are the grid's own tiles.
+    await page.locator('.grid .tile').first().waitFor();
+    const gridTop = () => page.locator('.grid').evaluate((g) => g.getBoundingClientRect().top);
+    const topAtFirst = await gridTop();
     expect(await featured.getByRole('button').count()).toBeGreaterThan(0);
+    await page.waitForFunction(() => {
+      const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<GridImage> } })
+        .document;
+      const imgs = [...doc.querySelectorAll('.featured-tile img')];
+      return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+    });
+    expect(await gridTop()).toBe(topAtFirst);
+    // The tiles the images show (those given one so far).
+    const tileOf = (sel: string) =>
+      page.locator(sel).evaluateAll((els) =>
+        els.flatMap((e) => {
+          const src = (e as unknown as GridImage).currentSrc;
+          return src ? [new URL(src).searchParams.get('tile')] : [];
+        }),
+      );
+    const gridTile = (await tileOf('.grid .tile img'))[0];
+    expect(gridTile).toBeTruthy();
+    expect(new Set(await tileOf('.featured-tile img'))).toEqual(new Set([gridTile]));
 
     // The demo's Nezuko photos are 5, 10, …, 30 (demo.ts); an accented, capitalised prefix finds them.
     await page.getByLabel('Search photos').fill('NEZU');

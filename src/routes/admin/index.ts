@@ -15,13 +15,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { centsToDollars } from '../../domain/money.js';
 import type { OrderRecord, OrderStatus } from '../../domain/order.js';
+import { ownShares, summaryOfShares } from '../../domain/photographer-share.js';
 import { photographerSales } from '../../domain/sales.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummaryByPhotographer, toAdminOrder, toApiSummary } from '../../schemas/order.js';
 import { acceptsGzip } from '../common/content-encoding.js';
 import { etagMatches } from '../common/etag.js';
-import { libraryPhotoRefs } from '../common/order-photos.js';
+import { libraryPhotographerOf, libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
 import { type ChangeDeps, changeOrder, changeShipping } from './changes.js';
 import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
@@ -70,10 +71,7 @@ const transitionsNote = [
 const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orders } = fastify.store;
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
-  /** The photographer a line's photo credits (a photo taken down since still counts for them). */
-  const photographerOfPhoto = (eventSlug: string, number: string) =>
-    (fastify.photos.findPhoto(eventSlug, number) ?? fastify.photos.findHiddenPhoto(eventSlug, number))?.metadata
-      ?.photographer;
+  const photographerOfPhoto = libraryPhotographerOf(fastify.photos);
   const listBytes = createOrderListBytes({ photos });
   const view = (o: OrderRecord) => toAdminOrder(o, photos);
   // Looked up at call time (tests swap in a push notifier that trusts their local push service).
@@ -144,6 +142,12 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     '/api/orders/summary',
     {
       ...read,
+      config: {
+        ...read.config,
+        photographer:
+          'the summary of their own lines only: each order cut to the lines of their photos, its amounts those ' +
+          'lines’ (no discounts or shipping, `totalDiscounts` 0), and `byPhotographer` their one row.',
+      },
       schema: {
         tags: ['admin'],
         summary: 'Sales summary',
@@ -163,10 +167,17 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request) => {
       const { eventSlug, by } = request.query;
-      const summary = toApiSummary(await orders.summary({ eventSlug }));
+      const own = fastify.adminAuth.photographer(request);
+      // A photographer's token: every figure from their lines alone (domain/photographer-share.ts).
+      const shares =
+        own === undefined ? undefined : ownShares(await orders.list({ eventSlug }), photographerOfPhoto, own);
+      const summary = toApiSummary(shares ? summaryOfShares(shares) : await orders.summary({ eventSlug }));
       if (by !== 'photographer') return summary;
-      const paid = await orders.list({ statuses: ['paid'], eventSlug });
-      const byPhotographer = photographerSales(paid, photographerOfPhoto).map((p) => ({
+      const paid = shares ?? (await orders.list({ statuses: ['paid'], eventSlug }));
+      const rows = photographerSales(paid, photographerOfPhoto);
+      const byPhotographer = (
+        own === undefined || rows.length > 0 ? rows : [{ photographer: own, orders: 0, prints: 0, revenueCents: 0 }]
+      ).map((p) => ({
         photographer: p.photographer,
         orders: p.orders,
         prints: p.prints,

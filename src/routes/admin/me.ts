@@ -13,6 +13,12 @@ const AdminMe = z
   .object({
     role: z.enum(ROLES).describe('`owner` (everything), `staff` (booth helpers) or `viewer` (reads only)'),
     by: z.string().describe('How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ...'),
+    photographer: z
+      .string()
+      .optional()
+      .describe(
+        'A `photographer:<name>:<token>` entry of ADMIN_TOKENS: the name; such a viewer sees only the sales of their photos',
+      ),
     routes: z
       .array(z.string())
       .describe(
@@ -29,7 +35,7 @@ const meRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
     '/api/admin/me',
     {
-      config: { access: 'viewer' },
+      config: { access: 'viewer', photographer: 'their name (`photographer`) and the routes open to them.' },
       schema: {
         tags: ['admin'],
         summary: 'The role of the admin token sent, and what it may call',
@@ -40,12 +46,14 @@ const meRoutes: FastifyPluginAsyncZod = async (fastify) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const role = adminAuth.role(request) ?? 'viewer';
+      const photographer = adminAuth.photographer(request);
       const routes = adminAuth
         .routes()
-        .filter((r) => roleAtLeast(role, r.role))
+        .filter((r) => roleAtLeast(role, r.role) && (photographer === undefined || r.photographer !== undefined))
         .flatMap((r) => r.method.split(',').map((m) => `${m} ${r.url}`));
       const actions = (Object.keys(ACTIONS) as Action[]).filter((a) => roleAtLeast(role, ACTIONS[a].role));
-      return { role, by: adminAuth.actor(request), routes, actions };
+      const me = { role, by: adminAuth.actor(request), routes, actions };
+      return photographer === undefined ? me : { ...me, photographer };
     },
   );
 };

@@ -3,6 +3,7 @@
  * amounts in dollars like the sales summary (`SalesSummary`).
  */
 import { z } from 'zod';
+import { OrderStatus } from '../../domain/order.js';
 import { isTimeZone } from '../../domain/sales.js';
 import { ListQuery } from './schemas.js';
 
@@ -49,3 +50,27 @@ export const SalesBreakdown = z
   })
   .meta({ id: 'SalesBreakdown' });
 export type SalesBreakdownT = z.infer<typeof SalesBreakdown>;
+
+/** `GET /api/orders/lines`: single order lines, without the customer's details. */
+export const OrderLines = z
+  .object({
+    lines: z
+      .array(
+        z.object({
+          orderNumber: z.string(),
+          status: OrderStatus,
+          createdAt: z.string().describe('When the order was placed (ISO 8601)'),
+          eventSlug: z.string(),
+          photoNumber: z.string(),
+          photographer: z
+            .string()
+            .describe("From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none"),
+          size: z.string(),
+          quantity: z.number().int(),
+          amount: z.number().describe("The line's amount, dollars (computed in cents)"),
+        }),
+      )
+      .describe('Newest order first; an order’s lines in their order'),
+  })
+  .meta({ id: 'OrderLines' });
+export type OrderLinesT = z.infer<typeof OrderLines>;

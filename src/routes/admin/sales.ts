@@ -1,6 +1,9 @@
 /**
  * `GET /api/orders/summary/breakdown` (admin): revenue and counts of paid orders by day and by
- * event, so the dashboard's charts no longer download every paid order to draw them.
+ * event, so the dashboard's charts no longer download every paid order to draw them; and
+ * `GET /api/orders/lines`: the order lines with the photographer of each photo, the one view of
+ * single lines a `photographer:` token has (its own only; docs/contract.md, "The photographer's
+ * metadata").
  *
  * A route of its own next to `/api/orders/summary` (whose query and response stay as the
  * interface has them); `?eventSlug=` works as on the summary. Paid orders are those of the
@@ -9,18 +12,32 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { centsToDollars } from '../../domain/money.js';
-import { salesBreakdown } from '../../domain/sales.js';
+import { ownShares } from '../../domain/photographer-share.js';
+import { salesBreakdown, UNKNOWN_PHOTOGRAPHER } from '../../domain/sales.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { BreakdownQuery, SalesBreakdown, type SalesBreakdownT } from './sales-schemas.js';
+import { libraryPhotographerOf } from '../common/order-photos.js';
+import { BreakdownQuery, OrderLines, type OrderLinesT, SalesBreakdown, type SalesBreakdownT } from './sales-schemas.js';
+import { ListQuery } from './schemas.js';
+
+const ERRORS = ['VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] as const;
+const AUTH_NOTE = [
+  'Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`',
+  '(with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.',
+];
 
 const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { photos } = fastify;
   const { orders } = fastify.store;
+  const photographerOf = libraryPhotographerOf(photos);
 
   fastify.get(
     '/api/orders/summary/breakdown',
     {
-      config: { access: 'viewer' },
+      config: {
+        access: 'viewer',
+        photographer:
+          'the paid orders with a line of their photos, each counted at those lines’ amounts (no discounts or shipping).',
+      },
       schema: {
         tags: ['admin'],
         summary: 'Paid sales by day and by event',
@@ -29,20 +46,18 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
           'list) grouped by calendar day and by event. A day is the date of the order’s `createdAt` in UTC,',
           'or in the IANA zone given as `?timeZone=`. Only days and events with paid orders are listed.',
           'Totals match `completedCount` and `totalRevenue` of `/api/orders/summary`. `?eventSlug=` for one event.',
-          'Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`',
-          '(with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.',
+          ...AUTH_NOTE,
         ].join('\n'),
         security: [{ adminToken: [] }],
         querystring: BreakdownQuery,
-        response: {
-          200: SalesBreakdown,
-          ...errorResponses('VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'),
-        },
+        response: { 200: SalesBreakdown, ...errorResponses(...ERRORS) },
       },
     },
     async (request): Promise<SalesBreakdownT> => {
       const { eventSlug, timeZone } = request.query;
-      const paid = await orders.list({ statuses: ['paid'], eventSlug });
+      const own = fastify.adminAuth.photographer(request);
+      const listed = await orders.list({ statuses: ['paid'], eventSlug });
+      const paid = own === undefined ? listed : ownShares(listed, photographerOf, own);
       const { byDay, byEvent } = salesBreakdown(paid, { timeZone });
       return {
         eventSlug: eventSlug ?? null,
@@ -54,6 +69,48 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
           orders: e.orders,
           revenue: centsToDollars(e.revenueCents),
         })),
+      };
+    },
+  );
+
+  fastify.get(
+    '/api/orders/lines',
+    {
+      config: { access: 'viewer', photographer: 'only the lines of their own photos.' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Order lines with the photographer of each photo',
+        description: [
+          'Every line of the listed orders (pending, paid, cancelled and void; orders waiting for email',
+          'confirmation are in no list), newest order first, lines in order: the order’s number, status and',
+          'date, the photo, who took it (`unknown` when its metadata names no one), the size, the quantity and',
+          'the line’s amount (dollars, before the order’s discounts and shipping). No customer details.',
+          '`?eventSlug=` for one event.',
+          ...AUTH_NOTE,
+        ].join('\n'),
+        security: [{ adminToken: [] }],
+        querystring: ListQuery,
+        response: { 200: OrderLines, ...errorResponses(...ERRORS) },
+      },
+    },
+    async (request): Promise<OrderLinesT> => {
+      const own = fastify.adminAuth.photographer(request);
+      const listed = await orders.list({ eventSlug: request.query.eventSlug });
+      const shown = own === undefined ? listed : ownShares(listed, photographerOf, own);
+      return {
+        lines: shown.flatMap((o) =>
+          o.items.map((line) => ({
+            orderNumber: o.orderNumber,
+            status: o.status,
+            createdAt: o.createdAt,
+            eventSlug: o.eventSlug,
+            photoNumber: line.photoNumber,
+            photographer: photographerOf(o.eventSlug, line.photoNumber) ?? UNKNOWN_PHOTOGRAPHER,
+            size: line.size,
+            quantity: line.quantity,
+            amount: centsToDollars(line.lineCents),
+          })),
+        ),
       };
     },
   );

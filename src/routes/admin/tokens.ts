@@ -128,7 +128,13 @@ const tokenRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: TokenView,
           // a DELETE may still carry a body, which is parsed (and refused) like any other
-          ...errorResponses(...ERRORS, 'VALIDATION_FAILED', 'TOKEN_NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
+          ...errorResponses(
+            ...ERRORS,
+            'VALIDATION_FAILED',
+            'TOKEN_NOT_FOUND',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+          ),
         },
       },
     },

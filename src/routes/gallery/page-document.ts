@@ -9,8 +9,10 @@
  * - **Data**: `<meta name="gallery-data" data-url="…" content="…">` holds, for each URL the app
  *   asks for first, the very bytes that URL answers a fetch (pages.ts), escaped for an attribute
  *   with the one escape helper (lib/escape.ts); the app reads them instead of fetching
- *   (web/src/lib/page-data.ts). The event page: `/event/{code}?limit=48`; a day or session
- *   page: the event's `?limit=1` (its name and folders) and the folder's `?page=1&limit=48`.
+ *   (web/src/lib/page-data.ts). The event page: its featured row's `?featured=1&limit=12`
+ *   (so the row is laid out with the grid, moving nothing, and costs no fetch) and
+ *   `/event/{code}?limit=48`; a day or session page: the event's `?limit=1` (its name and
+ *   folders) and the folder's `?page=1&limit=48`.
  * - **Preloads**: the first screen's tiles on a phone (twelve: four rows of three, the rows on
  *   a 390×844 screen and the one below), the first row `fetchpriority="high"`, the others
  *   `low` (after the script and the style sheet), with the `imagesrcset` and `imagesizes` the
@@ -39,6 +41,8 @@ import type { PhotoItemT } from './schemas.js';
 
 /** The web app's page size (web/src/pages/gallery/feed.ts, PAGE_SIZE): the URLs it asks for first. */
 const APP_PAGE_SIZE = 48;
+/** The featured row's length (web/src/pages/Gallery.tsx, FEATURED). */
+const APP_FEATURED = 12;
 /** Tiles preloaded: a phone's first screen (web/src/lib/first-screen.ts). */
 const PRELOADED_TILES = 12;
 /** Of those, the first row's (three columns on a phone) come first. */
@@ -70,8 +74,14 @@ export function galleryDocument(opts: {
     const page = { page: 1, limit: APP_PAGE_SIZE };
     const eventUrl = galleryPath(code);
     if (day === undefined) {
+      const featured = pages.eventPage(code, { page: 1, limit: APP_FEATURED, featured: true });
       const bytes = pages.eventPage(code, page);
-      return bytes ? [{ url: `${eventUrl}?limit=${APP_PAGE_SIZE}`, bytes }] : undefined;
+      if (!featured || !bytes) return undefined;
+      // The photos' page last: the preloads are its first tiles.
+      return [
+        { url: `${eventUrl}?featured=1&limit=${APP_FEATURED}`, bytes: featured },
+        { url: `${eventUrl}?limit=${APP_PAGE_SIZE}`, bytes },
+      ];
     }
     const meta = pages.eventPage(code, { page: 1, limit: 1 });
     const folder = session === undefined ? pages.dayPage(code, day, page) : pages.sessionPage(code, day, session, page);

@@ -52,6 +52,7 @@ import {
   accessRule,
   actorFor,
   parseTokenEntry,
+  photographerNote,
   type Role,
   type RouteAccess,
   roleAtLeast,
@@ -77,6 +78,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route with admin credentials (src/domain/roles.ts). */
     access?: RouteAccess;
+    /**
+     * What a `photographer:` token sees here, filtered to its own sales by the route
+     * (`adminAuth.photographer(request)`). Absent: such a token is refused 403 `FORBIDDEN`, so a
+     * route added later shows a photographer nothing until it says how it filters.
+     */
+    photographer?: string;
   }
 }
 
@@ -85,7 +92,7 @@ const MIN_TOKEN_LENGTH = 24;
 
 type Verdict =
   | { kind: 'none'; lockedMs: number }
-  | { kind: 'admin'; actor: Actor; role: Role }
+  | { kind: 'admin'; actor: Actor; role: Role; photographer?: string }
   | { kind: 'wrong' }
   | { kind: 'locked'; lockedMs: number };
 
@@ -106,7 +113,9 @@ type AdminAuthOptions = {
 function createAdminAuth(opts: AdminAuthOptions): AdminAuth & {
   tracker: FailureTracker;
   /** A route's declared access: its check (undefined for routes without one); throws for a route that forgot it. */
-  declare(route: RouteOptions): { rule: AccessRule; hook: onRequestHookHandler } | undefined;
+  declare(
+    route: RouteOptions,
+  ): { rule: AccessRule; photographerView: string | undefined; hook: onRequestHookHandler } | undefined;
 } {
   const entries = opts.tokens.map(parseTokenEntry);
   const find = tokenIndex(entries.map((e) => e.token));
@@ -129,8 +138,10 @@ function createAdminAuth(opts: AdminAuthOptions): AdminAuth & {
       verdict = { kind: 'locked', lockedMs };
     } else if (index >= 0 || opts.stored?.find(token)) {
       // An accepted token never clears the address's count of wrong ones (docs/contract.md, "Hardening, round 2").
-      const role = index >= 0 ? (entries[index] as { role: Role }).role : (opts.stored?.find(token) as Role);
+      const entry = index >= 0 ? entries[index] : undefined;
+      const role = entry ? entry.role : (opts.stored?.find(token) as Role);
       verdict = { kind: 'admin', role, actor: actorFor(role, token) };
+      if (entry?.photographer !== undefined) verdict.photographer = entry.photographer;
     } else {
       const nowLockedMs = tracker.recordFailure(key);
       verdict = nowLockedMs > 0 ? { kind: 'locked', lockedMs: nowLockedMs } : { kind: 'wrong' };
@@ -170,18 +181,27 @@ function createAdminAuth(opts: AdminAuthOptions): AdminAuth & {
     throw appError('UNAUTHORIZED', { details: 'The admin token is not valid' });
   }
 
+  /** A photographer's token, on a route that does not say what it shows them: refused. */
+  function photographerRefused(request: FastifyRequest, photographerView: string | undefined, what: string) {
+    const v = judge(request);
+    if (v.kind !== 'admin' || v.photographer === undefined || photographerView !== undefined) return;
+    throw appError('FORBIDDEN', { details: `A photographer token may not ${what} (it reads only its own sales)` });
+  }
+
   /** The onRequest check of one route's declaration. */
-  function guard(rule: AccessRule, what: string): onRequestHookHandler {
+  function guard(rule: AccessRule, photographerView: string | undefined, what: string): onRequestHookHandler {
     if (rule.public === undefined) {
       return async (request) => {
         const role = authenticated(request);
         if (!roleAtLeast(role, rule.role)) throw forbidden(role, rule.role, what);
+        photographerRefused(request, photographerView, what);
       };
     }
     return async (request) => {
       if (!isAdmin(request)) return; // the public's way in is the route's own business
       const role = (judge(request) as { role: Role }).role;
       if (!roleAtLeast(role, rule.role)) throw forbidden(role, rule.role, what);
+      photographerRefused(request, photographerView, what);
     };
   }
 
@@ -195,6 +215,10 @@ function createAdminAuth(opts: AdminAuthOptions): AdminAuth & {
     role(request) {
       const v = judge(request);
       return v.kind === 'admin' ? v.role : undefined;
+    },
+    photographer(request) {
+      const v = judge(request);
+      return v.kind === 'admin' ? v.photographer : undefined;
     },
     allows(request, action) {
       const v = judge(request);
@@ -232,21 +256,35 @@ function createAdminAuth(opts: AdminAuthOptions): AdminAuth & {
             : `${name} declares public access but its security does not allow calls without credentials ([{}])`,
         );
       }
-      if (methods.length > 0) table.push({ method: methods.join(','), url: route.url, ...rule });
-      return { rule, hook: guard(rule, `call ${name}`) };
+      const photographerView = route.config?.photographer;
+      if (methods.length > 0) {
+        const entry: RouteAccessEntry = { method: methods.join(','), url: route.url, ...rule };
+        if (photographerView !== undefined) entry.photographer = photographerView;
+        table.push(entry);
+      }
+      return { rule, photographerView, hook: guard(rule, photographerView, `call ${name}`) };
     },
   };
 }
 
-/** Adds the role to the route's OpenAPI description and 403 FORBIDDEN to its responses. */
-function documentAccess(route: RouteOptions, rule: AccessRule): void {
+/**
+ * Adds the role (and what a photographer's token sees) to the route's OpenAPI description and
+ * 403 FORBIDDEN to its responses.
+ */
+function documentAccess(route: RouteOptions, rule: AccessRule, photographerView: string | undefined): void {
   const schema = route.schema as { description?: string; response?: Record<number, unknown> } | undefined;
   if (!schema) return;
-  const note = accessNote(rule);
+  const note = `${accessNote(rule)} ${photographerNote(photographerView)}`;
   if (!schema.description?.includes(note)) {
     schema.description = schema.description ? `${schema.description}\n\n${note}` : note;
   }
-  if (rule.role !== 'viewer' || rule.actions.length > 0 || rule.public !== undefined) {
+  // 403 for a weaker role, a finer rule, or a photographer's token on a route that refuses it.
+  if (
+    rule.role !== 'viewer' ||
+    rule.actions.length > 0 ||
+    rule.public !== undefined ||
+    photographerView === undefined
+  ) {
     const response = schema.response ?? {};
     const existing = response[403] as { description?: string } | undefined;
     if (!existing?.description?.includes('FORBIDDEN')) {
@@ -311,6 +349,7 @@ export default fp(
       isAdmin: auth.isAdmin,
       actor: auth.actor,
       role: auth.role,
+      photographer: auth.photographer,
       allows: auth.allows,
       check: auth.check,
       routes: auth.routes,
@@ -322,7 +361,7 @@ export default fp(
       if (!declared) return;
       const existing = route.onRequest ? [route.onRequest].flat() : [];
       route.onRequest = [declared.hook, ...existing];
-      documentAccess(route, declared.rule);
+      documentAccess(route, declared.rule, declared.photographerView);
     });
   },
   { name: 'admin-auth', dependencies: ['config', 'store'] },

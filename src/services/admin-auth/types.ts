@@ -8,8 +8,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../domain/order.js';
 import type { AccessRule, Action, Role } from '../../domain/roles.js';
 
-/** One route of the access table (`routes()`). */
-export type RouteAccessEntry = AccessRule & { method: string; url: string };
+/**
+ * One route of the access table (`routes()`). `photographer`: what a `photographer:` token sees
+ * there (its own sales only); absent, such a token is refused (403).
+ */
+export type RouteAccessEntry = AccessRule & { method: string; url: string; photographer?: string };
 
 export interface AdminAuth {
   /**
@@ -23,6 +26,12 @@ export interface AdminAuth {
    * 8 hex digits of the token's SHA-256 with valid admin credentials, else `customer`.
    */
   actor(request: FastifyRequest): Actor;
+  /**
+   * The photographer a `photographer:<name>:<token>` entry limits the request to (a viewer who
+   * sees only the sales of that name's photos); undefined for every other caller. Routes that
+   * let such a token in (`config.photographer`) must filter by it.
+   */
+  photographer(request: FastifyRequest): string | undefined;
   /** The role of the request's valid admin credentials; undefined without them. */
   role(request: FastifyRequest): Role | undefined;
   /** Whether the request's admin credentials may do `action` (false without credentials). */

@@ -51,7 +51,7 @@ const eventUrl = `/event/${enc(EVENT)}`;
 const sessionUrl = `${eventUrl}/${enc(DAY)}/${enc(SESSION)}`;
 
 describe('the HTML of a gallery page', () => {
-  test('carries the event page the app asks for first, byte for byte, with nothing unescaped', async (t) => {
+  test('carries the event page and its featured row the app asks for first, byte for byte, with nothing unescaped', async (t) => {
     const { app: server } = await app(t);
     const res = await server.inject({ url: eventUrl, headers: { accept: HTML } });
     expect(res.statusCode).toBe(200);
@@ -61,7 +61,9 @@ describe('the HTML of a gallery page', () => {
     expect(res.body).toContain('<title>Photos (test build)</title>');
 
     const data = carried(res.body);
-    expect([...data.keys()]).toEqual([`${eventUrl}?limit=48`]);
+    const featuredUrl = `${eventUrl}?featured=1&limit=12`;
+    expect([...data.keys()]).toEqual([featuredUrl, `${eventUrl}?limit=48`]);
+    expect(data.get(featuredUrl)).toBe((await server.inject({ url: featuredUrl })).body);
     const json = await server.inject({ url: `${eventUrl}?limit=48`, headers: { accept: 'application/json' } });
     expect(data.get(`${eventUrl}?limit=48`)).toBe(json.body);
     expect(JSON.parse(json.body).event.name).toBe(NAME);

@@ -18,18 +18,6 @@ export type GridPhoto = {
   label: string;
 };
 
-/** Each candidate of a srcset made same-origin, like `localUrl` does for one URL. */
-export function localSrcset(srcset: string | undefined): string | undefined {
-  if (!srcset) return undefined;
-  return srcset
-    .split(', ')
-    .map((candidate) => {
-      const space = candidate.lastIndexOf(' ');
-      return `${localUrl(candidate.slice(0, space))}${candidate.slice(space)}`;
-    })
-    .join(', ');
-}
-
 export function PhotoGrid({ photos, onOpen }: { photos: GridPhoto[]; onOpen: (index: number) => void }) {
   const favs = useStore(favourites);
   const list = useRef<HTMLUListElement>(null);

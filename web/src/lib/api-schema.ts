@@ -989,7 +989,7 @@ export interface paths {
          *     like feedback (`RATE_LIMIT_FEEDBACK_PER_MIN`, counted apart; 429 with `Retry-After`).
          *     Unknown event 404 `EVENT_NOT_FOUND`, unknown photo 404 `PHOTO_NOT_FOUND`.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -1118,7 +1118,7 @@ export interface paths {
          * Takedown requests
          * @description Newest first. `?status=open` for those waiting for a decision, `decided` for the others. Each with the photo (number, and its thumbnail for the queue), reason, requester’s email, message, `createdAt`, `status`, `decision`, and whether the photo is hidden from the public now.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -1223,7 +1223,7 @@ export interface paths {
          *     again: 200 with `changed: false`; the other one: 409 `TAKEDOWN_DECIDED`. Unknown id: 404
          *     `TAKEDOWN_NOT_FOUND`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -1358,7 +1358,7 @@ export interface paths {
          * The photo of a takedown request (thumbnail, for the queue)
          * @description A JPEG thumbnail of the photo the request names, hidden or not, for the owner deciding. A photo removed for good has no renders any more: 404 `PHOTO_NOT_FOUND`, as when its file is gone.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -1473,7 +1473,7 @@ export interface paths {
          *     Rate limited per client address (`RATE_LIMIT_CODES_PER_MIN`; 429 `RATE_LIMITED` with `Retry-After`);
          *     admins are not limited. The code is recorded before the answer goes out.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -1592,7 +1592,7 @@ export interface paths {
          *     photos. `paper=letter` (default) lays out 3.5 × 2 in cards as on Avery 8371 business-card stock;
          *     `a4` 85 × 54 mm cards as on Avery C32011; light cut marks serve plain paper. Admin only.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -2149,7 +2149,7 @@ export interface paths {
          *     Unknown order or another email: 404 `ORDER_NOT_FOUND` (not told apart).
          *     Subscriptions the push service answers 404/410 for are removed.
          *
-         *     **Access**: public with an order's number and email, or with admin credentials (every role (`viewer`, `staff`, `owner`)).
+         *     **Access**: public with an order's number and email, or with admin credentials (every role (`viewer`, `staff`, `owner`)). A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -2371,7 +2371,7 @@ export interface paths {
          *     (gallery status, `/api/proxy-events`, order submission) and survives restarts.
          *     Returns the new effective configuration, as `GET /api/event-config` does.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         put: {
             parameters: {
@@ -2630,7 +2630,7 @@ export interface paths {
          *     of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -2671,6 +2671,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2730,7 +2739,7 @@ export interface paths {
          *     of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -2771,6 +2780,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2830,7 +2848,7 @@ export interface paths {
          *     of 16 KiB or more are sent gzipped to clients whose `Accept-Encoding` allows it.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -2871,6 +2889,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2932,7 +2959,7 @@ export interface paths {
          *     `unknown` for none), the paid orders with their photos, the prints and the lines’ revenue.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: the summary of their own lines only: each order cut to the lines of their photos, its amounts those lines’ (no discounts or shipping, `totalDiscounts` 0), and `byPhotographer` their one row.
          */
         get: {
             parameters: {
@@ -3026,7 +3053,7 @@ export interface paths {
          *     Unknown: 404 `ORDER_NOT_FOUND`. With its `history`: every change, when, and by whom.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3060,6 +3087,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3123,7 +3159,7 @@ export interface paths {
          *     Returns the updated Order.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only. A `photographer:` token: 403 `FORBIDDEN`.
          */
         put: {
             parameters: {
@@ -3271,7 +3307,7 @@ export interface paths {
          *     Returns `{ success, message, changed, order }`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. To mark an order paid: `staff` and `owner`. To undo "paid" within 15 minutes: `staff` and `owner`. To void an order (refund): `owner` only. To cancel an order: `owner` only. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -3418,7 +3454,7 @@ export interface paths {
          *     Returns `{ success, message, changed, order }`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -3559,7 +3595,7 @@ export interface paths {
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`
          *     (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: the paid orders with a line of their photos, each counted at those lines’ amounts (no discounts or shipping).
          */
         get: {
             parameters: {
@@ -3639,6 +3675,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Order lines with the photographer of each photo
+         * @description Every line of the listed orders (pending, paid, cancelled and void; orders waiting for email
+         *     confirmation are in no list), newest order first, lines in order: the order’s number, status and
+         *     date, the photo, who took it (`unknown` when its metadata names no one), the size, the quantity and
+         *     the line’s amount (dollars, before the order’s discounts and shipping). No customer details.
+         *     `?eventSlug=` for one event.
+         *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`
+         *     (with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.
+         *
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: only the lines of their own photos.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only orders of this event (its code); an event with no orders gives an empty list */
+                    eventSlug?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OrderLines"];
+                    };
+                };
+                /** @description `VALIDATION_FAILED`: The request is not valid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RATE_LIMITED`: Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `INTERNAL`: Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `STORE_UNAVAILABLE`: The order store is unreachable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/mirror": {
         parameters: {
             query?: never;
@@ -3654,7 +3785,7 @@ export interface paths {
          *     as last read. Without a token or with a wrong one 401 `UNAUTHORIZED` (with `WWW-Authenticate`),
          *     429 `RATE_LIMITED` after repeated wrong tokens from the address.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3676,6 +3807,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3731,7 +3871,7 @@ export interface paths {
          * Photo intake status (admin)
          * @description Files waiting to settle, photos being inspected, and broken files (a settled file that cannot be read: a cut-off copy, not an image). Broken files are never listed.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3753,6 +3893,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3788,7 +3937,7 @@ export interface paths {
         };
         /**
          * The role of the admin token sent, and what it may call
-         * @description **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         * @description **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: their name (`photographer`) and the routes open to them.
          */
         get: {
             parameters: {
@@ -3859,7 +4008,7 @@ export interface paths {
          *     setting that would hurt at a booth (the placeholder return address on every label; a public address such
          *     as `localhost` that no attendee’s phone can open).
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -3933,7 +4082,7 @@ export interface paths {
          *     http(s) address without a query. `mailFrom`: `Name <address>` or an address. The next label, packing slip,
          *     card and mail use them, on every server process. Answers the settings as `GET` does.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         put: {
             parameters: {
@@ -4049,7 +4198,7 @@ export interface paths {
          * The admin tokens (without the tokens)
          * @description The tokens made here (revoked ones too) and the entries of ADMIN_TOKENS, never a token or its hash.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4123,7 +4272,7 @@ export interface paths {
          *     only). Answers 201 with the token: shown this once, the record keeps only its SHA-256. It works at once
          *     on every server; sign in to the dashboard with it like with any admin token.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -4243,7 +4392,7 @@ export interface paths {
          *     with it then answer 401. Revoking it again changes nothing. An unknown id: 404 `TOKEN_NOT_FOUND`.
          *     ADMIN_TOKENS entries are revoked by changing the environment.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         delete: {
             parameters: {
@@ -4373,7 +4522,7 @@ export interface paths {
          *     (400 `VALIDATION_FAILED` beyond). Rate limited per client address (`RATE_LIMIT_FEEDBACK_PER_MIN`,
          *     default 10 a minute; 429 with `Retry-After`).
          *
-         *     **Access**: public with the order's email, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with the order's email, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -4512,7 +4661,7 @@ export interface paths {
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4623,7 +4772,7 @@ export interface paths {
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4733,7 +4882,7 @@ export interface paths {
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4844,7 +4993,7 @@ export interface paths {
          *     (name, street, city, state, ZIP). Long names, addresses and item lists shrink or wrap to fit.
          *     The order by id or order number; unknown: 404 `ORDER_NOT_FOUND`. Admin only (401 `UNAUTHORIZED`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -4961,7 +5110,7 @@ export interface paths {
          *     dimensions, an unreadable original) are listed in a last entry `errors.txt`.
          *     `size` keeps the lines of one size; none left: 409 `NOTHING_TO_PRINT`.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5087,7 +5236,7 @@ export interface paths {
          *     Unknown event with no orders: 404 `EVENT_NOT_FOUND`; no order waiting: 409 `NOTHING_TO_PRINT`.
          *     The number of labels is in `X-Label-Count`.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5214,7 +5363,7 @@ export interface paths {
          *     orders (waiting for the customer to confirm by email) are left out. Filters combine; none: every
          *     order. `from` after `to`, or an unknown status: 400 `VALIDATION_FAILED`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5320,7 +5469,7 @@ export interface paths {
          *     copies and crop centre; `counts` sums the copies per size. `eventSlug` and `size` narrow it.
          *     Held orders (waiting for the customer’s email confirmation) are not paid and never listed.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5428,7 +5577,7 @@ export interface paths {
          *     An item id that names no line of a paid order: 400 `VALIDATION_FAILED`. Nothing to print: 409
          *     `NOTHING_TO_PRINT`. `X-Print-Count` says how many files.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5545,7 +5694,7 @@ export interface paths {
          *     not paid 409 `INVALID_TRANSITION`, and then nothing is marked. Lines marked before are left as they
          *     were (`alreadyPrinted`).
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -5681,7 +5830,7 @@ export interface paths {
          *     `marker-supply-low`, ...), jobs queued in it and paper loaded. A printer that does not answer is
          *     `unreachable` (with why in `message`), never an error. `jobs`: the lines sent and not yet ended.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -5778,7 +5927,7 @@ export interface paths {
          *     `PRINTER_NOT_FOUND`; a printer (or none) that does not hold a line’s size: 409 `PRINTER_LACKS_SIZE`.
          *     The printer does not answer: 503 `PRINTER_UNAVAILABLE`, and nothing is sent or marked.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -5922,7 +6071,7 @@ export interface paths {
          *     printed with the change (a `printed` history entry each; the order leaves the print queue).
          *     Returns `{ success, message, changed, order }`.
          *
-         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `staff` and `owner` (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -6086,7 +6235,7 @@ export interface paths {
          *     and admins get a push notification. Mail and push never delay or fail the response; the order is
          *     durable before the response is sent. A replayed response carries `Idempotent-Replayed: true`.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -6255,7 +6404,7 @@ export interface paths {
          *     and admins get a push notification. Mail and push never delay or fail the response; the order is
          *     durable before the response is sent. A replayed response carries `Idempotent-Replayed: true`.
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -6624,7 +6773,7 @@ export interface paths {
          * Every coupon, with its uses (admin)
          * @description Newest first. `uses` counts the orders using the coupon now. Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -6701,7 +6850,7 @@ export interface paths {
          *     and `minSubtotal` limit it further. A code that exists already: 409 `COUPON_EXISTS`.
          *     Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -6838,7 +6987,7 @@ export interface paths {
          * @description Later orders are refused the code (400 `COUPON_INVALID`, reason `unknown`); orders that used it keep
          *     their discount. No such coupon: 404 `COUPON_NOT_FOUND`. Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`.
          *
-         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Role**: `owner` only (docs/contract.md, "Roles"). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         delete: {
             parameters: {
@@ -7502,7 +7651,7 @@ export interface paths {
          *     `NO_FACE`; face search not on for the event: 404 `FACE_SEARCH_OFF`. Rate limited like the takedown
          *     of one photo (counted together).
          *
-         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`.
+         *     **Access**: public with a CAPTCHA, or with admin credentials (`staff` and `owner`). A token of a weaker role: 403 `FORBIDDEN`. A `photographer:` token: 403 `FORBIDDEN`.
          */
         post: {
             parameters: {
@@ -7638,7 +7787,7 @@ export interface paths {
          * Face search: indexing progress (admin)
          * @description Per event with face search on: its public photos (`total`) and how many have their faces indexed. New photos are indexed in the background after their thumbnails.
          *
-         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles").
+         *     **Role**: every role (`viewer`, `staff`, `owner`) (docs/contract.md, "Roles"). A `photographer:` token: 403 `FORBIDDEN`.
          */
         get: {
             parameters: {
@@ -7660,6 +7809,15 @@ export interface paths {
                 };
                 /** @description `UNAUTHORIZED`: Admin credentials are missing or wrong */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `FORBIDDEN`: This admin token’s role may not do that */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8014,6 +8172,8 @@ export interface components {
             role: "viewer" | "staff" | "owner";
             /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
             by: string;
+            /** @description A `photographer:<name>:<token>` entry of ADMIN_TOKENS: the name; such a viewer sees only the sales of their photos */
+            photographer?: string;
             /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
             routes: string[];
             /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
@@ -8077,6 +8237,24 @@ export interface components {
                 orders: number;
                 /** @description Sum of the paid totals, dollars (computed in cents) */
                 revenue: number;
+            }[];
+        };
+        OrderLinesInput: {
+            /** @description Newest order first; an order’s lines in their order */
+            lines: {
+                orderNumber: string;
+                /** @enum {string} */
+                status: "pending" | "paid" | "void" | "cancelled";
+                /** @description When the order was placed (ISO 8601) */
+                createdAt: string;
+                eventSlug: string;
+                photoNumber: string;
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                size: string;
+                quantity: number;
+                /** @description The line's amount, dollars (computed in cents) */
+                amount: number;
             }[];
         };
         AdminTokenCreateInput: {
@@ -9570,6 +9748,8 @@ export interface components {
             role: "viewer" | "staff" | "owner";
             /** @description How the order history names this token: `admin:<8 hex>`, `staff:<8 hex>`, ... */
             by: string;
+            /** @description A `photographer:<name>:<token>` entry of ADMIN_TOKENS: the name; such a viewer sees only the sales of their photos */
+            photographer?: string;
             /** @description Every admin route this role may call, as `METHOD /path` with `:params` (e.g. `PUT /api/event-config`) */
             routes: string[];
             /** @description The finer rules this role may use inside a route (e.g. `status:void`, `status:paid`) */
@@ -9633,6 +9813,24 @@ export interface components {
                 orders: number;
                 /** @description Sum of the paid totals, dollars (computed in cents) */
                 revenue: number;
+            }[];
+        };
+        OrderLines: {
+            /** @description Newest order first; an order’s lines in their order */
+            lines: {
+                orderNumber: string;
+                /** @enum {string} */
+                status: "pending" | "paid" | "void" | "cancelled";
+                /** @description When the order was placed (ISO 8601) */
+                createdAt: string;
+                eventSlug: string;
+                photoNumber: string;
+                /** @description From the photo's metadata (XMP dc:creator, photoshop:Credit, EXIF Artist); `unknown` for none */
+                photographer: string;
+                size: string;
+                quantity: number;
+                /** @description The line's amount, dollars (computed in cents) */
+                amount: number;
             }[];
         };
         AdminTokenCreate: {
@@ -10857,6 +11055,7 @@ export type AdminMeInput = components['schemas']['AdminMeInput'];
 export type MirrorProblemInput = components['schemas']['MirrorProblemInput'];
 export type MirrorStatusInput = components['schemas']['MirrorStatusInput'];
 export type SalesBreakdownInput = components['schemas']['SalesBreakdownInput'];
+export type OrderLinesInput = components['schemas']['OrderLinesInput'];
 export type AdminTokenCreateInput = components['schemas']['AdminTokenCreateInput'];
 export type AdminTokenInput = components['schemas']['AdminTokenInput'];
 export type AdminTokenCreatedInput = components['schemas']['AdminTokenCreatedInput'];
@@ -10938,6 +11137,7 @@ export type AdminMe = components['schemas']['AdminMe'];
 export type MirrorProblem = components['schemas']['MirrorProblem'];
 export type MirrorStatus = components['schemas']['MirrorStatus'];
 export type SalesBreakdown = components['schemas']['SalesBreakdown'];
+export type OrderLines = components['schemas']['OrderLines'];
 export type AdminTokenCreate = components['schemas']['AdminTokenCreate'];
 export type AdminToken = components['schemas']['AdminToken'];
 export type AdminTokenCreated = components['schemas']['AdminTokenCreated'];

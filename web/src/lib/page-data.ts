@@ -13,6 +13,11 @@ for (const meta of document.querySelectorAll<HTMLMetaElement>('meta[name="galler
   meta.remove();
 }
 
+/** Whether the page carries an answer to `url` not yet taken. */
+export function carriesPageData(url: string): boolean {
+  return answers.has(url);
+}
+
 /** The answer to `url` carried by the page, once; undefined when it carries none. */
 export function takePageData<T>(url: string): T | undefined {
   const text = answers.get(url);

@@ -18,7 +18,7 @@ import { FindMe } from '../components/FindMe.js';
 import { SearchIcon } from '../components/icons.js';
 import { Lightbox } from '../components/Lightbox.js';
 import { OffersNotice } from '../components/Offers.js';
-import { type GridPhoto, localSrcset, PhotoGrid } from '../components/PhotoGrid.js';
+import { type GridPhoto, PhotoGrid } from '../components/PhotoGrid.js';
 import { type ApiError, api, apiUrl, enc, localUrl, ok } from '../lib/api.js';
 import type {
   EventConfig,
@@ -28,7 +28,9 @@ import type {
 } from '../lib/api-schema.js';
 import { formatDate, formatDeadline, plural } from '../lib/format.js';
 import { cached, closedMessage, useApi, useEventConfig, whenIdle } from '../lib/hooks.js';
+import { carriesPageData } from '../lib/page-data.js';
 import { eventPath, navigate, useLocation } from '../lib/router.js';
+import { TILE_SIZES, tileSrc, tileSrcset } from '../lib/tiles.js';
 import { type Feed, PAGE_SIZE, useFeed, useNearEnd } from './gallery/feed.js';
 import { useLiveCount } from './gallery/live.js';
 import { lookUp, useViewer } from './gallery/viewer.js';
@@ -400,31 +402,63 @@ function SearchPhotos({ folderPath, searched }: { folderPath: string; searched: 
   );
 }
 
+/** The featured row's length (src/routes/gallery/page-document.ts carries this URL). */
 const FEATURED = 12;
 
-/** The photographer's picks (`?featured=1`: rated at least the event's featuredRating), in a row. */
+/**
+ * The photographer's picks (`?featured=1`: rated at least the event's featuredRating), in a row
+ * above the grid, kept out of the way of the grid's first screen (test/web/tiles.test.ts):
+ * - its answer comes with the page's HTML, so the row is laid out in the same render as the
+ *   grid and moves nothing; where the HTML carries none (an in-app navigation), it is asked
+ *   for once the page is idle, and its space is held meanwhile;
+ * - its images are given their `src` only once the page has loaded (the first screen's tiles
+ *   included), and they are the grid's own tiles (same `srcset` and `sizes`), so the browser
+ *   fetches each once for both.
+ */
 function FeaturedRow({ code, onOpen }: { code: string; onOpen: (photos: PhotoItem[], index: number) => void }) {
-  const featured = useApi('/event/{eventCode}', eventList(code, { featured: '1', limit: FEATURED }));
+  const params = eventList(code, { featured: '1', limit: FEATURED });
+  const url = apiUrl('/event/{eventCode}', params);
+  const [wanted, setWanted] = useState(() => carriesPageData(url));
+  const [showImages, setShowImages] = useState(false);
+  useEffect(() => {
+    let left = false;
+    whenIdle(() => {
+      if (left) return;
+      setWanted(true);
+      setShowImages(true);
+    });
+    return () => {
+      left = true;
+    };
+  }, [url]);
+  const featured = useApi(wanted ? '/event/{eventCode}' : null, params);
   const photos = featured.data?.photos ?? [];
-  if (photos.length === 0) return null;
+  const pending = featured.data === undefined && featured.error === undefined;
+  if (!pending && photos.length === 0) return null;
   return (
-    <section class="featured" aria-labelledby="featured-title">
+    <section class="featured" aria-labelledby="featured-title" aria-busy={pending}>
       <h2 id="featured-title" class="featured-title">
         Featured
       </h2>
       <ul class="featured-row">
-        {photos.map((p, i) => (
-          <li key={p.id}>
-            <button type="button" class="featured-tile" onClick={() => onOpen(photos, i)}>
-              <img
-                src={localUrl(p.thumbnail)}
-                srcset={localSrcset(p.srcset)}
-                alt={`Featured: #${p.number}`}
-                loading="lazy"
-              />
-            </button>
-          </li>
-        ))}
+        {photos.map((p, i) => {
+          const thumbnail = localUrl(p.thumbnail);
+          return (
+            <li key={p.id}>
+              <button type="button" class="featured-tile" onClick={() => onOpen(photos, i)}>
+                <img
+                  src={showImages ? tileSrc(thumbnail) : undefined}
+                  srcset={showImages ? tileSrcset(thumbnail) : undefined}
+                  sizes={TILE_SIZES}
+                  alt={`Featured: #${p.number}`}
+                  width={96}
+                  height={96}
+                  decoding="async"
+                />
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
