@@ -157,15 +157,13 @@ function GalleryList({ code, day, session, photo: linkedPhoto }: GalleryProps) {
         </p>
       )}
 
-      {event && (
-        <EventNotices
-          code={code}
-          event={event}
-          isEventPage={isEventPage}
-          offers={offers.data}
-          onOpen={(photos, index) => setOpen({ photos: photos.map(toLightbox), index })}
-        />
-      )}
+      <EventNotices
+        code={code}
+        event={event}
+        isEventPage={isEventPage}
+        offers={offers.data}
+        onOpen={(photos, index) => setOpen({ photos: photos.map(toLightbox), index })}
+      />
 
       {meta.data && meta.data.folders.length > 0 && (
         <FolderChips code={code} day={day} session={session} folders={meta.data.folders} />
@@ -341,14 +339,14 @@ function EventNotices({
   onOpen,
 }: {
   code: string;
-  event: EventPage['event'];
+  event: EventPage['event'] | undefined;
   isEventPage: boolean;
   offers: EventConfig | undefined;
   onOpen: ComponentProps<typeof FindMe>['onOpen'];
 }) {
   return (
     <>
-      {!event.status.active && (
+      {event && !event.status.active && (
         <Notice kind="warn" role="status">
           <strong>Ordering is closed.</strong> {closedMessage(event.status)} You can still browse the photos.
         </Notice>
