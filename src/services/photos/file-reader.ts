@@ -140,6 +140,16 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     ctx.onPending(st, task.job.day, task.job.session, verdict.retryAt);
     return true;
   };
+  /**
+   * A read that failed. A file whose size and time are still what its record says was read
+   * only for its metadata (rows from before the photographer's metadata, or a changed sidecar):
+   * its recorded facts stand, as an upgrade's imported ones do, and it stays listed.
+   */
+  const failed = (task: ScanTask, size: number, mtimeMs: number, reason: string) => {
+    const { known } = task;
+    if (known && known.size === size && known.mtimeMs === mtimeMs) keep(task, known);
+    else unreadable(task, size, mtimeMs, reason);
+  };
   const unreadable = (task: ScanTask, size: number, mtimeMs: number, reason: string) => {
     const file = fileOf(task);
     const entry = {
@@ -184,7 +194,7 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
       stored(task, { size: s.size, mtimeMs: s.mtimeMs, ...version });
     } catch (err) {
       // A settled file cut off for good (an interrupted copy) is as broken as a corrupt one.
-      unreadable(task, s.size, s.mtimeMs, (err as Error).message);
+      failed(task, s.size, s.mtimeMs, (err as Error).message);
     }
   };
 
@@ -258,7 +268,7 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
           if (r.meta) record.meta = r.meta;
           stored(task, record);
         } else {
-          unreadable(task, r.size, r.mtimeMs, r.error);
+          failed(task, r.size, r.mtimeMs, r.error);
         }
       }
     }
