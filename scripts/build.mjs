@@ -42,7 +42,8 @@ const parts = {
     ],
   },
   web: {
-    inputs: ['web', 'package-lock.json'],
+    // The app imports the grid's tile sizes from the server's sources (one list for both).
+    inputs: ['web', 'src/domain/tile-sizes.ts', 'package-lock.json'],
     output: 'dist/web/index.html',
     label: 'Building the browser app (web/ → dist/web)',
     command: [`${BIN}/vite`, 'build', 'web', '--logLevel', 'warn'],

@@ -29,6 +29,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TILE_SIZES } from '../../domain/tile-sizes.js';
 import { escapeHtml } from '../../lib/escape.js';
 import type { AppDocument, NavigationAnswer } from '../../plugins/web.js';
 import { TILE_WIDTHS } from '../../services/images/types.js';
@@ -38,7 +39,7 @@ import { type GalleryPages, PAGE_VARY } from './pages.js';
 import { galleryPath } from './photo-item.js';
 import type { PhotoItemT } from './schemas.js';
 
-/** The web app's page size (web/src/pages/Gallery.tsx, PAGE_SIZE): the URLs it asks for first. */
+/** The web app's page size (web/src/pages/gallery/feed.ts, PAGE_SIZE): the URLs it asks for first. */
 const APP_PAGE_SIZE = 48;
 /** The featured row's length (web/src/pages/Gallery.tsx, FEATURED). */
 const APP_FEATURED = 12;
@@ -46,20 +47,6 @@ const APP_FEATURED = 12;
 const PRELOADED_TILES = 12;
 /** Of those, the first row's (three columns on a phone) come first. */
 const FIRST_ROW = 3;
-/**
- * The grid cell's width at each window width: web/src/lib/tiles.ts's TILE_SIZES, character for
- * character (a preload that differs from the `<img>` is fetched twice; test/web/tiles.test.ts).
- */
-const TILE_SIZES = [
-  '(min-width: 1217px) 187px',
-  '(min-width: 1117px) calc((100vw - 80px) / 6)',
-  '(min-width: 939px) calc((100vw - 72px) / 5)',
-  '(min-width: 761px) calc((100vw - 64px) / 4)',
-  '(min-width: 700px) calc((100vw - 56px) / 3)',
-  '(min-width: 600px) calc((100vw - 40px) / 3)',
-  'calc((100vw - 32px) / 3)',
-].join(', ');
-
 /** One answer the document carries: the URL the app asks for, and what it answers. */
 type Carried = { url: string; bytes: Buffer };
 type Composed = { carried: readonly Buffer[]; body: Buffer; gzipped: Buffer; etag: string };

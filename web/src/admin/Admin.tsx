@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
 import { BellIcon } from '../components/icons.js';
-import { type ApiError, getJson } from '../lib/api.js';
+import { type ApiError, api } from '../lib/api.js';
 import { pushSupported, subscribePush } from '../lib/push.js';
 import { navigate } from '../lib/router.js';
 import { useStore } from '../lib/store.js';
@@ -164,7 +164,7 @@ function SignIn() {
     setBusy(true);
     setError('');
     try {
-      await getJson('/api/orders/summary', { headers: { Authorization: `Bearer ${token}` } });
+      await api.GET('/api/orders/summary', { headers: { Authorization: `Bearer ${token}` } });
       signOutReason.set('');
       adminToken.set(token);
     } catch (err) {

@@ -10,10 +10,10 @@ import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
 import { isDigital } from '../components/Offers.js';
-import { ApiError, sendJson } from '../lib/api.js';
-import type { CreateOrderResponse, GalleryEvent } from '../lib/api-schema.js';
+import { ApiError, adminApi, ok } from '../lib/api.js';
+import type { CreateOrderRequestInput, CreateOrderResponse } from '../lib/api-schema.js';
 import { dollarsToCents, money } from '../lib/format.js';
-import { useEventConfig, useFetch } from '../lib/hooks.js';
+import { useApi, useEventConfig } from '../lib/hooks.js';
 import { useQuote } from '../lib/quote.js';
 import { uuid } from '../lib/uuid.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
@@ -24,11 +24,11 @@ const EMPTY: Customer = { name: '', email: '', phone: '', street: '', city: '', 
 let lineSeq = 0;
 const newLine = (size = ''): Line => ({ id: ++lineSeq, number: '', size, quantity: 1 });
 
-type Created = { orderNumber: string; total: string; email: string };
+type Created = Pick<CreateOrderResponse, 'orderNumber' | 'total'> & { email: string };
 
 export default function BoothOrder() {
   useTitle('Booth order');
-  const events = useFetch<GalleryEvent[]>('/event');
+  const events = useApi('/event');
   const open = useMemo(() => (events.data ?? []).filter((e) => !e.status.isArchived), [events.data]);
   const [chosen, setChosen] = useState('');
   const eventSlug = chosen || open[0]?.code || '';
@@ -49,7 +49,7 @@ export default function BoothOrder() {
   const filledLines = lines.filter((l) => l.number.trim() !== '');
   // Digital files alone are not delivered: no delivery choice, no address (the order is "digital").
   const allDigital = filledLines.length > 0 && filledLines.every((l) => isDigital(sizeOf(l)));
-  const delivery = allDigital ? 'digital' : fulfilment;
+  const delivery: NonNullable<CreateOrderRequestInput['fulfillmentType']> = allDigital ? 'digital' : fulfilment;
   const priced = useQuote(
     c && filledLines.length > 0
       ? {
@@ -118,10 +118,9 @@ export default function BoothOrder() {
     if (attempt.current?.fingerprint !== fingerprint) attempt.current = { key: uuid(), fingerprint };
     setBusy(true);
     try {
-      const res = await sendJson<CreateOrderResponse>('POST', '/api/orders/create', body, {
-        admin: true,
-        headers: { 'Idempotency-Key': attempt.current.key },
-      });
+      const res = await ok(
+        adminApi.POST('/api/orders/create', { body, headers: { 'Idempotency-Key': attempt.current.key } }),
+      );
       setCreated({ orderNumber: res.orderNumber, total: res.total, email: customer.email.trim() });
     } catch (err) {
       const e2 = onAdminError(err);

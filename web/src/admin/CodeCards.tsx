@@ -3,7 +3,7 @@
  * ten business-card-sized cards a page, for attendees without a phone at hand.
  */
 import { useState } from 'preact/hooks';
-import { request } from '../lib/api.js';
+import { adminApi, raw } from '../lib/api.js';
 import { showToast } from '../lib/toast.js';
 import { onAdminError } from './session.js';
 
@@ -18,10 +18,13 @@ export function CodeCardsPanel() {
   const download = async () => {
     setBusy(true);
     try {
-      const res = await request(`/api/finder/cards.pdf?count=${count}&paper=${paper}`, {
-        admin: true,
-        headers: { Accept: 'application/pdf' },
-      });
+      const res = await raw(
+        adminApi.GET('/api/finder/cards.pdf', {
+          params: { query: { count, paper } },
+          parseAs: 'stream',
+          headers: { Accept: 'application/pdf' },
+        }),
+      );
       const url = URL.createObjectURL(await res.blob());
       const a = document.createElement('a');
       a.href = url;

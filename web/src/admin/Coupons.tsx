@@ -4,10 +4,10 @@
  */
 import { useState } from 'preact/hooks';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import { ApiError, request, sendJson } from '../lib/api.js';
-import type { ActiveEventList, Coupon } from '../lib/api-schema.js';
+import { ApiError, adminApi, ok } from '../lib/api.js';
+import type { ActiveEventList, Coupon, CouponCreate } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
-import { useFetch } from '../lib/hooks.js';
+import { useApi } from '../lib/hooks.js';
 import { showToast } from '../lib/toast.js';
 
 type ActiveEvent = ActiveEventList[number];
@@ -26,14 +26,14 @@ function couponValue(c: Pick<Coupon, 'kind' | 'value'>): string {
 
 export default function Coupons() {
   useTitle('Coupons');
-  const list = useFetch<{ coupons: Coupon[] }>('/api/coupons', { admin: true });
-  const events = useFetch<ActiveEvent[]>('/api/proxy-events');
+  const list = useApi('/api/coupons', {}, { admin: true });
+  const events = useApi('/api/proxy-events');
   const eventName = (slug: string | null) =>
     slug === null ? 'all events' : (events.data?.find((e) => e.eventSlug === slug)?.eventName ?? slug);
 
   const remove = async (code: string) => {
     try {
-      await request(`/api/coupons/${encodeURIComponent(code)}`, { method: 'DELETE', admin: true });
+      await adminApi.DELETE('/api/coupons/{code}', { params: { path: { code } } });
       showToast(`Coupon ${code} deleted`);
       list.reload();
     } catch (err) {
@@ -117,7 +117,7 @@ function CouponForm({ events, onCreated }: { events: ActiveEvent[]; onCreated: (
     setProblem('');
     const trimmed = code.trim();
     if (!CODE.test(trimmed)) return setProblem('The code is 3 to 32 letters, digits, - or _.');
-    const body: Record<string, unknown> = { code: trimmed, kind };
+    const body: CouponCreate = { code: trimmed, kind };
     if (kind !== 'freeShipping') {
       if (kind === 'percent' && !/^\d{1,3}$/.test(value.trim())) return setProblem('The percent is a whole number.');
       if (kind === 'amount' && !AMOUNT.test(value.trim()))
@@ -136,7 +136,7 @@ function CouponForm({ events, onCreated }: { events: ActiveEvent[]; onCreated: (
     }
     setBusy(true);
     try {
-      const made = await sendJson<Coupon>('POST', '/api/coupons', body, { admin: true });
+      const made = await ok(adminApi.POST('/api/coupons', { body }));
       showToast(`Coupon ${made.code} created`);
       setCode('');
       setValue('');

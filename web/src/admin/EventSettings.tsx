@@ -6,10 +6,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
-import { ApiError, sendJson } from '../lib/api.js';
-import type { ActiveEventList, EventConfig, GalleryEvent } from '../lib/api-schema.js';
+import { ApiError, adminApi, ok } from '../lib/api.js';
+import type { EventConfig, EventConfigUpdate, GalleryEvent } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
-import { closedMessage, eventConfigUrl, forget, useFetch } from '../lib/hooks.js';
+import { closedMessage, eventConfigUrl, forget, useApi, useEventConfig } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
@@ -30,10 +30,10 @@ import { adminToken, onAdminError } from './session.js';
 
 export default function EventSettings() {
   useTitle('Events');
-  const events = useFetch<ActiveEventList>('/api/proxy-events');
+  const events = useApi('/api/proxy-events');
   // Why a closed event is closed (the public listing says): a folder just copied in, not
   // published yet, is told apart from an event the photographer closed or archived.
-  const gallery = useFetch<GalleryEvent[]>('/event');
+  const gallery = useApi('/event');
   const closedReason = (slug: string) => gallery.data?.find((g) => g.code === slug)?.status.closedReason ?? null;
   const me = useAdminMe(useStore(adminToken));
   const settings = may(me, 'PUT /api/event-config');
@@ -92,7 +92,7 @@ const SIZE = /^[\p{L}\p{N}](?:[\p{L}\p{N} ×./"'-]{0,30}[\p{L}\p{N}×./"'-])?$/u
 const AMOUNT = /^\d{1,6}(\.\d{1,2})?$/;
 
 function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
-  const loaded = useFetch<EventConfig>(eventConfigUrl(slug));
+  const loaded = useEventConfig(slug);
   const [config, setConfig] = useState<EventConfig | undefined>();
   const [enabled, setEnabled] = useState(true);
   const [archived, setArchived] = useState(false);
@@ -147,7 +147,7 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     const when = deadline ? new Date(deadline) : null;
     if (when && Number.isNaN(when.getTime())) return setProblem('The deadline is not a valid date and time.');
 
-    const body: Record<string, unknown> = { eventSlug: slug };
+    const body: EventConfigUpdate = { eventSlug: slug };
     const wantEnabled = publish || enabled;
     if (wantEnabled !== config.orderingEnabled) body.orderingEnabled = wantEnabled;
     if (archived !== config.isArchived) body.isArchived = archived;
@@ -174,7 +174,9 @@ function EventForm({ slug, onSaved }: { slug: string; onSaved: () => void }) {
     }
     setBusy(true);
     try {
-      const updated = await sendJson<EventConfig>('PUT', '/api/event-config', body, { admin: true });
+      // The answer is the EventConfig the document declares (openapi-fetch's result type widens
+      // `printSizes`' [width, height] pairs to arrays).
+      const updated = (await ok(adminApi.PUT('/api/event-config', { body }))) as EventConfig;
       forget(eventConfigUrl(slug));
       forget(eventPath(slug));
       adopt(updated);

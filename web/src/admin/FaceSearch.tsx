@@ -4,7 +4,7 @@
  * every few seconds until every photo is done.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { getJson } from '../lib/api.js';
+import { adminApi, ok } from '../lib/api.js';
 import type { FaceStatus } from '../lib/api-schema.js';
 
 const POLL_MS = 5000;
@@ -39,7 +39,7 @@ export function FaceSearchProgress({ id, slug, on }: { id: string; slug: string;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = async () => {
       try {
-        const s = await getJson<FaceStatus>('/api/faces/status', { admin: true });
+        const s = await ok(adminApi.GET('/api/faces/status'));
         if (stop) return;
         setStatus(s);
         const ev = s.events.find((e) => e.eventSlug === slug);

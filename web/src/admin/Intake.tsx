@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox } from '../components/common.js';
-import { type ApiError, getJson } from '../lib/api.js';
+import { type ApiError, adminApi, ok } from '../lib/api.js';
 import type { IntakeStatus } from '../lib/api-schema.js';
 import { onAdminError } from './session.js';
 
@@ -19,7 +19,7 @@ export function IntakePanel() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = async () => {
       try {
-        const s = await getJson<IntakeStatus>('/api/admin/intake', { admin: true });
+        const s = await ok(adminApi.GET('/api/admin/intake'));
         if (stop) return;
         setStatus(s);
         setError(undefined);

@@ -5,8 +5,8 @@
  * shows when the mirror is off.
  */
 import { useEffect } from 'preact/hooks';
-import type { MirrorProblem, MirrorStatus } from '../lib/api-schema.js';
-import { useFetch } from '../lib/hooks.js';
+import type { MirrorProblem } from '../lib/api-schema.js';
+import { useApi } from '../lib/hooks.js';
 
 const POLL_MS = 10_000;
 
@@ -21,7 +21,7 @@ const LISTS: { key: 'conflicts' | 'rejected' | 'unreadable' | 'removed' | 'dupli
 const time = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString() : 'never');
 
 export default function MirrorPanel() {
-  const status = useFetch<MirrorStatus>('/api/admin/mirror', { admin: true, keep: true });
+  const status = useApi('/api/admin/mirror', {}, { admin: true, keep: true });
   const { reload } = status;
   useEffect(() => {
     const t = setInterval(reload, POLL_MS);

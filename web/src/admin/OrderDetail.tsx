@@ -8,47 +8,30 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
-import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import { ApiError, sendJson } from '../lib/api.js';
-import type { AdminOrder as Order, OrderChange } from '../lib/api-schema.js';
+import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
+import { ApiError, adminApi, ok } from '../lib/api.js';
+import type { AdminOrder as Order } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
-import { useFetch } from '../lib/hooks.js';
+import { useApi } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
 import { type Customer, customerProblems, FIELD_OF, type Problems } from '../lib/validate.js';
-import { OrderHistory, PrintLineRow } from './OrderFulfilment.js';
+import { OrderActions } from './OrderActions.js';
+import { OrderHistory } from './OrderFulfilment.js';
+import { CustomerCard, FeedbackCard, MissingPrintsNotice, OrderLines } from './OrderSections.js';
+import { useOrderChanges } from './order-changes.js';
 import { may, useAdminMe } from './role.js';
 import { adminToken, onAdminError } from './session.js';
-import { downloadFile, downloadLabel, itemLines, removedPhotos, StatusBadges } from './shared.js';
-
-type PickupStatus = NonNullable<Order['pickupStatus']>;
-
-/** A change refused because prints are missing (409 NOT_PRINTED): what to say, and the same change with printAll. */
-type MissingPrints = {
-  doing: string;
-  lines: { itemId: string; photoNumber: string; size: string; quantity: number }[];
-  retry: () => void;
-};
-
-/** The lines a NOT_PRINTED answer names, when it is one. */
-function notPrintedLines(err: unknown): MissingPrints['lines'] | null {
-  if (!(err instanceof ApiError) || err.code !== 'NOT_PRINTED') return null;
-  const d = err.detailsJson() as { notPrinted?: MissingPrints['lines'] } | undefined;
-  return d?.notPrinted ?? [];
-}
-
-const TRACKING = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,62}[A-Za-z0-9])?$/;
+import { removedPhotos, StatusBadges } from './shared.js';
 
 export default function OrderDetail({ orderRef }: { orderRef: string }) {
   // Staff may mark paid but not void or cancel: those buttons show only to a role that may.
   const me = useAdminMe(useStore(adminToken));
-  const loaded = useFetch<Order>(`/api/orders/${encodeURIComponent(orderRef)}`, { admin: true });
+  const loaded = useApi('/api/orders/{id}', { path: { id: orderRef } }, { admin: true });
   const [order, setOrder] = useState<Order | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>('');
+  const { busy, error, missing, run } = useOrderChanges(setOrder);
   const [editing, setEditing] = useState(false);
-  const [missing, setMissing] = useState<MissingPrints | null>(null);
   useTitle(`Order ${orderRef}`);
 
   useEffect(() => {
@@ -68,85 +51,13 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
   }
   if (!order) return <Spinner label="Loading the order…" />;
 
-  /** Runs a change; `retryAllPrinted` is the same change with printAll, offered when prints are missing. */
-  const run = async (
-    what: () => Promise<Order>,
-    done?: (o: Order) => string,
-    retryAllPrinted?: { doing: string; again: () => void },
-  ) => {
-    setBusy(true);
-    setError('');
-    setMissing(null);
-    try {
-      const o = await what();
-      setOrder(o);
-      if (done) showToast(done(o));
-    } catch (err) {
-      const lines = notPrintedLines(err);
-      if (lines && retryAllPrinted) setMissing({ doing: retryAllPrinted.doing, lines, retry: retryAllPrinted.again });
-      else setError(onAdminError(err).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const setStatus = (status: Order['status']) =>
-    run(
-      async () =>
-        (
-          await sendJson<OrderChange>(
-            'POST',
-            `/api/orders/${encodeURIComponent(order.id)}/update-status`,
-            { status },
-            { admin: true },
-          )
-        ).order,
-      (o) => `Order ${o.orderNumber} is now ${o.status}`,
-    );
-
-  const setPickup = (status: PickupStatus, printAll = false): Promise<void> =>
-    run(
-      async () =>
-        (
-          await sendJson<OrderChange>(
-            'POST',
-            `/api/orders/${encodeURIComponent(order.id)}/pickup`,
-            printAll ? { status, printAll } : { status },
-            { admin: true },
-          )
-        ).order,
-      (o) => `Order ${o.orderNumber} is ${o.pickupStatus}${printAll ? '; every print is marked printed' : ''}`,
-      printAll
-        ? undefined
-        : { doing: status === 'ready' ? 'ready for pickup' : 'collected', again: () => void setPickup(status, true) },
-    );
-
-  const lines = itemLines(order.items);
-  // The owner may undo anyone's "Mark paid"; staff only their own (docs/contract.md, "Roles").
-  const markedPaidBy = order.history.findLast((h) => h.action === 'status' && h.to === 'paid')?.by;
-  const canUndoPaid =
-    !!order.undoPaidUntil &&
-    Date.parse(order.undoPaidUntil) > Date.now() &&
-    (me?.role === 'owner' || (me !== null && markedPaidBy === me.by));
-  const pickupPaid = order.fulfillmentType === 'pickup' && order.status === 'paid' && order.pickupStatus !== null;
   const held = order.verificationRequired;
-  const digital = order.fulfillmentType === 'digital';
-  // Labels and print files are for orders that go out: not a cancelled or voided one, nor digital files.
-  const goesOut = !digital && (order.status === 'pending' || order.status === 'paid');
   // What the role may use (GET /api/admin/me): a viewer sees the order and none of its actions.
   const editable =
     may(me, 'PUT /api/orders/:id') &&
     !held &&
     (order.status === 'pending' || order.status === 'paid') &&
     order.shippingStatus !== 'shipped';
-  const canShip =
-    may(me, 'POST /api/orders/:id/update-shipping') &&
-    !held &&
-    order.status === 'paid' &&
-    order.fulfillmentType === 'ship';
-  const mayLabel = goesOut && may(me, 'GET /api/orders/:id/envelope/png');
-  const mayPrintFiles = goesOut && may(me, 'GET /api/orders/:id/print-files');
-  const mayPickup = may(me, 'POST /api/orders/:id/pickup');
   const removed = removedPhotos(order);
 
   return (
@@ -171,25 +82,7 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
           {error}
         </Notice>
       )}
-      {missing && (
-        <Notice kind="warn" role="alert">
-          <p>
-            Not {missing.doing} yet: {missing.lines.length === 1 ? 'this print is' : 'these prints are'} not marked
-            printed:
-          </p>
-          <ul class="plain">
-            {missing.lines.map((l) => (
-              <li key={l.itemId}>
-                Photo #{l.photoNumber} ({l.size}) ×{l.quantity} <span class="muted small">{l.itemId}</span>
-              </li>
-            ))}
-          </ul>
-          <p class="muted small">Print them from the print queue first, or, if they are in the bag already:</p>
-          <button type="button" class="btn btn-primary" disabled={busy} onClick={() => missing.retry()}>
-            Mark all printed and {missing.doing}
-          </button>
-        </Notice>
-      )}
+      {missing && <MissingPrintsNotice missing={missing} busy={busy} />}
       {order.status === 'pending' && removed.length > 0 && (
         <Notice kind="warn">
           {removed.length === 1 ? 'Photo' : 'Photos'} {removed.map((n) => `#${n}`).join(', ')} of this order{' '}
@@ -204,116 +97,8 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
       )}
 
       <div class="detail-grid">
-        <section class="card" aria-labelledby="items-title">
-          <h2 id="items-title">{digital ? 'Digital files' : 'Prints'}</h2>
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Photo</th>
-                <th scope="col">Size</th>
-                <th scope="col" class="num">
-                  Qty
-                </th>
-                <th scope="col" class="num">
-                  Amount
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {order.lines
-                ? order.lines.map((l) => <PrintLineRow key={l.itemId} line={l} />)
-                : lines.map((l) =>
-                    l.number ? (
-                      <tr key={l.text}>
-                        <td>#{l.number}</td>
-                        <td>{l.size}</td>
-                        <td class="num">{l.quantity}</td>
-                        <td class="num">{l.amount}</td>
-                      </tr>
-                    ) : (
-                      <tr key={l.text}>
-                        <td colSpan={4}>{l.text}</td>
-                      </tr>
-                    ),
-                  )}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={3}>
-                  Subtotal
-                </th>
-                <td class="num">{order.subtotal}</td>
-              </tr>
-              {order.discount !== '$0.00' && (
-                <tr>
-                  <th scope="row" colSpan={3}>
-                    {order.couponCode ? `Discount (coupon ${order.couponCode})` : 'Discount (packages or early bird)'}
-                  </th>
-                  <td class="num">−{order.discount}</td>
-                </tr>
-              )}
-              <tr>
-                <th scope="row" colSpan={3}>
-                  Shipping
-                </th>
-                <td class="num">{order.shippingFee}</td>
-              </tr>
-              <tr class="total-row">
-                <th scope="row" colSpan={3}>
-                  Total
-                </th>
-                <td class="num">{order.total}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </section>
-
-        <section class="card" aria-labelledby="customer-title">
-          <h2 id="customer-title">Customer</h2>
-          <dl class="facts">
-            <dt>Name</dt>
-            <dd>{order.customerName}</dd>
-            <dt>Email</dt>
-            <dd>
-              <a href={`mailto:${order.customerEmail}`} data-external>
-                {order.customerEmail}
-              </a>
-            </dd>
-            <dt>Phone</dt>
-            <dd>{order.customerPhone || '—'}</dd>
-            <dt>Delivery</dt>
-            <dd>
-              {digital ? (
-                'Digital files: download links, once paid (nothing to ship or collect)'
-              ) : order.fulfillmentType === 'pickup' ? (
-                'Pickup at the booth'
-              ) : (
-                <>
-                  {order.shippingAddress}
-                  <br />
-                  {order.city}, {order.state} {order.zipCode}
-                  {order.addressVerified === false && (
-                    <>
-                      <br />
-                      <span class="badge badge-warn">address not verified</span>
-                    </>
-                  )}
-                </>
-              )}
-            </dd>
-            {order.trackingNumber && (
-              <>
-                <dt>Tracking</dt>
-                <dd class="mono">{order.trackingNumber}</dd>
-              </>
-            )}
-          </dl>
-          {editable && !editing && (
-            <button type="button" class="btn btn-secondary btn-small" onClick={() => setEditing(true)}>
-              Edit customer or address
-            </button>
-          )}
-        </section>
+        <OrderLines order={order} />
+        <CustomerCard order={order} onEdit={editable && !editing ? () => setEditing(true) : undefined} />
       </div>
 
       {editing && (
@@ -329,236 +114,12 @@ export default function OrderDetail({ orderRef }: { orderRef: string }) {
         />
       )}
 
-      <section class="card" aria-labelledby="actions-title">
-        <h2 id="actions-title">Actions</h2>
-        <div class="actions">
-          {order.status === 'pending' && !held && (
-            <>
-              {may(me, 'status:paid') && (
-                <ConfirmButton
-                  class="btn btn-primary"
-                  disabled={busy}
-                  confirmLabel={`Confirm: ${order.total} received`}
-                  onConfirm={() => setStatus('paid')}
-                >
-                  Mark paid
-                </ConfirmButton>
-              )}
-              {may(me, 'status:cancelled') && (
-                <ConfirmButton
-                  class="btn btn-secondary"
-                  disabled={busy}
-                  confirmLabel="Confirm: cancel order"
-                  onConfirm={() => setStatus('cancelled')}
-                >
-                  Cancel order
-                </ConfirmButton>
-              )}
-            </>
-          )}
-          {order.status === 'paid' && canUndoPaid && may(me, 'status:pending') && (
-            <button
-              type="button"
-              class="btn btn-secondary"
-              disabled={busy}
-              title="Back to pending: possible for 15 minutes after marking it paid, while nothing is printed or handed over"
-              onClick={() => setStatus('pending')}
-            >
-              Undo “Mark paid”
-            </button>
-          )}
-          {pickupPaid && mayPickup && order.pickupStatus === 'waiting' && (
-            <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setPickup('ready')}>
-              Ready for pickup
-            </button>
-          )}
-          {pickupPaid && mayPickup && order.pickupStatus !== 'collected' && (
-            <button type="button" class="btn btn-primary" disabled={busy} onClick={() => setPickup('collected')}>
-              Collected
-            </button>
-          )}
-          {pickupPaid && mayPickup && order.pickupStatus === 'collected' && (
-            <button type="button" class="btn btn-secondary" disabled={busy} onClick={() => setPickup('ready')}>
-              Not collected after all
-            </button>
-          )}
-          {order.status === 'paid' && may(me, 'status:void') && (
-            <ConfirmButton
-              disabled={busy}
-              confirmLabel={`Confirm: void and refund ${order.total}`}
-              onConfirm={() => setStatus('void')}
-            >
-              Void (refund)
-            </ConfirmButton>
-          )}
-          {mayLabel && (
-            <>
-              <button
-                type="button"
-                class="btn btn-secondary"
-                onClick={() =>
-                  run(async () => {
-                    await downloadLabel(order, 'png');
-                    return order;
-                  })
-                }
-              >
-                Label (PNG)
-              </button>
-              <button
-                type="button"
-                class="btn btn-secondary"
-                onClick={() =>
-                  run(async () => {
-                    await downloadLabel(order, 'docx');
-                    return order;
-                  })
-                }
-              >
-                Label (DOCX)
-              </button>
-            </>
-          )}
-          {mayPrintFiles && (
-            <button
-              type="button"
-              class="btn btn-secondary"
-              title="The print-ready files of this order (300 dpi, cropped as the customer chose)"
-              onClick={() =>
-                run(async () => {
-                  await downloadFile(
-                    `/api/orders/${encodeURIComponent(order.id)}/print-files`,
-                    `prints-${order.orderNumber}.zip`,
-                  );
-                  return order;
-                })
-              }
-            >
-              Print files (ZIP)
-            </button>
-          )}
-        </div>
-        {order.status === 'pending' && !held && may(me, 'status:cancelled') && (
-          <p class="muted small">
-            Cancel an order that will not be paid: nothing was charged, and it leaves the lists of orders to serve. Once
-            it is paid, “Void (refund)” takes it back and refunds the customer.
-          </p>
-        )}
-        {order.status === 'paid' && may(me, 'status:void') && (
-          <p class="muted small">
-            Void (refund): the order is taken back after payment and the customer gets the money back (a payment made
-            online is refunded through it at once; one taken at the booth, you hand back).
-          </p>
-        )}
-        {canShip && <Shipping order={order} busy={busy} run={run} />}
-        {order.fulfillmentType === 'ship' && order.status === 'pending' && !held && may(me, 'status:paid') && (
-          <p class="muted small">Mark the order paid to ship it.</p>
-        )}
-      </section>
+      <OrderActions order={order} me={me} busy={busy} run={run} />
 
-      {order.feedback && (
-        <section class="card" aria-labelledby="feedback-title">
-          <h2 id="feedback-title">Customer feedback</h2>
-          {order.feedback.split(/\n\n+/).map((entry) => {
-            const m = /^\[([^\]]+)\]\s*([\s\S]*)$/.exec(entry);
-            return (
-              <blockquote key={entry} class="feedback">
-                {m ? (
-                  <>
-                    <p class="muted small">{formatDateTime(m[1])}</p>
-                    <p>{m[2]}</p>
-                  </>
-                ) : (
-                  <p>{entry}</p>
-                )}
-              </blockquote>
-            );
-          })}
-        </section>
-      )}
+      {order.feedback && <FeedbackCard feedback={order.feedback} />}
 
       <OrderHistory history={order.history} />
     </>
-  );
-}
-
-function Shipping({
-  order,
-  busy,
-  run,
-}: {
-  order: Order;
-  busy: boolean;
-  run: (
-    what: () => Promise<Order>,
-    done?: (o: Order) => string,
-    retryAllPrinted?: { doing: string; again: () => void },
-  ) => Promise<void>;
-}) {
-  const [tracking, setTracking] = useState(order.trackingNumber);
-  const [problem, setProblem] = useState('');
-  const shipped = order.shippingStatus === 'shipped';
-  const url = `/api/orders/${encodeURIComponent(order.id)}/update-shipping`;
-  const ship = (e: Event) => {
-    e.preventDefault();
-    const t = tracking.trim();
-    if (t && !TRACKING.test(t)) {
-      setProblem('1–64 letters, digits, spaces or hyphens');
-      return;
-    }
-    setProblem('');
-    const send = (printAll: boolean): Promise<void> =>
-      run(
-        async () => {
-          const body = { ...(t ? { trackingNumber: t } : { shipped: true }), ...(printAll ? { printAll } : {}) };
-          return (await sendJson<OrderChange>('POST', url, body, { admin: true })).order;
-        },
-        (o) =>
-          `Order ${o.orderNumber} marked shipped${o.trackingNumber ? ` (tracking ${o.trackingNumber})` : ''}; the customer is notified`,
-        printAll ? undefined : { doing: 'shipped', again: () => void send(true) },
-      );
-    void send(false);
-  };
-  return (
-    <form class="ship-form" onSubmit={ship} noValidate>
-      <div class="field">
-        <label for="tracking">Tracking number</label>
-        <input
-          id="tracking"
-          value={tracking}
-          maxLength={64}
-          autoComplete="off"
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? 'tracking-error' : undefined}
-          onInput={(e) => setTracking((e.target as HTMLInputElement).value)}
-        />
-        {problem && (
-          <p id="tracking-error" class="field-error">
-            {problem}
-          </p>
-        )}
-      </div>
-      <div class="actions">
-        <button type="submit" class="btn btn-primary" disabled={busy}>
-          {shipped ? 'Update tracking' : 'Mark shipped'}
-        </button>
-        {shipped && (
-          <ConfirmButton
-            class="btn btn-secondary"
-            disabled={busy}
-            confirmLabel="Confirm: not shipped"
-            onConfirm={() =>
-              run(
-                async () => (await sendJson<OrderChange>('POST', url, { shipped: false }, { admin: true })).order,
-                (o) => `Order ${o.orderNumber} is no longer marked shipped`,
-              )
-            }
-          >
-            Undo shipped
-          </ConfirmButton>
-        )}
-      </div>
-    </form>
   );
 }
 
@@ -601,7 +162,7 @@ function EditOrder({ order, onDone }: { order: Order; onDone: (o?: Order) => voi
     const next = digital ? contact : { ...contact, ...delivery };
     const changed = Object.fromEntries(
       Object.entries(next).filter(([k, v]) => v !== (order as unknown as Record<string, string>)[k]),
-    );
+    ) as Partial<typeof next>;
     if (Object.keys(changed).length === 0) {
       onDone();
       return;
@@ -609,7 +170,7 @@ function EditOrder({ order, onDone }: { order: Order; onDone: (o?: Order) => voi
     setBusy(true);
     setError('');
     try {
-      onDone(await sendJson<Order>('PUT', `/api/orders/${encodeURIComponent(order.id)}`, changed, { admin: true }));
+      onDone(await ok(adminApi.PUT('/api/orders/{id}', { params: { path: { id: order.id } }, body: changed })));
     } catch (err) {
       const e2 = onAdminError(err);
       if (e2 instanceof ApiError) {

@@ -5,9 +5,10 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import type { ActiveEventList, Order, SalesSummary } from '../lib/api-schema.js';
+import { adminApi, asFile } from '../lib/api.js';
+import type { Order, SalesSummary } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
-import { useFetch } from '../lib/hooks.js';
+import { useApi } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
 import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
@@ -42,10 +43,10 @@ export default function Orders({ query }: { query: URLSearchParams }) {
   const q = query.get('q') ?? '';
   const [search, setSearch] = useState(q);
   const [limit, setLimit] = useState(SHOWN);
-  const filter = event ? `?eventSlug=${encodeURIComponent(event)}` : '';
-  const orders = useFetch<Order[]>(`/api/orders/${list}${filter}`, { admin: true, keep: true });
-  const summary = useFetch<SalesSummary>(`/api/orders/summary${filter}`, { admin: true, keep: true });
-  const events = useFetch<ActiveEventList>('/api/proxy-events');
+  const filter = { query: event ? { eventSlug: event } : {} };
+  const orders = useApi(`/api/orders/${list}`, filter, { admin: true, keep: true });
+  const summary = useApi('/api/orders/summary', filter, { admin: true, keep: true });
+  const events = useApi('/api/proxy-events');
   const me = useAdminMe(useStore(adminToken));
 
   useEffect(() => {
@@ -193,22 +194,30 @@ export default function Orders({ query }: { query: URLSearchParams }) {
 function PrintAndExport({ event, eventName, me }: { event: string; eventName: string; me: AdminMe | null }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const get = async (path: string, fallback: string, done: (res: Response) => string) => {
+  const get = async (
+    file: () => Promise<{ response: Response }>,
+    fallback: string,
+    done: (res: Response) => string,
+  ) => {
     setBusy(true);
     setError('');
     try {
-      showToast(done(await downloadFile(path, fallback)));
+      showToast(done(await downloadFile(file(), fallback)));
     } catch (err) {
       setError((err as Error).message);
     } finally {
       setBusy(false);
     }
   };
-  const labels = (query: string, fallback: string) =>
-    get(`/api/labels/batch?eventSlug=${encodeURIComponent(event)}${query}`, fallback, (res) => {
-      const n = res.headers.get('x-label-count') ?? '';
-      return `${n} ${n === '1' ? 'label' : 'labels'} for ${eventName}`;
-    });
+  const labels = (options: { slips?: string; format?: 'docx' }, fallback: string) =>
+    get(
+      () => adminApi.GET('/api/labels/batch', { params: { query: { eventSlug: event, ...options } }, ...asFile }),
+      fallback,
+      (res) => {
+        const n = res.headers.get('x-label-count') ?? '';
+        return `${n} ${n === '1' ? 'label' : 'labels'} for ${eventName}`;
+      },
+    );
   const mayLabels = may(me, 'GET /api/labels/batch');
   const mayExport = may(me, 'GET /api/orders/export.csv');
   if (!mayLabels && !mayExport) return null;
@@ -222,7 +231,7 @@ function PrintAndExport({ event, eventName, me }: { event: string; eventName: st
               type="button"
               class="btn btn-secondary btn-small"
               disabled={busy}
-              onClick={() => labels('', 'labels.pdf')}
+              onClick={() => labels({}, 'labels.pdf')}
             >
               Labels to ship (PDF)
             </button>
@@ -230,7 +239,7 @@ function PrintAndExport({ event, eventName, me }: { event: string; eventName: st
               type="button"
               class="btn btn-secondary btn-small"
               disabled={busy}
-              onClick={() => labels('&slips=true', 'labels-and-slips.pdf')}
+              onClick={() => labels({ slips: 'true' }, 'labels-and-slips.pdf')}
             >
               Labels with packing slips (PDF)
             </button>
@@ -238,7 +247,7 @@ function PrintAndExport({ event, eventName, me }: { event: string; eventName: st
               type="button"
               class="btn btn-secondary btn-small"
               disabled={busy}
-              onClick={() => labels('&format=docx', 'labels.docx')}
+              onClick={() => labels({ format: 'docx' }, 'labels.docx')}
             >
               Labels (DOCX)
             </button>
@@ -253,7 +262,11 @@ function PrintAndExport({ event, eventName, me }: { event: string; eventName: st
             disabled={busy}
             onClick={() =>
               get(
-                `/api/orders/export.csv${event ? `?eventSlug=${encodeURIComponent(event)}` : ''}`,
+                () =>
+                  adminApi.GET('/api/orders/export.csv', {
+                    params: { query: event ? { eventSlug: event } : {} },
+                    ...asFile,
+                  }),
                 'orders.csv',
                 () => `Orders of ${event ? eventName : 'every event'} exported`,
               )

@@ -7,9 +7,9 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import { localUrl, sendJson } from '../lib/api.js';
-import type { Printers, PrintQueueItem, PrintRequest, PrintResponse, PrintQueue as Queue } from '../lib/api-schema.js';
-import { useFetch } from '../lib/hooks.js';
+import { adminApi, asFile, localUrl, ok } from '../lib/api.js';
+import type { PrintQueueItem, PrintRequest } from '../lib/api-schema.js';
+import { useApi } from '../lib/hooks.js';
 import { showToast } from '../lib/toast.js';
 import { PrintersPanel, usePrinterPolling } from './Printers.js';
 import { onAdminError } from './session.js';
@@ -18,7 +18,7 @@ import { downloadFile } from './shared.js';
 /** Sends lines to the printer; the answer in words. */
 async function printLines(itemIds: string[]): Promise<string> {
   const body: PrintRequest = { itemIds };
-  const res = await sendJson<PrintResponse>('POST', '/api/print-queue/print', body, { admin: true });
+  const res = await ok(adminApi.POST('/api/print-queue/print', { body }));
   const refused = res.notSent.map((n) => `${n.itemId}: ${n.reason}`);
   return refused.length > 0 ? `${res.message} (${refused.join('; ')})` : res.message;
 }
@@ -30,8 +30,8 @@ function waitingOnPrinter(items: PrintQueueItem[], id: string): boolean {
 
 export default function PrintQueue() {
   useTitle('Print queue');
-  const queue = useFetch<Queue>('/api/print-queue', { admin: true });
-  const printers = useFetch<Printers>('/api/printers', { admin: true });
+  const queue = useApi('/api/print-queue', {}, { admin: true });
+  const printers = useApi('/api/printers', {}, { admin: true });
   usePrinterPolling(printers);
   const canPrint = (printers.data?.printers.length ?? 0) > 0;
   // While jobs print, the queue follows them (a completed job takes its line out of the queue).
@@ -127,8 +127,9 @@ export default function PrintQueue() {
                   disabled={busy !== ''}
                   onClick={() =>
                     act(`dl-${key}`, async () => {
+                      const query = { eventSlug, size, itemIds: ids.join(',') };
                       await downloadFile(
-                        `/api/print-files?eventSlug=${encodeURIComponent(eventSlug)}&size=${encodeURIComponent(size)}&itemIds=${ids.map(encodeURIComponent).join(',')}`,
+                        adminApi.GET('/api/print-files', { params: { query }, ...asFile }),
                         `prints-${slug}.zip`,
                       );
                       return `${items.length} ${size} print files downloaded`;
@@ -143,12 +144,7 @@ export default function PrintQueue() {
                   disabled={busy !== ''}
                   onClick={() =>
                     act(`mark-${key}`, async () => {
-                      const res = await sendJson<{ message: string }>(
-                        'POST',
-                        '/api/print-queue/printed',
-                        { itemIds: ids },
-                        { admin: true },
-                      );
+                      const res = await ok(adminApi.POST('/api/print-queue/printed', { body: { itemIds: ids } }));
                       queue.reload();
                       return res.message;
                     })

@@ -7,9 +7,8 @@
  */
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorBox, Spinner, useTitle } from '../components/common.js';
-import type { ActiveEventList, SalesBreakdown, SalesSummary } from '../lib/api-schema.js';
 import { dollarsToCents, money } from '../lib/format.js';
-import { useFetch } from '../lib/hooks.js';
+import { useApi } from '../lib/hooks.js';
 
 type Bar = { key: string; label: string; cents: number; orders: number };
 
@@ -25,14 +24,18 @@ function browserTimeZone(): string {
 export default function Sales() {
   useTitle('Sales');
   const [event, setEvent] = useState('');
-  const filter = event ? `?eventSlug=${encodeURIComponent(event)}` : '';
-  const summary = useFetch<SalesSummary>(`/api/orders/summary${filter}`, { admin: true, keep: true });
-  const zone = useMemo(browserTimeZone, []);
-  const breakdown = useFetch<SalesBreakdown>(
-    `/api/orders/summary/breakdown?timeZone=${encodeURIComponent(zone)}${event ? `&eventSlug=${encodeURIComponent(event)}` : ''}`,
+  const summary = useApi(
+    '/api/orders/summary',
+    { query: event ? { eventSlug: event } : {} },
     { admin: true, keep: true },
   );
-  const events = useFetch<ActiveEventList>('/api/proxy-events');
+  const zone = useMemo(browserTimeZone, []);
+  const breakdown = useApi(
+    '/api/orders/summary/breakdown',
+    { query: { timeZone: zone, ...(event ? { eventSlug: event } : {}) } },
+    { admin: true, keep: true },
+  );
+  const events = useApi('/api/proxy-events');
   const names = useMemo(() => new Map((events.data ?? []).map((e) => [e.eventSlug, e.eventName])), [events.data]);
 
   const byDay: Bar[] = useMemo(

@@ -7,16 +7,16 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ConfirmButton, ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
-import { ApiError, request, sendJson } from '../lib/api.js';
+import { ApiError, adminApi, ok } from '../lib/api.js';
 import type {
   AdminToken,
   AdminTokenCreated,
-  AdminTokenList,
   BusinessSettings,
   BusinessSettingsUpdate,
+  BusinessSettingsUpdateInput,
 } from '../lib/api-schema.js';
 import { formatDateTime } from '../lib/format.js';
-import { useFetch } from '../lib/hooks.js';
+import { useApi } from '../lib/hooks.js';
 import { useStore } from '../lib/store.js';
 import { showToast } from '../lib/toast.js';
 import { may, useAdminMe } from './role.js';
@@ -51,13 +51,13 @@ const FIELDS: { key: Field; label: string; hint: string; rows?: number; type?: '
   },
 ];
 
-const SETTINGS = '/api/settings';
+const SETTINGS = '/api/settings' as const;
 
 /** On every dashboard page, for the owner: what must be set before labels, cards and mail go out. */
 export function SettingsBanner() {
   const me = useAdminMe(useStore(adminToken));
   const allowed = may(me, 'GET /api/settings');
-  const settings = useFetch<BusinessSettings>(allowed ? SETTINGS : null, { admin: true });
+  const settings = useApi(allowed ? SETTINGS : null, {}, { admin: true });
   const warnings = settings.data?.warnings ?? [];
   if (!allowed || warnings.length === 0 || location.pathname === '/admin/settings') return null;
   return (
@@ -81,7 +81,7 @@ export default function Settings() {
 }
 
 function BusinessPanel() {
-  const loaded = useFetch<BusinessSettings>(SETTINGS, { admin: true });
+  const loaded = useApi(SETTINGS, {}, { admin: true });
   const [values, setValues] = useState<Record<Field, string> | null>(null);
   const [saved, setSaved] = useState<BusinessSettings | null>(null);
   const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
@@ -101,7 +101,7 @@ function BusinessPanel() {
     e.preventDefault();
     const changed = Object.fromEntries(
       FIELDS.filter((f) => values[f.key].trim() !== current[f.key]).map((f) => [f.key, values[f.key]]),
-    ) as BusinessSettingsUpdate;
+    ) as BusinessSettingsUpdateInput;
     if (Object.keys(changed).length === 0) {
       showToast('Nothing changed');
       return;
@@ -110,7 +110,7 @@ function BusinessPanel() {
     setError('');
     setProblems({});
     try {
-      const next = await sendJson<BusinessSettings>('PUT', SETTINGS, changed, { admin: true });
+      const next = await ok(adminApi.PUT(SETTINGS, { body: changed }));
       setSaved(next);
       setValues(pick(next));
       showToast('Settings saved: labels, cards and mail use them from now on');
@@ -126,7 +126,7 @@ function BusinessPanel() {
   const reset = async (key: Field) => {
     setBusy(true);
     try {
-      const next = await sendJson<BusinessSettings>('PUT', SETTINGS, { [key]: null }, { admin: true });
+      const next = await ok(adminApi.PUT(SETTINGS, { body: { [key]: null } }));
       setSaved(next);
       setValues(pick(next));
     } catch (err) {
@@ -206,7 +206,7 @@ const pick = (s: BusinessSettings): Record<Field, string> => ({
 });
 
 function TokensPanel() {
-  const list = useFetch<AdminTokenList>('/api/admin/tokens', { admin: true });
+  const list = useApi('/api/admin/tokens', {}, { admin: true });
   const [role, setRole] = useState<AdminToken['role']>('staff');
   const [label, setLabel] = useState('');
   const [made, setMade] = useState<AdminTokenCreated | null>(null);
@@ -218,9 +218,7 @@ function TokensPanel() {
     setBusy(true);
     setError('');
     try {
-      setMade(
-        await sendJson<AdminTokenCreated>('POST', '/api/admin/tokens', { role, label: label.trim() }, { admin: true }),
-      );
+      setMade(await ok(adminApi.POST('/api/admin/tokens', { body: { role, label: label.trim() } })));
       setLabel('');
       list.reload();
     } catch (err) {
@@ -232,7 +230,7 @@ function TokensPanel() {
 
   const revoke = async (t: AdminToken) => {
     try {
-      await request(`/api/admin/tokens/${encodeURIComponent(t.id)}`, { method: 'DELETE', admin: true });
+      await adminApi.DELETE('/api/admin/tokens/{id}', { params: { path: { id: t.id } } });
       showToast(`${t.label || 'The token'} no longer works`);
       if (made?.id === t.id) setMade(null);
       list.reload();

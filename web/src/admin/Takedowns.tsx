@@ -4,30 +4,22 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
-import { getJson, request, sendJson } from '../lib/api.js';
+import { adminApi, asFile, type GetAnswer, ok, raw } from '../lib/api.js';
 import { showToast } from '../lib/toast.js';
 
-type Takedown = {
-  id: string;
-  eventName: string;
-  photo: { id: string; number: string; thumbnail: string | null };
-  reason: 'me' | 'copyright' | 'other';
-  email: string;
-  message: string;
-  hidden: boolean;
-  createdAt: string;
-  status: 'open' | 'decided';
-  decision: 'remove' | 'restore' | null;
-};
+type Takedown = GetAnswer<'/api/takedowns'>['takedowns'][number];
 
 const REASONS = { me: 'The person in the photo', copyright: 'Copyright', other: 'Other' };
 
-/** The thumbnail needs the admin token, so it is fetched, not linked. */
-function AdminThumb({ url, alt }: { url: string; alt: string }) {
+/**
+ * The thumbnail needs the admin token, so it is fetched, not linked. It is the takedown's own
+ * photo route (the `thumbnail` URL the list gives, `GET /api/takedowns/{id}/photo`).
+ */
+function AdminThumb({ id, alt }: { id: string; alt: string }) {
   const [src, setSrc] = useState('');
   useEffect(() => {
     let objectUrl = '';
-    request(new URL(url, location.href).pathname, { admin: true })
+    raw(adminApi.GET('/api/takedowns/{id}/photo', { params: { path: { id } }, ...asFile }))
       .then((res) => res.blob())
       .then((blob) => {
         objectUrl = URL.createObjectURL(blob);
@@ -37,7 +29,7 @@ function AdminThumb({ url, alt }: { url: string; alt: string }) {
     return () => {
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [url]);
+  }, [id]);
   return src ? <img class="takedown-thumb" src={src} alt={alt} /> : <div class="takedown-thumb" aria-hidden="true" />;
 }
 
@@ -49,7 +41,7 @@ export default function Takedowns() {
   const [busy, setBusy] = useState('');
 
   const load = () =>
-    getJson<{ takedowns: Takedown[] }>(`/api/takedowns?status=${status}`, { admin: true }).then(
+    ok(adminApi.GET('/api/takedowns', { params: { query: { status } } })).then(
       (r) => setList(r.takedowns),
       (err: Error) => setError(err.message),
     );
@@ -61,12 +53,7 @@ export default function Takedowns() {
   const decide = async (t: Takedown, decision: 'remove' | 'restore') => {
     setBusy(t.id);
     try {
-      const r = await sendJson<{ flaggedOrders: string[] }>(
-        'POST',
-        `/api/takedowns/${t.id}`,
-        { decision },
-        { admin: true },
-      );
+      const r = await ok(adminApi.POST('/api/takedowns/{id}', { params: { path: { id: t.id } }, body: { decision } }));
       const flagged = r.flaggedOrders.length ? ` Unpaid orders to settle: ${r.flaggedOrders.join(', ')}.` : '';
       showToast(
         decision === 'remove'
@@ -104,7 +91,7 @@ export default function Takedowns() {
         {list?.map((t) => (
           <li key={t.id} class="card takedown">
             {t.photo.thumbnail ? (
-              <AdminThumb url={t.photo.thumbnail} alt={`Photo #${t.photo.number}`} />
+              <AdminThumb id={t.id} alt={`Photo #${t.photo.number}`} />
             ) : (
               <div class="takedown-thumb muted">removed</div>
             )}

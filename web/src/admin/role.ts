@@ -3,9 +3,10 @@
  * it and hides what the role can't use, from the server's own route table.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { getJson } from '../lib/api.js';
+import { adminApi, ok } from '../lib/api.js';
+import type { AdminMe } from '../lib/api-schema.js';
 
-export type AdminMe = { role: 'owner' | 'staff' | 'viewer'; by: string; routes: string[]; actions: string[] };
+export type { AdminMe };
 
 let cached: { token: string; me: Promise<AdminMe> } | undefined;
 
@@ -13,7 +14,7 @@ export function useAdminMe(token: string | null): AdminMe | null {
   const [me, setMe] = useState<AdminMe | null>(null);
   useEffect(() => {
     if (!token) return;
-    if (cached?.token !== token) cached = { token, me: getJson<AdminMe>('/api/admin/me', { admin: true }) };
+    if (cached?.token !== token) cached = { token, me: ok(adminApi.GET('/api/admin/me')) };
     let live = true;
     cached.me.then(
       (m) => live && setMe(m),

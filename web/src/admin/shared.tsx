@@ -1,5 +1,5 @@
 /** Pieces the admin views share: order lines read back from the items text, status badges, labels. */
-import { request } from '../lib/api.js';
+import { adminApi, asFile, raw } from '../lib/api.js';
 import type { AdminOrder, Order } from '../lib/api-schema.js';
 import { onAdminError } from './session.js';
 
@@ -76,10 +76,10 @@ function fileNameOf(res: Response, fallback: string): string {
  * Downloads a file through fetch: admin files need the Authorization header, which a plain
  * link cannot send. Resolves with the response (its headers tell counts).
  */
-export async function downloadFile(path: string, fallbackName: string): Promise<Response> {
+export async function downloadFile(pending: Promise<{ response: Response }>, fallbackName: string): Promise<Response> {
   let res: Response;
   try {
-    res = await request(path, { admin: true, headers: { Accept: '*/*' } });
+    res = await raw(pending);
   } catch (err) {
     throw onAdminError(err);
   }
@@ -96,8 +96,10 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
 }
 
 export async function downloadLabel(order: Order, format: 'png' | 'docx'): Promise<void> {
-  await downloadFile(
-    `/api/orders/${encodeURIComponent(order.id)}/envelope/${format}`,
-    `label-${order.orderNumber}.${format}`,
-  );
+  const init = { params: { path: { id: order.id } }, ...asFile };
+  const file =
+    format === 'png'
+      ? adminApi.GET('/api/orders/{id}/envelope/png', init)
+      : adminApi.GET('/api/orders/{id}/envelope/docx', init);
+  await downloadFile(file, `label-${order.orderNumber}.${format}`);
 }

@@ -8,8 +8,7 @@
  */
 import type { Ref } from 'preact';
 import { useEffect, useImperativeHandle, useRef, useState } from 'preact/hooks';
-import { getJson } from '../lib/api.js';
-import type { CaptchaChallenge } from '../lib/api-schema.js';
+import { ok, api as server } from '../lib/api.js';
 
 export type CaptchaHandle = {
   /** The token to send, solving first if needed; undefined when no CAPTCHA is configured. */
@@ -69,7 +68,7 @@ export function Captcha({ handle }: { handle: Ref<CaptchaHandle> }) {
   useEffect(() => {
     let alive = true;
     (async () => {
-      const info = await getJson<CaptchaChallenge>('/api/captcha/challenge');
+      const info = await ok(server.GET('/api/captcha/challenge'));
       if (!alive) return;
       if (info.provider === 'off') {
         setStatus('off');

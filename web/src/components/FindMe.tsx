@@ -5,7 +5,7 @@
  * larger than the server takes, and the face engine looks at 666 px), sent once and forgotten.
  */
 import { useState } from 'preact/hooks';
-import { type ApiError, enc, request } from '../lib/api.js';
+import { type ApiError, api, ok, pictureBody } from '../lib/api.js';
 import type { FaceSearchResult } from '../lib/api-schema.js';
 import { plural } from '../lib/format.js';
 import { ErrorBox, Notice, Spinner } from './common.js';
@@ -60,11 +60,9 @@ export function FindMe({
     setError(undefined);
     setFound(undefined);
     try {
-      const res = await request(`/api/events/${enc(code)}/face-search`, {
-        method: 'POST',
-        picture: await smaller(file),
-      });
-      setFound(((await res.json()) as FaceSearchResult).photos);
+      const params = { path: { eventCode: code } };
+      const picture = pictureBody(await smaller(file));
+      setFound((await ok(api.POST('/api/events/{eventCode}/face-search', { params, ...picture }))).photos);
     } catch (err) {
       setError(problem(err as Error));
     } finally {

@@ -3,7 +3,7 @@
  * message and the CAPTCHA, as the checkout uses it. Made for a phone: one column, big targets.
  */
 import { useRef, useState } from 'preact/hooks';
-import { ApiError, sendJson } from '../lib/api.js';
+import { ApiError, api, ok } from '../lib/api.js';
 import type { TakedownAccepted, TakedownRequest } from '../lib/api-schema.js';
 import { Captcha, type CaptchaHandle } from './Captcha.js';
 
@@ -41,8 +41,8 @@ export function TakedownForm({ event, number, onDone }: { event: string; number:
         ...(message.trim() ? { message: message.trim() } : {}),
         ...(captchaToken ? { captchaToken } : {}),
       };
-      const path = `/api/photos/${encodeURIComponent(event)}/${encodeURIComponent(number)}/takedown`;
-      setSent(await sendJson<TakedownAccepted>('POST', path, body));
+      const params = { path: { event, photo: number } };
+      setSent(await ok(api.POST('/api/photos/{event}/{photo}/takedown', { params, body })));
     } catch (err) {
       captcha.current?.reset();
       setError(err instanceof ApiError ? err.message : String(err));

@@ -1,6 +1,6 @@
 /** Data loading for pages: one request per URL at a time, answers kept for instant "back". */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, getJson, type RequestOptions } from './api.js';
+import { ApiError, apiUrl, type GetAnswer, type GetParams, type GetPath, getAnswer } from './api.js';
 import type { EventConfig } from './api-schema.js';
 import { formatDeadline } from './format.js';
 import { takePageData } from './page-data.js';
@@ -32,12 +32,26 @@ export type Loaded<T> = {
 /** URLs whose cached answer came with the page's HTML (page-data.ts): current, not asked again. */
 const fromPage = new Set<string>();
 
+type LoadOptions = {
+  /** Send the admin token; its answers are not kept for "back". */
+  admin?: boolean;
+  /** Show the previous URL's answer while another URL loads (a list being filtered). */
+  keep?: boolean;
+};
+
 /**
- * GETs `url` (null: nothing to load). A cached answer shows at once and is refreshed in the
- * background, so "back" is instant and still current. An answer the page's HTML carries is used
- * as it is, the first time.
+ * GETs `path` with `params` (path null: nothing to load), typed by the path. A cached answer
+ * shows at once and is refreshed in the background, so "back" is instant and still current.
+ * An answer the page's HTML carries is used as it is, the first time. Answers are kept by URL
+ * (apiUrl), the key the page's HTML uses too.
  */
-export function useFetch<T>(url: string | null, opts: RequestOptions & { keep?: boolean } = {}): Loaded<T> {
+export function useApi<P extends GetPath>(
+  path: P | null,
+  params?: GetParams<P>,
+  opts: LoadOptions = {},
+): Loaded<GetAnswer<P>> {
+  type T = GetAnswer<P>;
+  const url = path === null ? null : apiUrl(path, params);
   const [state, setState] = useState<{ url: string | null; data?: T; error?: ApiError; loading: boolean }>(() => {
     const carried = url ? takePageData<T>(url) : undefined;
     if (url && carried !== undefined) {
@@ -49,9 +63,13 @@ export function useFetch<T>(url: string | null, opts: RequestOptions & { keep?: 
   const [tick, setTick] = useState(0);
   const optsRef = useRef(opts);
   optsRef.current = opts;
+  // The request of the current URL (its params are in the URL, the effect's key).
+  const requestRef = useRef({ path, params });
+  requestRef.current = { path, params };
 
   useEffect(() => {
-    if (url === null) {
+    const { path: current, params: currentParams } = requestRef.current;
+    if (url === null || current === null) {
       setState({ url, loading: false });
       return;
     }
@@ -62,7 +80,7 @@ export function useFetch<T>(url: string | null, opts: RequestOptions & { keep?: 
       data: s.url === url || optsRef.current.keep ? (s.data ?? cached<T>(url)) : cached<T>(url),
       loading: true,
     }));
-    getJson<T>(url, { ...optsRef.current, signal: ctl.signal }).then(
+    getAnswer(current, currentParams, { admin: optsRef.current.admin === true, signal: ctl.signal }).then(
       (data) => {
         if (!optsRef.current.admin) remember(url, data);
         setState({ url, data, loading: false });
@@ -98,10 +116,10 @@ export function useFetch<T>(url: string | null, opts: RequestOptions & { keep?: 
   };
 }
 
-export const eventConfigUrl = (code: string): string => `/api/event-config?eventSlug=${encodeURIComponent(code)}`;
+export const eventConfigUrl = (code: string): string => apiUrl('/api/event-config', { query: { eventSlug: code } });
 
 export function useEventConfig(code: string | null): Loaded<EventConfig> {
-  return useFetch<EventConfig>(code === null ? null : eventConfigUrl(code));
+  return useApi(code === null ? null : '/api/event-config', { query: { eventSlug: code ?? '' } });
 }
 
 /** Why an event takes no orders, in words (from the API's `closedReason`). */

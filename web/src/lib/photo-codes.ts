@@ -3,8 +3,8 @@
  * holds and the QR itself (SVG), so the code shows at the booth even when the venue's network
  * is slow. The newest first; a few older ones are kept (a second day, a code for a friend).
  */
-import { sendJson } from './api.js';
-import type { PhotoCode, PhotoCodeSubscribeResponse } from './api-schema.js';
+import { api, ok } from './api.js';
+import type { PhotoCode } from './api-schema.js';
 import { browserPushSubscription, pushSupported } from './push.js';
 import { persistent } from './store.js';
 
@@ -19,7 +19,7 @@ const KEEP = 5;
 
 /** Asks the server for a new code (`POST /api/finder`) and keeps it on the device. */
 export async function getNewCode(captchaToken: string | undefined): Promise<MyCode> {
-  const issued = await sendJson<PhotoCode>('POST', '/api/finder', captchaToken ? { captchaToken } : {});
+  const issued = await ok(api.POST('/api/finder', { body: captchaToken ? { captchaToken } : {} }));
   const code = { ...issued, createdAt: new Date().toISOString() };
   myCodes.set([code, ...myCodes.get().filter((c) => c.code !== code.code)].slice(0, KEEP));
   return code;
@@ -35,7 +35,7 @@ export const canPush = pushSupported;
 
 /** Be told when photos of `code` arrive: this browser's push subscription, or an email. */
 export async function subscribeToCode(code: string, to: { email: string } | 'push'): Promise<string> {
-  const path = `/api/finder/${encodeURIComponent(code)}/subscribe`;
   const body = to === 'push' ? await browserPushSubscription() : to;
-  return (await sendJson<PhotoCodeSubscribeResponse>('POST', path, body)).message;
+  const params = { path: { code } };
+  return (await ok(api.POST('/api/finder/{code}/subscribe', { params, body }))).message;
 }

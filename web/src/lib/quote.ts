@@ -4,7 +4,7 @@
  * booth form show these figures and send them with the order.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, sendJson } from './api.js';
+import { ApiError, adminApi, api, ok } from './api.js';
 import type { Quote } from './api-schema.js';
 
 export type QuoteInput = {
@@ -40,7 +40,7 @@ export function useQuote(
         fulfillmentType: input.fulfilment,
         ...(input.coupon ? { couponCode: input.coupon } : {}),
       };
-      sendJson<Quote>('POST', '/api/quote', body, { signal: ctl.signal, admin: opts.admin === true }).then(
+      ok((opts.admin ? adminApi : api).POST('/api/quote', { body, signal: ctl.signal })).then(
         (quote) => setState({ key, quote }),
         (err: unknown) => {
           if (ctl.signal.aborted) return;

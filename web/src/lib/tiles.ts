@@ -6,9 +6,10 @@
  * (docs/gallery-internals.md, "Tile sizes").
  *
  * The server's HTML preloads the first row with the same `imagesrcset` and `imagesizes`
- * (src/routes/gallery/page-document.ts); they must stay equal to these, or the browser fetches
- * those tiles twice (test/web/tiles.test.ts checks both).
+ * (src/routes/gallery/page-document.ts); both take TILE_SIZES from src/domain/tile-sizes.ts, as
+ * they must stay equal or the browser fetches those tiles twice (test/web/tiles.test.ts checks both).
  */
+import { TILE_SIZES } from '../../../src/domain/tile-sizes.js';
 import type { paths } from './api-schema.js';
 
 type TileParam = NonNullable<
@@ -21,25 +22,8 @@ const TILE_WIDTHS = ['160', '240', '360', '480'] as const satisfies readonly Til
 /** The `src` for a browser without `srcset`: right for 1× and 2× cells. */
 const FALLBACK_WIDTH: TileParam = '240';
 
-/**
- * How wide a cell of `.grid` is (styles.css), at each width of the window: below 600 px three
- * columns with 4 px gaps in a page with 12 px of padding each side; from 600 px as many columns
- * of 170 px or more as fit, with 8 px gaps (from 700 px the padding is 20 px), in a page of at
- * most 1200 px, where a cell is 186.7 px. The column count follows the width the page is laid
- * out in, which a desktop's scrollbar (up to 17 px) makes narrower than the window that media
- * queries and `vw` measure: each step to more columns is put 17 px later than it happens
- * without one (744, 922, 1100 and 1200 px), so that `sizes` may say a little more than the
- * cell, never less (a larger tile, never a blurry one).
- */
-export const TILE_SIZES = [
-  '(min-width: 1217px) 187px',
-  '(min-width: 1117px) calc((100vw - 80px) / 6)',
-  '(min-width: 939px) calc((100vw - 72px) / 5)',
-  '(min-width: 761px) calc((100vw - 64px) / 4)',
-  '(min-width: 700px) calc((100vw - 56px) / 3)',
-  '(min-width: 600px) calc((100vw - 40px) / 3)',
-  'calc((100vw - 32px) / 3)',
-].join(', ');
+/** How wide a cell of `.grid` is at each window width: one source with the server's preloads. */
+export { TILE_SIZES };
 
 /** `thumbnail` (a same-origin thumbnail URL, with its `?v=`) as a tile of `width` px. */
 function tileUrl(thumbnail: string, width: TileParam): string {

@@ -14,7 +14,7 @@ import { CustomerForm, type Fulfilment } from '../components/CustomerForm.js';
 import { ErrorBox, Notice, QuantityInput, Spinner, useTitle } from '../components/common.js';
 import { TrashIcon } from '../components/icons.js';
 import { isDigital, sizeLabel } from '../components/Offers.js';
-import { ApiError, localUrl, sendJson } from '../lib/api.js';
+import { ApiError, api, localUrl, ok } from '../lib/api.js';
 import type { EventConfig, Order, Quote } from '../lib/api-schema.js';
 import { dollarsToCents, money, parseMoneyText } from '../lib/format.js';
 import { closedMessage, eventConfigUrl, forget, useEventConfig } from '../lib/hooks.js';
@@ -376,9 +376,12 @@ function CheckoutForm({
       let order: Order | undefined;
       for (let tries = 0; !order; tries++) {
         try {
-          order = await sendJson<Order>('POST', '/api/orders', captchaToken ? { ...body, captchaToken } : body, {
-            headers: { 'Idempotency-Key': key },
-          });
+          order = await ok(
+            api.POST('/api/orders', {
+              body: captchaToken ? { ...body, captchaToken } : body,
+              headers: { 'Idempotency-Key': key },
+            }),
+          );
         } catch (err) {
           // The first request with this key is still running (a double tap): wait for its answer.
           if (err instanceof ApiError && err.code === 'IDEMPOTENCY_IN_PROGRESS' && tries < 10) {

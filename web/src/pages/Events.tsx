@@ -1,14 +1,13 @@
 /** The front page: every event, newest first, with a few thumbnails and whether it takes orders. */
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { localUrl } from '../lib/api.js';
-import type { GalleryEvent } from '../lib/api-schema.js';
 import { formatDate, formatDeadline, plural } from '../lib/format.js';
-import { closedMessage, useFetch } from '../lib/hooks.js';
+import { closedMessage, useApi } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 
 export default function Events() {
   useTitle('');
-  const { data, error, reload } = useFetch<GalleryEvent[]>('/event');
+  const { data, error, reload } = useApi('/event');
   return (
     <main class="page" id="main">
       <h1>Event photos</h1>

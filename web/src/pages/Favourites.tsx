@@ -4,8 +4,7 @@ import { Notice, useTitle } from '../components/common.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { PhotoGrid } from '../components/PhotoGrid.js';
 import { enc } from '../lib/api.js';
-import type { GalleryEvent } from '../lib/api-schema.js';
-import { useFetch } from '../lib/hooks.js';
+import { useApi } from '../lib/hooks.js';
 import { eventPath } from '../lib/router.js';
 import { type Favourite, favourites } from '../lib/shop.js';
 import { useStore } from '../lib/store.js';
@@ -14,7 +13,7 @@ export default function Favourites() {
   useTitle('Favourites');
   const favs = useStore(favourites);
   // Favourites keep the event's folder name (its code); people know it by its name.
-  const events = useFetch<GalleryEvent[]>('/event');
+  const events = useApi('/event');
   const nameOf = (code: string) => events.data?.find((e) => e.code === code)?.name ?? code;
   const [open, setOpen] = useState<{ photos: LightboxPhoto[]; index: number } | null>(null);
   const byEvent = new Map<string, Favourite[]>();

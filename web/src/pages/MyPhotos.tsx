@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Notice, Spinner, useTitle } from '../components/common.js';
 import { Lightbox, type LightboxPhoto } from '../components/Lightbox.js';
 import { PhotoGrid } from '../components/PhotoGrid.js';
-import { type ApiError, enc, getJson } from '../lib/api.js';
+import { type ApiError, api, ok } from '../lib/api.js';
 import type { FinderPhotos, GalleryPhoto as PhotoItem } from '../lib/api-schema.js';
 import { spacedCode } from '../lib/photo-codes.js';
 
@@ -30,7 +30,7 @@ export default function MyPhotos({ code }: { code: string }) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = async () => {
       try {
-        const f = await getJson<FinderPhotos>(`/api/finder/${enc(code)}`);
+        const f = await ok(api.GET('/api/finder/{code}', { params: { path: { code } } }));
         if (!stop) {
           setFound(f);
           setError(undefined);

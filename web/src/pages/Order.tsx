@@ -11,8 +11,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice, useTitle } from '../components/common.js';
 import { BellIcon } from '../components/icons.js';
 import { OrderQr } from '../components/OrderQr.js';
-import { type ApiError, localUrl, sendJson } from '../lib/api.js';
-import type { CustomerOrder, FeedbackRequest } from '../lib/api-schema.js';
+import { type ApiError, api, localUrl, ok } from '../lib/api.js';
+import type { CustomerOrder, FeedbackRequestInput } from '../lib/api-schema.js';
 import { formatDate } from '../lib/format.js';
 import { pushSupported, subscribePush } from '../lib/push.js';
 import { lookedUpOrders, placedOrders } from '../lib/shop.js';
@@ -146,7 +146,7 @@ export function useOrderLookup(orderNumber: string, knownEmail: string | undefin
     setBusy(true);
     setError('');
     try {
-      const order = await sendJson<CustomerOrder>('POST', '/api/orders/lookup', { orderNumber, email: address });
+      const order = await ok(api.POST('/api/orders/lookup', { body: { orderNumber, email: address } }));
       setFound(order);
       return order;
     } catch (err) {
@@ -470,8 +470,8 @@ function Feedback({
     }
     setState('busy');
     try {
-      const body: FeedbackRequest = { feedback: value, email: address };
-      await sendJson('POST', `/api/orders/${encodeURIComponent(orderNumber)}/feedback`, body);
+      const body: FeedbackRequestInput = { feedback: value, email: address };
+      await api.POST('/api/orders/{orderNumber}/feedback', { params: { path: { orderNumber } }, body });
       if (!knownEmail) lookedUpOrders.update((all) => ({ ...all, [orderNumber]: address }));
       setState('done');
     } catch (err) {
