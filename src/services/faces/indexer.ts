@@ -14,7 +14,7 @@
  * rejected, code frames, deleted) are removed from the record and from memory: only public
  * photos' faces are kept. A photo that can't be decoded is skipped until its file changes.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.js';
 import type { ImageService } from '../images/types.js';
 import type { Photo, PhotoLibrary } from '../photos/types.js';
 import type { FaceIndexEntry, FacesPort } from '../store/ports/faces.js';
@@ -47,7 +47,7 @@ export type IndexerDeps = {
   /** Photos indexed at once (FACE_THREADS). */
   concurrency: number;
   syncMs: number;
-  log: FastifyBaseLogger;
+  log: Logger;
 };
 
 /** What this side knows of an event's vectors (they live in the vector thread): which photo at which version. */

@@ -16,11 +16,11 @@
 
 import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { escapeHtml } from '../../lib/escape.js';
 import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
+import type { Logger } from '../../lib/logger.js';
 import { compareNames, isHidden } from './naming.js';
 
 const DAY_MS = 86_400_000;
@@ -321,7 +321,7 @@ export function demoMarkerFile(dataDir: string): string {
  */
 async function generateDemoLibrary(opts: {
   photosDir: string;
-  log: FastifyBaseLogger;
+  log: Logger;
   now?: Date;
 }): Promise<{ events: number; photos: number }> {
   const now = opts.now ?? new Date();
@@ -390,7 +390,7 @@ async function generateDemoLibrary(opts: {
 export async function ensureDemoLibrary(opts: {
   photosDir: string;
   dataDir: string;
-  log: FastifyBaseLogger;
+  log: Logger;
   now?: Date;
 }): Promise<boolean> {
   if (!(await isLibraryEmpty(opts.photosDir))) return false;

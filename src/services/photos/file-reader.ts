@@ -10,8 +10,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import type { FastifyBaseLogger } from 'fastify';
 import type pLimit from 'p-limit';
+import type { Logger } from '../../lib/logger.js';
 import type { PhotoFacts } from '../store/ports/photo-catalogue.js';
 import { currentSidecar, currentSidecarNow, knownSidecar, readFileVersion, type SidecarRef } from './file-version.js';
 import { HEADER_CHUNK_BYTES } from './header.js';
@@ -39,7 +39,7 @@ const THREAD_CHUNK_FILES = 256;
 
 export type ReaderContext = {
   photosDir: string;
-  log: FastifyBaseLogger;
+  log: Logger;
   gate: IntakeGate;
   ioLimit: ReturnType<typeof pLimit>;
   buffers: Buffer[];

@@ -9,7 +9,7 @@
  * `commitInspected`, which numbers them and publishes new views.
  */
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.js';
 import type { SessionJob } from './file-reader.js';
 import type { IntakeGate } from './intake-gate.js';
 import { photoId, photoVersion, relativeKey } from './naming.js';
@@ -25,7 +25,7 @@ const INSPECTED_COMMIT_MS = 150;
 
 export type InspectionOptions = {
   photosDir: string;
-  log: FastifyBaseLogger;
+  log: Logger;
   gate: IntakeGate;
   isClosed: () => boolean;
   /**

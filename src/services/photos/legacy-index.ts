@@ -15,8 +15,8 @@
  */
 import { readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import type { Logger } from '../../lib/logger.js';
 import type { ImportedFile, PhotoCataloguePort } from '../store/ports/photo-catalogue.js';
 import { photoId, relativeKey } from './naming.js';
 
@@ -76,7 +76,7 @@ function importedFiles(index: LegacyIndexFile): ImportedFile[] {
 export async function importLegacyIndex(opts: {
   dataDir: string;
   catalogue: Pick<PhotoCataloguePort, 'importIndex'>;
-  log: FastifyBaseLogger;
+  log: Logger;
 }): Promise<void> {
   const dir = indexDir(opts.dataDir);
   let names: string[];

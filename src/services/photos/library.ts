@@ -25,8 +25,8 @@
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
+import type { Logger } from '../../lib/logger.js';
 import type { PhotoCataloguePort } from '../store/ports/photo-catalogue.js';
 import { CatalogueLink } from './catalogue-link.js';
 import { type ReaderContext, SCAN_SLICE_MS, type SessionJob } from './file-reader.js';
@@ -50,7 +50,7 @@ export type LibraryOptions = {
   catalogue: Pick<PhotoCataloguePort, 'changesSince' | 'write' | 'importIndex'>;
   /** How often the catalogue is read for other processes' changes (default 1 s); 0 only on `refresh()`. */
   syncIntervalMs?: number;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Full rescan period in ms; 0 turns it off. */
   rescanIntervalMs: number;
   /** Watch directories for changes (default true). */

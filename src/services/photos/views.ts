@@ -18,7 +18,7 @@
  * number and its place in the shooting order (so code groups and numbers don't shift), and
  * only `hidden` of the view still knows it, for the admin's takedown queue.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.js';
 import { resolveEventDefaults } from './event-config.js';
 import { compareNames, naturalKey, photoId, photoVersion, relativeKey } from './naming.js';
 import type { EventState } from './photo-index.js';
@@ -87,7 +87,7 @@ export function orderedTree(st: EventState): OrderedDay[] {
 type Frame = { name: string; key: string; takenAtMs: number | null; code: string | null; photo: Photo | undefined };
 
 export type ViewOptions = {
-  log: FastifyBaseLogger;
+  log: Logger;
   gapMs: number;
   /** The admins' overrides of the event's listing rules (library.ts). */
   listingOf?: (code: string) => Partial<ListingRules> | undefined;

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.js';
 import { type DayTree, sessionKey } from './photo-index.js';
 
 export type WatchTarget = { code?: string; day?: string; session?: string };
@@ -27,7 +27,7 @@ export function createWatcher(opts: {
   debounceMs: number;
   /** Called with what changed, at most once per debounce. */
   onDirty(dirty: DirtySet): void;
-  log: FastifyBaseLogger;
+  log: Logger;
 }): Watcher {
   const { photosDir, debounceMs } = opts;
   const watchers = new Map<string, fs.FSWatcher>();
