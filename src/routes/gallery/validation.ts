@@ -18,8 +18,11 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from './schemas.js';
 const PLAIN_POSITIVE = /^[1-9][0-9]{0,14}$/;
 const MAX_NAME = 500;
 
-/** `{ page, limit }` when the query is plainly valid, else undefined (let zod decide). */
-function plainPageQuery(data: unknown): { page: number; limit: number } | undefined {
+/**
+ * What PageQuery gives for a plainly valid `?page=&limit=` (every other key left to zod),
+ * defaults included (`featured: false`), else undefined (let zod decide).
+ */
+function plainPageQuery(data: unknown): { page: number; limit: number; featured: false } | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   let page = 1;
   let limit = DEFAULT_LIMIT;
@@ -30,7 +33,7 @@ function plainPageQuery(data: unknown): { page: number; limit: number } | undefi
     else if (key === 'limit') limit = Math.min(Number(value), MAX_LIMIT);
     else return undefined;
   }
-  return { page, limit };
+  return { page, limit, featured: false };
 }
 
 /** The params object itself when every value is a non-empty string within the length limit. */
