@@ -7,6 +7,7 @@
  */
 import chromium from '@sparticuz/chromium';
 import { type Browser, type BrowserContextOptions, type Page, chromium as playwright } from 'playwright-core';
+import { expect } from 'vitest';
 
 const DROPPED = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content']);
 
@@ -70,4 +71,14 @@ export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: num
   return (await page.evaluate(
     '({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })',
   )) as { scrollWidth: number; innerWidth: number };
+}
+
+/**
+ * Escape closes the photo viewer, which goes back in history (the photo's link leaves the
+ * address bar): a navigation started before that back lands is cancelled by it, so wait for it.
+ */
+export async function closeViewer(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect.poll(() => page.url()).not.toContain('/photo/');
 }

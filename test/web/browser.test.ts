@@ -10,7 +10,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readQrTexts } from '../../src/services/intake/qr.js';
@@ -18,7 +18,7 @@ import { ADMIN_TOKEN } from '../helpers/build.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
 import { makeFrame } from '../support/qr-frames.js';
 import { startStripeEmulator } from '../support/stripe-emulator.js';
-import { DESKTOP, openPage, PHONE, SMALL_PHONE } from '../support/web-browser.js';
+import { closeViewer, DESKTOP, openPage, PHONE, SMALL_PHONE } from '../support/web-browser.js';
 import { startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, freePort, STAFF_TOKEN, startWebServer, type WebServer } from '../support/web-server.js';
@@ -49,16 +49,6 @@ const api = (url: string, init: { method?: string; body?: unknown } = {}) =>
   });
 
 /** The feedback link of the order's receipt, read from the mail in DATA_DIR/outbox. */
-/**
- * Escape closes the photo viewer, which goes back in history (the photo's link leaves the
- * address bar): a navigation started before that back lands is cancelled by it, so wait for it.
- */
-async function closeViewer(page: Page): Promise<void> {
-  await page.keyboard.press('Escape');
-  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-  await expect.poll(() => page.url()).not.toContain('/photo/');
-}
-
 async function feedbackLinkOf(orderNumber: string): Promise<string> {
   const outbox = path.join(server.dataDir, 'outbox');
   const until = Date.now() + 15_000;

@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPage, PHONE } from '../support/web-browser.js';
+import { closeViewer, openPage, PHONE } from '../support/web-browser.js';
 import { startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 
@@ -71,7 +71,8 @@ describe('search and the featured row', () => {
     // Photo 5 was shot on day 1, by Jo Lens.
     await page.locator('.grid .tile-open').first().click();
     await page.getByRole('dialog').getByText('Photo: Jo Lens').waitFor();
-    await page.keyboard.press('Escape');
+    // Closing goes back in history; a search started before that lands would be undone by it.
+    await closeViewer(page);
 
     await page.getByLabel('Search photos').fill('pokémon cosplay');
     await page.getByRole('button', { name: 'Search' }).click();
