@@ -10,8 +10,10 @@
  * completed list (status `paid`), read like that list, so the figures agree
  * with `completedCount` and `totalRevenue` of the summary. The grouping is domain/sales.ts.
  */
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { centsToDollars } from '../../domain/money.js';
+import type { OrderRecord } from '../../domain/order.js';
 import { ownShares } from '../../domain/photographer-share.js';
 import { salesBreakdown, UNKNOWN_PHOTOGRAPHER } from '../../domain/sales.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -29,6 +31,11 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { photos } = fastify;
   const { orders } = fastify.store;
   const photographerOf = libraryPhotographerOf(photos);
+  /** The orders as the caller may see them: a photographer's token, only their share of each. */
+  const visible = (request: FastifyRequest, listed: OrderRecord[]): OrderRecord[] => {
+    const own = fastify.adminAuth.photographer(request);
+    return own === undefined ? listed : ownShares(listed, photographerOf, own);
+  };
 
   fastify.get(
     '/api/orders/summary/breakdown',
@@ -55,9 +62,7 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request): Promise<SalesBreakdownT> => {
       const { eventSlug, timeZone } = request.query;
-      const own = fastify.adminAuth.photographer(request);
-      const listed = await orders.list({ statuses: ['paid'], eventSlug });
-      const paid = own === undefined ? listed : ownShares(listed, photographerOf, own);
+      const paid = visible(request, await orders.list({ statuses: ['paid'], eventSlug }));
       const { byDay, byEvent } = salesBreakdown(paid, { timeZone });
       return {
         eventSlug: eventSlug ?? null,
@@ -94,9 +99,7 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request): Promise<OrderLinesT> => {
-      const own = fastify.adminAuth.photographer(request);
-      const listed = await orders.list({ eventSlug: request.query.eventSlug });
-      const shown = own === undefined ? listed : ownShares(listed, photographerOf, own);
+      const shown = visible(request, await orders.list({ eventSlug: request.query.eventSlug }));
       return {
         lines: shown.flatMap((o) =>
           o.items.map((line) => ({

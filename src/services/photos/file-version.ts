@@ -50,21 +50,20 @@ export function knownSidecar(entry: Pick<Entry, 'meta' | 'row'> | undefined): Si
 /** The sidecar's version now: '' when there is none. */
 export async function currentSidecar(sidecar: SidecarRef | undefined, blocking: boolean): Promise<SidecarSignature> {
   if (!sidecar || blocking) return currentSidecarNow(sidecar);
-  try {
-    const s = await fs.promises.stat(path.join(sidecar.dir, sidecar.name));
-    return s.isFile() ? sidecarSignature(sidecar.name, s.size, s.mtimeMs) : '';
-  } catch {
-    return '';
-  }
+  const s = await fs.promises.stat(path.join(sidecar.dir, sidecar.name)).catch(() => undefined);
+  return signatureOf(sidecar, s);
 }
 
 /** `currentSidecar` with a synchronous stat (the scan's synchronous slices). */
 export function currentSidecarNow(sidecar: SidecarRef | undefined): SidecarSignature {
   if (!sidecar) return '';
   try {
-    const s = fs.statSync(path.join(sidecar.dir, sidecar.name));
-    return s.isFile() ? sidecarSignature(sidecar.name, s.size, s.mtimeMs) : '';
+    return signatureOf(sidecar, fs.statSync(path.join(sidecar.dir, sidecar.name)));
   } catch {
     return '';
   }
 }
+
+/** '' when the sidecar is gone or not a file. */
+const signatureOf = (sidecar: SidecarRef, s: fs.Stats | undefined): SidecarSignature =>
+  s?.isFile() ? sidecarSignature(sidecar.name, s.size, s.mtimeMs) : '';
