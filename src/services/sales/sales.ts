@@ -51,7 +51,7 @@ export interface Sales {
 }
 
 /** The photographer a line's photo credits (a photo taken down since still counts for them). */
-export function libraryPhotographerOf(library: PhotoLibrary): PhotographerOf {
+function libraryPhotographerOf(library: PhotoLibrary): PhotographerOf {
   return (eventSlug, number) =>
     (library.findPhoto(eventSlug, number) ?? library.findHiddenPhoto(eventSlug, number))?.metadata?.photographer;
 }
