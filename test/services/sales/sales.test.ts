@@ -11,13 +11,9 @@ import { writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
 import { photoWithMetadata } from '../../support/xmp-fixtures.js';
 
 const EVENT = 'AX2025';
-const line = (photoNumber: string, quantity: number, unitCents: number) => ({
-  photoNumber,
-  size: '4x6',
-  quantity,
-  unitCents,
-  lineCents: quantity * unitCents,
-});
+/** Four-by-six prints of one photo at $5 or $7 each. */
+const prints = (photoNumber: string, quantity: number, unitCents: number) =>
+  ({ photoNumber, size: '4x6', quantity, unitCents, lineCents: quantity * unitCents }) as const;
 
 test('a photographer sees each order cut to their lines; one with none of theirs gets an empty row', async (t) => {
   const dataDir = await tempDir(t);
@@ -34,9 +30,9 @@ test('a photographer sees each order cut to their lines; one with none of theirs
   const mixed = await orderIn(app, 'paid', {
     eventSlug: EVENT,
     prefix: 'AX25',
-    items: [line('1', 2, 500), line('2', 1, 700)],
+    items: [prints('1', 2, 500), prints('2', 1, 700)],
   });
-  await orderIn(app, 'paid', { eventSlug: EVENT, prefix: 'AX25', items: [line('2', 1, 700)] });
+  await orderIn(app, 'paid', { eventSlug: EVENT, prefix: 'AX25', items: [prints('2', 1, 700)] });
 
   const everyone = await app.sales.visibleOrders({}, { eventSlug: EVENT });
   expect(everyone).toHaveLength(2);
