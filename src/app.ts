@@ -1,10 +1,11 @@
 /**
  * The application as a Fastify plugin. Tests import `buildApp`; `server.ts` alone listens.
  *
- * Registration order is the architecture:
- *   1. infrastructure  (config, errors, HTTP conventions, OpenAPI, readiness)
- *   2. services        (each decorates the instance with one narrow interface)
- *   3. routes          (depend on the interfaces only, never on sharp, nodemailer, ...)
+ * Registration order is the architecture, one list per layer:
+ *   1. infrastructure  (plugins/index.ts: config, errors, HTTP conventions, OpenAPI, readiness, web)
+ *   2. services        (services/index.ts: each decorates the instance with one narrow interface
+ *                       and declares the plugins it needs; the store first, so it closes last)
+ *   3. routes          (routes/index.ts: depend on the interfaces only, never on sharp, nodemailer, ...)
  */
 import type { Server } from 'node:http';
 import Fastify, {
@@ -16,7 +17,7 @@ import Fastify, {
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
-import errorHandler, { clientErrorHandler, sendError, toAppError } from './errors/handler.js';
+import { clientErrorHandler, sendError, toAppError } from './errors/handler.js';
 import { holdPrivateUmask } from './lib/data-dir.js';
 import { connectionCap, descriptorLimit } from './lib/descriptors.js';
 import { createFrontDoor, type FrontDoor } from './lib/front-door.js';
@@ -25,72 +26,11 @@ import { requestIdGenerator } from './lib/request-id.js';
 import { requestLoggerFactory } from './lib/request-logger.js';
 import { securityHeaders } from './lib/security-headers.js';
 import configPlugin from './plugins/config.js';
-import dataDir from './plugins/data-dir.js';
-import httpConventions from './plugins/http-conventions.js';
-import openapi from './plugins/openapi.js';
-import readiness from './plugins/readiness.js';
-import web from './plugins/web.js';
-import faceStatusRoutes from './routes/admin/faces.js';
-import adminRoutes from './routes/admin/index.js';
-import intakeRoutes from './routes/admin/intake.js';
-import meRoutes from './routes/admin/me.js';
-import mirrorRoutes from './routes/admin/mirror.js';
-import salesRoutes from './routes/admin/sales.js';
-import tokenRoutes from './routes/admin/tokens.js';
-import captchaRoutes from './routes/captcha/index.js';
-import couponRoutes from './routes/coupons/index.js';
-import downloadRoutes from './routes/downloads/index.js';
-import eventRoutes from './routes/events/index.js';
-import feedbackRoutes from './routes/feedback/index.js';
-import fulfilmentRoutes from './routes/fulfilment/index.js';
-import faceSearchRoutes from './routes/gallery/face-search.js';
-import finderRoutes from './routes/gallery/finder.js';
-import galleryRoutes from './routes/gallery/index.js';
-import photoLinkRoutes from './routes/gallery/photo-link.js';
-import photoLookupRoutes from './routes/gallery/photo-lookup.js';
-import takedownRequestRoutes from './routes/gallery/takedown.js';
-import imageRoutes from './routes/images/index.js';
-import labelRoutes from './routes/labels/index.js';
-import operationsRoutes from './routes/operations/index.js';
-import orderRoutes from './routes/orders/index.js';
-import orderLookupRoutes from './routes/orders/lookup.js';
-import verifyRoutes from './routes/orders/verify.js';
-import paymentRoutes from './routes/payments/index.js';
-import pushRoutes from './routes/push/index.js';
-import quoteRoutes from './routes/quote/index.js';
-import settingsRoutes from './routes/settings/index.js';
-import takedownRoutes from './routes/takedowns/index.js';
-import address from './services/address/plugin.js';
-import adminAuth, { type Terminal } from './services/admin-auth/plugin.js';
-import businessSettings from './services/business-settings/plugin.js';
-import captcha from './services/captcha/plugin.js';
-import downloads from './services/downloads/plugin.js';
-import events from './services/events/plugin.js';
-import faces from './services/faces/plugin.js';
-import finderArrivals from './services/finder/arrivals-plugin.js';
-import photoCodes from './services/finder/codes-plugin.js';
-import finder from './services/finder/plugin.js';
-import images from './services/images/plugin.js';
-import intake from './services/intake/plugin.js';
-import labels from './services/labels/plugin.js';
-import mirror from './services/mirror/plugin.js';
-import notifier from './services/notifier/plugin.js';
-import orderChanges from './services/orders/changes-plugin.js';
-import orderIntake from './services/orders/plugin.js';
-import payments from './services/payments/plugin.js';
-import photos from './services/photos/plugin.js';
-import printing from './services/printing/plugin.js';
-import prints from './services/prints/plugin.js';
-import push from './services/push/plugin.js';
-import rateLimits from './services/rate-limit/plugin.js';
-import store from './services/store/plugin.js';
-import takedowns from './services/takedowns/plugin.js';
+import { INFRASTRUCTURE } from './plugins/index.js';
+import { ROUTES } from './routes/index.js';
+import { SERVICES, type ServiceOptions } from './services/index.js';
 
-type AppOptions = {
-  config: Config;
-  /** The operator's terminal, when stdout is one: a generated admin token is shown there, never logged. */
-  terminal?: Terminal | undefined;
-};
+type AppOptions = ServiceOptions & { config: Config };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -171,73 +111,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
-  // 1. infrastructure
+  // 1. infrastructure (plugins/index.ts)
   await fastify.register(configPlugin, { config: opts.config });
-  await fastify.register(dataDir); // private before anything is written to it
-  await fastify.register(errorHandler);
-  await fastify.register(httpConventions);
-  await fastify.register(openapi);
-  await fastify.register(readiness);
-  await fastify.register(web); // the browser app; before the gallery routes, whose paths it shares
-
-  // 2. services
-  await fastify.register(store); // first, so it is closed last (Fastify closes in reverse order)
-  await fastify.register(businessSettings); // needs store: name, return address, public URL for labels, cards, mail
-  await fastify.register(mirror); // needs store; the spreadsheet mirror's worker
-  await fastify.register(photoCodes); // needs store: the issued codes the finder answers
-  await fastify.register(adminAuth, { terminal: opts.terminal });
-  await fastify.register(rateLimits); // needs adminAuth (admins are not limited)
-  await fastify.register(captcha);
-  await fastify.register(photos);
-  await fastify.register(images); // needs photos
-  await fastify.register(intake); // needs photos and images: new photos' codes and thumbnails
-  await fastify.register(events); // needs photos and store
-  await fastify.register(finder); // needs photos and photoCodes
-  await fastify.register(labels);
-  await fastify.register(prints); // needs photos and events
-  await fastify.register(printing); // needs store, prints and events: the booth's printers over IPP
-  await fastify.register(address);
-  await fastify.register(notifier); // needs store; mail outbox worker
-  await fastify.register(push); // needs store
-  await fastify.register(finderArrivals); // needs photos, store, push, notifier: photo code notices
-  await fastify.register(payments); // needs store; PAYMENT_PROVIDER, null without one
-  await fastify.register(orderIntake); // needs events, photos, captcha, address, notifier, push, payments
-  await fastify.register(orderChanges); // needs store, address, notifier, push, payments, printing
-  await fastify.register(downloads); // needs store and photos
-  await fastify.register(takedowns); // needs store, photos, images, notifier, push
-  await fastify.register(faces); // needs store, photos, images, events; FACE_SEARCH=off starts nothing
-
-  // 3. routes
-  await fastify.register(operationsRoutes);
-  await fastify.register(captchaRoutes);
-  await fastify.register(galleryRoutes);
-  await fastify.register(imageRoutes);
-  await fastify.register(photoLookupRoutes); // GET /api/photos/{event}/{photo}
-  await fastify.register(photoLinkRoutes); // /event/{code}/photo/{number}: the app's page, with link-preview tags
-  await fastify.register(takedownRequestRoutes); // POST /api/photos/{event}/{photo}/takedown
-  await fastify.register(takedownRoutes); // the owner's takedown queue
-  await fastify.register(finderRoutes); // GET /api/finder/{code}
-  await fastify.register(pushRoutes);
-  await fastify.register(eventRoutes);
-  await fastify.register(adminRoutes);
-  await fastify.register(salesRoutes); // GET /api/orders/summary/breakdown
-  await fastify.register(mirrorRoutes); // GET /api/admin/mirror
-  await fastify.register(intakeRoutes); // GET /api/admin/intake
-  await fastify.register(meRoutes); // GET /api/admin/me: the caller's role
-  await fastify.register(settingsRoutes); // GET/PUT /api/settings: the business settings (owner)
-  await fastify.register(tokenRoutes); // /api/admin/tokens: helpers' tokens (owner)
-  await fastify.register(feedbackRoutes);
-  await fastify.register(labelRoutes);
-  await fastify.register(fulfilmentRoutes); // print files, batch labels, CSV export
-  await fastify.register(orderRoutes);
-  await fastify.register(orderLookupRoutes); // POST /api/orders/lookup
-  await fastify.register(quoteRoutes); // POST /api/quote
-  await fastify.register(couponRoutes); // /api/coupons (admin)
-  await fastify.register(downloadRoutes); // GET /api/downloads/{token}
-  await fastify.register(paymentRoutes); // POST /api/payments/stripe/webhook (raw body, own JSON parser)
-  await fastify.register(verifyRoutes); // /api/orders/verify (the confirmation link)
-  await fastify.register(faceSearchRoutes); // /api/events/{eventCode}/face-search and selfie takedowns
-  await fastify.register(faceStatusRoutes); // GET /api/faces/status
+  for (const plugin of INFRASTRUCTURE) await fastify.register(plugin);
+  // 2. services (services/index.ts): each names the plugins it needs, and Fastify checks them
+  for (const plugin of SERVICES) await fastify.register(plugin, { terminal: opts.terminal });
+  // 3. routes (routes/index.ts)
+  for (const plugin of ROUTES) await fastify.register(plugin);
 }
 
 /** A ready-to-use instance with the app registered (not listening). */

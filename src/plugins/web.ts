@@ -13,7 +13,8 @@
  *   order API reads. The check is a route-level hook on those routes only (added from
  *   `onRoute`), two `indexOf`s on the header: the JSON hot path keeps its speed. A plugin
  *   that knows a page's data may answer its navigations with more in the HTML
- *   (`appPages.onNavigation`: the gallery puts its first page there, routes/gallery/page-document.ts).
+ *   (`appPages.add`: the gallery puts its first page there, routes/gallery/page-document.ts; a
+ *   photo's link carries its Open Graph tags for any client not asking for JSON, photo-link.ts).
  * - Any other unknown GET path that a browser navigates to gets index.html with 404 (the app
  *   shows "page not found"); API paths and non-HTML requests keep the JSON 404.
  *
@@ -30,11 +31,16 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config/env.js';
 
 /** The built app's index.html and the headers every page of it carries. */
-export type AppDocument = { readonly index: Buffer; readonly headers: Readonly<Record<string, string>> };
+export type AppDocument = {
+  readonly index: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Sends the page (503 and a note while the app is not built), `head` added at the end of its `<head>`. */
+  send(reply: FastifyReply, status?: number, head?: string): FastifyReply;
+};
 
 /**
- * Answers a browser navigation to a gallery path with the app's document (and more); false
- * leaves it to the plain index.html.
+ * Answers a request for a gallery path with the app's document (and more); false leaves it to
+ * the next answer, then to the plain index.html (a navigation) or the gallery's JSON (any other).
  */
 export type NavigationAnswer = (
   request: FastifyRequest,
@@ -42,9 +48,20 @@ export type NavigationAnswer = (
   document: AppDocument,
 ) => boolean | Promise<boolean>;
 
+/**
+ * A gallery path whose page is more than index.html, and which requests it answers:
+ * `navigations`, a browser asking for HTML (the gallery puts its first page in it,
+ * routes/gallery/page-document.ts); `all-but-json`, any client that does not ask for JSON, as
+ * link-preview fetchers send `Accept: *\/*` or none (a photo's Open Graph tags,
+ * routes/gallery/photo-link.ts). The `all-but-json` pages are asked first, then the others,
+ * each in the order added.
+ */
+export type AppPage = { requests: 'navigations' | 'all-but-json'; answer: NavigationAnswer };
+
 declare module 'fastify' {
   interface FastifyInstance {
-    appPages: { onNavigation(answer: NavigationAnswer): void };
+    /** The gallery paths whose pages carry more (plugins/web.ts). */
+    appPages: { add(page: AppPage): void };
   }
 }
 
@@ -104,24 +121,6 @@ For development, <code>npm run dev:web</code> serves it with hot reload.</p>
 </body></html>
 `;
 
-/**
- * A gallery path whose page carries tags of its own in `<head>` (a photo's link preview:
- * src/routes/gallery/photo-link.ts). `head` answers the tags, or null when the page shows
- * nothing (404). Such a page is HTML for every client that does not ask for JSON: link
- * preview fetchers send `Accept: *\/*` or none.
- */
-export type PageHead = {
-  test(path: string): boolean;
-  head(request: FastifyRequest): Promise<string | null>;
-};
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Gallery pages whose `<head>` carries more (link previews). */
-    webPages: { add(page: PageHead): void };
-  }
-}
-
 /** Asked for JSON explicitly (the app's own fetches), rather than a page. */
 function wantsJson(accept: string | undefined): boolean {
   return (accept?.includes('application/json') ?? false) && !prefersHtml(accept);
@@ -172,32 +171,29 @@ export default fp(
         .send(head && built ? withHead(index, head) : index);
     }
 
-    const answers: NavigationAnswer[] = [];
-    fastify.decorate('appPages', { onNavigation: (answer: NavigationAnswer) => void answers.push(answer) });
-    const document: AppDocument = { index, headers: pageHeaders };
-    /** The first answer that takes the navigation, else the plain page. */
-    async function navigate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      for (const answer of answers) if (await answer(request, reply, document)) return;
-      sendPage(reply);
-    }
-    const heads: PageHead[] = [];
-    fastify.decorate('webPages', { add: (page: PageHead) => heads.push(page) });
+    const document: AppDocument = { index, headers: pageHeaders, send: sendPage };
+    const pages: AppPage[] = [];
+    let pagesForAll = 0;
+    fastify.decorate('appPages', {
+      add(page: AppPage) {
+        // Stable: `all-but-json` pages first, each kind in the order added.
+        pages.splice(page.requests === 'all-but-json' ? pagesForAll++ : pages.length, 0, page);
+      },
+    });
 
     // Gallery routes: HTML for a navigation, JSON otherwise. Registered before the gallery
     // routes (app.ts), so every one of them gets the hook.
     const negotiate: onRequestAsyncHookHandler = async (request, reply) => {
       reply.header('vary', 'Accept');
       const accept = request.headers.accept;
-      const own = heads.length > 0 && !wantsJson(accept) ? heads.find((h) => h.test(request.url)) : undefined;
-      if (own) {
-        const head = await own.head(request);
-        return sendPage(reply, head === null ? 404 : 200, head ?? '');
+      const navigation = prefersHtml(accept);
+      // The JSON path: two `indexOf`s unless a page answers other clients too.
+      if (!navigation && (pagesForAll === 0 || wantsJson(accept))) return;
+      for (const page of pages) {
+        if (page.requests === 'navigations' && !(navigation && built)) continue;
+        if (await page.answer(request, reply, document)) return reply;
       }
-      if (prefersHtml(accept)) {
-        if (!built || answers.length === 0) return sendPage(reply);
-        await navigate(request, reply);
-        return reply;
-      }
+      if (navigation) return sendPage(reply);
     };
     fastify.addHook('onRoute', (route) => {
       if (!GALLERY_ROUTE.test(route.url)) return;

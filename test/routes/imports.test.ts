@@ -10,7 +10,9 @@ const ROUTES = 'src/routes';
 
 test('no route folder imports from another route folder (only from ../common)', async () => {
   const crossings: string[] = [];
-  for (const area of await readdir(ROUTES)) {
+  // The folders are the areas; src/routes/index.ts (the list app.ts registers) is none.
+  const areas = (await readdir(ROUTES, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+  for (const area of areas) {
     for (const file of await readdir(path.join(ROUTES, area), { recursive: true })) {
       if (!file.endsWith('.ts')) continue;
       const text = await readFile(path.join(ROUTES, area, file), 'utf8');

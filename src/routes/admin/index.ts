@@ -15,14 +15,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { centsToDollars } from '../../domain/money.js';
 import type { OrderRecord, OrderStatus } from '../../domain/order.js';
-import { ownShares, summaryOfShares } from '../../domain/photographer-share.js';
-import { photographerSales } from '../../domain/sales.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummaryByPhotographer, toAdminOrder, toApiSummary } from '../../schemas/order.js';
 import { acceptsGzip } from '../common/content-encoding.js';
 import { etagMatches } from '../common/etag.js';
-import { libraryPhotographerOf, libraryPhotoRefs } from '../common/order-photos.js';
+import { libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
 import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
 import {
@@ -70,7 +68,6 @@ const transitionsNote = [
 const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orders } = fastify.store;
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
-  const photographerOfPhoto = libraryPhotographerOf(fastify.photos);
   const listBytes = createOrderListBytes({ photos });
   const view = (o: OrderRecord) => toAdminOrder(o, photos);
 
@@ -152,17 +149,17 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request) => {
       const { eventSlug, by } = request.query;
-      const own = fastify.adminAuth.photographer(request);
-      // A photographer's token: every figure from their lines alone (domain/photographer-share.ts).
-      const shares =
-        own === undefined ? undefined : ownShares(await orders.list({ eventSlug }), photographerOfPhoto, own);
-      const summary = toApiSummary(shares ? summaryOfShares(shares) : await orders.summary({ eventSlug }));
-      if (by !== 'photographer') return summary;
-      const paid = shares ?? (await orders.list({ statuses: ['paid'], eventSlug }));
-      const rows = photographerSales(paid, photographerOfPhoto);
-      const byPhotographer = (
-        own === undefined || rows.length > 0 ? rows : [{ photographer: own, orders: 0, prints: 0, revenueCents: 0 }]
-      ).map((p) => ({
+      // A photographer's token: every figure from their lines alone (services/sales/sales.ts).
+      const sales = await fastify.sales.summary(
+        { photographer: fastify.adminAuth.photographer(request) },
+        {
+          eventSlug,
+          byPhotographer: by === 'photographer',
+        },
+      );
+      const summary = toApiSummary(sales);
+      if (sales.byPhotographer === undefined) return summary;
+      const byPhotographer = sales.byPhotographer.map((p) => ({
         photographer: p.photographer,
         orders: p.orders,
         prints: p.prints,

@@ -8,16 +8,12 @@
  * A route of its own next to `/api/orders/summary` (whose query and response stay as the
  * interface has them); `?eventSlug=` works as on the summary. Paid orders are those of the
  * completed list (status `paid`), read like that list, so the figures agree
- * with `completedCount` and `totalRevenue` of the summary. The grouping is domain/sales.ts.
+ * with `completedCount` and `totalRevenue` of the summary. Which orders and lines the caller
+ * sees, and the grouping, are the sales service's (services/sales/sales.ts).
  */
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { centsToDollars } from '../../domain/money.js';
-import type { OrderRecord } from '../../domain/order.js';
-import { ownShares } from '../../domain/photographer-share.js';
-import { salesBreakdown, UNKNOWN_PHOTOGRAPHER } from '../../domain/sales.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { libraryPhotographerOf } from '../common/order-photos.js';
 import { BreakdownQuery, OrderLines, type OrderLinesT, SalesBreakdown, type SalesBreakdownT } from './sales-schemas.js';
 import { ListQuery } from './schemas.js';
 
@@ -28,14 +24,7 @@ const AUTH_NOTE = [
 ];
 
 const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { photos } = fastify;
-  const { orders } = fastify.store;
-  const photographerOf = libraryPhotographerOf(photos);
-  /** The orders as the caller may see them: a photographer's token, only their share of each. */
-  const visible = (request: FastifyRequest, listed: OrderRecord[]): OrderRecord[] => {
-    const own = fastify.adminAuth.photographer(request);
-    return own === undefined ? listed : ownShares(listed, photographerOf, own);
-  };
+  const { sales, adminAuth } = fastify;
 
   fastify.get(
     '/api/orders/summary/breakdown',
@@ -62,15 +51,17 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request): Promise<SalesBreakdownT> => {
       const { eventSlug, timeZone } = request.query;
-      const paid = visible(request, await orders.list({ statuses: ['paid'], eventSlug }));
-      const { byDay, byEvent } = salesBreakdown(paid, { timeZone });
+      const { byDay, byEvent } = await sales.breakdown(
+        { photographer: adminAuth.photographer(request) },
+        { eventSlug, timeZone },
+      );
       return {
         eventSlug: eventSlug ?? null,
         timeZone,
         byDay: byDay.map((d) => ({ date: d.date, orders: d.orders, revenue: centsToDollars(d.revenueCents) })),
         byEvent: byEvent.map((e) => ({
           eventSlug: e.eventSlug,
-          eventName: photos.getEvent(e.eventSlug)?.name ?? null,
+          eventName: e.eventName,
           orders: e.orders,
           revenue: centsToDollars(e.revenueCents),
         })),
@@ -99,21 +90,22 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request): Promise<OrderLinesT> => {
-      const shown = visible(request, await orders.list({ eventSlug: request.query.eventSlug }));
+      const lines = await sales.lines(
+        { photographer: adminAuth.photographer(request) },
+        { eventSlug: request.query.eventSlug },
+      );
       return {
-        lines: shown.flatMap((o) =>
-          o.items.map((line) => ({
-            orderNumber: o.orderNumber,
-            status: o.status,
-            createdAt: o.createdAt,
-            eventSlug: o.eventSlug,
-            photoNumber: line.photoNumber,
-            photographer: photographerOf(o.eventSlug, line.photoNumber) ?? UNKNOWN_PHOTOGRAPHER,
-            size: line.size,
-            quantity: line.quantity,
-            amount: centsToDollars(line.lineCents),
-          })),
-        ),
+        lines: lines.map(({ order, line, photographer }) => ({
+          orderNumber: order.orderNumber,
+          status: order.status,
+          createdAt: order.createdAt,
+          eventSlug: order.eventSlug,
+          photoNumber: line.photoNumber,
+          photographer,
+          size: line.size,
+          quantity: line.quantity,
+          amount: centsToDollars(line.lineCents),
+        })),
       };
     },
   );

@@ -4,7 +4,6 @@
  * photo library by event and number when the view is made.
  */
 import path from 'node:path';
-import type { PhotographerOf } from '../../domain/sales.js';
 import type { AdminPhoto, PhotoRefs } from '../../schemas/order.js';
 import type { PhotoLibrary } from '../../services/photos/types.js';
 
@@ -27,10 +26,4 @@ export function libraryPhotoRefs(library: PhotoLibrary, publicBaseUrl: string): 
       return library.generation;
     },
   };
-}
-
-/** The photographer a line's photo credits (a photo taken down since still counts for them). */
-export function libraryPhotographerOf(library: PhotoLibrary): PhotographerOf {
-  return (eventSlug, number) =>
-    (library.findPhoto(eventSlug, number) ?? library.findHiddenPhoto(eventSlug, number))?.metadata?.photographer;
 }

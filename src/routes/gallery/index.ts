@@ -82,13 +82,14 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
   }
   // A browser navigating to a page gets the app with the page's first data in it (page-document.ts).
   if (fastify.hasDecorator('appPages')) {
-    fastify.appPages.onNavigation(
-      galleryDocument({
+    fastify.appPages.add({
+      requests: 'navigations',
+      answer: galleryDocument({
         pages,
         isReady: () => library.isReady,
         refresh: () => (snapshot?.needsRefresh() ? snapshot.refresh() : undefined),
       }),
-    );
+    });
   }
   /** A page's bytes as the fast path sends them: gzipped for a client that accepts it (pages.ts). */
   const sendPage = (request: FastifyRequest, reply: FastifyReply, bytes: Buffer) => {

@@ -5,7 +5,7 @@
  * (never the original), and absolute URLs from the public address in the business settings.
  * A photo that is unknown or taken down gets the app's page with 404 and no tags.
  *
- * It is a page of the app (src/plugins/web.ts, `webPages`), answered on the gallery's session
+ * It is a page of the app (src/plugins/web.ts, `appPages`), answered on the gallery's session
  * route whose path it shares; a request that asks for JSON gets the session route's JSON.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -67,7 +67,15 @@ const photoLinkRoutes: FastifyPluginAsync = async (fastify) => {
     ].join('\n');
   }
 
-  fastify.webPages.add({ test: (url) => PHOTO_LINK.test(url), head });
+  fastify.appPages.add({
+    requests: 'all-but-json',
+    async answer(request, reply, document) {
+      if (!PHOTO_LINK.test(request.url)) return false;
+      const tags = await head(request);
+      document.send(reply, tags === null ? 404 : 200, tags ?? '');
+      return true;
+    },
+  });
 };
 
 export default photoLinkRoutes;

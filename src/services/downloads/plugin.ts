@@ -194,4 +194,7 @@ async function downloadsPlugin(fastify: FastifyInstance) {
   );
 }
 
-export default fp(downloadsPlugin, { name: 'downloads', dependencies: ['config', 'store', 'photos'] });
+export default fp(downloadsPlugin, {
+  name: 'downloads',
+  dependencies: ['config', 'store', 'photos', 'business-settings'],
+});

@@ -12,5 +12,5 @@ export default fp(
   async function eventsPlugin(fastify) {
     fastify.decorate('events', createEventCatalog(fastify.photos, fastify.store.eventSettings));
   },
-  { name: 'events', dependencies: ['photos', 'store'] },
+  { name: 'events', dependencies: ['store', 'photos'] },
 );

@@ -19,5 +19,5 @@ export default fp(
     });
     fastify.addHook('onClose', () => arrivals.close());
   },
-  { name: 'finder-arrivals', dependencies: ['config', 'store', 'photos', 'push', 'notifier'] },
+  { name: 'finder-arrivals', dependencies: ['config', 'store', 'business-settings', 'photos', 'push', 'notifier'] },
 );

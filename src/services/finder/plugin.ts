@@ -20,5 +20,5 @@ export default fp(
       : undefined;
     fastify.decorate('finder', createFinder(fastify.photos, registry));
   },
-  { name: 'finder', dependencies: ['photos'] },
+  { name: 'finder', dependencies: ['photos', 'photo-codes'] },
 );

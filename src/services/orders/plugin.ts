@@ -97,5 +97,16 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
 
 export default fp(orderIntakePlugin, {
   name: 'order-intake',
-  dependencies: ['config', 'store', 'events', 'photos', 'captcha', 'address', 'notifier', 'push', 'payments'],
+  dependencies: [
+    'config',
+    'store',
+    'business-settings',
+    'events',
+    'photos',
+    'captcha',
+    'address',
+    'notifier',
+    'push',
+    'payments',
+  ],
 });

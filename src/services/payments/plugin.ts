@@ -86,4 +86,7 @@ async function paymentsPlugin(fastify: FastifyInstance) {
   } satisfies Payments);
 }
 
-export default fp(paymentsPlugin, { name: 'payments', dependencies: ['config', 'store'] });
+export default fp(paymentsPlugin, {
+  name: 'payments',
+  dependencies: ['config', 'store', 'notifier', 'push', 'printing'],
+});

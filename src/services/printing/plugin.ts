@@ -33,4 +33,4 @@ async function printingPlugin(fastify: FastifyInstance) {
   fastify.addHook('preClose', async () => service.stop());
 }
 
-export default fp(printingPlugin, { name: 'printing', dependencies: ['store', 'prints', 'events'] });
+export default fp(printingPlugin, { name: 'printing', dependencies: ['config', 'store', 'prints', 'events'] });

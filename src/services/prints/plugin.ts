@@ -40,4 +40,4 @@ async function printsPlugin(fastify: FastifyInstance) {
   );
 }
 
-export default fp(printsPlugin, { name: 'prints', dependencies: ['photos', 'events'] });
+export default fp(printsPlugin, { name: 'prints', dependencies: ['config', 'photos', 'events'] });
