@@ -5,7 +5,9 @@
  */
 import { formatItems } from './items.js';
 import { formatCents } from './money.js';
-import type { OrderRecord } from './order.js';
+import { printProgress } from './offers.js';
+import type { OrderLine, OrderRecord } from './order.js';
+import type { CellText } from './order-fields.js';
 
 export function orderAmountsText(o: OrderRecord) {
   return {
@@ -28,4 +30,29 @@ export function orderContact(o: OrderRecord) {
     state: o.state,
     zipCode: o.zipCode,
   };
+}
+
+const flag = (v: boolean) => (v ? 'TRUE' : 'FALSE');
+
+/** A field's value as the text of a cell (the sheet's row, the CSV export): see `CellText`. */
+export function orderCellText(kind: CellText, value: unknown, o: OrderRecord): string {
+  switch (kind) {
+    case 'text':
+      return String(value);
+    case 'orEmpty':
+      return value === null ? '' : String(value);
+    case 'money':
+      return formatCents(value as number);
+    case 'flag':
+      return value === null ? '' : flag(value as boolean);
+    case 'lines':
+      return formatItems(value as OrderLine[]);
+    case 'json':
+      return value === null ? '' : JSON.stringify(value);
+    case 'progress': {
+      // Lines printed of the lines there are to print (digital downloads are never printed).
+      const { printed, toPrint } = printProgress(o);
+      return toPrint === 0 ? '' : `${printed}/${toPrint}`;
+    }
+  }
 }

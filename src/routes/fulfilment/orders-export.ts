@@ -11,7 +11,8 @@ import { ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../../domain
 import { appError } from '../../errors/catalogue.js';
 import { csvRow, UTF8_BOM } from '../../lib/csv.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { ORDER_COLUMNS, toCells } from '../../services/mirror/sheets/layout.js';
+import { ORDER_COLUMNS } from '../../services/mirror/sheets/layout.js';
+import { toCells } from '../../services/mirror/sheets/row-cells.js';
 import { attachment, BINARY, oldestFirst } from './files.js';
 
 /**

@@ -5,7 +5,7 @@
  * A move the rules forbid, or a cell that says nothing the record can hold, throws the same
  * AppError the API answers with; the inbound pass reports it and applies nothing of the row.
  */
-import type { EditableFields, OrderRecord } from '../../domain/order.js';
+import type { OrderRecord } from '../../domain/order.js';
 import {
   type Applied,
   applyFeedbackText,
@@ -15,14 +15,8 @@ import {
   type OrderPatch,
 } from '../../domain/order-changes.js';
 import { appError } from '../../errors/catalogue.js';
-import {
-  ADDRESS_COLUMNS,
-  type ColumnKey,
-  FIELD_COLUMNS,
-  type RowCells,
-  readLines,
-  readStatus,
-} from './sheets/layout.js';
+import { ADDRESS_COLUMNS, type ColumnKey, FIELD_COLUMNS, type RowCells } from './sheets/layout.js';
+import { readLines, readStatus } from './sheets/row-read.js';
 
 const unreadable = (key: ColumnKey, text: string, expected: string) =>
   appError('VALIDATION_FAILED', {

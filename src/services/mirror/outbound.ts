@@ -6,8 +6,9 @@
  * is caught by the next read, which finds the rows by column R (reconcile.ts).
  */
 import type { MirrorPort, PendingOrder } from '../store/ports/mirror.js';
-import { type ColumnKey, ORDER_COLUMNS, toCells } from './sheets/layout.js';
+import { type ColumnKey, ORDER_COLUMNS } from './sheets/layout.js';
 import type { CellWrite, OrderTab } from './sheets/order-tab.js';
+import { toCells } from './sheets/row-cells.js';
 
 export type OutboundResult = { appended: number; updated: number };
 

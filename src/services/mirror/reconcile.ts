@@ -19,8 +19,10 @@ import type { OrderRecord } from '../../domain/order.js';
 import { parseOrderNumber } from '../../domain/order.js';
 import { newId } from '../../lib/ids.js';
 import type { MirrorCells, MirrorProblem, MirrorRow } from '../store/ports/mirror.js';
-import { type ColumnKey, EDITABLE_COLUMNS, parseRow, type RowCells, toCells } from './sheets/layout.js';
+import { type ColumnKey, EDITABLE_COLUMNS, type RowCells } from './sheets/layout.js';
 import type { TabRow } from './sheets/order-tab.js';
+import { toCells } from './sheets/row-cells.js';
+import { parseRow } from './sheets/row-read.js';
 
 export type Conflict = { key: ColumnKey; sheet: string; service: string };
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { isAppError } from '../../../src/errors/catalogue.js';
 import { handEdit } from '../../../src/services/mirror/hand-edit.js';
-import { toCells } from '../../../src/services/mirror/sheets/layout.js';
+import { toCells } from '../../../src/services/mirror/sheets/row-cells.js';
 import { labelOrder } from '../../support/labels-fixtures.js';
 
 const payment = { provider: 'stripe' as const, sessionId: 'cs_test_1', url: 'https://checkout.example/c/1' };

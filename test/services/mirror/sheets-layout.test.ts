@@ -11,15 +11,9 @@ import {
   rowRange,
   rowsOfRange,
 } from '../../../src/services/mirror/sheets/a1.js';
-import {
-  ColumnMap,
-  changedKeys,
-  ORDER_COLUMNS,
-  orderNumberParts,
-  parseRow,
-  type RowCells,
-  toCells,
-} from '../../../src/services/mirror/sheets/layout.js';
+import { ColumnMap, ORDER_COLUMNS, type RowCells } from '../../../src/services/mirror/sheets/layout.js';
+import { changedKeys, toCells } from '../../../src/services/mirror/sheets/row-cells.js';
+import { orderNumberParts, parseRow } from '../../../src/services/mirror/sheets/row-read.js';
 import { SHEET_COLUMNS_A_TO_U } from '../../support/mirror-fixtures.js';
 import { newOrder } from '../../support/store-fixtures.js';
 

@@ -9,8 +9,9 @@
 import type { sheets_v4 } from 'googleapis';
 import type { Logger } from '../../../lib/logger.js';
 import { columnsRange, quoteSheet, rowRange, rowsOfRange } from './a1.js';
-import { type ColumnKey, ColumnMap, headerKey, isBlankRow, ORDER_COLUMNS, type RowCells } from './layout.js';
+import { type ColumnKey, ColumnMap, headerKey, ORDER_COLUMNS, type RowCells } from './layout.js';
 import { backoffMs, isRetryable, type RetryPolicy, sleep, statusOf, withRetry } from './retry.js';
+import { isBlankRow } from './row-read.js';
 
 /** One non-blank row as read: its 1-based row number and its cells. */
 export type TabRow = { row: number; cells: RowCells };

@@ -23,7 +23,16 @@ import {
 } from '../ports/mirror.js';
 import { SqlCoupons } from './coupons.js';
 import type { Db, Param, Queryable, Row } from './db.js';
-import { INSERT_COLUMNS, insertValues, rowToOrder, SELECT_COLUMNS, UPDATE_SQL, updateValues } from './order-rows.js';
+import {
+  INSERT_COLUMNS,
+  insertValues,
+  rowToOrder,
+  SELECT_COLUMNS,
+  UPDATE_LINES_SQL,
+  UPDATE_SQL,
+  updateLinesValues,
+  updateValues,
+} from './order-rows.js';
 import { bool, json, placeholders } from './values.js';
 
 /** The order's columns, qualified (the join with mirror_rows shares `version`). */
@@ -36,8 +45,6 @@ const ROW_COLUMNS = 'order_id, version, cells, sheet_row, removed, written_at';
 const UPSERT_ROW = `INSERT INTO mirror_rows (${ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, cells = excluded.cells,
   sheet_row = excluded.sheet_row, removed = excluded.removed, written_at = excluded.written_at`;
-/** A hand edit of column K changes the lines and the amounts, which UPDATE_SQL leaves alone. */
-const UPDATE_LINES = 'UPDATE orders SET items = ?, subtotal_cents = ?, total_cents = ? WHERE id = ?';
 
 const toMirrorRow = (r: Row, prefix = ''): MirrorRow =>
   MirrorRow.parse({
@@ -140,7 +147,7 @@ export class SqlMirror implements MirrorPort {
           throw new Error(`order ${o.orderNumber} changed under its lock`);
         }
         if (o.subtotalCents !== current.subtotalCents || JSON.stringify(o.items) !== JSON.stringify(current.items)) {
-          await tx.run(UPDATE_LINES, [JSON.stringify(o.items), o.subtotalCents, o.totalCents, o.id]);
+          await tx.run(UPDATE_LINES_SQL, updateLinesValues(o));
         }
         // A hand cancel or void gives the coupon's use back, as the API's does (docs/contract.md, "Selling").
         if (releasesCoupon(current, o)) await SqlCoupons.giveBack(tx, o.couponCode as string);

@@ -1,52 +1,17 @@
 /**
- * An order as a row of table `orders`, on either engine, and back. Every row read is parsed
- * with the domain's `OrderRecord`, so nothing malformed leaves the store.
+ * An order as a row of table `orders`, on either engine, and back. The columns, how each is
+ * held and which writes set it come from the record's field table (src/domain/order-fields.ts),
+ * compiled into the lists below once when the module loads; every row read is parsed with the
+ * domain's `OrderRecord`, so nothing malformed leaves the store.
  *
  * Besides the record's fields the row has `pk` (insertion order: newest first is pk
  * descending), and `prefix` and `seq`, the order number's parts: unique together, they
  * number orders (the next is max(seq) + 1) and find an order by number.
  */
 import { digitalOnly, type OrderRecord, OrderRecord as OrderSchema } from '../../../domain/order.js';
+import { ORDER_FIELD_NAMES, ORDER_FIELDS, type OrderField } from '../../../domain/order-fields.js';
 import type { Param, Row } from './db.js';
 import { bool, json, nullableBool } from './values.js';
-
-/** The columns an INSERT writes, in `insertValues` order. */
-export const INSERT_COLUMNS = [
-  'id',
-  'order_number',
-  'prefix',
-  'seq',
-  'event_slug',
-  'created_at',
-  'updated_at',
-  'customer_name',
-  'customer_email',
-  'customer_phone',
-  'fulfillment_type',
-  'shipping_address',
-  'city',
-  'state',
-  'zip_code',
-  'items',
-  'subtotal_cents',
-  'shipping_fee_cents',
-  'total_cents',
-  'status',
-  'shipping_status',
-  'tracking_number',
-  'feedback',
-  'held',
-  'hold_expires_at',
-  'address_verified',
-  'channel',
-  'version',
-  'history',
-  'pickup_status',
-  'printed',
-  'discount_cents',
-  'coupon_code',
-  'payment',
-] as const;
 
 /**
  * Digital orders in the table. The columns' CHECKs know `ship` and `pickup` (fulfilment) and
@@ -57,131 +22,79 @@ export const INSERT_COLUMNS = [
  */
 const stored = (value: string) => (value === 'digital' ? 'pickup' : value);
 
-function digitalFields(
-  r: Row,
-  items: unknown,
-): { fulfillmentType: unknown; shippingStatus: unknown; pickupStatus: unknown } {
-  if (Array.isArray(items) && digitalOnly(items as { size: string }[])) {
-    return { fulfillmentType: 'digital', shippingStatus: 'digital', pickupStatus: null };
-  }
-  return { fulfillmentType: r.fulfillment_type, shippingStatus: r.shipping_status, pickupStatus: r.pickup_status };
-}
+type Column = {
+  field: OrderField;
+  column: string;
+  write: (value: unknown) => Param;
+  read: (cell: unknown) => unknown;
+};
+
+const asIs = (v: unknown) => v as Param;
+const jsonText = (v: unknown): Param => (v === null ? null : JSON.stringify(v));
+const fromJson = (v: unknown): unknown => (v === null ? null : json(v));
+
+const COLUMNS: readonly Column[] = ORDER_FIELD_NAMES.map((field) => {
+  const { column, storage, schema } = ORDER_FIELDS[field];
+  const nullable = schema.safeParse(null).success;
+  const digitalAware = field === 'fulfillmentType' || field === 'shippingStatus';
+  if (storage === 'json') return { field, column, write: jsonText, read: fromJson };
+  if (storage === 'boolean') return { field, column, write: asIs, read: nullable ? nullableBool : bool };
+  return { field, column, write: digitalAware ? (v) => stored(v as string) : asIs, read: asIs };
+});
+
+/** The columns an INSERT writes, in `insertValues` order: the record's, then the number's parts. */
+export const INSERT_COLUMNS: readonly string[] = [...COLUMNS.map((c) => c.column), 'prefix', 'seq'];
 
 /** What a SELECT reads: every column of the record, and pk. */
-export const SELECT_COLUMNS = `pk, ${INSERT_COLUMNS.join(', ')}`;
+export const SELECT_COLUMNS = `pk, ${COLUMNS.map((c) => c.column).join(', ')}`;
 
 export function insertValues(o: OrderRecord, prefix: string, seq: number): Param[] {
-  return [
-    o.id,
-    o.orderNumber,
-    prefix,
-    seq,
-    o.eventSlug,
-    o.createdAt,
-    o.updatedAt,
-    o.customerName,
-    o.customerEmail,
-    o.customerPhone,
-    stored(o.fulfillmentType),
-    o.shippingAddress,
-    o.city,
-    o.state,
-    o.zipCode,
-    JSON.stringify(o.items),
-    o.subtotalCents,
-    o.shippingFeeCents,
-    o.totalCents,
-    o.status,
-    stored(o.shippingStatus),
-    o.trackingNumber,
-    o.feedback,
-    o.held,
-    o.holdExpiresAt,
-    o.addressVerified,
-    o.channel,
-    o.version,
-    JSON.stringify(o.history),
-    o.pickupStatus,
-    JSON.stringify(o.printed),
-    o.discountCents,
-    o.couponCode,
-    o.payment === null ? null : JSON.stringify(o.payment),
-  ];
+  const values: Param[] = new Array(COLUMNS.length + 2);
+  for (let i = 0; i < COLUMNS.length; i++) {
+    const c = COLUMNS[i] as Column;
+    values[i] = c.write(o[c.field]);
+  }
+  values[COLUMNS.length] = prefix;
+  values[COLUMNS.length + 1] = seq;
+  return values;
 }
+
+/** What a change writes (every field `written: 'change'`); the lines and amounts only a lines edit does. */
+const CHANGED = COLUMNS.filter((c) => ORDER_FIELDS[c.field].written === 'change');
+const LINES = COLUMNS.filter((c) => ORDER_FIELDS[c.field].written === 'lines');
 
 /**
  * Writes what a change may change, with the new version, if the row still has the version the
  * change was made from (the transaction's row lock makes that certain; this makes it checked).
  */
-export const UPDATE_SQL = `UPDATE orders SET updated_at = ?, customer_name = ?, customer_email = ?, customer_phone = ?,
-  fulfillment_type = ?, shipping_address = ?, city = ?, state = ?, zip_code = ?, status = ?, shipping_status = ?,
-  tracking_number = ?, feedback = ?, held = ?, hold_expires_at = ?, address_verified = ?, version = ?, history = ?,
-  pickup_status = ?, printed = ?, payment = ?
+export const UPDATE_SQL = `UPDATE orders SET ${CHANGED.map((c) => `${c.column} = ?`).join(', ')}
   WHERE id = ? AND version = ?`;
 
 export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
-  return [
-    o.updatedAt,
-    o.customerName,
-    o.customerEmail,
-    o.customerPhone,
-    stored(o.fulfillmentType),
-    o.shippingAddress,
-    o.city,
-    o.state,
-    o.zipCode,
-    o.status,
-    stored(o.shippingStatus),
-    o.trackingNumber,
-    o.feedback,
-    o.held,
-    o.holdExpiresAt,
-    o.addressVerified,
-    o.version,
-    JSON.stringify(o.history),
-    o.pickupStatus,
-    JSON.stringify(o.printed),
-    o.payment === null ? null : JSON.stringify(o.payment),
-    o.id,
-    fromVersion,
-  ];
+  const values: Param[] = new Array(CHANGED.length + 2);
+  for (let i = 0; i < CHANGED.length; i++) {
+    const c = CHANGED[i] as Column;
+    values[i] = c.write(o[c.field]);
+  }
+  values[CHANGED.length] = o.id;
+  values[CHANGED.length + 1] = fromVersion;
+  return values;
+}
+
+/** A hand edit of the sheet's lines (column K) changes the lines and the amounts, which UPDATE_SQL leaves alone. */
+export const UPDATE_LINES_SQL = `UPDATE orders SET ${LINES.map((c) => `${c.column} = ?`).join(', ')} WHERE id = ?`;
+
+export function updateLinesValues(o: OrderRecord): Param[] {
+  return [...LINES.map((c) => c.write(o[c.field])), o.id];
 }
 
 export function rowToOrder(r: Row): OrderRecord {
-  const items = json(r.items);
-  const fulfilment = digitalFields(r, items);
-  return OrderSchema.parse({
-    id: r.id,
-    orderNumber: r.order_number,
-    eventSlug: r.event_slug,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    customerName: r.customer_name,
-    customerEmail: r.customer_email,
-    customerPhone: r.customer_phone,
-    fulfillmentType: fulfilment.fulfillmentType,
-    shippingAddress: r.shipping_address,
-    city: r.city,
-    state: r.state,
-    zipCode: r.zip_code,
-    items,
-    subtotalCents: r.subtotal_cents,
-    shippingFeeCents: r.shipping_fee_cents,
-    totalCents: r.total_cents,
-    status: r.status,
-    shippingStatus: fulfilment.shippingStatus,
-    trackingNumber: r.tracking_number,
-    feedback: r.feedback,
-    held: bool(r.held),
-    holdExpiresAt: r.hold_expires_at,
-    addressVerified: nullableBool(r.address_verified),
-    channel: r.channel,
-    version: r.version,
-    history: json(r.history),
-    pickupStatus: fulfilment.pickupStatus,
-    printed: json(r.printed),
-    discountCents: r.discount_cents,
-    couponCode: r.coupon_code,
-    payment: r.payment === null ? null : json(r.payment),
-  });
+  const o: Record<string, unknown> = {};
+  for (const c of COLUMNS) o[c.field] = c.read(r[c.column]);
+  if (Array.isArray(o.items) && digitalOnly(o.items as { size: string }[])) {
+    o.fulfillmentType = 'digital';
+    o.shippingStatus = 'digital';
+    o.pickupStatus = null;
+  }
+  return OrderSchema.parse(o);
 }

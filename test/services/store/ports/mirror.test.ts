@@ -2,7 +2,7 @@
 import { expect, test } from 'vitest';
 import type { OrderRecord } from '../../../../src/domain/order.js';
 import { applyOrderPatch } from '../../../../src/domain/order-changes.js';
-import { toCells } from '../../../../src/services/mirror/sheets/layout.js';
+import { toCells } from '../../../../src/services/mirror/sheets/row-cells.js';
 import { MAX_EVENT_PROBLEMS, type MirrorProblem } from '../../../../src/services/store/ports/mirror.js';
 import { describeOnEngines, reopenStore } from '../../../support/store-engines.js';
 import { ADMIN, newOrder } from '../../../support/store-fixtures.js';
