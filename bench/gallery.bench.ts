@@ -35,10 +35,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import sharp from 'sharp';
-import { startPostgresServer } from '../test/support/postgres-embedded.js';
 import { builtApp, importBuilt } from './lib/built.js';
-import { load } from './lib/http-load.js';
 import { canBoost, canPin, hasCommand, placed, startRole, stopChild } from './lib/processes.js';
 import { type BenchRow, median, printReport } from './lib/report.js';
 
@@ -65,6 +62,16 @@ type ChildMessage =
   | { kind: 'cpu'; us: number };
 
 const self = fileURLToPath(import.meta.url);
+/**
+ * What only the parent uses (sharp to write the photos, autocannon, embedded PostgreSQL) is
+ * imported where it is used: loaded at the top, it sat in every child too, and the index
+ * child's RSS, a target, carried about 30 MB of modules that indexing never touches.
+ */
+const parentOnly = {
+  sharp: async () => (await import('sharp')).default,
+  load: async () => (await import('./lib/http-load.js')).load,
+  startPostgresServer: async () => (await import('../test/support/postgres-embedded.js')).startPostgresServer,
+};
 const role = process.env.GALLERY_BENCH_ROLE;
 
 // ----------------------------------------------------------------------------- children
@@ -230,6 +237,7 @@ function startChild(
 /** The library: one JPEG with EXIF, written PHOTOS times; sync writes are the fastest here. */
 async function writeLibrary(root: string): Promise<number> {
   const started = performance.now();
+  const sharp = await parentOnly.sharp();
   const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#4477aa' } })
     .jpeg({ quality: 60 })
     .withExif({ IFD0: { Make: 'Bench' }, IFD2: { DateTimeOriginal: '2026:07:03 10:00:00' } })
@@ -318,6 +326,7 @@ async function drive(
     const r = JSON.parse(line.slice(7)) as { requests: number; duration_us: number; p99_us: number; errors: number };
     return { rps: r.requests / (r.duration_us / 1e6), requests: r.requests, p99: r.p99_us / 1000, errors: r.errors };
   }
+  const load = await parentOnly.load();
   const r = await load({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -330,6 +339,7 @@ async function drive(
 
 /** The cold index and its restart with the catalogue in an embedded PostgreSQL (fsync on), each in a fresh child. */
 async function postgresIndex(base: string, photosDir: string): Promise<{ cold: number; warm: number; rss: number }> {
+  const startPostgresServer = await parentOnly.startPostgresServer();
   const server = await startPostgresServer({ durable: true });
   try {
     const env = {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import exifr from 'exifr';
 import { imageSize } from 'image-size';
-import { fieldsFromExifr, type MetadataFields, metadataBlocks } from './metadata.js';
+import { fieldsFromExifr, METADATA_IFD0_TAGS, type MetadataFields, metadataBlocks } from './metadata.js';
 
 export type ImageHeader = {
   width: number;
@@ -68,19 +68,32 @@ type ExifTags = { DateTimeOriginal?: unknown; Orientation?: unknown };
 
 /**
  * The capture time and the photographer's metadata in one parse (`mergeOutput: false`: the
- * blocks apart, as metadata.ts reads them). Built per file: XMP and IPTC are parsed only
- * when the chunk holds them.
+ * blocks apart, as metadata.ts reads them). XMP and IPTC are parsed only when the chunk holds
+ * them: one of eight option sets, each made once.
+ *
+ * Made once, not per file: exifr keeps every options object it is given, and what it builds
+ * from it (a dozen Sets), in a module-level Map for the life of the process
+ * (`Options.useCached` in exifr 7). One made per file was never freed: a cold index of 50,000
+ * photos kept about 300 MB of them and spent seconds in garbage collection and in building
+ * them (bench/RESULTS.md, "issue 31, third follow-up").
  */
-function withMetadataOptions(chunk: Uint8Array, isJpeg: boolean): ExifrOptions {
-  const blocks = metadataBlocks(chunk);
-  return {
-    ...exifCommon,
-    ifd0: isJpeg ? blocks.ifd0Tags : ['Orientation', ...blocks.ifd0Tags],
-    exif: ['DateTimeOriginal'],
-    xmp: blocks.xmp,
-    iptc: blocks.iptc,
-    mergeOutput: false,
-  } as unknown as ExifrOptions;
+const metadataOptions = new Map<string, ExifrOptions>();
+export function metadataParseOptions(chunk: Uint8Array, isJpeg: boolean): ExifrOptions {
+  const { xmp, iptc } = metadataBlocks(chunk);
+  const key = `${isJpeg ? 'j' : ''}${xmp ? 'x' : ''}${iptc ? 'i' : ''}`;
+  let options = metadataOptions.get(key);
+  if (!options) {
+    options = {
+      ...exifCommon,
+      ifd0: isJpeg ? [...METADATA_IFD0_TAGS] : ['Orientation', ...METADATA_IFD0_TAGS],
+      exif: ['DateTimeOriginal'],
+      xmp,
+      iptc,
+      mergeOutput: false,
+    } as unknown as ExifrOptions;
+    metadataOptions.set(key, options);
+  }
+  return options;
 }
 
 async function parseTags(
@@ -92,7 +105,7 @@ async function parseTags(
     const tags = (await exifr.parse(source, isJpeg ? exifTimeOnly : exifTimeAndOrientation)) as ExifTags | undefined;
     return { tags };
   }
-  const out = (await exifr.parse(source, withMetadataOptions(source, isJpeg))) as
+  const out = (await exifr.parse(source, metadataParseOptions(source, isJpeg))) as
     | ({ exif?: ExifTags; ifd0?: ExifTags } & Parameters<typeof fieldsFromExifr>[0])
     | undefined;
   return {

@@ -51,14 +51,17 @@ const IPTC_MARK = Buffer.from('Photoshop 3.0');
 const MAX_TEXT = 2000;
 const MAX_KEYWORDS = 100;
 
+/** The IFD0 tags the metadata reads (EXIF Artist), beside the blocks metadataBlocks names. */
+export const METADATA_IFD0_TAGS: readonly string[] = ['Artist'];
+
 /**
- * The exifr block options that read the metadata, for header.ts's one parse of the header
- * chunk: XMP and IPTC only when the chunk holds them (most camera files don't; exifr would
- * look for them anyway), EXIF Artist from IFD0.
+ * The exifr blocks that hold metadata, for header.ts's one parse of the header chunk: XMP and
+ * IPTC only when the chunk holds them (most camera files don't; exifr would look for them
+ * anyway).
  */
-export function metadataBlocks(chunk: Uint8Array): { xmp: boolean; iptc: boolean; ifd0Tags: string[] } {
+export function metadataBlocks(chunk: Uint8Array): { xmp: boolean; iptc: boolean } {
   const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  return { xmp: buf.includes(XMP_MARK), iptc: buf.includes(IPTC_MARK), ifd0Tags: ['Artist'] };
+  return { xmp: buf.includes(XMP_MARK), iptc: buf.includes(IPTC_MARK) };
 }
 
 function text(value: unknown): string | undefined {

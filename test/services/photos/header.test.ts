@@ -1,9 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { HEADER_CHUNK_BYTES, parseExifDate, readImageHeader } from '../../../src/services/photos/header.js';
+import {
+  HEADER_CHUNK_BYTES,
+  metadataParseOptions,
+  parseExifDate,
+  readImageHeader,
+} from '../../../src/services/photos/header.js';
 import { tempDir } from '../../helpers/build.js';
 import { makeImage } from '../../support/photos-fixtures.js';
+import { photoWithMetadata } from '../../support/xmp-fixtures.js';
 
 async function headerOf(dir: string, name: string, data: Buffer) {
   const file = path.join(dir, name);
@@ -30,6 +36,23 @@ describe('image headers', () => {
     expect(parseExifDate('0000:00:00 00:00:00')).toBeNull();
     expect(parseExifDate('yesterday')).toBeNull();
     expect(parseExifDate(undefined)).toBeNull();
+  });
+
+  test('the metadata parse options: one object per kind of header, not one per file (exifr keeps every one it is given)', async () => {
+    const plain = [await makeImage({ width: 60, height: 40 }), await makeImage({ width: 30, height: 20 })];
+    const withXmp = [
+      await photoWithMetadata({ xmp: { rating: 2 } }),
+      await photoWithMetadata({ xmp: { keywords: ['Link'] } }),
+    ];
+    const camera = metadataParseOptions(plain[0] as Buffer, true);
+    expect(metadataParseOptions(plain[1] as Buffer, true)).toBe(camera);
+    expect(camera).toMatchObject({ xmp: false, iptc: false });
+    const lightroom = metadataParseOptions(withXmp[0] as Buffer, true);
+    expect(lightroom).not.toBe(camera);
+    expect(lightroom).toMatchObject({ xmp: true });
+    expect(metadataParseOptions(withXmp[1] as Buffer, true)).toBe(lightroom);
+    // Not a JPEG: the orientation comes from EXIF too.
+    expect(metadataParseOptions(plain[0] as Buffer, false)).toMatchObject({ ifd0: ['Orientation', 'Artist'] });
   });
 
   test('JPEG with EXIF: size and capture time', async (t) => {
