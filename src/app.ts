@@ -90,6 +90,8 @@ type AppOptions = {
   config: Config;
   /** The operator's terminal, when stdout is one: a generated admin token is shown there, never logged. */
   terminal?: Terminal | undefined;
+  /** Fastify's limit on one plugin's start, in ms (0: none; Fastify's default 10 s when unset). Tests pass 0: on a loaded machine a slow start is not a hung plugin. */
+  pluginTimeout?: number | undefined;
 };
 
 declare module 'fastify' {
@@ -252,7 +254,10 @@ export async function buildApp(
   const releaseUmask = holdPrivateUmask();
   const genReqId = requestIdGenerator();
   const frontDoor = createFrontDoor({ requestIdHeader: REQUEST_ID_HEADER, genReqId });
-  const fastify = Fastify(serverOptions(config, logger, frontDoor, genReqId)).withTypeProvider<ZodTypeProvider>();
+  const fastify = Fastify({
+    ...serverOptions(config, logger, frontDoor, genReqId),
+    ...(options.pluginTimeout === undefined ? {} : { pluginTimeout: options.pluginTimeout }),
+  }).withTypeProvider<ZodTypeProvider>();
   fastify.addHook('onClose', (_instance, done) => {
     releaseUmask();
     done();
