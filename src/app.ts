@@ -30,7 +30,11 @@ import { INFRASTRUCTURE } from './plugins/index.js';
 import { ROUTES } from './routes/index.js';
 import { SERVICES, type ServiceOptions } from './services/index.js';
 
-type AppOptions = ServiceOptions & { config: Config };
+type AppOptions = ServiceOptions & {
+  config: Config;
+  /** Fastify's limit on one plugin's start, in ms (0: none; Fastify's default 10 s when unset). Tests pass 0: on a loaded machine a slow start is not a hung plugin. */
+  pluginTimeout?: number | undefined;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -132,7 +136,10 @@ export async function buildApp(
   const releaseUmask = holdPrivateUmask();
   const genReqId = requestIdGenerator();
   const frontDoor = createFrontDoor({ requestIdHeader: REQUEST_ID_HEADER, genReqId });
-  const fastify = Fastify(serverOptions(config, logger, frontDoor, genReqId)).withTypeProvider<ZodTypeProvider>();
+  const fastify = Fastify({
+    ...serverOptions(config, logger, frontDoor, genReqId),
+    ...(options.pluginTimeout === undefined ? {} : { pluginTimeout: options.pluginTimeout }),
+  }).withTypeProvider<ZodTypeProvider>();
   fastify.addHook('onClose', (_instance, done) => {
     releaseUmask();
     done();

@@ -75,7 +75,9 @@ export async function build(t: TestContext, opts: BuildOptions = {}): Promise<Te
   const level = opts.env?.LOG_LEVEL ?? 'info';
   const env = opts.logLines ? { LOG_LEVEL: level, ...opts.env } : opts.env;
   const logger = opts.logLines ? collectingLogger(level, opts.logLines) : undefined;
-  const app = (await buildApp(testConfig(dataDir, env), logger)) as unknown as TestApp;
+  // No plugin start-up limit: a loaded machine makes starts slow, not wrong (a hung one still
+  // fails, on the test's timeout).
+  const app = (await buildApp(testConfig(dataDir, env), logger, { pluginTimeout: 0 })) as unknown as TestApp;
   app.dataDir = dataDir;
   t.onTestFinished(() => app.close());
   if (!opts.noReady) await app.ready();

@@ -21,14 +21,21 @@ function hostOf(args: unknown[]): string | undefined {
   return undefined; // a path: unix socket
 }
 
-const original = net.Socket.prototype.connect;
-net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
-  // A trailing dot names the same host (`localhost.` is loopback).
-  const host = hostOf(args)?.replace(/\.+$/, '');
-  if (host !== undefined && !loopback.has(host) && !host.startsWith('127.')) {
-    const err = Object.assign(new Error(`tests may not reach the internet (tried ${host})`), { code: 'ENETUNREACH' });
-    process.nextTick(() => this.destroy(err));
-    return this;
-  }
-  return (original as (...a: unknown[]) => net.Socket).apply(this, args);
-} as typeof net.Socket.prototype.connect;
+// Once per process: with `isolate: false` a worker runs this file again for every test file,
+// and each run would wrap the guard in another guard.
+const GUARDED = Symbol.for('convention-photo-service.no-internet');
+const original = net.Socket.prototype.connect as typeof net.Socket.prototype.connect & { [GUARDED]?: true };
+if (!original[GUARDED]) {
+  const guarded = function guardedConnect(this: net.Socket, ...args: unknown[]) {
+    // A trailing dot names the same host (`localhost.` is loopback).
+    const host = hostOf(args)?.replace(/\.+$/, '');
+    if (host !== undefined && !loopback.has(host) && !host.startsWith('127.')) {
+      const err = Object.assign(new Error(`tests may not reach the internet (tried ${host})`), { code: 'ENETUNREACH' });
+      process.nextTick(() => this.destroy(err));
+      return this;
+    }
+    return (original as (...a: unknown[]) => net.Socket).apply(this, args);
+  } as typeof net.Socket.prototype.connect & { [GUARDED]?: true };
+  guarded[GUARDED] = true;
+  net.Socket.prototype.connect = guarded;
+}

@@ -37,6 +37,9 @@ export async function startWebServer(webDir: string, env: Record<string, string>
       ALTCHA_MAX_NUMBER: '2000',
       ...env,
     }),
+    false,
+    // No plugin start-up limit: a loaded machine makes starts slow, not wrong.
+    { pluginTimeout: 0 },
   );
   await app.listen({ host: '127.0.0.1', port });
   const address = app.server.address();

@@ -38,11 +38,16 @@ describe('address plugin', () => {
       address: { zip: '20500-0005' },
     });
     stub.failWith.address = 'hang';
+    // The stub never answers, so only the budget's timer can end the lookup (its reason names
+    // ADDRESS_VERIFY_TIMEOUT_MS);
+    // no upper bound read from a clock, which a loaded machine would break.
     const started = performance.now();
-    expect(await app.addressVerifier.verify(WHITE_HOUSE)).toMatchObject({ status: 'unverified' });
+    expect(await app.addressVerifier.verify(WHITE_HOUSE)).toEqual({
+      status: 'unverified',
+      reason: 'no answer within 1000 ms',
+    });
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(990);
-    expect(elapsed).toBeLessThan(2000);
   });
 
   test('smarty talks to SMARTY_BASE_URL with the configured credentials', async (t) => {

@@ -87,11 +87,12 @@ describe('Smarty US Street API verifier', () => {
   test('a lookup that never answers is unverified within the budget', async (t) => {
     const stub = await startSmartyStub(t);
     stub.failWith.answer = 'hang';
+    // The stub never answers, so only the budget's timer can end the lookup (its reason says so);
+    // no upper bound read from a clock, which a loaded machine would break.
     const started = performance.now();
     const check = await verifier(stub, { timeoutMs: 250 }).verify(WHITE_HOUSE);
     const elapsed = performance.now() - started;
     expect(check).toEqual({ status: 'unverified', reason: 'no answer within 250 ms' });
     expect(elapsed).toBeGreaterThanOrEqual(240);
-    expect(elapsed).toBeLessThan(1500);
   });
 });

@@ -76,9 +76,9 @@ describe.each(['turnstile', 'hcaptcha', 'recaptcha'] as const)('%s', (provider) 
   test('the provider does not answer in time: 503 CAPTCHA_UNAVAILABLE with Retry-After; the token is not spent', async (t) => {
     const { stub, submit } = await appWithProvider(t, provider, { CAPTCHA_VERIFY_TIMEOUT_MS: '300' });
     stub.answer = () => ({ kind: 'hang' });
-    const started = Date.now();
+    // The provider never answers: only CAPTCHA_VERIFY_TIMEOUT_MS can end the request (a hang
+    // fails on the test's timeout; no clock bound, which a loaded machine would break).
     const res = await submit('good');
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(res.statusCode).toBe(503);
     expect(errorBody.parse(res.json()).code).toBe('CAPTCHA_UNAVAILABLE');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);

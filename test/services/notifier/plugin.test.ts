@@ -7,7 +7,6 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { simpleParser } from 'mailparser';
 import { describe, expect, test } from 'vitest';
-import { CANCEL_GRACE_MS } from '../../../src/services/notifier/mail-thread-client.js';
 import { OUTBOX_DIR } from '../../../src/services/notifier/transports/specs.js';
 import { build, type TestApp } from '../../helpers/build.js';
 import { startSendgridStub } from '../../support/mail-sendgrid-stub.js';
@@ -191,9 +190,11 @@ describe('notifier plugin', () => {
     await first.close();
     closed = true;
     const took = Date.now() - started;
-    // The flush's half of SHUTDOWN_GRACE_MS, then the cut-off's grace (and some slack for a busy machine).
+    // The flush's half of SHUTDOWN_GRACE_MS at least. The upper bound is the event itself: close()
+    // returned while the SMTP server still stalls (it never answers; unbounded, close would wait
+    // for the 30 s socket timeout and fail on the test's timeout). No clock bound: a loaded
+    // machine would break one.
     expect(took).toBeGreaterThanOrEqual(500);
-    expect(took).toBeLessThan(500 + CANCEL_GRACE_MS + 1500);
 
     // The stalled server gives up; nothing of the cut-off delivery may react to that.
     await stalling.close();

@@ -12,7 +12,7 @@ import { tempDir } from '../../helpers/build.js';
 import { makeImage, recordingLogger, waitFor, writePhoto } from '../../support/photos-fixtures.js';
 import { usePostgresServer } from '../../support/postgres-server.js';
 
-const pg = usePostgresServer();
+const pg = usePostgresServer({ own: true });
 
 test('while the catalogue is unreachable new photos wait unlisted; listed once it is back', {
   timeout: 120_000,

@@ -5,7 +5,7 @@ import { build } from '../../../helpers/build.js';
 import { usePostgresServer } from '../../../support/postgres-server.js';
 import { newOrder } from '../../../support/store-fixtures.js';
 
-const server = usePostgresServer();
+const server = usePostgresServer({ own: true });
 
 test('PostgreSQL stopped mid-run: 503 STORE_UNAVAILABLE while down, recovery after, nothing acknowledged lost', async (t) => {
   const url = await server().freshDatabase(t);

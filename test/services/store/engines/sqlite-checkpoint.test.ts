@@ -130,17 +130,20 @@ describe('SQLite checkpoint thread', () => {
     // A thread that never answers, and a timer report that asked for a quiet checkpoint.
     vi.spyOn(ckpt, 'checkpointNow').mockReturnValue(new Promise(() => {}));
     (ckpt as unknown as { behind: boolean }).behind = true;
+    const quiet = vi.spyOn(ckpt, 'quietCheckpoint');
     const started = performance.now();
+    // The thread never answers, so this create can only finish through the QUIET_MAX_WAIT_MS
+    // timer (an upper bound read from a clock would fail on a loaded machine; a hang fails on
+    // the test's timeout instead).
     const order = await store.orders.create(newOrder(), { by: 'customer' });
     const waited = performance.now() - started;
     expect(order.orderNumber).toBe('AX25-0001');
     expect(waited).toBeGreaterThanOrEqual(QUIET_MAX_WAIT_MS - 50);
-    expect(waited).toBeLessThan(QUIET_MAX_WAIT_MS + 2000);
+    expect(quiet).toHaveBeenCalledTimes(1);
     // Once per timer report: the next create doesn't wait.
     expect(ckpt.wantsQuiet).toBe(false);
-    const t1 = performance.now();
     await store.orders.create(newOrder(), { by: 'customer' });
-    expect(performance.now() - t1).toBeLessThan(QUIET_MAX_WAIT_MS / 2);
+    expect(quiet).toHaveBeenCalledTimes(1);
   });
 
   it('with the thread gone, the store checkpoints on commit again and says so', async () => {
