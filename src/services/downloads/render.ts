@@ -23,11 +23,13 @@ import sharp from 'sharp';
 
 const DOWNLOAD_QUALITY = 92;
 const MAX_COPYRIGHT = 200;
+/** One object for every call: exifr keeps each options object it is given for good (docs/gallery-internals.md). */
+const COPYRIGHT_ONLY = { pick: ['Copyright'] };
 
 /** The original's EXIF copyright, or '' when there is none (or it can't be read). */
 export async function readCopyright(originalPath: string): Promise<string> {
   try {
-    const tags = (await exifr.parse(originalPath, { pick: ['Copyright'] })) as { Copyright?: unknown } | undefined;
+    const tags = (await exifr.parse(originalPath, COPYRIGHT_ONLY)) as { Copyright?: unknown } | undefined;
     const value = tags?.Copyright;
     return typeof value === 'string'
       ? value
