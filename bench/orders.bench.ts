@@ -45,9 +45,11 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
+import type { OrderRecord } from '../src/domain/order.js';
 import type * as IdsModule from '../src/lib/ids.js';
 import type * as MigrationsModule from '../src/services/store/engines/sqlite/migrations.js';
 import type * as SyncThreadModule from '../src/services/store/engines/sqlite/wal-sync-thread.js';
+import type * as OrderRowsModule from '../src/services/store/sql/order-rows.js';
 import type * as OrdersSqlModule from '../src/services/store/sql/orders.js';
 import type * as StoreModule from '../src/services/store/store.js';
 import { builtApp, importBuilt } from './lib/built.js';
@@ -195,6 +197,7 @@ async function engineStore() {
   );
   const { INSERT_ORDER_SQL, NEXT_SEQUENCE_SQL } =
     await importBuilt<typeof OrdersSqlModule>('services/store/sql/orders.js');
+  const { insertValues } = await importBuilt<typeof OrderRowsModule>('services/store/sql/order-rows.js');
   const { newId } = await importBuilt<typeof IdsModule>('lib/ids.js');
   const file = path.join(need('BENCH_DATA_DIR'), 'engine.db');
   const db = new Database(file);
@@ -207,48 +210,46 @@ async function engineStore() {
   const next = db.prepare<[string], number>(NEXT_SEQUENCE_SQL).pluck();
   const walFd = openSync(`${file}-wal`, 'r+');
   const { sync } = new WalSyncThread();
-  const lines = JSON.stringify(FLOOR_LINES);
   const writeBatch = db.transaction((bodies: Record<string, string>[]) => {
     let seq = next.get('BC') as number;
     for (const b of bodies) {
       const at = new Date().toISOString();
-      // the values in INSERT_COLUMNS order (sql/order-rows.ts)
-      insert.run(
-        newId(),
-        `BC-${String(seq).padStart(4, '0')}`,
-        'BC',
-        seq,
-        EVENT,
-        at,
-        at,
-        b.customerName,
-        b.customerEmail,
-        b.customerPhone,
-        'ship',
-        b.shippingAddress,
-        b.city,
-        b.state,
-        b.zipCode,
-        lines,
-        4000,
-        500,
-        4500,
-        'pending',
-        'ship',
-        '',
-        '',
-        0,
-        null,
-        1,
-        'booth',
-        1,
-        `[{"at":"${at}","action":"create","to":"pending","by":"customer"}]`,
-        null, // pickup_status: the order ships
-        '[]', // printed
-        0, // discount_cents
-        null, // coupon_code
-        null, // payment
-      );
+      // the row as the store writes it (sql/order-rows.ts); SQLite takes booleans as 0/1
+      const order: OrderRecord = {
+        id: newId(),
+        orderNumber: `BC-${String(seq).padStart(4, '0')}`,
+        eventSlug: EVENT,
+        createdAt: at,
+        updatedAt: at,
+        customerName: b.customerName ?? '',
+        customerEmail: b.customerEmail ?? '',
+        customerPhone: b.customerPhone ?? '',
+        fulfillmentType: 'ship',
+        shippingAddress: b.shippingAddress ?? '',
+        city: b.city ?? '',
+        state: b.state ?? '',
+        zipCode: b.zipCode ?? '',
+        items: FLOOR_LINES,
+        subtotalCents: 4000,
+        shippingFeeCents: 500,
+        discountCents: 0,
+        couponCode: null,
+        totalCents: 4500,
+        status: 'pending',
+        shippingStatus: 'ship',
+        trackingNumber: '',
+        feedback: '',
+        held: false,
+        holdExpiresAt: null,
+        addressVerified: true,
+        channel: 'booth',
+        version: 1,
+        history: [{ at, action: 'create', to: 'pending', by: 'customer' }],
+        pickupStatus: null,
+        printed: [],
+        payment: null,
+      };
+      insert.run(insertValues(order, 'BC', seq).map((v) => (typeof v === 'boolean' ? Number(v) : v)));
       seq++;
     }
   });

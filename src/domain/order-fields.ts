@@ -64,274 +64,118 @@ export type SheetColumn = {
   readonly edit?: HandEdit;
 };
 
-type FieldSpec = {
-  readonly schema: z.ZodType;
-  readonly column: string;
-  readonly storage: Storage;
-  readonly written: Written;
-  /** One of the fields an admin may edit before fulfilment (docs/contract.md, "Status and shipping"). */
-  readonly adminEdit?: true;
-  readonly sheet: readonly SheetColumn[];
-};
+/** A field: its zod type, column, storage kind, the writes that set it, its sheet columns, admin-editable. */
+const field = <const S extends z.ZodType, const C extends readonly SheetColumn[], const A extends boolean = false>(
+  schema: S,
+  column: string,
+  storage: Storage,
+  written: Written,
+  sheet: C,
+  adminEdit?: A,
+) => ({ schema, column, storage, written, sheet, adminEdit: (adminEdit ?? false) as A });
+
+/** A sheet column (`edit`: how a hand edit there reaches the record; none: not read back). */
+const cell = <const H extends string, const E extends HandEdit | undefined = undefined>(
+  col: string,
+  header: H,
+  text: CellText,
+  edit?: E,
+) =>
+  ({ col, header, text, ...(edit === undefined ? {} : { edit }) }) as {
+    col: string;
+    header: H;
+    text: CellText;
+    edit: E;
+  };
 
 const text = z.string();
 
-/** In the record's order: the admin-editable fields first. */
+/**
+ * `field(zod type, column, storage, written by, [sheet columns], admin-editable)`, in the
+ * record's order: the fields an admin may edit before fulfilment (docs/contract.md, "Status
+ * and shipping") first.
+ */
 export const ORDER_FIELDS = {
-  customerName: {
-    schema: text,
-    column: 'customer_name',
-    storage: 'text',
-    written: 'change',
-    adminEdit: true,
-    sheet: [{ col: 'C', header: 'customerName', text: 'text', edit: 'field' }],
-  },
-  customerEmail: {
-    schema: text,
-    column: 'customer_email',
-    storage: 'text',
-    written: 'change',
-    adminEdit: true,
-    sheet: [{ col: 'D', header: 'customerEmail', text: 'text', edit: 'field' }],
-  },
-  customerPhone: {
-    schema: text,
-    column: 'customer_phone',
-    storage: 'text',
-    written: 'change',
-    adminEdit: true,
-    sheet: [{ col: 'E', header: 'customerPhone', text: 'text', edit: 'field' }],
-  },
-  fulfillmentType: {
-    schema: FulfillmentType,
-    column: 'fulfillment_type',
-    storage: 'text',
-    written: 'change',
-    adminEdit: true,
-    sheet: [{ col: 'F', header: 'fulfillmentType', text: 'text', edit: 'field' }],
-  },
-  shippingAddress: {
-    schema: text,
-    column: 'shipping_address',
-    storage: 'text',
-    written: 'change',
-    adminEdit: true,
-    sheet: [{ col: 'G', header: 'shippingAddress', text: 'text', edit: 'address' }],
-  },
-  city: {
-    schema: text,
-    column: 'city',
-    storage: 'text',
-    written: 'change',
-    adminEdit: true,
-    sheet: [{ col: 'H', header: 'city', text: 'text', edit: 'address' }],
-  },
-  state: {
-    schema: text,
-    column: 'state',
-    storage: 'text',
-    written: 'change',
-    adminEdit: true,
-    sheet: [{ col: 'I', header: 'state', text: 'text', edit: 'address' }],
-  },
-  zipCode: {
-    schema: text,
-    column: 'zip_code',
-    storage: 'text',
-    written: 'change',
-    adminEdit: true,
-    sheet: [{ col: 'J', header: 'zipCode', text: 'text', edit: 'address' }],
-  },
+  customerName: field(text, 'customer_name', 'text', 'change', [cell('C', 'customerName', 'text', 'field')], true),
+  customerEmail: field(text, 'customer_email', 'text', 'change', [cell('D', 'customerEmail', 'text', 'field')], true),
+  customerPhone: field(text, 'customer_phone', 'text', 'change', [cell('E', 'customerPhone', 'text', 'field')], true),
+  fulfillmentType: field(
+    FulfillmentType,
+    'fulfillment_type',
+    'text',
+    'change',
+    [cell('F', 'fulfillmentType', 'text', 'field')],
+    true,
+  ),
+  shippingAddress: field(
+    text,
+    'shipping_address',
+    'text',
+    'change',
+    [cell('G', 'shippingAddress', 'text', 'address')],
+    true,
+  ),
+  city: field(text, 'city', 'text', 'change', [cell('H', 'city', 'text', 'address')], true),
+  state: field(text, 'state', 'text', 'change', [cell('I', 'state', 'text', 'address')], true),
+  zipCode: field(text, 'zip_code', 'text', 'change', [cell('J', 'zipCode', 'text', 'address')], true),
   /** Opaque unique id (a UUID). */
-  id: {
-    schema: z.string().min(1),
-    column: 'id',
-    storage: 'text',
-    written: 'create',
-    sheet: [{ col: 'R', header: 'id', text: 'text' }],
-  },
+  id: field(z.string().min(1), 'id', 'text', 'create', [cell('R', 'id', 'text')]),
   /** `<eventPrefix>-<sequence>`, sequence zero-padded to 4 digits: `AX25-0001`. */
-  orderNumber: {
-    schema: z.string().regex(/^[A-Z0-9]{1,8}-\d{4,}$/),
-    column: 'order_number',
-    storage: 'text',
-    written: 'create',
-    sheet: [{ col: 'A', header: 'orderNumber', text: 'text' }],
-  },
-  eventSlug: {
-    schema: z.string().min(1),
-    column: 'event_slug',
-    storage: 'text',
-    written: 'create',
-    sheet: [{ col: 'S', header: 'eventSlug', text: 'text' }],
-  },
-  createdAt: {
-    schema: isoTimestamp,
-    column: 'created_at',
-    storage: 'timestamp',
-    written: 'create',
-    sheet: [{ col: 'B', header: 'createdAt', text: 'text' }],
-  },
-  updatedAt: {
-    schema: isoTimestamp,
-    column: 'updated_at',
-    storage: 'timestamp',
-    written: 'change',
-    sheet: [{ col: 'U', header: 'updatedAt', text: 'text' }],
-  },
+  orderNumber: field(z.string().regex(/^[A-Z0-9]{1,8}-\d{4,}$/), 'order_number', 'text', 'create', [
+    cell('A', 'orderNumber', 'text'),
+  ]),
+  eventSlug: field(z.string().min(1), 'event_slug', 'text', 'create', [cell('S', 'eventSlug', 'text')]),
+  createdAt: field(isoTimestamp, 'created_at', 'timestamp', 'create', [cell('B', 'createdAt', 'text')]),
+  updatedAt: field(isoTimestamp, 'updated_at', 'timestamp', 'change', [cell('U', 'updatedAt', 'text')]),
   /** The lines: as text in K (what operators read and edit), and as JSON in Z so a row round-trips. */
-  items: {
-    schema: z.array(OrderLine).min(1),
-    column: 'items',
-    storage: 'json',
-    written: 'lines',
-    sheet: [
-      { col: 'K', header: 'items', text: 'lines', edit: 'lines' },
-      { col: 'Z', header: 'itemsJson', text: 'json' },
-    ],
-  },
-  subtotalCents: {
-    schema: cents,
-    column: 'subtotal_cents',
-    storage: 'integer',
-    written: 'lines',
-    sheet: [{ col: 'L', header: 'subtotal', text: 'money' }],
-  },
-  shippingFeeCents: {
-    schema: cents,
-    column: 'shipping_fee_cents',
-    storage: 'integer',
-    written: 'create',
-    sheet: [{ col: 'M', header: 'shippingFee', text: 'money' }],
-  },
+  items: field(z.array(OrderLine).min(1), 'items', 'json', 'lines', [
+    cell('K', 'items', 'lines', 'lines'),
+    cell('Z', 'itemsJson', 'json'),
+  ]),
+  subtotalCents: field(cents, 'subtotal_cents', 'integer', 'lines', [cell('L', 'subtotal', 'money')]),
+  shippingFeeCents: field(cents, 'shipping_fee_cents', 'integer', 'create', [cell('M', 'shippingFee', 'money')]),
   /** Packages plus the early bird or the coupon: total = subtotal − discount + shipping. */
-  discountCents: {
-    schema: cents,
-    column: 'discount_cents',
-    storage: 'integer',
-    written: 'create',
-    sheet: [{ col: 'AD', header: 'discount', text: 'money' }],
-  },
+  discountCents: field(cents, 'discount_cents', 'integer', 'create', [cell('AD', 'discount', 'money')]),
   /** The coupon the order used (its use is counted while the order is not void or cancelled); null: none. */
-  couponCode: {
-    schema: z.string().min(1).nullable(),
-    column: 'coupon_code',
-    storage: 'text',
-    written: 'create',
-    sheet: [{ col: 'AC', header: 'couponCode', text: 'orEmpty' }],
-  },
-  totalCents: {
-    schema: cents,
-    column: 'total_cents',
-    storage: 'integer',
-    written: 'lines',
-    sheet: [{ col: 'N', header: 'total', text: 'money' }],
-  },
-  status: {
-    schema: OrderStatus,
-    column: 'status',
-    storage: 'text',
-    written: 'change',
-    sheet: [{ col: 'O', header: 'status', text: 'text', edit: 'status' }],
-  },
-  shippingStatus: {
-    schema: ShippingStatus,
-    column: 'shipping_status',
-    storage: 'text',
-    written: 'change',
-    sheet: [{ col: 'P', header: 'shippingStatus', text: 'text', edit: 'shipping' }],
-  },
+  couponCode: field(z.string().min(1).nullable(), 'coupon_code', 'text', 'create', [
+    cell('AC', 'couponCode', 'orEmpty'),
+  ]),
+  totalCents: field(cents, 'total_cents', 'integer', 'lines', [cell('N', 'total', 'money')]),
+  status: field(OrderStatus, 'status', 'text', 'change', [cell('O', 'status', 'text', 'status')]),
+  shippingStatus: field(ShippingStatus, 'shipping_status', 'text', 'change', [
+    cell('P', 'shippingStatus', 'text', 'shipping'),
+  ]),
   /** Empty until shipped with a tracking number. */
-  trackingNumber: {
-    schema: text,
-    column: 'tracking_number',
-    storage: 'text',
-    written: 'change',
-    sheet: [{ col: 'T', header: 'trackingNumber', text: 'text', edit: 'shipping' }],
-  },
+  trackingNumber: field(text, 'tracking_number', 'text', 'change', [cell('T', 'trackingNumber', 'text', 'shipping')]),
   /** Every feedback entry, oldest first, each `[<ISO time>] <text>`, separated by a blank line. */
-  feedback: {
-    schema: text,
-    column: 'feedback',
-    storage: 'text',
-    written: 'change',
-    sheet: [{ col: 'Q', header: 'feedback', text: 'text', edit: 'feedback' }],
-  },
+  feedback: field(text, 'feedback', 'text', 'change', [cell('Q', 'feedback', 'text', 'feedback')]),
   /** High-value orders wait for email confirmation (docs/contract.md, "Notifications"): held orders are in no admin list. */
-  held: {
-    schema: z.boolean(),
-    column: 'held',
-    storage: 'boolean',
-    written: 'change',
-    sheet: [{ col: 'V', header: 'held', text: 'flag' }],
-  },
+  held: field(z.boolean(), 'held', 'boolean', 'change', [cell('V', 'held', 'flag')]),
   /** When an unconfirmed hold is cancelled; null when not held. */
-  holdExpiresAt: {
-    schema: isoTimestamp.nullable(),
-    column: 'hold_expires_at',
-    storage: 'timestamp',
-    written: 'change',
-    sheet: [{ col: 'W', header: 'holdExpiresAt', text: 'orEmpty' }],
-  },
+  holdExpiresAt: field(isoTimestamp.nullable(), 'hold_expires_at', 'timestamp', 'change', [
+    cell('W', 'holdExpiresAt', 'orEmpty'),
+  ]),
   /** Result of the address check: true/false, or null when not checked (pickup, verifier off). */
-  addressVerified: {
-    schema: z.boolean().nullable(),
-    column: 'address_verified',
-    storage: 'boolean',
-    written: 'change',
-    sheet: [{ col: 'X', header: 'addressVerified', text: 'flag' }],
-  },
-  channel: {
-    schema: OrderChannel,
-    column: 'channel',
-    storage: 'text',
-    written: 'create',
-    sheet: [{ col: 'Y', header: 'channel', text: 'text' }],
-  },
+  addressVerified: field(z.boolean().nullable(), 'address_verified', 'boolean', 'change', [
+    cell('X', 'addressVerified', 'flag'),
+  ]),
+  channel: field(OrderChannel, 'channel', 'text', 'create', [cell('Y', 'channel', 'text')]),
   /** Bumped by every write: what a reader compares to know whether its copy is current. */
-  version: {
-    schema: z.number().int().min(1),
-    column: 'version',
-    storage: 'integer',
-    written: 'change',
-    sheet: [],
-  },
+  version: field(z.number().int().min(1), 'version', 'integer', 'change', []),
   /** Every change, oldest first (docs/contract.md, "Fulfilment"); the sheet shows none of it. */
-  history: {
-    schema: z.array(HistoryEntry),
-    column: 'history',
-    storage: 'json',
-    written: 'change',
-    sheet: [],
-  },
+  history: field(z.array(HistoryEntry), 'history', 'json', 'change', []),
   /** Pickup orders: waiting → ready → collected; null for orders that ship. */
-  pickupStatus: {
-    schema: PickupStatus.nullable(),
-    column: 'pickup_status',
-    storage: 'text',
-    written: 'change',
-    sheet: [{ col: 'AA', header: 'pickupStatus', text: 'orEmpty' }],
-  },
+  pickupStatus: field(PickupStatus.nullable(), 'pickup_status', 'text', 'change', [
+    cell('AA', 'pickupStatus', 'orEmpty'),
+  ]),
   /**
    * The lines marked printed, in the order they were marked (docs/contract.md, "Fulfilment");
    * the sheet shows only how many.
    */
-  printed: {
-    schema: z.array(PrintedMark),
-    column: 'printed',
-    storage: 'json',
-    written: 'change',
-    sheet: [{ col: 'AB', header: 'printed', text: 'progress' }],
-  },
+  printed: field(z.array(PrintedMark), 'printed', 'json', 'change', [cell('AB', 'printed', 'progress')]),
   /** The online checkout, once opened (PAYMENT_PROVIDER=stripe). */
-  payment: {
-    schema: OrderPayment.nullable(),
-    column: 'payment',
-    storage: 'json',
-    written: 'change',
-    sheet: [{ col: 'AE', header: 'payment', text: 'json' }],
-  },
-} as const satisfies Record<string, FieldSpec>;
+  payment: field(OrderPayment.nullable(), 'payment', 'json', 'change', [cell('AE', 'payment', 'json')]),
+};
 
 type Fields = typeof ORDER_FIELDS;
 export type OrderField = keyof Fields;
@@ -346,10 +190,10 @@ const shape = Object.fromEntries(ORDER_FIELD_NAMES.map((k) => [k, ORDER_FIELDS[k
 export const OrderRecord = z.object(shape);
 export type OrderRecord = z.infer<typeof OrderRecord>;
 
-type AdminEditable = { [K in OrderField]: Fields[K] extends { adminEdit: true } ? K : never }[OrderField];
+type AdminEditable = { [K in OrderField]: Fields[K]['adminEdit'] extends true ? K : never }[OrderField];
 
 /** The fields an admin may edit before fulfilment (docs/contract.md, "Status and shipping"). */
-export const EDITABLE_FIELDS = ORDER_FIELD_NAMES.filter((k): k is AdminEditable => 'adminEdit' in ORDER_FIELDS[k]);
+export const EDITABLE_FIELDS = ORDER_FIELD_NAMES.filter((k): k is AdminEditable => ORDER_FIELDS[k].adminEdit);
 export const EditableFields = OrderRecord.pick(
   Object.fromEntries(EDITABLE_FIELDS.map((k) => [k, true])) as { [K in AdminEditable]: true },
 );
