@@ -62,6 +62,7 @@ type ChildMessage =
   | { kind: 'cpu'; us: number };
 
 const self = fileURLToPath(import.meta.url);
+const INDEX_CHILD = fileURLToPath(new URL('./children/library-index.mjs', import.meta.url));
 /**
  * What only the parent uses (sharp to write the photos, autocannon, embedded PostgreSQL) is
  * imported where it is used: loaded at the top, it sat in every child too, and the index
@@ -75,37 +76,6 @@ const parentOnly = {
 const role = process.env.GALLERY_BENCH_ROLE;
 
 // ----------------------------------------------------------------------------- children
-
-async function runIndexChild(): Promise<void> {
-  const { createPhotoLibrary } =
-    await importBuilt<typeof import('../src/services/photos/library.js')>('services/photos/library.js');
-  const { openStore } = await importBuilt<typeof import('../src/services/store/store.js')>('services/store/store.js');
-  const log = pino({ level: 'warn' }, pino.destination(2));
-  const dataDir = need('BENCH_DATA_DIR');
-  // The system of record as the server opens it (its open and migration are not timed).
-  const url = process.env.BENCH_DATABASE_URL;
-  const store = url
-    ? await openStore({ engine: 'postgres', connectionString: url })
-    : await openStore({ engine: 'sqlite', file: path.join(dataDir, 'orders.db') });
-  const started = performance.now();
-  const cpuStarted = process.cpuUsage();
-  const lib = createPhotoLibrary({
-    photosDir: need('BENCH_PHOTOS_DIR'),
-    dataDir,
-    catalogue: store.photoCatalogue,
-    log,
-    rescanIntervalMs: 0,
-    watch: false,
-  });
-  await lib.start();
-  const ms = performance.now() - started;
-  const cpuMs = cpuMsSince(cpuStarted);
-  const mem = process.memoryUsage();
-  const photos = lib.photosOf(EVENT)?.length ?? 0;
-  await lib.close();
-  await store.close();
-  send({ kind: 'indexed', ms, cpuMs, rss: mem.rss, heapUsed: mem.heapUsed, photos });
-}
 
 /**
  * The restart's floor, its same-run baseline: list every folder and stat every file (the
@@ -207,8 +177,7 @@ function answerCpuQueries(): void {
   });
 }
 
-if (role === 'index') await runIndexChild().then(() => process.exit(0));
-else if (role === 'walk') runWalkChild();
+if (role === 'walk') runWalkChild();
 else if (role === 'app') await runAppChild();
 else if (role === 'bare') await runBareChild();
 
@@ -224,11 +193,14 @@ function startChild(
   env: Record<string, string>,
   pinned = false,
 ): Promise<{ child: ChildProcess; msg: ChildMessage }> {
+  // The index child is plain JavaScript under plain node, as the server runs (its RSS is a target).
+  const plain = childRole === 'index';
   return startRole<ChildMessage>({
-    script: self,
+    script: plain ? INDEX_CHILD : self,
+    plain,
     roleVar: 'GALLERY_BENCH_ROLE',
     role: childRole,
-    env,
+    env: plain ? { ...env, BENCH_EVENT: EVENT } : env,
     ...(pinned ? { core: 0 } : {}),
     boost: true,
   });

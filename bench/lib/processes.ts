@@ -45,8 +45,10 @@ export function startRole<M>(opts: {
   env?: Record<string, string>;
   core?: number;
   boost?: boolean;
+  /** A plain `.mjs` run by plain `node`, without this process's loader (tsx). */
+  plain?: boolean;
 }): Promise<{ child: ChildProcess; msg: M }> {
-  const [cmd, cmdArgs] = placed(process.execPath, [...process.execArgv, opts.script], opts);
+  const [cmd, cmdArgs] = placed(process.execPath, [...(opts.plain ? [] : process.execArgv), opts.script], opts);
   const child = spawn(cmd, cmdArgs, {
     env: { ...process.env, ...opts.env, [opts.roleVar]: opts.role },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
