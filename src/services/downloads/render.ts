@@ -19,7 +19,7 @@
  * buffer) and the route streams the file.
  */
 import exifr from 'exifr';
-import sharp from 'sharp';
+import { fullSizeJpegFile } from '../../adapters/sharp.js';
 
 const DOWNLOAD_QUALITY = 92;
 const MAX_COPYRIGHT = 200;
@@ -46,9 +46,5 @@ export async function renderDownload(
   outFile: string,
 ): Promise<{ width: number; height: number }> {
   const copyright = await readCopyright(originalPath);
-  const info = await sharp(originalPath, { failOn: 'error' })
-    .withExif({ IFD0: copyright ? { Copyright: copyright } : {} })
-    .jpeg({ quality: DOWNLOAD_QUALITY, chromaSubsampling: '4:4:4' })
-    .toFile(outFile);
-  return { width: info.width, height: info.height };
+  return fullSizeJpegFile(originalPath, outFile, { copyright, quality: DOWNLOAD_QUALITY });
 }

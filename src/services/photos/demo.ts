@@ -17,7 +17,7 @@
 import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import sharp from 'sharp';
+import { layersJpeg, textPng } from '../../adapters/sharp.js';
 import { escapeHtml } from '../../lib/escape.js';
 import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
 import type { Logger } from '../../lib/logger.js';
@@ -252,51 +252,45 @@ function background(img: DemoImage): Buffer {
   return out;
 }
 
-async function renderText(text: string, sizePt: number, fontfile: string, color: string): Promise<Buffer> {
-  return sharp({
-    text: {
-      text: `<span foreground="${color}">${escapeHtml(text)}</span>`,
+function renderText(text: string, sizePt: number, fontfile: string, color: string) {
+  return textPng(
+    {
+      markup: `<span foreground="${color}">${escapeHtml(text)}</span>`,
       font: `${FONT_FAMILY} ${sizePt}`,
       fontfile,
       rgba: true,
       dpi: 72,
     },
-  })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+    1,
+  );
 }
 
 /** Draws one demo image: JPEG bytes with EXIF DateTimeOriginal set. */
 export async function renderDemoImage(img: DemoImage, fontfile: string = FONT_FILES.regular): Promise<Buffer> {
   const short = Math.min(img.width, img.height);
-  const [numberPng, captionPng] = await Promise.all([
+  const [number, caption] = await Promise.all([
     renderText(`No. ${img.number}`, Math.round(short * 0.2), fontfile, '#ffffff'),
     renderText(img.caption, Math.round(short * 0.032), fontfile, '#ffffffe0'),
   ]);
-  const [numberMeta, captionMeta] = await Promise.all([sharp(numberPng).metadata(), sharp(captionPng).metadata()]);
-  const centred = (outer: number, inner: number | undefined) => Math.max(0, Math.round((outer - (inner ?? 0)) / 2));
-  return (
-    sharp(background(img), { raw: { width: img.width, height: img.height, channels: 3 } })
-      .composite([
-        {
-          input: numberPng,
-          left: centred(img.width, numberMeta.width),
-          top: centred(img.height, numberMeta.height),
-        },
-        {
-          input: captionPng,
-          left: centred(img.width, captionMeta.width),
-          top: Math.max(0, img.height - (captionMeta.height ?? 0) - Math.round(short * 0.05)),
-        },
-      ])
-      // mozjpeg's slow options off: three times faster, and these are demo pictures.
-      .jpeg({ quality: 82, optimiseCoding: false, trellisQuantisation: false, overshootDeringing: false })
-      .withExif({
+  const centred = (outer: number, inner: number) => Math.max(0, Math.round((outer - inner) / 2));
+  return layersJpeg(
+    { data: background(img), width: img.width, height: img.height, channels: 3 },
+    [
+      { input: number.body, left: centred(img.width, number.width), top: centred(img.height, number.height) },
+      {
+        input: caption.body,
+        left: centred(img.width, caption.width),
+        top: Math.max(0, img.height - caption.height - Math.round(short * 0.05)),
+      },
+    ],
+    {
+      quality: 82,
+      exif: {
         IFD0: { Make: 'Convention Photo Service', Model: 'Demo library', Software: 'demo generator' },
         IFD2: { DateTimeOriginal: exifDate(img.takenAt) },
-      })
-      .withXmp(demoXmp(img.metadata))
-      .toBuffer()
+      },
+      xmp: demoXmp(img.metadata),
+    },
   );
 }
 
