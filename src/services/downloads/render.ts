@@ -12,13 +12,13 @@
  *   libvips still writes the orientation and its own format tags (resolution, pixel size,
  *   colour space, EXIF version). That is the one used here; colours are converted to sRGB
  *   and the profile dropped, as for every image the gallery serves.
- * The copyright is read from the original's EXIF (IFD0 Copyright) with exifr.
+ * The copyright is read from the original's EXIF (IFD0 Copyright) with exifr (adapters/exifr.ts).
  *
  * sharp's stream output collects the whole encoded image before it emits it, so this
  * writes to a file (libvips reads and encodes in strips, never the whole image in one
  * buffer) and the route streams the file.
  */
-import exifr from 'exifr';
+import { readCopyrightTag } from '../../adapters/exifr.js';
 import { fullSizeJpegFile } from '../../adapters/sharp.js';
 
 const DOWNLOAD_QUALITY = 92;
@@ -27,8 +27,7 @@ const MAX_COPYRIGHT = 200;
 /** The original's EXIF copyright, or '' when there is none (or it can't be read). */
 export async function readCopyright(originalPath: string): Promise<string> {
   try {
-    const tags = (await exifr.parse(originalPath, { pick: ['Copyright'] })) as { Copyright?: unknown } | undefined;
-    const value = tags?.Copyright;
+    const value = await readCopyrightTag(originalPath);
     return typeof value === 'string'
       ? value
           .replace(/\p{Cc}/gu, ' ')
