@@ -36,7 +36,6 @@ export {
   applyShipping,
   type PrintNote,
   type ShippingPatch,
-  unprintedLines,
 } from './order-fulfilment.js';
 export type { Applied };
 

@@ -45,7 +45,7 @@ export function applyShipping(order: OrderRecord, patch: ShippingPatch, now: Dat
 }
 
 /** The order's print lines (digital files are never printed) not marked printed yet, as 0-based indexes. */
-export function unprintedLines(order: Pick<OrderRecord, 'items' | 'printed'>): number[] {
+function unprintedLines(order: Pick<OrderRecord, 'items' | 'printed'>): number[] {
   const done = new Set(order.printed.map((p) => p.line));
   const out: number[] = [];
   order.items.forEach((line, index) => {
