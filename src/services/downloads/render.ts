@@ -12,25 +12,22 @@
  *   libvips still writes the orientation and its own format tags (resolution, pixel size,
  *   colour space, EXIF version). That is the one used here; colours are converted to sRGB
  *   and the profile dropped, as for every image the gallery serves.
- * The copyright is read from the original's EXIF (IFD0 Copyright) with exifr.
+ * The copyright is read from the original's EXIF (IFD0 Copyright) with exifr (adapters/exifr.ts).
  *
  * sharp's stream output collects the whole encoded image before it emits it, so this
  * writes to a file (libvips reads and encodes in strips, never the whole image in one
  * buffer) and the route streams the file.
  */
-import exifr from 'exifr';
-import sharp from 'sharp';
+import { readCopyrightTag } from '../../adapters/exifr.js';
+import { fullSizeJpegFile } from '../../adapters/sharp.js';
 
 const DOWNLOAD_QUALITY = 92;
 const MAX_COPYRIGHT = 200;
-/** One object for every call: exifr keeps each options object it is given for good (docs/gallery-internals.md). */
-const COPYRIGHT_ONLY = { pick: ['Copyright'] };
 
 /** The original's EXIF copyright, or '' when there is none (or it can't be read). */
 export async function readCopyright(originalPath: string): Promise<string> {
   try {
-    const tags = (await exifr.parse(originalPath, COPYRIGHT_ONLY)) as { Copyright?: unknown } | undefined;
-    const value = tags?.Copyright;
+    const value = await readCopyrightTag(originalPath);
     return typeof value === 'string'
       ? value
           .replace(/\p{Cc}/gu, ' ')
@@ -48,9 +45,5 @@ export async function renderDownload(
   outFile: string,
 ): Promise<{ width: number; height: number }> {
   const copyright = await readCopyright(originalPath);
-  const info = await sharp(originalPath, { failOn: 'error' })
-    .withExif({ IFD0: copyright ? { Copyright: copyright } : {} })
-    .jpeg({ quality: DOWNLOAD_QUALITY, chromaSubsampling: '4:4:4' })
-    .toFile(outFile);
-  return { width: info.width, height: info.height };
+  return fullSizeJpegFile(originalPath, outFile, { copyright, quality: DOWNLOAD_QUALITY });
 }

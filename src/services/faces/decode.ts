@@ -5,7 +5,7 @@
  * as well as 1,024 px did (bench/RESULTS.md). A 24 MP original decodes at 1/8 for this size
  * (libvips shrinks a JPEG while decoding it: the reasoning of the intake's SCAN_SIZE).
  */
-import sharp from 'sharp';
+import { decodeFitted } from '../../adapters/sharp.js';
 import type { FaceTask } from './face-thread.js';
 
 const SCAN_SIZE = 666;
@@ -21,18 +21,15 @@ const MAX_ASPECT = 1.6;
 /** A selfie larger than this is refused before decoding (a phone's 200 MP photo is 200 M). */
 const MAX_INPUT_PIXELS = 250_000_000;
 
-/** Throws when the input is not an image sharp can read. */
+/** Throws when the input is not an image the image library can read. */
 export async function decodeForFaces(input: string | Buffer): Promise<FaceTask> {
-  const { data, info } = await sharp(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
-    .autoOrient()
-    .resize({ width: SCAN_SIZE, height: SCAN_SIZE, fit: 'inside', withoutEnlargement: true })
-    .flatten({ background: '#ffffff' })
-    .toColourspace('srgb')
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  if (info.channels !== 3) throw new Error(`expected 3 channels, got ${info.channels}`);
-  return letterbox(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height);
+  const { data, width, height, channels } = await decodeFitted(input, {
+    size: SCAN_SIZE,
+    pixels: 'rgb',
+    maxInputPixels: MAX_INPUT_PIXELS,
+  });
+  if (channels !== 3) throw new Error(`expected 3 channels, got ${channels}`);
+  return letterbox(new Uint8Array(data.buffer, data.byteOffset, data.length), width, height);
 }
 
 /** Grey bands above and below (or left and right of) a picture wider (or taller) than MAX_ASPECT. */

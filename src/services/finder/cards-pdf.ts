@@ -10,7 +10,7 @@
  * written as they are laid out, with a turn of the event loop after each.
  */
 import type { Readable } from 'node:stream';
-import PDFDocument from 'pdfkit';
+import { createPdf, type PdfDocument } from '../../adapters/pdf.js';
 import { qrModules } from './issue.js';
 
 const IN = 72;
@@ -48,7 +48,7 @@ export type Card = { code: string; url: string };
 /** `K7M2Q9TX` as `K7M2-Q9TX`: easier to read aloud and to type (hyphens are ignored). */
 const spaced = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
 
-function drawQr(doc: PDFKit.PDFDocument, url: string, x: number, y: number, side: number): void {
+function drawQr(doc: PdfDocument, url: string, x: number, y: number, side: number): void {
   const qr = qrModules(url);
   const quiet = 2; // modules of white around it, on top of the card's own margin
   const unit = side / (qr.size + 2 * quiet);
@@ -60,7 +60,7 @@ function drawQr(doc: PDFKit.PDFDocument, url: string, x: number, y: number, side
   doc.fillColor('#000000').fill();
 }
 
-function drawCard(doc: PDFKit.PDFDocument, card: Card, x: number, y: number, w: number, h: number): void {
+function drawCard(doc: PdfDocument, card: Card, x: number, y: number, w: number, h: number): void {
   // Cut marks at the corners, light enough to vanish on perforated stock.
   const tick = 6;
   doc.save().lineWidth(0.3).strokeColor('#b0b0b0');
@@ -115,12 +115,7 @@ function drawCard(doc: PDFKit.PDFDocument, card: Card, x: number, y: number, w: 
 /** The sheet as a PDF stream; pages are written as the reader takes them. */
 export function cardsPdf(cards: readonly Card[], paper: Paper = 'letter'): Readable {
   const layout = LAYOUTS[paper];
-  const doc = new PDFDocument({
-    size: layout.page,
-    margin: 0,
-    autoFirstPage: false,
-    info: { Title: 'Photo code cards', Creator: 'convention-photo-service' },
-  });
+  const doc = createPdf({ title: 'Photo code cards', size: layout.page });
   void (async () => {
     try {
       for (let start = 0; start < cards.length; start += CARDS_PER_PAGE) {

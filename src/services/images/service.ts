@@ -17,7 +17,7 @@ import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import sharp from 'sharp';
+import { IMAGE_LIBRARY_VERSION } from '../../adapters/sharp.js';
 import { appError } from '../../errors/catalogue.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Photo } from '../photos/types.js';
@@ -109,7 +109,7 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
   function diskKey(kind: ImageKind, p: PhotoRef, format: ImageFormat): string {
     const parts = [
       RENDERER_REVISION,
-      sharp.versions.vips,
+      IMAGE_LIBRARY_VERSION,
       kind,
       sizeOf(kind),
       QUALITY[kind][format],

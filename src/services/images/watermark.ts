@@ -3,27 +3,22 @@
  * Noto Sans JP font file, never a system font, as a semi-transparent, rotated RGBA tile
  * that `render.ts` repeats across the whole image.
  */
-import sharp, { type OverlayOptions } from 'sharp';
+import { type Layer, layersPixels, layersPng, type RawImage, rotatePng, textPng } from '../../adapters/sharp.js';
 import { escapeHtml } from '../../lib/escape.js';
 import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
 
-/** Raw, non-premultiplied RGBA pixels, ready for sharp's `composite({ raw, tile: true })`. */
-export type WatermarkTile = { data: Buffer; width: number; height: number; channels: 4 };
+/** Raw, non-premultiplied RGBA pixels, repeated over a preview (adapters/sharp.ts, `renderFitted`). */
+export type WatermarkTile = RawImage;
 
 const ANGLE_DEG = -30;
 /** Opacity of the light text and of its dark shadow: readable on bright and dark photos. */
 const TEXT_ALPHA = 50;
 const SHADOW_ALPHA = 35;
-const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
 /** `<`, `>` and `&` would otherwise be Pango markup. */
-async function renderText(text: string, color: string, alpha: number, px: number) {
+function renderText(text: string, color: string, alpha: number, px: number) {
   const markup = `<span foreground="${color}" fgalpha="${alpha}%">${escapeHtml(text)}</span>`;
-  return sharp({
-    text: { text: markup, font: `${FONT_FAMILY} ${px}`, fontfile: FONT_FILES.regular, rgba: true, dpi: 72 },
-  })
-    .png()
-    .toBuffer({ resolveWithObject: true });
+  return textPng({ markup, font: `${FONT_FAMILY} ${px}`, fontfile: FONT_FILES.regular, rgba: true, dpi: 72 });
 }
 
 /**
@@ -38,22 +33,14 @@ async function renderWatermarkTile(text: string, previewSize: number): Promise<W
     renderText(text, '#ffffff', TEXT_ALPHA, px),
     renderText(text, '#000000', SHADOW_ALPHA, px),
   ]);
-  const { width: textW, height: textH } = light.info;
+  const { width: textW, height: textH } = light;
   // The stamp: light text over its dark shadow, turned once.
-  const flat = await sharp({
-    create: { width: textW + shadow, height: textH + shadow, channels: 4, background: TRANSPARENT },
-  })
-    .composite([
-      { input: dark.data, left: shadow, top: shadow },
-      { input: light.data, left: 0, top: 0 },
-    ])
-    .png()
-    .toBuffer();
-  // Rotation is a separate pass: within one pipeline sharp rotates before compositing.
-  const stamp = await sharp(flat)
-    .rotate(ANGLE_DEG, { background: TRANSPARENT })
-    .png()
-    .toBuffer({ resolveWithObject: true });
+  const flat = await layersPng({ width: textW + shadow, height: textH + shadow }, [
+    { input: dark.body, left: shadow, top: shadow },
+    { input: light.body, left: 0, top: 0 },
+  ]);
+  // Rotation is a separate pass: within one pipeline libvips rotates before compositing.
+  const stamp = await rotatePng(flat, ANGLE_DEG);
 
   // Stamp centres on a lattice turned like the text: along the baseline every stepX,
   // across it every stepY, every other row shifted half a step.
@@ -64,25 +51,18 @@ async function renderWatermarkTile(text: string, previewSize: number): Promise<W
   const stepY = textH + 2 * Math.round(px * 0.5);
   const reach = Math.ceil((previewSize * Math.SQRT2) / Math.min(stepX, stepY)) + 2;
   const half = previewSize / 2;
-  const overlays: OverlayOptions[] = [];
+  const overlays: Layer[] = [];
   for (let j = -reach; j <= reach; j++) {
     for (let i = -reach; i <= reach; i++) {
       const a = i * stepX + (j & 1 ? stepX / 2 : 0);
       const b = j * stepY;
-      const left = Math.round(half + a * along.x + b * across.x - stamp.info.width / 2);
-      const top = Math.round(half + a * along.y + b * across.y - stamp.info.height / 2);
-      const visible =
-        left < previewSize && top < previewSize && left + stamp.info.width > 0 && top + stamp.info.height > 0;
-      if (visible) overlays.push({ input: stamp.data, left, top });
+      const left = Math.round(half + a * along.x + b * across.x - stamp.width / 2);
+      const top = Math.round(half + a * along.y + b * across.y - stamp.height / 2);
+      const visible = left < previewSize && top < previewSize && left + stamp.width > 0 && top + stamp.height > 0;
+      if (visible) overlays.push({ input: stamp.body, left, top });
     }
   }
-  const { data, info } = await sharp({
-    create: { width: previewSize, height: previewSize, channels: 4, background: TRANSPARENT },
-  })
-    .composite(overlays)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: 4 };
+  return layersPixels({ width: previewSize, height: previewSize }, overlays);
 }
 
 /** One tile per (text, size), rendered on first use and shared by every preview after it. */

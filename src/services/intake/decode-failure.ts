@@ -9,15 +9,13 @@
  * Otherwise libvips' last line is the reason, without the "bad seek to <offset>" line it
  * repeats per attempt and without the file's path (the panel names the file already).
  */
-import sharp from 'sharp';
+import { readHeader } from '../../adapters/sharp.js';
 
 export const HEVC_HEIC =
   'a HEIC photo coded with HEVC (as iPhones save them), which this server cannot decode: export it as JPEG, or set the phone’s camera to “Most Compatible”';
 
 export async function decodeFailure(message: string, file: string): Promise<string> {
-  const meta = await sharp(file)
-    .metadata()
-    .catch(() => undefined);
+  const meta = await readHeader(file).catch(() => undefined);
   if (meta?.format === 'heif' && meta.compression === 'hevc') return HEVC_HEIC;
   return inWords(message, file);
 }

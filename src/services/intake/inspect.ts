@@ -7,7 +7,7 @@
  *    first visitor does not wait for them.
  * It runs in the render queue's background lane: after every render a visitor waits for.
  */
-import sharp from 'sharp';
+import { decodeFitted } from '../../adapters/sharp.js';
 import { photoCodeFromQr } from '../../domain/photo-code.js';
 import type { ImageService } from '../images/types.js';
 import type { Inspector, InspectTarget } from '../photos/inspection.js';
@@ -46,21 +46,12 @@ export function createInspector(opts: InspectorOptions): ClosableInspector {
     if (closed) return Promise.reject(new Error('the server is shutting down'));
     const run = opts.images.background(async () => {
       if (closed) throw new Error('the server is shutting down');
-      const { data, info } = await sharp(target.file, { failOn: 'error' })
-        .autoOrient()
-        .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
-        .flatten({ background: '#ffffff' })
-        .ensureAlpha()
-        .raw()
-        .toBuffer({ resolveWithObject: true })
-        .catch(async (err: unknown) => {
-          // Reported as the reason the photo is not listed (the admin's intake panel).
-          throw new Error(await decodeFailure((err as Error).message, target.file));
-        });
-      const code = findCode(await qr.read(data, info.width, info.height));
-      if (code === null) {
-        await opts.images.storeThumbnails(target, { data, width: info.width, height: info.height, channels: 4 });
-      }
+      const pixels = await decodeFitted(target.file, { size, pixels: 'rgba' }).catch(async (err: unknown) => {
+        // Reported as the reason the photo is not listed (the admin's intake panel).
+        throw new Error(await decodeFailure((err as Error).message, target.file));
+      });
+      const code = findCode(await qr.read(pixels.data, pixels.width, pixels.height));
+      if (code === null) await opts.images.storeThumbnails(target, { ...pixels, channels: 4 });
       return { code };
     });
     running.add(run);

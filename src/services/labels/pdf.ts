@@ -14,7 +14,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import PDFDocument from 'pdfkit';
+import { createPdf, type PdfDocument } from '../../adapters/pdf.js';
 import type { OrderLine, OrderRecord } from '../../domain/order.js';
 import { printFileName } from '../../domain/prints.js';
 import { FONT_FILES } from '../../lib/font.js';
@@ -55,7 +55,7 @@ export type BatchPdfOptions = {
   title?: string;
 };
 
-type Doc = PDFKit.PDFDocument;
+type Doc = PdfDocument;
 
 const pt = (r: Region) => ({ left: r.left * PX, top: r.top * PX, width: r.width * PX, height: r.height * PX });
 
@@ -274,12 +274,7 @@ export function renderLabelsPdf(
   returnAddress: string,
   opts: BatchPdfOptions = {},
 ): Readable {
-  const doc = new PDFDocument({
-    autoFirstPage: false,
-    margin: 0,
-    compress: true,
-    info: { Title: opts.title ?? 'Shipping labels', Creator: 'convention-photo-service' },
-  });
+  const doc = createPdf({ title: opts.title ?? 'Shipping labels' });
   const pace = pacer(doc);
   (async () => {
     const f = await fonts();

@@ -15,13 +15,13 @@
  * the return address) is drawn once into a base buffer; a label costs two text renders
  * (top line, recipient), a copy of the base, and one PNG encode.
  *
- * Text is set by Pango (sharp's `text` input) in the bundled font, customer text escaped.
+ * Text is set by Pango (libvips' text input, adapters/sharp.ts) in the bundled font, customer text escaped.
  * Each block is set at the largest size up to its preferred one that fits its region,
  * wrapped to the region's width: the size comes from an estimate first (so most blocks are
  * rendered once), then from the measured overflow, then from libvips' autofit. Nothing is
  * ever cut: a block that still came out bigger than its region is scaled down to fit.
  */
-import sharp, { type CreateText } from 'sharp';
+import { pixelsPng, type RawImage, scalePixels, textPixels } from '../../adapters/sharp.js';
 import { escapeHtml } from '../../lib/escape.js';
 import { FONT_FAMILY, FONT_FILES } from '../../lib/font.js';
 import { type LabelContent, returnAddressLines, topLineText } from './content.js';
@@ -49,11 +49,11 @@ export const REGIONS = {
 
 const BOX_STROKE = 6;
 
-/** Preferred sizes in px (sharp's dpi 72: one point is one pixel). */
+/** Preferred sizes in px (dpi 72: one point is one pixel). */
 const SIZE = { topLine: 46, caption: 28, returnAddress: 36, recipient: 64 };
 
 /** One band of coverage: 0 = paper, 255 = full ink. */
-export type Mask = { data: Buffer; width: number; height: number; channels: number };
+export type Mask = RawImage;
 
 /** A paragraph of a text block: plain text, its size relative to the block's, bold or not. */
 export type Paragraph = { text: string; scale?: number; bold?: boolean };
@@ -100,16 +100,13 @@ function blockMarkup(paragraphs: readonly Paragraph[]): string {
 }
 
 async function renderMask(markup: string, opts: { size: number; width: number; height?: number }): Promise<Mask> {
-  const text: CreateText = {
-    text: markup,
+  return textPixels({
+    markup,
     font: `${FONT_FAMILY} ${opts.size}`,
     fontfile: FONT_FILES.regular,
     width: opts.width,
-    wrap: 'word-char',
     ...(opts.height === undefined ? { dpi: 72 } : { height: opts.height }),
-  };
-  const { data, info } = await sharp({ text }).raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels };
+  });
 }
 
 const fits = (mask: Mask, region: Region) => mask.width <= region.width && mask.height <= region.height;
@@ -135,15 +132,10 @@ export async function renderBlock(block: TextBlock, markup = blockMarkup(block.p
     // Autofit works on Pango's logical extents; should the ink still exceed the region,
     // scale the pixels down rather than cut anything off.
     const scale = Math.min(region.width / mask.width, region.height / mask.height);
-    const { data, info } = await sharp(mask.data, {
-      raw: { width: mask.width, height: mask.height, channels: mask.channels as 1 | 2 | 3 | 4 },
-    })
-      .resize(Math.max(1, Math.floor(mask.width * scale)), Math.max(1, Math.floor(mask.height * scale)), {
-        fit: 'fill',
-      })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    mask = { data, width: info.width, height: info.height, channels: info.channels };
+    mask = await scalePixels(mask, {
+      width: Math.max(1, Math.floor(mask.width * scale)),
+      height: Math.max(1, Math.floor(mask.height * scale)),
+    });
   }
   return mask;
 }
@@ -210,9 +202,7 @@ let boldRegistered: Promise<unknown> | undefined;
  * synthesised one, whichever file later calls name.
  */
 function registerBoldFace(): Promise<unknown> {
-  boldRegistered ??= sharp({ text: { text: 'B', font: `${FONT_FAMILY} Bold 8`, fontfile: FONT_FILES.bold } })
-    .raw()
-    .toBuffer();
+  boldRegistered ??= textPixels({ markup: 'B', font: `${FONT_FAMILY} Bold 8`, fontfile: FONT_FILES.bold });
   return boldRegistered;
 }
 
@@ -272,10 +262,10 @@ export function createPngLabelRenderer(opts: { returnAddress: string }): PngLabe
       inkOnto(page, top, t.left, t.top + Math.floor((t.height - top.height) / 2));
       const r = REGIONS.recipient;
       inkOnto(page, recipient, r.left, r.top + Math.floor((r.height - recipient.height) / 2));
-      return sharp(page, { raw: { width: LABEL_WIDTH, height: LABEL_HEIGHT, channels: 1 } })
-        .withDensity(LABEL_DPI)
-        .png({ compressionLevel: 6 })
-        .toBuffer();
+      return pixelsPng(
+        { data: page, width: LABEL_WIDTH, height: LABEL_HEIGHT, channels: 1 },
+        { dpi: LABEL_DPI, compressionLevel: 6 },
+      );
     },
   };
 }

@@ -4,8 +4,9 @@
  * connection of its own. When that process dies its connection closes and PostgreSQL frees
  * the lock; another process's next try takes it. With SQLite there is one process.
  */
-import pg from 'pg';
+
 import type { Logger } from '../../lib/logger.js';
+import { PostgresAdvisoryLock } from '../store/engines/postgres/advisory-lock.js';
 
 export interface Leader {
   /** Tries to be the mirroring process (cheap when it is already). */
@@ -27,50 +28,13 @@ export function soleLeader(): Leader {
   };
 }
 
-export class PostgresLeader implements Leader {
-  private client: pg.Client | null = null;
-  held = false;
-
-  constructor(
-    private readonly connectionString: string,
-    private readonly log: Logger,
-  ) {}
-
-  async acquire(): Promise<boolean> {
-    if (this.held) return true;
-    try {
-      if (!this.client) {
-        const client = new pg.Client({ connectionString: this.connectionString });
-        client.on('error', (err) => {
-          this.log.warn({ err: err.message }, 'mirror: lost the connection holding the mirror lock');
-          this.drop(client);
-        });
-        client.on('end', () => this.drop(client));
-        await client.connect();
-        this.client = client;
-      }
-      const res = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [MIRROR_LOCK_KEY]);
-      this.held = res.rows[0]?.ok === true;
-      if (this.held) this.log.info({}, 'mirror: this process mirrors the spreadsheet');
-      return this.held;
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'mirror: could not try the mirror lock');
-      if (this.client) this.drop(this.client);
-      return false;
-    }
-  }
-
-  private drop(client: pg.Client): void {
-    if (this.client !== client) return;
-    this.client = null;
-    this.held = false;
-    client.end().catch(() => {});
-  }
-
-  async release(): Promise<void> {
-    const client = this.client;
-    this.client = null;
-    this.held = false;
-    if (client) await client.end().catch(() => {});
+/** The mirror's lock (store/engines/postgres/advisory-lock.ts). */
+export class PostgresLeader extends PostgresAdvisoryLock implements Leader {
+  constructor(connectionString: string, log: Logger) {
+    super(connectionString, MIRROR_LOCK_KEY, log, {
+      held: 'mirror: this process mirrors the spreadsheet',
+      lost: 'mirror: lost the connection holding the mirror lock',
+      failed: 'mirror: could not try the mirror lock',
+    });
   }
 }

@@ -1,12 +1,12 @@
 /**
  * Dimensions and capture time of an image from the first bytes of its file, without
- * decoding it: `image-size` for width/height (and JPEG orientation), `exifr` for
- * DateTimeOriginal. This is what lets 50,000 photos be indexed in a few seconds.
+ * decoding it: `image-size` for width/height (and JPEG orientation), exifr (adapters/exifr.ts)
+ * for DateTimeOriginal. This is what lets 50,000 photos be indexed in a few seconds.
  */
 import fs from 'node:fs';
 import { promisify } from 'node:util';
-import exifr from 'exifr';
 import { imageSize } from 'image-size';
+import { type CaptureTags, readCaptureAndMetadata, readCaptureTags } from '../../adapters/exifr.js';
 import { fieldsFromExifr, METADATA_IFD0_TAGS, type MetadataFields, metadataBlocks } from './metadata.js';
 
 export type ImageHeader = {
@@ -22,39 +22,6 @@ export const HEADER_CHUNK_BYTES = 64 * 1024;
 /** Files whose frame header sits further in (big ICC profiles, XMP) get one larger read, up to this. */
 const MAX_HEADER_BYTES = 4 * 1024 * 1024;
 
-const exifCommon = {
-  gps: false,
-  interop: false,
-  ifd1: false,
-  xmp: false,
-  icc: false,
-  iptc: false,
-  jfif: false,
-  ihdr: false,
-  makerNote: false,
-  userComment: false,
-  translateKeys: true,
-  translateValues: false,
-  // Kept as text: exifr would revive "2026:07:03 10:00:00" in the server's time zone.
-  reviveValues: false,
-  sanitize: false,
-  mergeOutput: true,
-  silentErrors: true,
-};
-// exifr accepts `ifd0: false` and tag lists as block options (see its README); its typings do not.
-type ExifrOptions = Parameters<typeof exifr.parse>[1];
-/** JPEG: image-size already read the orientation, so only the Exif IFD is parsed (twice as fast). */
-const exifTimeOnly = {
-  ...exifCommon,
-  ifd0: false,
-  exif: ['DateTimeOriginal'],
-} as unknown as ExifrOptions;
-const exifTimeAndOrientation = {
-  ...exifCommon,
-  ifd0: ['Orientation'],
-  exif: ['DateTimeOriginal'],
-} as unknown as ExifrOptions;
-
 // The callback API: measured here about 20% faster than FileHandle for 50,000 small reads.
 const openFile = promisify(fs.open);
 const closeFile = promisify(fs.close);
@@ -64,50 +31,20 @@ function readAt(fd: number, buffer: Buffer): Promise<number> {
   });
 }
 
-type ExifTags = { DateTimeOriginal?: unknown; Orientation?: unknown };
-
-/**
- * The capture time and the photographer's metadata in one parse (`mergeOutput: false`: the
- * blocks apart, as metadata.ts reads them). XMP and IPTC are parsed only when the chunk holds
- * them: one of eight option sets, each made once.
- *
- * Made once, not per file: exifr keeps every options object it is given, and what it builds
- * from it (a dozen Sets), in a module-level Map for the life of the process
- * (`Options.useCached` in exifr 7). One made per file was never freed: a cold index of 50,000
- * photos kept about 300 MB of them and spent seconds in garbage collection and in building
- * them (bench/RESULTS.md, "issue 31, third follow-up").
- */
-const metadataOptions = new Map<string, ExifrOptions>();
-export function metadataParseOptions(chunk: Uint8Array, isJpeg: boolean): ExifrOptions {
-  const { xmp, iptc } = metadataBlocks(chunk);
-  const key = `${isJpeg ? 'j' : ''}${xmp ? 'x' : ''}${iptc ? 'i' : ''}`;
-  let options = metadataOptions.get(key);
-  if (!options) {
-    options = {
-      ...exifCommon,
-      ifd0: isJpeg ? [...METADATA_IFD0_TAGS] : ['Orientation', ...METADATA_IFD0_TAGS],
-      exif: ['DateTimeOriginal'],
-      xmp,
-      iptc,
-      mergeOutput: false,
-    } as unknown as ExifrOptions;
-    metadataOptions.set(key, options);
-  }
-  return options;
-}
-
 async function parseTags(
   source: Uint8Array,
   isJpeg: boolean,
   withMetadata: boolean,
-): Promise<{ tags: ExifTags | undefined; metadata?: MetadataFields }> {
-  if (!withMetadata) {
-    const tags = (await exifr.parse(source, isJpeg ? exifTimeOnly : exifTimeAndOrientation)) as ExifTags | undefined;
-    return { tags };
-  }
-  const out = (await exifr.parse(source, metadataParseOptions(source, isJpeg))) as
-    | ({ exif?: ExifTags; ifd0?: ExifTags } & Parameters<typeof fieldsFromExifr>[0])
-    | undefined;
+): Promise<{ tags: CaptureTags | undefined; metadata?: MetadataFields }> {
+  // JPEG: image-size already read the orientation, so only the Exif IFD is parsed (twice as fast).
+  if (!withMetadata) return { tags: await readCaptureTags(source, { orientation: !isJpeg }) };
+  // The capture time and the photographer's metadata in one parse (the blocks apart, as
+  // metadata.ts reads them): XMP and IPTC are parsed only when the chunk holds them.
+  const out = await readCaptureAndMetadata(source, {
+    orientation: !isJpeg,
+    ifd0Tags: METADATA_IFD0_TAGS,
+    ...metadataBlocks(source),
+  });
   return {
     tags: { DateTimeOriginal: out?.exif?.DateTimeOriginal, Orientation: out?.ifd0?.Orientation },
     metadata: fieldsFromExifr(out),
@@ -165,7 +102,7 @@ export async function parseHeader(chunk: Uint8Array, withMetadata = false): Prom
   const size = imageSize(chunk);
   if (!size.width || !size.height) throw new Error('no dimensions in the header');
   const isJpeg = size.type === 'jpg';
-  let tags: ExifTags | undefined;
+  let tags: CaptureTags | undefined;
   let metadata: MetadataFields | undefined = withMetadata ? {} : undefined;
   try {
     const exifSource = size.type === 'webp' ? webpExifBlock(chunk) : chunk;
@@ -250,7 +187,7 @@ export async function readImageHeader(
       throw new IncompleteImageError('the JPEG has no end-of-image marker (still being copied, or cut off)');
     }
     if (header.takenAtMs === null && header.type === 'heif') {
-      const tags = (await exifr.parse(file, exifTimeAndOrientation).catch(() => undefined)) as ExifTags | undefined;
+      const tags = await readCaptureTags(file, { orientation: true }).catch(() => undefined);
       header.takenAtMs = parseExifDate(tags?.DateTimeOriginal);
     }
     const out: ImageHeader = { width: header.width, height: header.height, takenAtMs: header.takenAtMs };

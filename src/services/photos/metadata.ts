@@ -1,8 +1,8 @@
 /**
  * The photographer's metadata (docs/contract.md, "The photographer's metadata"): what
  * Lightroom Classic, Photo Mechanic and Capture One write into a photo's XMP and IPTC, or
- * into an XMP sidecar beside it, read with `exifr` (the one adapter of that library for
- * metadata; header.ts reads the capture time with it from the same bytes, in the same call).
+ * into an XMP sidecar beside it, read with exifr (adapters/exifr.ts; header.ts reads the
+ * capture time from the same bytes, in the same call).
  *
  * Why exifr and not exiftool-vendored (docs/gallery-internals.md, "Reading the
  * photographer's metadata"): exifr parses the 64 KiB header chunk the scan reads anyway, in
@@ -19,15 +19,8 @@
  * - photographer: dc:creator, else photoshop:Credit, else EXIF Artist (IPTC By-line, Credit).
  */
 import fs from 'node:fs';
-import * as exifrModule from 'exifr';
+import { type ExifSections, readXmpSidecar } from '../../adapters/exifr.js';
 import type { PhotoMetadata } from '../store/ports/photo-catalogue.js';
-
-/**
- * exifr's `sidecar`: a named export of its ES module build (what vitest loads), a property of
- * its CommonJS build's default export (what Node loads); its ESM default export lacks it.
- */
-const exifrSidecar: typeof exifrModule.sidecar =
-  (exifrModule as { sidecar?: typeof exifrModule.sidecar }).sidecar ?? exifrModule.default.sidecar;
 
 /** What one source (the file, or its sidecar) says; absent keys: it says nothing. */
 export type MetadataFields = {
@@ -140,8 +133,9 @@ function decodeIptc(iptc: Sections['iptc']): Sections['iptc'] {
 }
 
 /** The fields of exifr's output (`mergeOutput: false`, keys translated). */
-export function fieldsFromExifr(raw: Sections | undefined): MetadataFields {
-  if (!raw) return {};
+export function fieldsFromExifr(sections: ExifSections | undefined): MetadataFields {
+  if (!sections) return {};
+  const raw = sections as Sections;
   const out: Sections = raw.iptc ? { ...raw, iptc: decodeIptc(raw.iptc) } : raw;
   const f: MetadataFields = {};
   const r = rating(out.xmp?.Rating);
@@ -197,7 +191,7 @@ export const sidecarSignature = (name: string, size: number, mtimeMs: number): S
 /** A sidecar's fields; {} when it cannot be read (a sidecar half written is read again once it changes). */
 async function parseSidecar(bytes: Buffer): Promise<MetadataFields> {
   try {
-    return fieldsFromExifr((await exifrSidecar(bytes, { mergeOutput: false }, 'xmp')) as Sections | undefined);
+    return fieldsFromExifr(await readXmpSidecar(bytes));
   } catch {
     return {};
   }

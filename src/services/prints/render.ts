@@ -1,5 +1,5 @@
 /**
- * Original → print file, with sharp. Pure: a path in, bytes out.
+ * Original → print file (the image adapter, adapters/sharp.ts). Pure: a path in, bytes out.
  *
  * The whole photo is scaled so that the crop window becomes exactly the print's pixels, then
  * the print is cut out (domain/prints.ts, `cropPlan`): scaling in the load pipeline lets
@@ -9,7 +9,7 @@
  * sRGB for untagged files, but a tag removes the doubt); 300 dpi goes into the JFIF and EXIF
  * resolution fields. No watermark, ever: these files are what the customer paid for.
  */
-import sharp from 'sharp';
+import { type PrintCut, printJpeg, printJpegFile, readHeader } from '../../adapters/sharp.js';
 import { type Crop, cropPlan, type Inches, PRINT_DPI, printPixels } from '../../domain/prints.js';
 import type { RenderedPrint } from './types.js';
 
@@ -18,33 +18,27 @@ export const PRINT_JPEG_QUALITY = 92;
 
 /** The photo's size as displayed (EXIF orientation applied), from its header alone. */
 async function orientedSize(originalPath: string): Promise<{ width: number; height: number }> {
-  const meta = await sharp(originalPath, { failOn: 'error' }).metadata();
-  const width = meta.autoOrient?.width ?? meta.width;
-  const height = meta.autoOrient?.height ?? meta.height;
+  const { width, height } = await readHeader(originalPath, { strict: true });
   if (!width || !height) throw new Error(`cannot read the size of ${originalPath}`);
   return { width, height };
 }
 
-/** The print's pipeline: sharp set up to write the print file. */
-async function printPipeline(originalPath: string, inches: Inches, crop: Crop | undefined, quality: number) {
+/** Where the print is cut from the photo (the pipeline's settings: adapters/sharp.ts, `printJpeg`). */
+async function printCut(
+  originalPath: string,
+  inches: Inches,
+  crop: Crop | undefined,
+  quality: number,
+): Promise<PrintCut> {
   const photo = await orientedSize(originalPath);
   const print = printPixels(inches, photo);
   const plan = cropPlan(photo, print, crop);
-  const image = sharp(originalPath, { failOn: 'error' })
-    .autoOrient()
-    // `fill`: the scaled size keeps the photo's aspect to within a rounding pixel.
-    .resize(plan.scaled.width, plan.scaled.height, { fit: 'fill' })
-    .extract({ left: plan.left, top: plan.top, width: print.width, height: print.height })
-    .flatten({ background: '#ffffff' })
-    .withIccProfile('srgb')
-    .withDensity(PRINT_DPI)
-    // 4:4:4: no halved colour resolution in a file meant for paper. No optimised Huffman
-    // tables: computing them keeps every coefficient of the print in memory until the end
-    // (40 MB for an 8x10) and takes a second pass; measured on 24 MP originals, two renders at
-    // a time grew the process by 630 MB with them and 300 MB without, 35 % faster, for files
-    // about 13 % larger.
-    .jpeg({ quality, chromaSubsampling: '4:4:4', optimiseCoding: false });
-  return image;
+  return {
+    scaled: plan.scaled,
+    extract: { left: plan.left, top: plan.top, width: print.width, height: print.height },
+    dpi: PRINT_DPI,
+    quality,
+  };
 }
 
 /** One print file, in memory. */
@@ -54,9 +48,7 @@ export async function renderPrint(
   crop: Crop | undefined,
   quality = PRINT_JPEG_QUALITY,
 ): Promise<RenderedPrint> {
-  const image = await printPipeline(originalPath, inches, crop, quality);
-  const { data, info } = await image.toBuffer({ resolveWithObject: true });
-  return { body: data, width: info.width, height: info.height };
+  return printJpeg(originalPath, await printCut(originalPath, inches, crop, quality));
 }
 
 /**
@@ -72,5 +64,5 @@ export async function renderPrintFile(
   file: string,
   quality = PRINT_JPEG_QUALITY,
 ): Promise<void> {
-  await (await printPipeline(originalPath, inches, crop, quality)).toFile(file);
+  await printJpegFile(originalPath, await printCut(originalPath, inches, crop, quality), file);
 }

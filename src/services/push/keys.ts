@@ -4,10 +4,9 @@
  * browsers' subscriptions keep working across restarts.
  */
 import path from 'node:path';
-import webpush from 'web-push';
 import { ConfigError } from '../../config/env.js';
 import { readOrCreateSecret } from '../../lib/secret-file.js';
-import type { VapidKeys } from './service.js';
+import { generateVapidKeys, type VapidKeys } from './web-push.js';
 
 export const VAPID_KEY_FILE = 'vapid-keys.json';
 
@@ -38,7 +37,7 @@ export async function resolveVapidKeys(config: {
   }
   const file = path.join(config.dataDir, VAPID_KEY_FILE);
   const secret = await readOrCreateSecret(file, {
-    generate: () => JSON.stringify(webpush.generateVAPIDKeys()),
+    generate: () => JSON.stringify(generateVapidKeys()),
     minLength: 100,
   });
   let parsed: Partial<VapidKeys>;

@@ -4,7 +4,7 @@
  *
  * - `notifyOrder` returns at once; the subscriptions are looked up and the pushes sent in the
  *   background, at most `concurrency` at a time, each encrypted (aes128gcm) and signed (VAPID)
- *   by `web-push`.
+ *   by `web-push` (web-push.ts).
  * - 404/410 from the push service: the subscription is gone, and is deleted.
  * - 429, 5xx and network errors: retried up to `maxAttempts` in all, after `retryBaseMs`
  *   doubling (or the push service's Retry-After, capped), then given up and logged.
@@ -14,15 +14,13 @@
  */
 import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
-import webpush from 'web-push';
 import type { OrderRecord } from '../../domain/order.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PushSubscriptionRecord, PushSubscriptionsPort } from '../store/ports/push-subscriptions.js';
 import { createPushAgent, ENDPOINT_NOT_PUBLIC, endpointRefusal, type PushAgentOptions } from './egress.js';
 import { type PushAudience, pushPayload } from './payload.js';
 import type { OrderEvent, PushMessage, PushNotifier } from './types.js';
-
-export type VapidKeys = { publicKey: string; privateKey: string };
+import { sendWebPush, type VapidKeys } from './web-push.js';
 
 type PushStore = Pick<PushSubscriptionsPort, 'list' | 'delete'>;
 
@@ -101,7 +99,7 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
   const maxRetryAfterMs = opts.maxRetryAfterMs ?? 30_000;
   const maxQueued = opts.maxQueued ?? 1_000;
   const log = opts.log;
-  const vapidDetails = { subject: opts.subject, publicKey: opts.vapid.publicKey, privateKey: opts.vapid.privateKey };
+  const vapid = { subject: opts.subject, publicKey: opts.vapid.publicKey, privateKey: opts.vapid.privateKey };
   // Every push goes through this agent: it connects only to public addresses.
   const agent = createPushAgent(opts.egress);
   const allow = opts.egress?.allow ?? new Set<string>();
@@ -138,11 +136,10 @@ export function createPushNotifier(opts: PushNotifierOptions): PushNotifierHandl
     for (let attempt = 1; ; attempt++) {
       try {
         await slot(() =>
-          webpush.sendNotification(subscription, body, {
-            vapidDetails,
-            TTL: opts.ttlSeconds ?? 24 * 3600,
-            urgency: 'normal',
-            timeout: opts.timeoutMs ?? 10_000,
+          sendWebPush(subscription, body, {
+            vapid,
+            ttlSeconds: opts.ttlSeconds ?? 24 * 3600,
+            timeoutMs: opts.timeoutMs ?? 10_000,
             agent,
           }),
         );

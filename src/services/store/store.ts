@@ -7,7 +7,7 @@
 import { type Logger, silentLogger } from '../../lib/logger.js';
 import { PostgresEngine, type PostgresEngineOptions } from './engines/postgres/engine.js';
 import { SqliteEngine, type SqliteEngineOptions } from './engines/sqlite/engine.js';
-import { importSheetsSideStore } from './import-sheets-side-store.js';
+import { importSheetsSideStore } from './engines/sqlite/import-sheets-side-store.js';
 import type { AdminTokensPort } from './ports/admin-tokens.js';
 import type { BusinessSettingsPort } from './ports/business-settings.js';
 import type { CaptchaTokensPort } from './ports/captcha-tokens.js';

@@ -1,12 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import {
-  HEADER_CHUNK_BYTES,
-  metadataParseOptions,
-  parseExifDate,
-  readImageHeader,
-} from '../../../src/services/photos/header.js';
+import { captureAndMetadataOptions } from '../../../src/adapters/exifr.js';
+import { HEADER_CHUNK_BYTES, parseExifDate, readImageHeader } from '../../../src/services/photos/header.js';
+import { METADATA_IFD0_TAGS, metadataBlocks } from '../../../src/services/photos/metadata.js';
+
+/** The options header.ts's parse hands exifr for this chunk. */
+function metadataParseOptions(chunk: Buffer, isJpeg: boolean) {
+  return captureAndMetadataOptions({ orientation: !isJpeg, ifd0Tags: METADATA_IFD0_TAGS, ...metadataBlocks(chunk) });
+}
+
 import { tempDir } from '../../helpers/build.js';
 import { makeImage } from '../../support/photos-fixtures.js';
 import { photoWithMetadata } from '../../support/xmp-fixtures.js';

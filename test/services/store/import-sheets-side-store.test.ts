@@ -1,7 +1,7 @@
 /**
  * A Google Sheets deployment of the earlier design kept settings, push subscriptions,
  * idempotency keys and mail in DATA_DIR/sheets-local.db: the first start of the record
- * takes them in, once, on either engine (src/services/store/import-sheets-side-store.ts).
+ * takes them in, once, on either engine (src/services/store/engines/sqlite/import-sheets-side-store.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

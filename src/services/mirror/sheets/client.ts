@@ -11,6 +11,9 @@ import { google, type sheets_v4 } from 'googleapis';
 import { z } from 'zod';
 import { ConfigError } from '../../../config/env.js';
 
+/** The Sheets v4 API as googleapis gives it: what order-tab.ts calls. */
+export type SheetsApi = sheets_v4.Sheets;
+
 const SHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 
 export type ServiceAccount = { email: string; privateKey: string };
@@ -51,10 +54,7 @@ export async function loadServiceAccount(file: string): Promise<ServiceAccount> 
   return { email: parsed.data.client_email, privateKey: parsed.data.private_key };
 }
 
-export function createSheetsApi(
-  account: ServiceAccount,
-  opts: { rootUrl?: string; timeoutMs: number },
-): sheets_v4.Sheets {
+export function createSheetsApi(account: ServiceAccount, opts: { rootUrl?: string; timeoutMs: number }): SheetsApi {
   const auth = new google.auth.JWT({ email: account.email, key: account.privateKey, scopes: [SHEETS_SCOPE] });
   // Self-signed JWT carrying the scope: no call to oauth2.googleapis.com (docs/google-sheets.md).
   auth.useJWTAccessWithScope = true;

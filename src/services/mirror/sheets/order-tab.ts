@@ -6,9 +6,9 @@
  * ids are looked up in column R and only the rows that did not land are written again.
  * Failures that outlast the retries are thrown as they came (the worker reports them).
  */
-import type { sheets_v4 } from 'googleapis';
 import type { Logger } from '../../../lib/logger.js';
 import { columnsRange, quoteSheet, rowRange, rowsOfRange } from './a1.js';
+import type { SheetsApi } from './client.js';
 import { type ColumnKey, ColumnMap, headerKey, ORDER_COLUMNS, type RowCells } from './layout.js';
 import { backoffMs, isRetryable, type RetryPolicy, sleep, statusOf, withRetry } from './retry.js';
 import { isBlankRow } from './row-read.js';
@@ -17,7 +17,7 @@ import { isBlankRow } from './row-read.js';
 export type TabRow = { row: number; cells: RowCells };
 
 export type OrderTabOptions = {
-  api: sheets_v4.Sheets;
+  api: SheetsApi;
   spreadsheetId: string;
   tab: string;
   retry: RetryPolicy;
@@ -30,7 +30,7 @@ export type CellWrite = { row: number; keys: readonly ColumnKey[]; cells: RowCel
 const NEW_TAB_GRID = { rowCount: 1000, columnCount: ORDER_COLUMNS.length };
 
 export class OrderTab {
-  private readonly api: sheets_v4.Sheets;
+  private readonly api: SheetsApi;
   private readonly spreadsheetId: string;
   readonly tab: string;
   private readonly retry: RetryPolicy;

@@ -15,13 +15,13 @@
  */
 import { existsSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { ConfigError } from '../../config/env.js';
-import type { Logger } from '../../lib/logger.js';
-import { EventSettings } from './ports/event-settings.js';
-import { IdempotencyRecord } from './ports/idempotency-keys.js';
-import { MailJob } from './ports/mail-outbox.js';
-import { PushSubscriptionRecord } from './ports/push-subscriptions.js';
-import type { Db } from './sql/db.js';
+import { ConfigError } from '../../../../config/env.js';
+import type { Logger } from '../../../../lib/logger.js';
+import { EventSettings } from '../../ports/event-settings.js';
+import { IdempotencyRecord } from '../../ports/idempotency-keys.js';
+import { MailJob } from '../../ports/mail-outbox.js';
+import { PushSubscriptionRecord } from '../../ports/push-subscriptions.js';
+import type { Db } from '../../sql/db.js';
 
 export async function importSheetsSideStore(db: Db, file: string, log: Logger): Promise<void> {
   if (!existsSync(file)) return;
