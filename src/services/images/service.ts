@@ -68,7 +68,7 @@ export type ImageServiceOptions = {
 };
 
 export type ImageServiceHandle = ImageService & {
-  /** Resolves when every pending disk write has finished (called on app close). */
+  /** Resolves when every render under way and its disk write have finished (called on app close). */
   close(): Promise<void>;
   readonly cacheDir: string;
   /**
@@ -199,17 +199,21 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
       const loading = load(kind, photo, format, key);
       const result = loading.then((r) => r.img);
       inflight.set(mKey, result);
-      loading.then(
-        ({ img, rendered }) => {
-          memory?.set(mKey, img);
-          // Kept in flight until it is on disk, so a cache without memory never renders twice.
-          const stored = rendered ? disk.write(kind, key, img.body, SUFFIX[format]) : Promise.resolve(true);
-          track(stored.finally(() => inflight.delete(mKey)));
-        },
-        (err: Error) => {
-          inflight.delete(mKey);
-          if ((err as { code?: string }).code === 'IMAGE_UNAVAILABLE') failed.set(mKey, err);
-        },
+      // Tracked from the render on, not from the write: a render under way when the app closes
+      // writes its file after close() began, and close() waits for that too.
+      track(
+        loading.then(
+          ({ img, rendered }) => {
+            memory?.set(mKey, img);
+            // Kept in flight until it is on disk, so a cache without memory never renders twice.
+            const stored = rendered ? disk.write(kind, key, img.body, SUFFIX[format]) : Promise.resolve(true);
+            return stored.finally(() => inflight.delete(mKey));
+          },
+          (err: Error) => {
+            inflight.delete(mKey);
+            if ((err as { code?: string }).code === 'IMAGE_UNAVAILABLE') failed.set(mKey, err);
+          },
+        ),
       );
       return result;
     },
@@ -300,7 +304,8 @@ export function createImageService(opts: ImageServiceOptions): ImageServiceHandl
     },
 
     async close() {
-      await Promise.allSettled([...pendingWrites]);
+      // Until none is left: a render that ends while we wait may start its write.
+      while (pendingWrites.size > 0) await Promise.allSettled([...pendingWrites]);
     },
   };
   return service;
