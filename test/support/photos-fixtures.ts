@@ -4,7 +4,7 @@
  * catalogue a library numbers its photos in (a real SQLite store), a logger that records
  * what the library reports, and `waitFor`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { TestContext } from 'vitest';
@@ -48,7 +48,16 @@ export async function writePhoto(
   const dir = path.join(root, event, day, session);
   await mkdir(dir, { recursive: true });
   const target = path.join(dir, file);
-  await writeFile(target, data);
+  // Written beside the library and moved in whole, as a card reader's copy lands: the library
+  // watches its folders, and a half-written file is held back and numbered after the files
+  // that follow it (tests that want a file arriving in pieces write it themselves).
+  const staging = await mkdtemp(path.join(root, '..', '.incoming-'));
+  try {
+    await writeFile(path.join(staging, file), data);
+    await rename(path.join(staging, file), target);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
   return target;
 }
 
