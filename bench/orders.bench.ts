@@ -45,7 +45,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
-import type { OrderRecord } from '../src/domain/order.js';
+import type { NewOrder } from '../src/domain/order.js';
+import type * as OrderChangesModule from '../src/domain/order-changes.js';
 import type * as IdsModule from '../src/lib/ids.js';
 import type * as MigrationsModule from '../src/services/store/engines/sqlite/migrations.js';
 import type * as SyncThreadModule from '../src/services/store/engines/sqlite/wal-sync-thread.js';
@@ -149,36 +150,35 @@ const FLOOR_LINES = [
   { photoNumber: '3', size: '8x10', quantity: 1, unitCents: 2000, lineCents: 2000 },
 ];
 
+/** The order both floors write for one request body: three lines, shipped, from the booth. */
+function floorOrder(b: Record<string, string>): NewOrder {
+  return {
+    prefix: 'BC',
+    eventSlug: EVENT,
+    customerName: b.customerName ?? '',
+    customerEmail: b.customerEmail ?? '',
+    customerPhone: b.customerPhone ?? '',
+    fulfillmentType: 'ship',
+    shippingAddress: b.shippingAddress ?? '',
+    city: b.city ?? '',
+    state: b.state ?? '',
+    zipCode: b.zipCode ?? '',
+    items: FLOOR_LINES,
+    subtotalCents: 4000,
+    shippingFeeCents: 500,
+    totalCents: 4500,
+    held: false,
+    holdExpiresAt: null,
+    addressVerified: true,
+    channel: 'booth',
+  };
+}
+
 /** floor: store. The store as the app builds it (SQLite). */
 async function shippedStore() {
   const { openStore } = await importBuilt<typeof StoreModule>('services/store/store.js');
-  const { newId } = await importBuilt<typeof IdsModule>('lib/ids.js');
   const store = await openStore({ engine: 'sqlite', file: path.join(need('BENCH_DATA_DIR'), 'orders.db') });
-  return (b: Record<string, string>) =>
-    store.orders.create(
-      {
-        id: newId(),
-        prefix: 'BC',
-        eventSlug: EVENT,
-        customerName: b.customerName ?? '',
-        customerEmail: b.customerEmail ?? '',
-        customerPhone: b.customerPhone ?? '',
-        fulfillmentType: 'ship',
-        shippingAddress: b.shippingAddress ?? '',
-        city: b.city ?? '',
-        state: b.state ?? '',
-        zipCode: b.zipCode ?? '',
-        items: FLOOR_LINES,
-        subtotalCents: 4000,
-        shippingFeeCents: 500,
-        totalCents: 4500,
-        held: false,
-        holdExpiresAt: null,
-        addressVerified: true,
-        channel: 'booth',
-      },
-      { by: 'customer' },
-    );
+  return (b: Record<string, string>) => store.orders.create(floorOrder(b), { by: 'customer' });
 }
 
 /**
@@ -198,6 +198,7 @@ async function engineStore() {
   const { INSERT_ORDER_SQL, NEXT_SEQUENCE_SQL } =
     await importBuilt<typeof OrdersSqlModule>('services/store/sql/orders.js');
   const { insertValues } = await importBuilt<typeof OrderRowsModule>('services/store/sql/order-rows.js');
+  const { buildNewOrder } = await importBuilt<typeof OrderChangesModule>('domain/order-changes.js');
   const { newId } = await importBuilt<typeof IdsModule>('lib/ids.js');
   const file = path.join(need('BENCH_DATA_DIR'), 'engine.db');
   const db = new Database(file);
@@ -213,42 +214,9 @@ async function engineStore() {
   const writeBatch = db.transaction((bodies: Record<string, string>[]) => {
     let seq = next.get('BC') as number;
     for (const b of bodies) {
-      const at = new Date().toISOString();
-      // the row as the store writes it (sql/order-rows.ts); SQLite takes booleans as 0/1
-      const order: OrderRecord = {
-        id: newId(),
-        orderNumber: `BC-${String(seq).padStart(4, '0')}`,
-        eventSlug: EVENT,
-        createdAt: at,
-        updatedAt: at,
-        customerName: b.customerName ?? '',
-        customerEmail: b.customerEmail ?? '',
-        customerPhone: b.customerPhone ?? '',
-        fulfillmentType: 'ship',
-        shippingAddress: b.shippingAddress ?? '',
-        city: b.city ?? '',
-        state: b.state ?? '',
-        zipCode: b.zipCode ?? '',
-        items: FLOOR_LINES,
-        subtotalCents: 4000,
-        shippingFeeCents: 500,
-        discountCents: 0,
-        couponCode: null,
-        totalCents: 4500,
-        status: 'pending',
-        shippingStatus: 'ship',
-        trackingNumber: '',
-        feedback: '',
-        held: false,
-        holdExpiresAt: null,
-        addressVerified: true,
-        channel: 'booth',
-        version: 1,
-        history: [{ at, action: 'create', to: 'pending', by: 'customer' }],
-        pickupStatus: null,
-        printed: [],
-        payment: null,
-      };
+      // the record as the store makes it (domain/order-changes.ts), its row as the store writes it
+      // (sql/order-rows.ts); SQLite takes booleans as 0/1
+      const order = buildNewOrder(floorOrder(b), seq, new Date(), newId(), 'customer');
       insert.run(insertValues(order, 'BC', seq).map((v) => (typeof v === 'boolean' ? Number(v) : v)));
       seq++;
     }

@@ -31,6 +31,11 @@ function readAt(fd: number, buffer: Buffer): Promise<number> {
   });
 }
 
+/** What the one parse reads from this header: a JPEG's orientation is already known (image-size). */
+export function metadataParseBlocks(chunk: Uint8Array, isJpeg: boolean) {
+  return { orientation: !isJpeg, ifd0Tags: METADATA_IFD0_TAGS, ...metadataBlocks(chunk) };
+}
+
 async function parseTags(
   source: Uint8Array,
   isJpeg: boolean,
@@ -40,11 +45,7 @@ async function parseTags(
   if (!withMetadata) return { tags: await readCaptureTags(source, { orientation: !isJpeg }) };
   // The capture time and the photographer's metadata in one parse (the blocks apart, as
   // metadata.ts reads them): XMP and IPTC are parsed only when the chunk holds them.
-  const out = await readCaptureAndMetadata(source, {
-    orientation: !isJpeg,
-    ifd0Tags: METADATA_IFD0_TAGS,
-    ...metadataBlocks(source),
-  });
+  const out = await readCaptureAndMetadata(source, metadataParseBlocks(source, isJpeg));
   return {
     tags: { DateTimeOriginal: out?.exif?.DateTimeOriginal, Orientation: out?.ifd0?.Orientation },
     metadata: fieldsFromExifr(out),

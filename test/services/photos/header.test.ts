@@ -2,13 +2,16 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { captureAndMetadataOptions } from '../../../src/adapters/exifr.js';
-import { HEADER_CHUNK_BYTES, parseExifDate, readImageHeader } from '../../../src/services/photos/header.js';
-import { METADATA_IFD0_TAGS, metadataBlocks } from '../../../src/services/photos/metadata.js';
+import {
+  HEADER_CHUNK_BYTES,
+  metadataParseBlocks,
+  parseExifDate,
+  readImageHeader,
+} from '../../../src/services/photos/header.js';
 
 /** The options header.ts's parse hands exifr for this chunk. */
-function metadataParseOptions(chunk: Buffer, isJpeg: boolean) {
-  return captureAndMetadataOptions({ orientation: !isJpeg, ifd0Tags: METADATA_IFD0_TAGS, ...metadataBlocks(chunk) });
-}
+const metadataParseOptions = (chunk: Buffer, isJpeg: boolean) =>
+  captureAndMetadataOptions(metadataParseBlocks(chunk, isJpeg));
 
 import { tempDir } from '../../helpers/build.js';
 import { makeImage } from '../../support/photos-fixtures.js';
