@@ -1,22 +1,17 @@
 /**
  * The browser app's API types are generated from openapi/openapi.json (scripts/api-types.ts),
- * so the app can't drift from the server: the checked-in file is current, and a field the
- * server stops declaring breaks the web app's typecheck where the app reads it.
+ * so the app can't drift from the server: a field the server stops declaring breaks the web
+ * app's typecheck where the app reads it. That the checked-in file is current is
+ * `npm run typecheck:api-types` (part of `npm test`), not repeated here.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-import { API_TYPES_FILE, OPENAPI_FILE, renderApiTypes } from '../../scripts/lib/api-types.js';
+import { OPENAPI_FILE, renderApiTypes } from '../../scripts/lib/api-types.js';
 
 const run = promisify(execFile);
-
-test('web/src/lib/api-schema.ts is what openapi/openapi.json gives (run `npm run api-types`)', async () => {
-  const [doc, file] = await Promise.all([readFile(OPENAPI_FILE, 'utf8'), readFile(API_TYPES_FILE, 'utf8')]);
-  expect(file).toBe(await renderApiTypes(doc));
-  expect(file).toContain('export type Order = ');
-});
 
 // openapi-fetch's per-path types make the app's typecheck about twice as long as hand-typed
 // calls did (51 s against 27 s, measured on a busy 2-core machine): the time allowed is for a busy one.
@@ -35,9 +30,16 @@ test('a schema change the app does not follow breaks the web typecheck', { timeo
   delete order.properties.orderNumber;
   order.required = order.required.filter((f: string) => f !== 'orderNumber');
   await writeFile(path.join(dir, 'src/lib/api-schema.ts'), await renderApiTypes(JSON.stringify(doc)));
+  // The admin's order list and what it imports, not the whole app: the same compiler options
+  // on a third of the files (the whole app is `npm run typecheck:web`), which is enough to see
+  // a removed field break the page that reads it.
+  await writeFile(
+    path.join(dir, 'tsconfig.orders.json'),
+    JSON.stringify({ extends: './tsconfig.json', include: [], files: ['src/admin/Orders.tsx'] }),
+  );
 
   const tsc = path.resolve('node_modules/typescript/bin/tsc');
-  const result = await run(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json')]).then(
+  const result = await run(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.orders.json')]).then(
     () => ({ code: 0, out: '' }),
     (err: { code: number; stdout: string }) => ({ code: err.code, out: err.stdout }),
   );

@@ -30,6 +30,18 @@ export async function launchBrowser(extraArgs: readonly string[] = []): Promise<
 }
 
 export const PHONE = { width: 360, height: 740 } as const;
+
+/**
+ * Chrome DevTools' "Fast 3G" for CDP `Network.emulateNetworkConditions`: 150 ms round trip,
+ * 1.6 Mbps down, 750 kbps up. The browser test proves the gallery becomes interactive under it;
+ * bench/first-view.bench.ts holds how soon.
+ */
+export const FAST_3G = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+} as const;
 /** The narrowest phones, and the width WCAG's reflow criterion (1.4.10) names. */
 export const SMALL_PHONE = { width: 320, height: 640 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;

@@ -3,21 +3,32 @@
  * demo photo library generated into it (two events, 60 photos), the ALTCHA CAPTCHA at a low
  * difficulty (the widget still solves it for real), mail written to files, and the browser
  * app from `webDir`.
+ *
+ * In a test run the demo library is drawn once per run and day (test/support/run-once.ts)
+ * and each server gets its own copy before it starts, with the drawing's times: drawing it
+ * cost each server start about 4 s of CPU. The app finds PHOTOS_DIR full and indexes it as it
+ * would its own drawing (test/services/photos/demo.test.ts covers the drawing itself).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/env.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { ensureDemoLibrary } from '../../src/services/photos/demo.js';
 import { ADMIN_TOKEN } from '../helpers/build.js';
+import { oncePerRun } from './run-once.js';
 
 export type WebServer = { url: string; app: FastifyInstance; dataDir: string; close: () => Promise<void> };
 
 /** `port` 0: any free one. */
 export async function startWebServer(webDir: string, env: Record<string, string> = {}, port = 0): Promise<WebServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'photo-web-'));
+  // Vitest sets VITEST in its workers; a bench lets the app draw its own.
+  if (process.env.VITEST && (env.DEMO_LIBRARY ?? 'auto') === 'auto')
+    await copyDemoLibrary(path.join(dataDir, 'photos'));
   const app = await buildApp(
     loadConfig({
       NODE_ENV: 'test',
@@ -62,6 +73,19 @@ export async function startWebServer(webDir: string, env: Record<string, string>
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The demo library as the app draws it (its dates are relative to today, hence the key). */
+async function copyDemoLibrary(photosDir: string): Promise<void> {
+  const today = new Date().toISOString().slice(0, 10);
+  const drawn = await oncePerRun(`demo-library-${today}`, async (dir) => {
+    await ensureDemoLibrary({
+      photosDir: path.join(dir, 'photos'),
+      dataDir: path.join(dir, 'data'),
+      log: silentLogger,
+    });
+  });
+  await cp(path.join(drawn, 'photos'), photosDir, { recursive: true, preserveTimestamps: true });
 }
 
 /** A staff token the web server accepts (a booth helper). */

@@ -18,7 +18,7 @@ import { ADMIN_TOKEN } from '../helpers/build.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
 import { makeFrame } from '../support/qr-frames.js';
 import { startStripeEmulator } from '../support/stripe-emulator.js';
-import { closeViewer, DESKTOP, openPage, PHONE, SMALL_PHONE } from '../support/web-browser.js';
+import { closeViewer, DESKTOP, FAST_3G, openPage, PHONE, SMALL_PHONE } from '../support/web-browser.js';
 import { startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, freePort, STAFF_TOKEN, startWebServer, type WebServer } from '../support/web-server.js';
@@ -513,17 +513,13 @@ describe('quality', () => {
     }
   }, 90_000);
 
-  test('the first gallery view is interactive within 2 s on a "Fast 3G" connection', async () => {
+  // How soon (the 2 s target) is a bench's, not a test's: `npm run bench -- first-view`.
+  test('the first gallery view becomes interactive on a "Fast 3G" connection', async () => {
     const p = await openPage(browser, PHONE);
     const { page } = p;
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 150, // ms round trip
-      downloadThroughput: (1.6 * 1024 * 1024) / 8, // 1.6 Mbps
-      uploadThroughput: (750 * 1024) / 8, // 750 Kbps
-    });
+    await cdp.send('Network.emulateNetworkConditions', FAST_3G);
     await page.goto(server.url + SESSION_PATH);
     await page.waitForSelector('html[data-gallery-ready]', { timeout: 15_000 });
     // Read in the page (a string: this file is compiled without the DOM's types).
@@ -534,13 +530,12 @@ describe('quality', () => {
     })`)) as { interactiveMs: number; scriptRequestedMs: number };
     // The throttling is really on: the page's script was asked for only after the page itself
     // had taken at least one emulated round trip (without throttling: ~30 ms).
-    expect(scriptRequestedMs).toBeGreaterThanOrEqual(150);
+    expect(scriptRequestedMs).toBeGreaterThanOrEqual(FAST_3G.latency);
     // It really is interactive: a tap opens the viewer.
     await page.locator('.tile-open').first().click();
     await page.getByRole('dialog').waitFor();
     console.info(`[web] first gallery view interactive after ${Math.round(interactiveMs)} ms on Fast 3G`);
     expect(interactiveMs).toBeGreaterThan(0);
-    expect(interactiveMs).toBeLessThanOrEqual(2000);
     expectClean(p);
     await p.close();
   }, 60_000);
