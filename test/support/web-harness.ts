@@ -12,6 +12,13 @@ import { launchBrowser } from './web-browser.js';
 import { buildWebApp } from './web-build.js';
 import { startWebServer, type WebServer } from './web-server.js';
 
+/**
+ * How long a browser file's set-up (the app's build, Chromium, the server) may take before its
+ * `beforeAll` counts as hung: a bound for a hang, not a speed. With six jobs on 2 cores (load
+ * average 30–48) set-ups took over 120 s, the bound most files had.
+ */
+export const SET_UP_TIMEOUT_MS = 300_000;
+
 /** `webDir`: the built app, for a test that starts a server of its own with other settings. */
 export type WebHarness = { server: WebServer; browser: Browser; webDir: string; close: () => Promise<void> };
 

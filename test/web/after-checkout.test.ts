@@ -16,7 +16,7 @@ import { ADMIN_TOKEN } from '../helpers/build.js';
 import { altchaToken } from '../support/captcha-altcha.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
 import { DESKTOP, openPage, PHONE } from '../support/web-browser.js';
-import { startWebHarness, type WebHarness } from '../support/web-harness.js';
+import { SET_UP_TIMEOUT_MS, startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { adminInit, type WebServer } from '../support/web-server.js';
 
 const HARBOR = 'Harbor Comic Con'; // demo event: 8x10 $20, prefix HCC
@@ -29,7 +29,7 @@ let browser: Browser;
 beforeAll(async () => {
   harness = await startWebHarness();
   ({ server, browser } = harness);
-}, 120_000);
+}, SET_UP_TIMEOUT_MS);
 
 afterAll(() => harness?.close());
 

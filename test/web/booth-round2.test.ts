@@ -18,7 +18,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { DESKTOP, openPage, PHONE } from '../support/web-browser.js';
-import { startWebHarness, type WebHarness } from '../support/web-harness.js';
+import { SET_UP_TIMEOUT_MS, startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, type WebServer } from '../support/web-server.js';
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
     payload: { eventSlug: HARBOR, prices: { '4x6': 5, '5x7': 10, '8x10': 20, digital: 8 } },
   });
   if (res.statusCode !== 200) throw new Error(res.body);
-}, 180_000);
+}, SET_UP_TIMEOUT_MS);
 
 afterAll(() => harness?.close());
 

@@ -19,7 +19,7 @@ import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixture
 import { makeFrame } from '../support/qr-frames.js';
 import { startStripeEmulator } from '../support/stripe-emulator.js';
 import { closeViewer, DESKTOP, FAST_3G, openPage, PHONE, SMALL_PHONE } from '../support/web-browser.js';
-import { startWebHarness, type WebHarness } from '../support/web-harness.js';
+import { SET_UP_TIMEOUT_MS, startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, freePort, STAFF_TOKEN, startWebServer, type WebServer } from '../support/web-server.js';
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   harness = await startWebHarness();
   ({ server, browser } = harness);
-}, 120_000);
+}, SET_UP_TIMEOUT_MS);
 
 afterAll(() => harness?.close());
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DESKTOP, launchBrowser, openPage } from '../support/web-browser.js';
+import { SET_UP_TIMEOUT_MS } from '../support/web-harness.js';
 import { startWebServer, type WebServer } from '../support/web-server.js';
 
 let browser: Browser;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   noWebDir = await mkdtemp(path.join(tmpdir(), 'photo-docs-')); // /docs needs no built app
   // No PUBLIC_BASE_URL: the document's servers are relative, so any port works.
   [browser, server] = await Promise.all([launchBrowser(), startWebServer(noWebDir, { PUBLIC_BASE_URL: '' })]);
-}, 120_000);
+}, SET_UP_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();

@@ -14,6 +14,7 @@ import { attendeeSelfie, writeFaceEvent } from '../support/face-frames.js';
 import { waitFor } from '../support/photos-fixtures.js';
 import { launchBrowser, openPage, PHONE } from '../support/web-browser.js';
 import { buildWebApp } from '../support/web-build.js';
+import { SET_UP_TIMEOUT_MS } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, startWebServer, type WebServer } from '../support/web-server.js';
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
   webDir = await mkdtemp(path.join(tmpdir(), 'photo-webapp-'));
   [, browser] = await Promise.all([buildWebApp(webDir), launchBrowser()]);
   server = await startWebServer(webDir, { FACE_SEARCH: 'on' });
-}, 180_000);
+}, SET_UP_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();

@@ -25,6 +25,7 @@ import { readPdf, readZip } from '../support/fulfilment-fixtures.js';
 import { newOrder } from '../support/store-fixtures.js';
 import { DESKTOP, launchBrowser, openPage, PHONE } from '../support/web-browser.js';
 import { buildWebApp } from '../support/web-build.js';
+import { SET_UP_TIMEOUT_MS } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, startWebServer, type WebServer } from '../support/web-server.js';
 
@@ -69,7 +70,7 @@ beforeAll(async () => {
     ]),
   ]);
   server = await startWebServer(webDir);
-}, 120_000);
+}, SET_UP_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();

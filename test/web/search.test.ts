@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeViewer, openPage, PHONE } from '../support/web-browser.js';
-import { startWebHarness, type WebHarness } from '../support/web-harness.js';
+import { SET_UP_TIMEOUT_MS, startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 
 const ARTIFACTS = path.resolve('test-artifacts/web');
@@ -20,7 +20,7 @@ let harness: WebHarness;
 beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   harness = await startWebHarness();
-}, 120_000);
+}, SET_UP_TIMEOUT_MS);
 
 afterAll(() => harness?.close());
 

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPage } from '../support/web-browser.js';
-import { startWebHarness, type WebHarness } from '../support/web-harness.js';
+import { SET_UP_TIMEOUT_MS, startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { expectClean } from '../support/web-layout.js';
 
 const HARBOR = 'Harbor Comic Con'; // demo event: 30 photos
@@ -18,7 +18,7 @@ let harness: WebHarness;
 
 beforeAll(async () => {
   harness = await startWebHarness();
-}, 120_000);
+}, SET_UP_TIMEOUT_MS);
 
 afterAll(() => harness?.close());
 
