@@ -32,7 +32,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  * reaches the project's packages through a `node_modules` link and marks its files as ES
  * modules with a package.json of its own.
  */
-function builtServer(): Promise<string> {
+export function builtServer(): Promise<string> {
   return oncePerRun('server-build', async (dir) => {
     const run = promisify(execFile);
     await run(process.execPath, ['scripts/build.mjs', `--server-into=${dir}`], { cwd: ROOT });
