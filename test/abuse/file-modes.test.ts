@@ -134,7 +134,9 @@ describe('file modes under DATA_DIR', () => {
     expect(octal((await lstat(outside)).mode & 0o777)).toBe('0644');
   });
 
-  test('the real server (src/server.ts) makes its files private from the first one', { timeout: 60_000 }, async (t) => {
+  test('the real server (src/server.ts) makes its files private from the first one', {
+    timeout: 180_000,
+  }, async (t) => {
     const tmp = await tempDir(t);
     const dataDir = path.join(tmp, 'data');
     const photosDir = path.join(tmp, 'photos');
