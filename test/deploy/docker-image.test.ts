@@ -14,7 +14,8 @@
  * rewrites (node_modules/.package-lock.json) is a real copy.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,10 +78,17 @@ beforeAll(async () => {
   expect(dockerfile.buildSteps).toContain('npm run build && npm prune --omit=dev');
   await run(process.execPath, ['scripts/build.mjs', `--server-into=${path.join(app, 'dist')}`], { maxBuffer: 1 << 24 });
   await buildWebApp(path.join(app, 'dist/web'));
-  await run('cp', ['-al', 'node_modules', path.join(app, 'node_modules')]);
+  // The tree itself, never a link to it: a worktree's node_modules may be a symbolic link to
+  // another checkout's, and `cp -a` of the link would let the steps below (rm, npm prune)
+  // work on that checkout's files instead of a copy.
+  const modules = await realpath('node_modules');
+  await run('cp', ['-al', modules, path.join(app, 'node_modules')]);
+  // npm rewrites its hidden lockfile, so the copy gets a file of its own, not a link to the
+  // repository's (npm reads the tree instead when there is none).
   const hiddenLock = path.join(app, 'node_modules/.package-lock.json');
-  await rm(hiddenLock); // a link to the repository's file: npm rewrites it, so it gets a copy
-  await cp('node_modules/.package-lock.json', hiddenLock);
+  await rm(hiddenLock, { force: true });
+  if (existsSync(path.join(modules, '.package-lock.json')))
+    await cp(path.join(modules, '.package-lock.json'), hiddenLock);
   await cp('package.json', path.join(app, 'package.json'));
   await cp('package-lock.json', path.join(app, 'package-lock.json'));
   await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: app, maxBuffer: 1 << 24 });
