@@ -12,6 +12,7 @@
  * instead of a full build (docs/development.md, "Restarts"). Plain JavaScript, so it runs
  * without a TypeScript loader.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,25 +22,33 @@ import { runWithProgress } from './progress.mjs';
 const STAMP = 'dist/.build-stamp.json';
 const BIN = 'node_modules/.bin';
 
+/**
+ * esbuild's command for the server into `outdir`. Not bundled: each module keeps its own file
+ * (the glob is esbuild's, not a shell's). tsconfig.json's target and module settings apply
+ * (esbuild reads it). Tests that run the server as a process build a copy of their own with it
+ * (`--server-into=DIR`, test/support/fault-server.ts), never touching dist/.
+ */
+function serverBuildCommand(outdir) {
+  return [
+    `${BIN}/esbuild`,
+    'src/**/*.ts',
+    `--outdir=${outdir}`,
+    '--outbase=src',
+    '--platform=node',
+    '--format=esm',
+    '--target=node20.19',
+    '--sourcemap',
+    '--log-level=warning',
+  ];
+}
+
 /** What each part is built from, and what it builds. */
 const parts = {
   server: {
     inputs: ['src', 'tsconfig.json', 'package-lock.json'],
     output: 'dist/server.js',
     label: 'Building the server (TypeScript → dist/)',
-    // Not bundled: each module keeps its own file (the glob is esbuild's, not a shell's).
-    // tsconfig.json's target and module settings apply (esbuild reads it).
-    command: [
-      `${BIN}/esbuild`,
-      'src/**/*.ts',
-      '--outdir=dist',
-      '--outbase=src',
-      '--platform=node',
-      '--format=esm',
-      '--target=node20.19',
-      '--sourcemap',
-      '--log-level=warning',
-    ],
+    command: serverBuildCommand('dist'),
   },
   web: {
     // The app imports the grid's tile sizes from the server's sources (one list for both).
@@ -102,5 +111,12 @@ export async function build({ ifChanged = false, only = [] } = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
+  const into = args.find((a) => a.startsWith('--server-into='));
+  if (into) {
+    // The server alone into another folder: no stamp, no progress line (a test's build).
+    const [command, ...rest] = serverBuildCommand(into.slice('--server-into='.length));
+    const run = spawnSync(command, rest, { stdio: 'inherit' });
+    process.exit(run.status ?? 1);
+  }
   await build({ ifChanged: args.includes('--if-changed'), only: args.filter((a) => a in parts) });
 }

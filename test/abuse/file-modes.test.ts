@@ -43,7 +43,9 @@ const expected = (entries: Entry[]) =>
   Object.fromEntries(entries.map((e) => [e.rel, e.kind === 'dir' ? '0700' : '0600']));
 
 describe('file modes under DATA_DIR', () => {
-  test('what the server creates is 0600 / 0700: the database and its WAL, keys, token, outbox, image cache', async (t) => {
+  test('what the server creates is 0600 / 0700: the database and its WAL, keys, token, outbox, image cache', {
+    timeout: 120_000,
+  }, async (t) => {
     const tmp = await tempDir(t);
     const dataDir = path.join(tmp, 'data'); // not there yet: the server makes it
     const photosDir = path.join(tmp, 'photos');
@@ -69,7 +71,7 @@ describe('file modes under DATA_DIR', () => {
     expect((await app.inject({ url: thumb })).statusCode).toBe(200);
     // (written to disk after the answer)
     const cached = async () => (await walk(dataDir)).some((e) => e.kind === 'file' && e.rel.startsWith('cache'));
-    await expect.poll(cached, { timeout: 5_000 }).toBe(true);
+    await expect.poll(cached, { timeout: 60_000 }).toBe(true);
 
     const dirMode = (await lstat(dataDir)).mode & 0o777;
     const entries = await walk(dataDir);
@@ -134,7 +136,9 @@ describe('file modes under DATA_DIR', () => {
     expect(octal((await lstat(outside)).mode & 0o777)).toBe('0644');
   });
 
-  test('the real server (src/server.ts) makes its files private from the first one', { timeout: 60_000 }, async (t) => {
+  test('the real server (src/server.ts) makes its files private from the first one', {
+    timeout: 180_000,
+  }, async (t) => {
     const tmp = await tempDir(t);
     const dataDir = path.join(tmp, 'data');
     const photosDir = path.join(tmp, 'photos');

@@ -12,7 +12,7 @@ import { ADMIN_TOKEN, tempDir } from '../helpers/build.js';
 import { serverEnv, startServer } from '../support/fault-server.js';
 import { writeLibrary } from '../support/orders-fixtures.js';
 
-test('no log line holds a photo code, even at trace level', { timeout: 60_000 }, async (t) => {
+test('no log line holds a photo code, even at trace level', { timeout: 180_000 }, async (t) => {
   const dataDir = await tempDir(t);
   await writeLibrary(path.join(dataDir, 'photos'));
   const server = await startServer(t, { env: serverEnv(dataDir, { LOG_LEVEL: 'trace' }) });

@@ -10,7 +10,7 @@ import { ADMIN_TOKEN, tempDir } from '../helpers/build.js';
 import { serverEnv, startServer } from '../support/fault-server.js';
 import { bodyA, writeLibrary } from '../support/orders-fixtures.js';
 
-test('admin and CAPTCHA tokens never appear in the logs, even at trace level', { timeout: 60_000 }, async (t) => {
+test('admin and CAPTCHA tokens never appear in the logs, even at trace level', { timeout: 180_000 }, async (t) => {
   const dataDir = await tempDir(t);
   await writeLibrary(path.join(dataDir, 'photos'));
   const server = await startServer(t, {

@@ -29,12 +29,25 @@ export type SendgridStub = {
   requests: SendgridRequest[];
   /** Statuses to answer in turn (the last repeats); default 202. */
   respond(statuses: number[]): void;
+  /**
+   * From now on, keeps each request unanswered (a transport that hangs) until `release()`,
+   * which answers the held ones with the scripted statuses. `held` resolves once `n` are held.
+   */
+  hold(): void;
+  held(n?: number): Promise<void>;
+  release(): void;
+  /** Requests answered so far. */
+  readonly answered: number;
   close(): Promise<void>;
 };
 
 export async function startSendgridStub(t: TestContext): Promise<SendgridStub> {
   const requests: SendgridRequest[] = [];
   let statuses = [202];
+  let holding = false;
+  let answered = 0;
+  const heldAnswers: (() => void)[] = [];
+  const heldWaiters: { n: number; resolve: () => void }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -46,13 +59,24 @@ export async function startSendgridStub(t: TestContext): Promise<SendgridStub> {
         headers: req.headers,
         body: (text ? JSON.parse(text) : {}) as SendgridMailBody,
       });
-      const status = statuses.length > 1 ? (statuses.shift() as number) : (statuses[0] ?? 202);
-      if (status === 202) {
-        res.writeHead(202, { 'x-message-id': `stub-${requests.length}` });
-        res.end();
-      } else {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ errors: [{ message: `stub says ${status}`, field: null, help: null }] }));
+      const n = requests.length;
+      const answer = () => {
+        if (res.destroyed) return; // the client gave up waiting
+        answered++;
+        const status = statuses.length > 1 ? (statuses.shift() as number) : (statuses[0] ?? 202);
+        if (status === 202) {
+          res.writeHead(202, { 'x-message-id': `stub-${n}` });
+          res.end();
+        } else {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ errors: [{ message: `stub says ${status}`, field: null, help: null }] }));
+        }
+      };
+      if (!holding) return answer();
+      heldAnswers.push(answer);
+      for (const w of heldWaiters.filter((w) => heldAnswers.length >= w.n)) {
+        heldWaiters.splice(heldWaiters.indexOf(w), 1);
+        w.resolve();
       }
     });
   });
@@ -67,6 +91,20 @@ export async function startSendgridStub(t: TestContext): Promise<SendgridStub> {
     requests,
     respond(next) {
       statuses = [...next];
+    },
+    hold() {
+      holding = true;
+    },
+    held(n = 1) {
+      if (heldAnswers.length >= n) return Promise.resolve();
+      return new Promise<void>((resolve) => heldWaiters.push({ n, resolve }));
+    },
+    release() {
+      holding = false;
+      for (const answer of heldAnswers.splice(0)) answer();
+    },
+    get answered() {
+      return answered;
     },
     close,
   };

@@ -63,6 +63,15 @@ export type PushService = {
   respond(endpoint: string, statuses: number[], headers?: Record<string, string>): void;
   /** Pushes that reached `endpoint`. */
   to(endpoint: string): ReceivedPush[];
+  /**
+   * From now on, keeps each push unanswered (a service that hangs) until `release()`, which
+   * sends the held ones their answers. `held` resolves once `n` are held.
+   */
+  hold(): void;
+  held(n?: number): Promise<void>;
+  release(): void;
+  /** Pushes answered so far. */
+  readonly answered: number;
   close(): Promise<void>;
 };
 
@@ -126,6 +135,10 @@ export async function startPushService(t: TestContext): Promise<PushService> {
   const scripts = new Map<string, { statuses: number[]; headers: Record<string, string> }>();
   const received: ReceivedPush[] = [];
   let origin = '';
+  let holding = false;
+  let answered = 0;
+  const heldAnswers: (() => void)[] = [];
+  const heldWaiters: { n: number; resolve: () => void }[] = [];
 
   const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -165,11 +178,21 @@ export async function startPushService(t: TestContext): Promise<PushService> {
         urgency: req.headers.urgency as string | undefined,
         contentEncoding: req.headers['content-encoding'],
       });
-      res.writeHead(status, {
-        ...(status === 201 ? { location: `${endpoint}/msg/${randomUUID()}` } : {}),
-        ...(script?.headers ?? {}),
-      });
-      res.end();
+      const answer = () => {
+        if (res.destroyed) return; // the sender gave up waiting
+        answered++;
+        res.writeHead(status, {
+          ...(status === 201 ? { location: `${endpoint}/msg/${randomUUID()}` } : {}),
+          ...(script?.headers ?? {}),
+        });
+        res.end();
+      };
+      if (!holding) return answer();
+      heldAnswers.push(answer);
+      for (const w of heldWaiters.filter((w) => heldAnswers.length >= w.n)) {
+        heldWaiters.splice(heldWaiters.indexOf(w), 1);
+        w.resolve();
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -201,6 +224,20 @@ export async function startPushService(t: TestContext): Promise<PushService> {
     },
     to(endpoint) {
       return received.filter((r) => r.endpoint === endpoint);
+    },
+    hold() {
+      holding = true;
+    },
+    held(n = 1) {
+      if (heldAnswers.length >= n) return Promise.resolve();
+      return new Promise<void>((resolve) => heldWaiters.push({ n, resolve }));
+    },
+    release() {
+      holding = false;
+      for (const answer of heldAnswers.splice(0)) answer();
+    },
+    get answered() {
+      return answered;
     },
     close,
   };
