@@ -50,6 +50,10 @@ async function main(): Promise<void> {
     // A generated admin token is shown on the terminal, and only there (never in a log).
     app = await buildApp(config, loggerOptions(config.LOG_LEVEL), {
       terminal: process.stdout.isTTY ? process.stdout : undefined,
+      // A service may take long to start and still be well: the store's migrations on a large
+      // file, a big library's first catalogue read on a busy laptop. Fastify's 10 s default
+      // stopped such starts; two minutes still ends one that really hangs.
+      pluginTimeout: 120_000,
     });
   } catch (err) {
     // Services start while they are registered: a store that can't be opened ends up here.
