@@ -1,7 +1,5 @@
 /**
- * lru-cache options for a cache of at most `entries` entries. Bounded by `max`, lru-cache
- * allocates its arrays for all of them up front (at every app start: 100,000 entries for the
- * finder's registry); bounded by size with each entry counting 1, the bound is the same and
- * the arrays grow with use.
+ * lru-cache options for at most `entries` entries. With `max`, lru-cache allocates its arrays
+ * for all of them at once (at every app start); bounded by size, each entry counting 1, they grow.
  */
 export const entryBound = (entries: number) => ({ maxSize: entries, sizeCalculation: () => 1 });

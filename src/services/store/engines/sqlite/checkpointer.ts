@@ -27,9 +27,8 @@
  * QUIET_MAX_WAIT_MS; requests keep being served, and creates that arrive meanwhile join the
  * next group commit.
  *
- * The thread starts at the first timer tick that finds something written since the store
- * opened (or at the first `checkpointNow()`): until then SQLite's own checkpoints stand, as
- * when the thread is gone, and an app that only reads (most tests) never pays for a thread.
+ * The thread starts at the first timer tick after a write (or `checkpointNow()`): until then
+ * SQLite's own checkpoints stand, as when it is gone, and an app that only reads never pays for it.
  *
  * Several processes on one file each run a thread; concurrent PASSIVE checkpoints just take
  * turns (another process's writes can still keep a quiet checkpoint from finishing; its own

@@ -19,9 +19,8 @@
  * nothing else was running; this costs nothing measurable.
  *
  * A sync asked for `alone` while the thread is idle runs on the calling thread at once
- * (wal-sync.ts says when and why). So the thread starts at the first sync that is not: an app
- * whose commits never overlap (most tests) never pays for it, and the first batch waits for
- * the thread to start (a few milliseconds; its request is read as soon as it runs).
+ * (wal-sync.ts says when and why). So the thread starts at the first sync that is not (whose
+ * request it reads once running): an app whose commits never overlap never pays for its start.
  *
  * One sync at a time, in the order asked. Calls made while one is under way share the next:
  * an fdatasync makes durable everything written to the file before it starts, so one sync
@@ -48,7 +47,6 @@ const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 export class WalSyncThread {
   private readonly slots = new Int32Array(new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT));
-  /** Started at the first sync handed to it. */
   private worker: Worker | undefined;
   private gone: Promise<void> = Promise.resolve();
   private alive = true;
