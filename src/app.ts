@@ -104,6 +104,8 @@ function serverOptions(
   };
 }
 
+const DISPLAY_NAME = Symbol.for('fastify.display-name');
+
 /** `TRUST_PROXY`: unset/false, true, or a comma-separated list of addresses/CIDRs. */
 function parseTrustProxy(value: string | undefined): boolean | string[] {
   if (value === undefined || value === '' || value === 'false') return false;
@@ -120,8 +122,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   for (const plugin of INFRASTRUCTURE) await fastify.register(plugin);
   // 2. services (services/index.ts): each names the plugins it needs, and Fastify checks them
   for (const plugin of SERVICES) await fastify.register(plugin, { terminal: opts.terminal });
-  // 3. routes (routes/index.ts)
-  for (const plugin of ROUTES) await fastify.register(plugin);
+  // 3. routes (routes/index.ts), named as Fastify would name them by their function's name,
+  // after a search of require.cache (0.3 ms each, at every start) that it skips for a named one
+  for (const plugin of ROUTES) await fastify.register(Object.assign(plugin, { [DISPLAY_NAME]: plugin.name }));
 }
 
 /** A ready-to-use instance with the app registered (not listening). */

@@ -28,7 +28,11 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, typeof Err
   }
   const out: Record<number, typeof ErrorBody> = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    out[status] = ErrorBody.describe(list.map((c) => `\`${c}\`: ${errorCatalogue[c].message}`).join('. '));
+    const text = list.map((c) => `\`${c}\`: ${errorCatalogue[c].message}`).join('. ');
+    out[status] = described.get(text) ?? described.set(text, ErrorBody.describe(text)).get(text)!;
   }
   return out;
 }
+
+/** One schema per description, made once per process: every app's routes ask for the same ones. */
+const described = new Map<string, typeof ErrorBody>();

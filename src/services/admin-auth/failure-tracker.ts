@@ -9,6 +9,7 @@
  * most recent).
  */
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../../lib/lru.js';
 
 type Entry = { failures: number; windowStart: number; lockedUntil: number };
 
@@ -29,7 +30,7 @@ export class FailureTracker {
     this.maxFailures = opts.maxFailures;
     this.windowMs = opts.windowMs;
     this.now = opts.now ?? Date.now;
-    this.entries = new LRUCache({ max: opts.maxAddresses ?? 10_000 });
+    this.entries = new LRUCache(entryBound(opts.maxAddresses ?? 10_000));
   }
 
   /** Milliseconds the address stays locked out, 0 when it is not. */

@@ -5,6 +5,7 @@
  * another server process may issue the code meanwhile.
  */
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../../lib/lru.js';
 import type { PhotoCodesPort } from '../store/ports/photo-codes.js';
 import type { PhotoCodeRegistry } from './finder.js';
 
@@ -12,7 +13,7 @@ export function createPhotoCodeRegistry(
   port: Pick<PhotoCodesPort, 'isIssued'>,
   remember = 100_000,
 ): PhotoCodeRegistry & { remember(code: string): void } {
-  const issued = new LRUCache<string, true>({ max: remember });
+  const issued = new LRUCache<string, true>(entryBound(remember));
   return {
     async isIssued(code) {
       if (issued.has(code)) return true;

@@ -10,6 +10,7 @@
  */
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../../lib/lru.js';
 
 type Counter = { current: number; windowStart: number };
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
@@ -22,7 +23,7 @@ export class GroupStore implements FastifyRateLimitStore {
 
   constructor(options: { cache?: number } = {}) {
     this.cacheSize = options.cache ?? DEFAULT_CACHE_SIZE;
-    this.counters = new LRUCache({ max: this.cacheSize });
+    this.counters = new LRUCache(entryBound(this.cacheSize));
   }
 
   incr(key: string, callback: Callback, timeWindow: number, _max?: number): void {

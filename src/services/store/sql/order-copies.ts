@@ -8,6 +8,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { OrderRecord } from '../../../domain/order.js';
+import { entryBound } from '../../../lib/lru.js';
 import type { Row } from './db.js';
 import { rowToOrder } from './order-rows.js';
 
@@ -15,7 +16,7 @@ export class OrderCopies {
   private readonly byId: LRUCache<string, OrderRecord>;
 
   constructor(max = 50_000) {
-    this.byId = new LRUCache({ max });
+    this.byId = new LRUCache(entryBound(max));
   }
 
   /** The copy of order `id` at `version`, if one was handed out. */

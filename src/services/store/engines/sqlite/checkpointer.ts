@@ -27,6 +27,9 @@
  * QUIET_MAX_WAIT_MS; requests keep being served, and creates that arrive meanwhile join the
  * next group commit.
  *
+ * The thread starts at the first timer tick after a write (or `checkpointNow()`): until then
+ * SQLite's own checkpoints stand, as when it is gone, and an app that only reads never pays for it.
+ *
  * Several processes on one file each run a thread; concurrent PASSIVE checkpoints just take
  * turns (another process's writes can still keep a quiet checkpoint from finishing; its own
  * quiet checkpoint then does). Closing stops the thread before the store's connection
@@ -57,9 +60,13 @@ export type CheckpointerOptions = {
 };
 
 export class Checkpointer {
-  /** The thread while it does the checkpoints (null once stopped or gone). */
-  private worker: Worker | null;
-  private readonly calls: ThreadCalls<CheckpointCommand, CheckpointReport>;
+  /** The thread while it does the checkpoints (null until it starts, and once stopped or gone). */
+  private worker: Worker | null = null;
+  private calls: ThreadCalls<CheckpointCommand, CheckpointReport> | undefined;
+  private stopped = false;
+  /** The store connection's `total_changes()`: the thread starts once it moves. */
+  private readonly changes: Database.Statement;
+  private readonly changesAtOpen: unknown;
   /** Asks for the timer's checkpoints, one at a time (a tick while one is under way is skipped). */
   private readonly timer: NodeJS.Timeout;
   private timerCheckpoint = false;
@@ -68,33 +75,42 @@ export class Checkpointer {
   private behind = false;
 
   constructor(private readonly opts: CheckpointerOptions) {
-    const workerData: CheckpointThreadData = { file: opts.file, busyTimeoutMs: opts.busyTimeoutMs };
+    this.changes = opts.db.prepare('SELECT total_changes()').pluck();
+    this.changesAtOpen = this.changes.get();
+    this.timer = setInterval(() => this.onTimer(), opts.intervalMs);
+    this.timer.unref();
+  }
+
+  /** The thread's calls, starting it (and its connection) the first time. */
+  private thread(): ThreadCalls<CheckpointCommand, CheckpointReport> {
+    if (this.calls) return this.calls;
+    const workerData: CheckpointThreadData = { file: this.opts.file, busyTimeoutMs: this.opts.busyTimeoutMs };
     const w = startThread(import.meta.url, 'checkpoint-thread', { workerData });
     // Never keeps the process alive on its own.
     w.unref();
     w.on('error', (err) => this.gone(`crashed: ${err.message}`));
     w.on('exit', (code) => this.gone(`exited with code ${code}`));
     this.worker = w;
-    this.calls = new ThreadCalls(w, 'checkpoint');
-    this.calls.call({ type: 'open' }).then(
+    const calls = new ThreadCalls<CheckpointCommand, CheckpointReport>(w, 'checkpoint');
+    this.calls = calls;
+    calls.call({ type: 'open' }).then(
       (r) => this.report(r),
       (err: Error) => {
         this.report({ type: 'failed', error: err.message, fatal: true });
-        void this.calls.stop(err);
+        void calls.stop(err);
       },
     );
-    this.timer = setInterval(() => this.onTimer(), opts.intervalMs);
-    this.timer.unref();
+    return calls;
   }
 
-  /** True while the thread does the checkpoints. */
+  /** True until the thread is stopped or gone (it starts when first needed). */
   get running(): boolean {
-    return this.worker !== null;
+    return !this.stopped;
   }
 
   /** A checkpoint now, in the thread; resolves with what that checkpoint reported (tests, tools). */
   checkpointNow(): Promise<CheckpointReport> {
-    if (!this.worker) {
+    if (this.stopped) {
       return Promise.resolve({ type: 'failed', error: 'the checkpoint thread is not running', fatal: true });
     }
     return this.checkpoint().then((r) => {
@@ -106,14 +122,15 @@ export class Checkpointer {
 
   /** A checkpoint in the thread; a thread gone meanwhile answers as a fatal failure. */
   private checkpoint(): Promise<CheckpointReport> {
-    return this.calls
+    return this.thread()
       .call({ type: 'checkpoint' })
       .catch((err: Error): CheckpointReport => ({ type: 'failed', error: err.message, fatal: true }));
   }
 
   /** The timer's checkpoint: when its report finds the WAL long, the next writes wait for a quiet one. */
   private onTimer(): void {
-    if (!this.worker || this.timerCheckpoint) return;
+    if (this.stopped || this.timerCheckpoint) return;
+    if (!this.calls && this.changes.get() === this.changesAtOpen) return;
     this.timerCheckpoint = true;
     void this.checkpoint().then((r) => {
       this.timerCheckpoint = false;
@@ -155,10 +172,12 @@ export class Checkpointer {
 
   /** Stops the thread (it closes its connection first) and hands checkpoints back to the store's connection. */
   async stop(): Promise<void> {
-    if (!this.worker) return;
-    this.worker = null;
+    if (this.stopped) return;
+    this.stopped = true;
     this.behind = false;
     clearInterval(this.timer);
+    if (!this.calls || !this.worker) return; // never started, or gone
+    this.worker = null;
     // It closes its connection first; one stuck longer than STOP_GRACE_MS is ended all the same.
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -193,6 +212,7 @@ export class Checkpointer {
   private gone(why: string): void {
     if (!this.worker) return; // stopped on purpose
     this.worker = null;
+    this.stopped = true;
     this.behind = false;
     clearInterval(this.timer);
     this.autoCheckpoint(AUTO_CHECKPOINT_PAGES);

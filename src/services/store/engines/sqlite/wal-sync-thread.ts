@@ -19,7 +19,8 @@
  * nothing else was running; this costs nothing measurable.
  *
  * A sync asked for `alone` while the thread is idle runs on the calling thread at once
- * (wal-sync.ts says when and why).
+ * (wal-sync.ts says when and why). So the thread starts at the first sync that is not (whose
+ * request it reads once running): an app whose commits never overlap never pays for its start.
  *
  * One sync at a time, in the order asked. Calls made while one is under way share the next:
  * an fdatasync makes durable everything written to the file before it starts, so one sync
@@ -46,8 +47,8 @@ const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 export class WalSyncThread {
   private readonly slots = new Int32Array(new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT));
-  private readonly worker: Worker;
-  private readonly gone: Promise<void>;
+  private worker: Worker | undefined;
+  private gone: Promise<void> = Promise.resolve();
   private alive = true;
   private requested = 0;
   private tail: Promise<unknown> = Promise.resolve();
@@ -58,18 +59,21 @@ export class WalSyncThread {
   /** Syncs asked of the thread and not yet answered (waiting their turn or under way). */
   private pending = 0;
 
-  constructor() {
-    this.worker = startThread(import.meta.url, 'fdatasync-thread', { workerData: this.slots.buffer });
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startThread(import.meta.url, 'fdatasync-thread', { workerData: this.slots.buffer });
     this.gone = new Promise<void>((resolve) => {
       const down = () => {
         this.alive = false;
         resolve();
       };
-      this.worker.once('exit', down);
-      this.worker.once('error', down);
+      worker.once('exit', down);
+      worker.once('error', down);
     });
     // Only a sync under way keeps the process alive (sync() refs it meanwhile).
-    this.worker.unref();
+    worker.unref();
+    this.worker = worker;
+    return worker;
   }
 
   /** Whether syncs still go through the thread (false once it is gone: then the pool). */
@@ -122,17 +126,18 @@ export class WalSyncThread {
   private async syncNow(fd: number): Promise<void> {
     this.issued++;
     if (!this.alive) return fdatasyncFile(fd);
+    const worker = this.thread();
     const n = ++this.requested;
     Atomics.store(this.slots, FD, fd);
     Atomics.store(this.slots, REQUEST, n);
     Atomics.notify(this.slots, REQUEST);
     // The wait alone would not keep the event loop running.
-    this.worker.ref();
+    worker.ref();
     try {
       const wait = waitAsync(this.slots, DONE, n - 1);
       if (wait.async) await Promise.race([wait.value, this.gone]);
     } finally {
-      this.worker.unref();
+      worker.unref();
     }
     if (Atomics.load(this.slots, DONE) !== n) return fdatasyncFile(fd); // the thread died first
     const errno = Atomics.load(this.slots, ERRNO);
@@ -143,6 +148,10 @@ export class WalSyncThread {
   async stop(): Promise<void> {
     await this.tail;
     if (!this.alive) return;
+    if (!this.worker) {
+      this.alive = false; // never started
+      return;
+    }
     Atomics.store(this.slots, REQUEST, -1);
     Atomics.notify(this.slots, REQUEST);
     this.worker.ref();
