@@ -14,10 +14,11 @@ export function paymentUrl(o: OrderRecord): string | null {
   return o.status === 'pending' && !o.held && o.payment !== null ? o.payment.url : null;
 }
 
-/** A field's value as the API's views show it: see `ApiText`; a field without one as it is. */
-export function orderApiValue(kind: ApiText | undefined, value: unknown, o: OrderRecord): unknown {
-  if (kind === undefined) return value;
-  return kind === 'payUrl' ? paymentUrl(o) : orderCellText(kind, value, o);
+/** How the API's views read a field of a record: as it is, or as text (see `ApiText`). */
+export function apiReader(kind: ApiText | undefined, field: keyof OrderRecord): (o: OrderRecord) => unknown {
+  if (kind === 'money') return (o) => formatCents(o[field] as number);
+  if (kind === 'lines') return (o) => formatItems(o[field] as OrderLine[]);
+  return kind === 'payUrl' ? paymentUrl : (o) => o[field];
 }
 
 /** A field's value as the text of a cell (the sheet's row, the CSV export): see `CellText`. */

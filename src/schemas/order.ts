@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import { centsToDollars, formatCents } from '../domain/money.js';
 import { HISTORY_ACTIONS, itemId, type OrderRecord, type SalesSummaryCents } from '../domain/order.js';
-import { type ApiShown, type ApiText, money, ORDER_API } from '../domain/order-fields.js';
-import { orderApiValue } from '../domain/order-text.js';
+import { type ApiShown, money, ORDER_API } from '../domain/order-fields.js';
+import { apiReader } from '../domain/order-text.js';
 import { lastPaidAt, UNDO_PAID_WINDOW_MS, undoPaidRefusal } from '../domain/transitions.js';
 
 type Api = typeof ORDER_API;
@@ -30,18 +30,18 @@ export type ViewShape<Only> = {
  * other edit.
  */
 export function orderView<Shape extends z.ZodRawShape>(typeOf: (shown: ApiShown) => z.ZodType | undefined) {
-  const fields: { name: string; field: keyof Api; text: ApiText | undefined }[] = [];
+  const fields: { name: string; read: (o: OrderRecord) => unknown }[] = [];
   const shape: Record<string, z.ZodType> = {};
   for (const [field, shown] of Object.entries(ORDER_API) as [keyof Api, ApiShown][]) {
     const type = typeOf(shown);
     if (type === undefined) continue;
     shape[shown.as ?? field] = type;
-    fields.push({ name: shown.as ?? field, field, text: shown.text });
+    fields.push({ name: shown.as ?? field, read: apiReader(shown.text, field) });
   }
   const schema = z.object(shape as unknown as Shape);
   const view = (o: OrderRecord) => {
     const out: Record<string, unknown> = {};
-    for (const f of fields) out[f.name] = orderApiValue(f.text, o[f.field], o);
+    for (const f of fields) out[f.name] = f.read(o);
     return out as z.infer<typeof schema>;
   };
   return { schema, view };
