@@ -1,14 +1,16 @@
 /**
  * The order record's fields, declared once: per field its zod type, its column in table
  * `orders` and how it is held and written there, and its column(s) in the spreadsheet mirror's
- * Orders tab with how a hand edit there reaches the record. From this table come the record's
- * schema (`OrderRecord`, every row read is parsed with it), the fields an admin may edit, the
- * store's column lists and row mapping (src/services/store/sql/order-rows.ts) and the sheet's
- * columns (src/services/mirror/sheets/layout.ts, row-cells.ts).
+ * Orders tab with how a hand edit there reaches the record; and in `ORDER_API`, how the API
+ * shows it. From this table come the record's schema (`OrderRecord`, every row read is parsed
+ * with it), the fields an admin may edit, the store's column lists and row mapping
+ * (src/services/store/sql/order-rows.ts), the sheet's columns (src/services/mirror/sheets/layout.ts,
+ * row-cells.ts) and the API's order views, schema and shaping alike (src/schemas/order.ts).
  *
  * A new field: add it here (and a migration per engine: test/domain/order-fields.test.ts
- * checks the table against the migrated schema on both engines), then make the change that
- * sets it a function in src/domain/order-changes.ts that appends its history entry.
+ * checks the table against the migrated schema on both engines) and to `ORDER_API` if the API
+ * shows it, then make the change that sets it a function in src/domain/order-changes.ts that
+ * appends its history entry.
  * Sheet columns only ever go after the last one (docs/mirror.md): A–U never move.
  */
 import { z } from 'zod';
@@ -179,6 +181,106 @@ export const ORDER_FIELDS = {
 
 type Fields = typeof ORDER_FIELDS;
 export type OrderField = keyof Fields;
+
+/**
+ * How a field is shown by the API's order views: `money` text ("$12.50"), `lines` text, or
+ * `payUrl` (the payment page while there is something to pay); see src/domain/order-text.ts.
+ */
+export type ApiText = 'money' | 'lines' | 'payUrl';
+type ApiOptions = { readonly as?: string; readonly text?: ApiText; readonly customer?: true | string };
+export type ApiShown = ApiOptions & { readonly schema: z.ZodType };
+
+/** A field in the API: its type in the contract, and `as`, `text`, `customer` (see `ORDER_API`). */
+const api = <const S extends z.ZodType, const O extends ApiOptions = Record<never, never>>(schema: S, options?: O) =>
+  ({ schema, ...options }) as { schema: S } & O;
+
+const iso = z.string().describe('ISO 8601');
+export const money = z
+  .string()
+  .regex(/^-?\$\d+\.\d{2}$/)
+  .describe('Currency text, e.g. "$12.50"');
+
+/**
+ * The table's API column: the fields the API's order views show (src/schemas/order.ts), in the
+ * order they show them, each with its type in the contract (an allow-list's, described), `as`
+ * where the contract names it otherwise, `text` where it shows the value as text, and
+ * `customer` where the customer's view (`POST /api/orders/lookup`) shows it too (true, or the
+ * description it has there). A field not here is in no view; one added here is in them all.
+ */
+export const ORDER_API = {
+  id: api(z.string().describe('Opaque unique id (UUID)')),
+  orderNumber: api(z.string().describe('`<eventPrefix>-<sequence>`, e.g. `AX25-0001`'), { customer: true }),
+  eventSlug: api(text, { customer: 'Event code' }),
+  customerName: api(text),
+  customerEmail: api(text),
+  customerPhone: api(text),
+  fulfillmentType: api(
+    FulfillmentType.describe(
+      '`ship` (mailed), `pickup` (collected at the booth), or `digital`: every line is a digital file, delivered by download links; nothing is shipped or collected',
+    ),
+    {
+      customer: '`ship` (mailed), `pickup` (at the booth), or `digital` (digital files only: download links once paid)',
+    },
+  ),
+  shippingAddress: api(z.string().describe('Street address; empty for pickup')),
+  city: api(text),
+  state: api(text),
+  zipCode: api(text),
+  items: api(z.string().describe('`Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; `'), {
+    text: 'lines',
+    customer: true,
+  }),
+  subtotalCents: api(money.describe('The sum of the line amounts'), { as: 'subtotal', text: 'money', customer: true }),
+  discountCents: api(
+    money.describe('Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee'),
+    { as: 'discount', text: 'money', customer: true },
+  ),
+  couponCode: api(z.string().nullable().describe('The coupon the order used; null: none'), { customer: true }),
+  shippingFeeCents: api(money, { as: 'shippingFee', text: 'money', customer: true }),
+  totalCents: api(money, { as: 'total', text: 'money', customer: true }),
+  payment: api(
+    z
+      .string()
+      .nullable()
+      .describe(
+        'With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise',
+      ),
+    { as: 'paymentUrl', text: 'payUrl', customer: true },
+  ),
+  status: api(OrderStatus, {
+    customer: '`pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)',
+  }),
+  shippingStatus: api(
+    ShippingStatus.describe(
+      '`ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped; `digital`: digital files only, never shipped',
+    ),
+    {
+      customer:
+        '`shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)',
+    },
+  ),
+  trackingNumber: api(z.string().describe('Empty until shipped with a tracking number'), { customer: true }),
+  feedback: api(z.string().describe('Customer feedback, entries `[<ISO time>] <text>` separated by a blank line')),
+  createdAt: api(iso, { customer: true }),
+  updatedAt: api(iso, { customer: true }),
+  held: api(z.boolean().describe('True while a high-value order waits for email confirmation'), {
+    as: 'verificationRequired',
+    customer: 'True while a high-value order waits for the customer to follow the link mailed to them',
+  }),
+  addressVerified: api(
+    z.boolean().nullable().describe('Postal check result; null when not checked (pickup, verifier off)'),
+  ),
+  channel: api(OrderChannel.describe('web: public checkout; booth: entered with admin credentials')),
+  pickupStatus: api(
+    PickupStatus.nullable().describe(
+      'Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship and digital orders',
+    ),
+    {
+      customer:
+        'Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital',
+    },
+  ),
+} satisfies { [K in OrderField]?: ApiShown };
 
 /** The fields, in the record's order. */
 export const ORDER_FIELD_NAMES = Object.keys(ORDER_FIELDS) as OrderField[];

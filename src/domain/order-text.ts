@@ -1,38 +1,25 @@
 /**
- * The parts of an order every outside view shows alike (the API's order views, the
- * customer's page, the sheet's row): its lines as text and its money as "$12.50" text, and the
- * customer's contact and address as typed. Declared once so the views cannot drift apart.
+ * An order's fields as text for the outside (the API's order views, the customer's page, the
+ * sheet's row, the CSV export): its lines as text and its money as "$12.50" text, declared once
+ * so the views cannot drift apart.
  */
 import { formatItems } from './items.js';
 import { formatCents } from './money.js';
 import { printProgress } from './offers.js';
 import type { OrderLine, OrderRecord } from './order.js';
-import type { CellText } from './order-fields.js';
+import type { ApiText, CellText } from './order-fields.js';
 
-export function orderAmountsText(o: OrderRecord) {
-  return {
-    items: formatItems(o.items),
-    subtotal: formatCents(o.subtotalCents),
-    discount: formatCents(o.discountCents),
-    shippingFee: formatCents(o.shippingFeeCents),
-    total: formatCents(o.totalCents),
-  };
+/** The payment page, while there is something to pay. */
+export function paymentUrl(o: OrderRecord): string | null {
+  return o.status === 'pending' && !o.held && o.payment !== null ? o.payment.url : null;
 }
 
-export function orderContact(o: OrderRecord) {
-  return {
-    customerName: o.customerName,
-    customerEmail: o.customerEmail,
-    customerPhone: o.customerPhone,
-    fulfillmentType: o.fulfillmentType,
-    shippingAddress: o.shippingAddress,
-    city: o.city,
-    state: o.state,
-    zipCode: o.zipCode,
-  };
+/** How the API's views read a field of a record: as it is, or as text (see `ApiText`). */
+export function apiReader(kind: ApiText | undefined, field: keyof OrderRecord): (o: OrderRecord) => unknown {
+  if (kind === 'money') return (o) => formatCents(o[field] as number);
+  if (kind === 'lines') return (o) => formatItems(o[field] as OrderLine[]);
+  return kind === 'payUrl' ? paymentUrl : (o) => o[field];
 }
-
-const flag = (v: boolean) => (v ? 'TRUE' : 'FALSE');
 
 /** A field's value as the text of a cell (the sheet's row, the CSV export): see `CellText`. */
 export function orderCellText(kind: CellText, value: unknown, o: OrderRecord): string {
@@ -44,7 +31,7 @@ export function orderCellText(kind: CellText, value: unknown, o: OrderRecord): s
     case 'money':
       return formatCents(value as number);
     case 'flag':
-      return value === null ? '' : flag(value as boolean);
+      return value === null ? '' : value ? 'TRUE' : 'FALSE';
     case 'lines':
       return formatItems(value as OrderLine[]);
     case 'json':

@@ -1,103 +1,56 @@
 /**
  * The Order as the API shows it (docs/contract.md, "Orders" and "Status and shipping"): money as "$12.50" text,
- * items as the semicolon-separated text. `toApiOrder` is the only place a stored
+ * items as the semicolon-separated text. Its fields, their names, types and values are the order
+ * field table's (src/domain/order-fields.ts, `ORDER_API`); `toApiOrder` is the only place a stored
  * OrderRecord becomes a response, and the schema is an allow-list.
  */
 
 import { z } from 'zod';
 import { centsToDollars, formatCents } from '../domain/money.js';
-import { HISTORY_ACTIONS, itemId, type OrderRecord, PICKUP_STATUSES, type SalesSummaryCents } from '../domain/order.js';
-import { orderAmountsText, orderContact } from '../domain/order-text.js';
+import { HISTORY_ACTIONS, itemId, type OrderRecord, type SalesSummaryCents } from '../domain/order.js';
+import { type ApiShown, money, ORDER_API } from '../domain/order-fields.js';
+import { apiReader } from '../domain/order-text.js';
 import { lastPaidAt, UNDO_PAID_WINDOW_MS, undoPaidRefusal } from '../domain/transitions.js';
 
-const money = z
-  .string()
-  .regex(/^-?\$\d+\.\d{2}$/)
-  .describe('Currency text, e.g. "$12.50"');
+type Api = typeof ORDER_API;
 
-export const ApiOrder = z
-  .object({
-    id: z.string().describe('Opaque unique id (UUID)'),
-    orderNumber: z.string().describe('`<eventPrefix>-<sequence>`, e.g. `AX25-0001`'),
-    eventSlug: z.string(),
-    customerName: z.string(),
-    customerEmail: z.string(),
-    customerPhone: z.string(),
-    fulfillmentType: z
-      .enum(['ship', 'pickup', 'digital'])
-      .describe(
-        '`ship` (mailed), `pickup` (collected at the booth), or `digital`: every line is a digital file, delivered by download links; nothing is shipped or collected',
-      ),
-    shippingAddress: z.string().describe('Street address; empty for pickup'),
-    city: z.string(),
-    state: z.string(),
-    zipCode: z.string(),
-    items: z.string().describe('`Photo #<number> (<size>) x<quantity> = $<amount>` lines separated by `; `'),
-    subtotal: money.describe('The sum of the line amounts'),
-    discount: money.describe(
-      'Package savings plus the early bird or coupon: total = subtotal − discount + shippingFee',
-    ),
-    couponCode: z.string().nullable().describe('The coupon the order used; null: none'),
-    shippingFee: money,
-    total: money,
-    paymentUrl: z
-      .string()
-      .nullable()
-      .describe(
-        'With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise',
-      ),
-    status: z.enum(['pending', 'paid', 'void', 'cancelled']),
-    shippingStatus: z
-      .enum(['ship', 'shipped', 'pickup', 'digital'])
-      .describe(
-        '`ship`: to be shipped; `shipped`: marked shipped (`trackingNumber` when given); `pickup`: collected at the booth, never shipped; `digital`: digital files only, never shipped',
-      ),
-    trackingNumber: z.string().describe('Empty until shipped with a tracking number'),
-    feedback: z.string().describe('Customer feedback, entries `[<ISO time>] <text>` separated by a blank line'),
-    createdAt: z.string().describe('ISO 8601'),
-    updatedAt: z.string().describe('ISO 8601'),
-    verificationRequired: z.boolean().describe('True while a high-value order waits for email confirmation'),
-    addressVerified: z
-      .boolean()
-      .nullable()
-      .describe('Postal check result; null when not checked (pickup, verifier off)'),
-    channel: z.enum(['web', 'booth']).describe('web: public checkout; booth: entered with admin credentials'),
-    pickupStatus: z
-      .enum(PICKUP_STATUSES)
-      .nullable()
-      .describe(
-        'Pickup orders at the booth: `waiting` (new), `ready` (packed; the customer was told), `collected`; null for orders that ship and digital orders',
-      ),
-  })
-  .meta({ id: 'Order' });
-export type ApiOrder = z.infer<typeof ApiOrder>;
+/** The zod shape of a view showing the fields whose `ORDER_API` entry has `Only` (`unknown`: all of them). */
+export type ViewShape<Only> = {
+  [K in keyof Api as Api[K] extends Only
+    ? Api[K] extends { as: infer A extends string }
+      ? A
+      : K
+    : never]: Api[K]['schema'];
+};
 
-/** The payment page, while there is something to pay. */
-export function paymentUrl(o: OrderRecord): string | null {
-  return o.status === 'pending' && !o.held && o.payment !== null ? o.payment.url : null;
-}
-
-export function toApiOrder(o: OrderRecord): ApiOrder {
-  return {
-    id: o.id,
-    orderNumber: o.orderNumber,
-    eventSlug: o.eventSlug,
-    ...orderContact(o),
-    ...orderAmountsText(o),
-    couponCode: o.couponCode,
-    paymentUrl: paymentUrl(o),
-    status: o.status,
-    shippingStatus: o.shippingStatus,
-    trackingNumber: o.trackingNumber,
-    feedback: o.feedback,
-    createdAt: o.createdAt,
-    updatedAt: o.updatedAt,
-    verificationRequired: o.held,
-    addressVerified: o.addressVerified,
-    channel: o.channel,
-    pickupStatus: o.pickupStatus,
+/**
+ * A view of an order declared once: the fields of the table's API column (`ORDER_API`) that
+ * `typeOf` gives a type for, in its order under their API names, as a zod object (an allow-list)
+ * and as the function that shapes a record into it. A field added there is in the view with no
+ * other edit.
+ */
+export function orderView<Shape extends z.ZodRawShape>(typeOf: (shown: ApiShown) => z.ZodType | undefined) {
+  const fields: { name: string; read: (o: OrderRecord) => unknown }[] = [];
+  const shape: Record<string, z.ZodType> = {};
+  for (const [field, shown] of Object.entries(ORDER_API) as [keyof Api, ApiShown][]) {
+    const type = typeOf(shown);
+    if (type === undefined) continue;
+    shape[shown.as ?? field] = type;
+    fields.push({ name: shown.as ?? field, read: apiReader(shown.text, field) });
+  }
+  const schema = z.object(shape as unknown as Shape);
+  const view = (o: OrderRecord) => {
+    const out: Record<string, unknown> = {};
+    for (const f of fields) out[f.name] = f.read(o);
+    return out as z.infer<typeof schema>;
   };
+  return { schema, view };
 }
+
+const orderFields = orderView<ViewShape<unknown>>((shown) => shown.schema);
+export const ApiOrder = orderFields.schema.meta({ id: 'Order' });
+export type ApiOrder = z.infer<typeof ApiOrder>;
+export const toApiOrder: (o: OrderRecord) => ApiOrder = orderFields.view;
 
 const HistoryEntry = z
   .object({

@@ -42,14 +42,7 @@ export const UpdateOrderBody = z
     status: OrderStatus.optional().describe(
       'Moves (docs/contract.md, "Status and shipping"): pending → paid | void | cancelled, paid → void, paid → pending (undo within 15 minutes)',
     ),
-    customerName: EditableFieldsBody.customerName.optional(),
-    customerEmail: EditableFieldsBody.customerEmail.optional(),
-    customerPhone: EditableFieldsBody.customerPhone.optional(),
-    fulfillmentType: EditableFieldsBody.fulfillmentType.optional(),
-    shippingAddress: EditableFieldsBody.shippingAddress.optional(),
-    city: EditableFieldsBody.city.optional(),
-    state: EditableFieldsBody.state.optional(),
-    zipCode: EditableFieldsBody.zipCode.optional(),
+    ...z.object(EditableFieldsBody).partial().shape,
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'name at least one field to change' })
   .meta({ id: 'OrderUpdate' });

@@ -10,9 +10,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { formatCents } from '../../domain/money.js';
 import type { OrderRecord } from '../../domain/order.js';
+import { paymentUrl } from '../../domain/order-text.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { ApiOrder, paymentUrl, toApiOrder } from '../../schemas/order.js';
+import { ApiOrder, toApiOrder } from '../../schemas/order.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import type { Submission, SubmissionResult } from '../../services/orders/intake.js';
 import {

@@ -11,9 +11,8 @@
 
 import { z } from 'zod';
 import type { OrderRecord } from '../../domain/order.js';
-import { orderAmountsText } from '../../domain/order-text.js';
 import { trackingLink } from '../../domain/tracking.js';
-import { ApiOrder, paymentUrl } from '../../schemas/order.js';
+import { orderView, type ViewShape } from '../../schemas/order.js';
 
 /** `AX25-0001`; `ax25-1`, `#AX25-0001` and ` AX25-00001 ` too (normalised to `AX25-0001`). */
 const ORDER_NUMBER = /^#?([A-Za-z0-9]{1,8})-0*(\d{1,12})$/;
@@ -40,33 +39,14 @@ export const LookupBody = z
   .meta({ id: 'OrderLookupRequest' });
 export type LookupBody = z.infer<typeof LookupBody>;
 
-const shape = ApiOrder.shape;
+/** The order fields the customer sees: those the field table marks `customer`, with their description there. */
+const customerFields = orderView<ViewShape<{ customer: true | string }>>(({ schema, customer }) =>
+  customer === undefined ? undefined : customer === true ? schema : schema.describe(customer),
+);
 
-export const CustomerOrder = z
-  .object({
-    orderNumber: shape.orderNumber,
-    eventSlug: shape.eventSlug.describe('Event code'),
+export const CustomerOrder = customerFields.schema
+  .extend({
     eventName: z.string().nullable().describe('The event’s name; null when its photos are no longer online'),
-    status: shape.status.describe(
-      '`pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)',
-    ),
-    shippingStatus: shape.shippingStatus.describe(
-      '`shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)',
-    ),
-    trackingNumber: shape.trackingNumber,
-    pickupStatus: shape.pickupStatus.describe(
-      'Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital',
-    ),
-    fulfillmentType: shape.fulfillmentType.describe(
-      '`ship` (mailed), `pickup` (at the booth), or `digital` (digital files only: download links once paid)',
-    ),
-    items: shape.items,
-    subtotal: shape.subtotal,
-    discount: shape.discount,
-    couponCode: shape.couponCode,
-    shippingFee: shape.shippingFee,
-    total: shape.total,
-    paymentUrl: shape.paymentUrl,
     paymentInstructions: z
       .string()
       .nullable()
@@ -87,11 +67,6 @@ export const CustomerOrder = z
         }),
       )
       .describe('Once the order is paid, one signed link per digital file; empty before'),
-    createdAt: shape.createdAt,
-    updatedAt: shape.updatedAt,
-    verificationRequired: shape.verificationRequired.describe(
-      'True while a high-value order waits for the customer to follow the link mailed to them',
-    ),
   })
   .meta({ id: 'CustomerOrder' });
 export type CustomerOrder = z.infer<typeof CustomerOrder>;
@@ -105,22 +80,10 @@ export function toCustomerOrder(
   paymentInstructions = '',
 ): CustomerOrder {
   return {
-    orderNumber: o.orderNumber,
-    eventSlug: o.eventSlug,
+    ...customerFields.view(o),
     eventName,
-    status: o.status,
-    shippingStatus: o.shippingStatus,
-    trackingNumber: o.trackingNumber,
-    pickupStatus: o.pickupStatus,
-    fulfillmentType: o.fulfillmentType,
-    ...orderAmountsText(o),
-    couponCode: o.couponCode,
-    paymentUrl: paymentUrl(o),
     paymentInstructions: o.status === 'pending' && !o.held && paymentInstructions ? paymentInstructions : null,
     tracking: o.shippingStatus === 'shipped' && o.trackingNumber ? trackingLink(o.trackingNumber) : null,
     downloads: downloads.map((d) => ({ line: d.line, photoNumber: d.photoNumber, url: d.url, expiresAt: d.expiresAt })),
-    createdAt: o.createdAt,
-    updatedAt: o.updatedAt,
-    verificationRequired: o.held,
   };
 }

@@ -9101,22 +9101,6 @@ export interface components {
             orderNumber: string;
             /** @description Event code */
             eventSlug: string;
-            /** @description The event’s name; null when its photos are no longer online */
-            eventName: string | null;
-            /**
-             * @description `pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)
-             * @enum {string}
-             */
-            status: "pending" | "paid" | "void" | "cancelled";
-            /**
-             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)
-             * @enum {string}
-             */
-            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
-            /** @description Empty until shipped with a tracking number */
-            trackingNumber: string;
-            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital */
-            pickupStatus: ("waiting" | "ready" | "collected") | null;
             /**
              * @description `ship` (mailed), `pickup` (at the booth), or `digital` (digital files only: download links once paid)
              * @enum {string}
@@ -9136,6 +9120,28 @@ export interface components {
             total: string;
             /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
             paymentUrl: string | null;
+            /**
+             * @description `pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "void" | "cancelled";
+            /**
+             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)
+             * @enum {string}
+             */
+            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
+            /** @description Empty until shipped with a tracking number */
+            trackingNumber: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601 */
+            updatedAt: string;
+            /** @description True while a high-value order waits for the customer to follow the link mailed to them */
+            verificationRequired: boolean;
+            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital */
+            pickupStatus: ("waiting" | "ready" | "collected") | null;
+            /** @description The event’s name; null when its photos are no longer online */
+            eventName: string | null;
             /** @description How to pay (the photographer’s business settings), while the order waits for payment; null once paid, cancelled, or while held */
             paymentInstructions: string | null;
             /** @description The carrier’s tracking page, for a USPS, UPS or FedEx tracking number; null otherwise */
@@ -9154,12 +9160,6 @@ export interface components {
                 /** @description ISO 8601: DOWNLOAD_TTL_DAYS after payment */
                 expiresAt: string;
             }[];
-            /** @description ISO 8601 */
-            createdAt: string;
-            /** @description ISO 8601 */
-            updatedAt: string;
-            /** @description True while a high-value order waits for the customer to follow the link mailed to them */
-            verificationRequired: boolean;
         };
         PaymentWebhookAnswerInput: {
             /** @constant */
@@ -10697,22 +10697,6 @@ export interface components {
             orderNumber: string;
             /** @description Event code */
             eventSlug: string;
-            /** @description The event’s name; null when its photos are no longer online */
-            eventName: string | null;
-            /**
-             * @description `pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)
-             * @enum {string}
-             */
-            status: "pending" | "paid" | "void" | "cancelled";
-            /**
-             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)
-             * @enum {string}
-             */
-            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
-            /** @description Empty until shipped with a tracking number */
-            trackingNumber: string;
-            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital */
-            pickupStatus: ("waiting" | "ready" | "collected") | null;
             /**
              * @description `ship` (mailed), `pickup` (at the booth), or `digital` (digital files only: download links once paid)
              * @enum {string}
@@ -10732,6 +10716,28 @@ export interface components {
             total: string;
             /** @description With online payment (PAYMENT_PROVIDER=stripe): the hosted payment page while the order is pending; null otherwise */
             paymentUrl: string | null;
+            /**
+             * @description `pending` (waiting for payment), `paid`, `cancelled`, or `void` (cancelled by the photographer)
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "void" | "cancelled";
+            /**
+             * @description `shipped` once the prints are on their way, `ship` before; `pickup` for an order collected at the booth; `digital` for digital files only (never shipped)
+             * @enum {string}
+             */
+            shippingStatus: "ship" | "shipped" | "pickup" | "digital";
+            /** @description Empty until shipped with a tracking number */
+            trackingNumber: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601 */
+            updatedAt: string;
+            /** @description True while a high-value order waits for the customer to follow the link mailed to them */
+            verificationRequired: boolean;
+            /** @description Pickup orders: `waiting` (being prepared), `ready` (collect it at the booth), `collected`; null when it ships or is digital */
+            pickupStatus: ("waiting" | "ready" | "collected") | null;
+            /** @description The event’s name; null when its photos are no longer online */
+            eventName: string | null;
             /** @description How to pay (the photographer’s business settings), while the order waits for payment; null once paid, cancelled, or while held */
             paymentInstructions: string | null;
             /** @description The carrier’s tracking page, for a USPS, UPS or FedEx tracking number; null otherwise */
@@ -10750,12 +10756,6 @@ export interface components {
                 /** @description ISO 8601: DOWNLOAD_TTL_DAYS after payment */
                 expiresAt: string;
             }[];
-            /** @description ISO 8601 */
-            createdAt: string;
-            /** @description ISO 8601 */
-            updatedAt: string;
-            /** @description True while a high-value order waits for the customer to follow the link mailed to them */
-            verificationRequired: boolean;
         };
         PaymentWebhookAnswer: {
             /** @constant */

@@ -131,7 +131,8 @@ function build(cells: RowCells): OrderRecord {
   const totalText = money(cells.total, 'total');
   const shippingFeeCents =
     money(cells.shippingFee, 'shippingFee') ?? (totalText !== null ? totalText - subtotalCents : 0);
-  const fulfillment = word(cells.fulfillmentType);
+  const typed = word(cells.fulfillmentType);
+  const fulfillment = typed === '' ? (cells.shippingAddress.trim() ? 'ship' : 'pickup') : typed;
   const totalCents = totalText ?? subtotalCents + shippingFeeCents;
   const held = flag(cells.held, 'held') ?? false;
   const candidate = {
@@ -143,7 +144,7 @@ function build(cells: RowCells): OrderRecord {
     customerName: cells.customerName,
     customerEmail: cells.customerEmail,
     customerPhone: cells.customerPhone,
-    fulfillmentType: fulfillment === '' ? (cells.shippingAddress.trim() ? 'ship' : 'pickup') : fulfillment,
+    fulfillmentType: fulfillment,
     shippingAddress: cells.shippingAddress,
     city: cells.city,
     state: cells.state,
@@ -167,10 +168,7 @@ function build(cells: RowCells): OrderRecord {
     // A sheet row carries neither: the record keeps them (the mirror compares rows, not these).
     version: 1,
     history: [],
-    pickupStatus: pickupStatus(
-      cells,
-      fulfillment === '' ? (cells.shippingAddress.trim() ? 'ship' : 'pickup') : fulfillment,
-    ),
+    pickupStatus: pickupStatus(cells, fulfillment),
     // Which lines are printed is the record's (the sheet shows only how many).
     printed: [],
   };
