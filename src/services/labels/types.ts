@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { OrderRecord } from '../../domain/order.js';
+import type { BatchRequest, LabelBatch } from './batch.js';
 import type { BatchPdfOptions } from './pdf.js';
 
 export type { BatchPdfOptions, SlipLine } from './pdf.js';
@@ -23,4 +24,13 @@ export interface LabelRenderer {
   batchPdf(orders: readonly OrderRecord[], opts?: BatchPdfOptions): Readable;
   /** The same labels as one DOCX, a page per label. Throws on an empty list. */
   batchDocx(orders: readonly OrderRecord[], title?: string): Promise<LabelFile>;
+}
+
+/** `fastify.labels`: the renderer, for the return address saved now, and an event's batch. */
+export interface Labels extends LabelRenderer {
+  /**
+   * The labels of every paid order of the event waiting to ship, oldest first (batch.ts).
+   * Throws EVENT_NOT_FOUND (no such event and no orders) and NOTHING_TO_PRINT.
+   */
+  eventBatch(request: BatchRequest): Promise<LabelBatch>;
 }
