@@ -7,7 +7,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
-import { type PrintJobRecord, PrintJobState } from '../../services/store/ports/print-jobs.js';
+import { PrintJobState } from '../../services/store/ports/print-jobs.js';
 
 const MAX_ITEMS = 1000;
 
@@ -94,23 +94,6 @@ const PrintResponse = z
   })
   .meta({ id: 'PrintResponse' });
 
-const jobView = (j: PrintJobRecord) => ({
-  id: j.id,
-  itemId: j.itemId,
-  orderNumber: j.orderNumber,
-  printer: j.printer,
-  size: j.size,
-  copies: j.copies,
-  jobId: j.jobId,
-  state: j.state,
-  printerState: j.printerState,
-  reason: j.reason,
-  auto: j.auto,
-  by: j.by,
-  createdAt: j.createdAt,
-  finishedAt: j.finishedAt,
-});
-
 const printingRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { printing } = fastify;
   // Booth helpers run the printer (docs/contract.md, "Roles").
@@ -136,7 +119,8 @@ const printingRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async () => {
       const [printers, jobs] = await Promise.all([printing.printers(), printing.jobs()]);
-      return { printers, jobs: jobs.inFlight.map(jobView), recent: jobs.recent.map(jobView) };
+      // The PrintJob schema is an allow-list: the record's inner fields (run id, job name) are left out.
+      return { printers, jobs: jobs.inFlight, recent: jobs.recent };
     },
   );
 
