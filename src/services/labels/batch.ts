@@ -2,6 +2,7 @@
  * An event's batch of labels (docs/contract.md, "Fulfilment"): every paid order of the event
  * that ships and has not shipped yet, oldest first, as one PDF (each label followed by the
  * order's packing slip, on request) or one DOCX. Thumbnails for the slips come from the images.
+ * No order waiting: NOTHING_TO_PRINT, or EVENT_NOT_FOUND when there is no such event and no order.
  */
 import type { Readable } from 'node:stream';
 import { printLines } from '../../domain/offers.js';

@@ -26,11 +26,5 @@ export interface LabelRenderer {
   batchDocx(orders: readonly OrderRecord[], title?: string): Promise<LabelFile>;
 }
 
-/** `fastify.labels`: the renderer, for the return address saved now, and an event's batch. */
-export interface Labels extends LabelRenderer {
-  /**
-   * The labels of every paid order of the event waiting to ship, oldest first (batch.ts).
-   * Throws EVENT_NOT_FOUND (no such event and no orders) and NOTHING_TO_PRINT.
-   */
-  eventBatch(request: BatchRequest): Promise<LabelBatch>;
-}
+/** `fastify.labels`: the renderer, for the return address saved now, and an event's batch (batch.ts). */
+export type Labels = LabelRenderer & { eventBatch(request: BatchRequest): Promise<LabelBatch> };

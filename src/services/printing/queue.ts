@@ -5,7 +5,6 @@
  * the orders port's paid list (always current). An order shipped or collected has left the
  * queue, whatever its lines say (void and cancelled orders are not paid: never in it).
  */
-import type { Readable } from 'node:stream';
 import { isDigitalSize } from '../../domain/offers.js';
 import { type Actor, itemId, type OrderLine, type OrderRecord, oldestFirst, parseItemId } from '../../domain/order.js';
 import { sizeKey } from '../../domain/prints.js';
@@ -24,25 +23,7 @@ export type QueueFilter = { eventSlug?: string | undefined; size?: string | unde
 /** A waiting line as the queue shows it: its print file's name and its job in flight. */
 export type QueueEntry = QueueLine & { fileName: string; printing: PrintJobRecord | undefined };
 
-export type PrintQueue = {
-  /** The waiting lines, oldest order first. */
-  queue(filter: QueueFilter): Promise<{ entries: QueueEntry[]; counts: Record<string, number> }>;
-  /**
-   * The ZIP of the queue's lines, or with `itemIds` of exactly those lines (printed already or
-   * not). Throws VALIDATION_FAILED (an id naming no paid line) and NOTHING_TO_PRINT.
-   */
-  files(filter: QueueFilter & { itemIds?: readonly string[] | undefined }): Promise<{ count: number; zip: Readable }>;
-  /** The ZIP of the print lines (of one size) of the order `ref` names. Throws ORDER_NOT_FOUND, NOTHING_TO_PRINT. */
-  orderFiles(ref: string, size: string | undefined): Promise<{ orderNumber: string; zip: Readable }>;
-  /** Marks the lines printed, all or nothing; lines marked before are left as they were. */
-  markPrinted(itemIds: readonly string[], by: Actor): Promise<{ marked: string[]; alreadyPrinted: string[] }>;
-  /**
-   * Sends the lines named to a printer (`print`), in their order; lines printed already are not
-   * sent. Throws VALIDATION_FAILED (an id naming no paid print line), NOTHING_TO_PRINT (every
-   * line printed already) and what `print` throws.
-   */
-  printNamed(itemIds: readonly string[], opts: PrintOptions): Promise<PrintOutcome>;
-};
+export type PrintQueue = ReturnType<typeof createPrintQueue>;
 
 /** An order line as the print files know it. */
 export function printLineOf(order: OrderRecord, line: OrderLine): PrintLine {
@@ -131,10 +112,11 @@ export function createPrintQueue(deps: {
   prints: Pick<PrintFiles, 'plan' | 'zip'>;
   jobs: Pick<PrintJobsPort, 'inFlight'>;
   print(lines: readonly LineRef[], opts: PrintOptions): Promise<PrintOutcome>;
-}): PrintQueue {
+}) {
   const { orders, prints } = deps;
   return {
-    async queue(filter) {
+    /** The waiting lines, oldest order first, with their print file names and jobs in flight. */
+    async queue(filter: QueueFilter): Promise<{ entries: QueueEntry[]; counts: Record<string, number> }> {
       const waiting = (await paidLines(orders, filter)).filter((q) => q.waiting);
       const lines = waiting.map((q) => printLineOf(q.order, q.line));
       const [plan, inFlight] = await Promise.all([prints.plan(lines), deps.jobs.inFlight()]);
@@ -148,7 +130,11 @@ export function createPrintQueue(deps: {
       return { entries, counts: copiesBySize(waiting) };
     },
 
-    async files({ eventSlug, size, itemIds }) {
+    /**
+     * The ZIP of the queue's lines, or with `itemIds` of exactly those lines (printed already or
+     * not). Throws VALIDATION_FAILED (an id naming no paid line) and NOTHING_TO_PRINT.
+     */
+    async files({ eventSlug, size, itemIds }: QueueFilter & { itemIds?: readonly string[] | undefined }) {
       const all = await paidLines(orders, { eventSlug, size });
       const chosen =
         itemIds === undefined
@@ -164,7 +150,8 @@ export function createPrintQueue(deps: {
       return { count: plan.jobs.length, zip: prints.zip(plan) };
     },
 
-    async orderFiles(ref, size) {
+    /** The ZIP of the print lines (of one size) of the order `ref` names. Throws ORDER_NOT_FOUND, NOTHING_TO_PRINT. */
+    async orderFiles(ref: string, size: string | undefined) {
       const order = await loadOrder(orders, ref);
       const lines = order.items
         // Digital files are downloaded, never printed (docs/contract.md, "Selling").
@@ -179,7 +166,8 @@ export function createPrintQueue(deps: {
       return { orderNumber: order.orderNumber, zip: prints.zip(await prints.plan(lines)) };
     },
 
-    async markPrinted(itemIds, by) {
+    /** Marks the lines printed, all or nothing; lines marked before are left as they were. */
+    async markPrinted(itemIds: readonly string[], by: Actor) {
       const items = parseItemIds(itemIds);
       const byOrder = new Map<string, number[]>();
       for (const it of items) byOrder.set(it.orderNumber, [...(byOrder.get(it.orderNumber) ?? []), it.line]);
@@ -191,7 +179,11 @@ export function createPrintQueue(deps: {
       };
     },
 
-    async printNamed(itemIds, opts) {
+    /**
+     * Sends the lines named to a printer, in their order; lines printed already are not sent.
+     * Throws VALIDATION_FAILED, NOTHING_TO_PRINT (every line printed already) and what `print` throws.
+     */
+    async printNamed(itemIds: readonly string[], opts: PrintOptions): Promise<PrintOutcome> {
       const wanted = parseItemIds(itemIds);
       const lines = named(await paidLines(orders, {}), wanted, 'body', false);
       const printed = lines.filter((q) => q.printed).map((q) => ({ itemId: q.itemId, reason: 'printed already' }));
