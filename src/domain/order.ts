@@ -143,3 +143,8 @@ export function orderEmailMatches(order: Pick<OrderRecord, 'customerEmail'>, ema
   if (order.customerEmail.trim() === '') return false;
   return timingSafeEqual(emailDigest(order.customerEmail), emailDigest(email));
 }
+
+/** By creation time, then order number (two orders may share a millisecond): the order a booth works through them. */
+export function oldestFirst(a: OrderRecord, b: OrderRecord): number {
+  return Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.orderNumber.localeCompare(b.orderNumber);
+}

@@ -6,7 +6,7 @@
  *
  * The order is also the closing order, reversed: the store comes first so that it is closed
  * last, after every service that writes to it. Services that need each other both ways (the
- * photo codes and the notifier, payments and push) look the later one up when called.
+ * photo codes and the notifier) look the later one up when called.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import address from './address/plugin.js';
@@ -52,21 +52,21 @@ export const SERVICES: FastifyPluginAsync<ServiceOptions>[] = [
   captcha,
   photos,
   images,
+  downloads,
   intake,
   events,
-  finder,
   labels,
   prints,
   printing,
   address,
   notifier,
   push,
+  finder,
   finderArrivals,
   payments,
   orderIntake,
   orderChanges,
   sales,
-  downloads,
   takedowns,
   faces,
 ];

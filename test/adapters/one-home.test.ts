@@ -1,7 +1,6 @@
 /**
  * One adapter per outside library (docs/architecture.md, "Outside libraries"): each library
- * src uses is imported by one module (or, for a store engine and the mail transports, from
- * inside one folder), so a change of library, or of how one is called, is a change in one
+ * src uses is imported by one module (or, for a store engine, from inside one folder), so a change of library, or of how one is called, is a change in one
  * place. The framework and small language helpers are imported where they are needed.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -33,8 +32,6 @@ const FRAMEWORK = new Set([
 const ADAPTER_FOLDERS: Record<string, string> = {
   'better-sqlite3': 'src/services/store/engines/sqlite/',
   pg: 'src/services/store/engines/postgres/',
-  // Transports (SMTP, .eml files) and the address parser of the notifier.
-  nodemailer: 'src/services/notifier/',
 };
 
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)'([^'.][^']*)'/g;
@@ -79,6 +76,8 @@ test('each outside library is imported by one src module (or from inside its ada
   // The scan sees what it should: the image and PDF adapters, and the framework.
   expect([...(byLibrary.get('sharp') ?? [])]).toEqual(['src/adapters/sharp.ts']);
   expect([...(byLibrary.get('pdfkit') ?? [])]).toEqual(['src/adapters/pdf.ts']);
+  expect([...(byLibrary.get('nodemailer') ?? [])]).toEqual(['src/adapters/mail.ts']);
+  expect([...(byLibrary.get('@sendgrid/mail') ?? [])]).toEqual(['src/services/notifier/transports/sendgrid.ts']);
   expect(byLibrary.get('fastify')?.size).toBeGreaterThan(1);
 });
 

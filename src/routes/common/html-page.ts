@@ -10,8 +10,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { parseMailbox } from '../../adapters/mail.js';
 import { escapeHtml } from '../../lib/escape.js';
-import { parseMailbox } from '../../services/notifier/message.js';
 
 /** What a page's form posts. */
 export const FORM = 'application/x-www-form-urlencoded';

@@ -1,11 +1,9 @@
 /**
  * What every fulfilment download shares: an attachment that is never cached (it carries
- * names and addresses) and never sniffed, under a file name that is safe in a header; and
- * orders in the order they came in, the order a booth works through them.
+ * names and addresses) and never sniffed, under a file name that is safe in a header.
  */
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { OrderRecord } from '../../domain/order.js';
 
 /** An OpenAPI body that is a file. */
 export const BINARY = z.string().meta({ format: 'binary' });
@@ -27,9 +25,4 @@ export function attachment(reply: FastifyReply, type: string, name: string): Fas
     .header('Content-Disposition', contentDisposition(name))
     .header('Cache-Control', 'no-store')
     .header('X-Content-Type-Options', 'nosniff');
-}
-
-/** By creation time, then order number (two orders may share a millisecond). */
-export function oldestFirst(a: OrderRecord, b: OrderRecord): number {
-  return Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.orderNumber.localeCompare(b.orderNumber);
 }

@@ -7,13 +7,13 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../../domain/order.js';
+import { ORDER_STATUSES, type OrderRecord, type OrderStatus, oldestFirst } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { csvRow, UTF8_BOM } from '../../lib/csv.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { ORDER_COLUMNS } from '../../services/mirror/sheets/layout.js';
 import { toCells } from '../../services/mirror/sheets/row-cells.js';
-import { attachment, BINARY, oldestFirst } from './files.js';
+import { attachment, BINARY } from './files.js';
 
 /**
  * The spreadsheet's columns A–U (docs/contract.md, "System of record and the spreadsheet

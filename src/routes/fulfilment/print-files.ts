@@ -1,23 +1,17 @@
 /**
  * `GET /api/orders/{id}/print-files` (admin): one order's print files as a streamed ZIP
- * (docs/contract.md, "Fulfilment"). The rendering, the file names and the streaming with
- * backpressure are `fastify.prints`' business; this route picks the lines.
+ * (docs/contract.md, "Fulfilment"). Picking the lines is `fastify.printing`'s (its print
+ * queue), the rendering, the file names and the streaming with backpressure `fastify.prints`'.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isDigitalSize } from '../../domain/offers.js';
-import { sizeKey } from '../../domain/prints.js';
-import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import type { PrintLine } from '../../services/prints/types.js';
-import { loadOrder, OrderRef } from '../common/order-ref.js';
+import { OrderRef } from '../common/order-ref.js';
 import { attachment, BINARY } from './files.js';
 
 export const ZIP_TYPE = 'application/zip';
 
 const printFilesRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { store, prints } = fastify;
-
   fastify.get(
     '/api/orders/:id/print-files',
     {
@@ -61,28 +55,10 @@ const printFilesRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const order = await loadOrder(store.orders, request.params.id);
-      const size = request.query.size;
-      const lines: PrintLine[] = order.items
-        // Digital files are downloaded, never printed (docs/contract.md, "Selling").
-        .filter((l) => !isDigitalSize(l.size) && (size === undefined || sizeKey(l.size) === sizeKey(size)))
-        .map((l) => ({
-          orderNumber: order.orderNumber,
-          eventSlug: order.eventSlug,
-          photoNumber: l.photoNumber,
-          size: l.size,
-          quantity: l.quantity,
-          crop: l.crop,
-        }));
-      if (lines.length === 0) {
-        throw appError('NOTHING_TO_PRINT', {
-          message: `Order ${order.orderNumber} has no ${size} prints`,
-          details: { orderNumber: order.orderNumber, size },
-        });
-      }
-      const plan = await prints.plan(lines);
-      const name = `prints-${order.orderNumber}${size === undefined ? '' : `-${size}`}.zip`;
-      return attachment(reply, ZIP_TYPE, name).send(prints.zip(plan));
+      const { size } = request.query;
+      const { orderNumber, zip } = await fastify.printing.orderFiles(request.params.id, size);
+      const name = `prints-${orderNumber}${size === undefined ? '' : `-${size}`}.zip`;
+      return attachment(reply, ZIP_TYPE, name).send(zip);
     },
   );
 };

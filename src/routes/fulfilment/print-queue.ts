@@ -4,19 +4,16 @@
  * - `GET /api/print-files`: a batch of them (or the lines named) as a streamed ZIP;
  * - `POST /api/print-queue/printed`: marks lines printed (in each order's history);
  * - sending lines to the booth's printers is printing.ts.
+ * Choosing the lines, their files and marking them is `fastify.printing`'s business (services/printing/queue.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { itemId } from '../../domain/order.js';
-import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminPhoto } from '../../schemas/order.js';
-import type { PrintLine } from '../../services/prints/types.js';
 import type { PrintJobRecord } from '../../services/store/ports/print-jobs.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { attachment, BINARY } from './files.js';
 import { ZIP_TYPE } from './print-files.js';
-import { copiesBySize, paidLines, parseItemIds, type QueueLine } from './queue.js';
 
 const ADMIN_ERRORS = ['VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] as const;
 
@@ -95,20 +92,11 @@ function printingOf(job: PrintJobRecord | undefined) {
 }
 
 const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { store, prints, printing } = fastify;
+  const { printing } = fastify;
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
   // Booth helpers run the printer (docs/contract.md, "Roles").
   const admin = { config: { access: 'staff' } } as const;
   const security = [{ adminToken: [] }];
-
-  const printLine = (q: QueueLine): PrintLine => ({
-    orderNumber: q.order.orderNumber,
-    eventSlug: q.order.eventSlug,
-    photoNumber: q.line.photoNumber,
-    size: q.line.size,
-    quantity: q.line.quantity,
-    crop: q.line.crop,
-  });
 
   fastify.get(
     '/api/print-queue',
@@ -128,13 +116,9 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request) => {
-      const waiting = (await paidLines(store.orders, request.query)).filter((q) => q.waiting);
-      const lines = waiting.map(printLine);
-      const [plan, jobs] = await Promise.all([prints.plan(lines), printing.jobs()]);
-      const inFlight = new Map(jobs.inFlight.map((j) => [j.itemId, j]));
-      const names = new Map([...plan.jobs, ...plan.problems].map((j) => [j.line, j.fileName]));
+      const { entries, counts } = await printing.queue(request.query);
       return {
-        items: waiting.map((q, i) => ({
+        items: entries.map((q) => ({
           itemId: q.itemId,
           orderId: q.order.id,
           orderNumber: q.order.orderNumber,
@@ -144,10 +128,10 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
           size: q.line.size,
           quantity: q.line.quantity,
           crop: { x: q.line.crop?.x ?? 0.5, y: q.line.crop?.y ?? 0.5 },
-          fileName: names.get(lines[i] as PrintLine) ?? '',
-          printing: printingOf(inFlight.get(q.itemId)),
+          fileName: q.fileName,
+          printing: printingOf(q.printing),
         })),
-        counts: copiesBySize(waiting),
+        counts,
       };
     },
   );
@@ -183,37 +167,13 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const { eventSlug, size, itemIds } = request.query;
-      const all = await paidLines(store.orders, { eventSlug, size });
-      let chosen: QueueLine[];
-      if (itemIds === undefined) chosen = all.filter((q) => q.waiting);
-      else {
-        const wanted = parseItemIds(itemIds);
-        const byId = new Map(all.map((q) => [q.itemId, q]));
-        const missing = wanted.filter((w) => !byId.has(w.id));
-        if (missing.length > 0) {
-          throw appError('VALIDATION_FAILED', {
-            message: `${missing.length} item id(s) name no line of a paid order${eventSlug || size ? ' matching the filters' : ''}`,
-            details: missing
-              .slice(0, 20)
-              .map((m) => ({ in: 'query', field: 'itemIds', message: `no paid line ${m.id}` })),
-          });
-        }
-        const ids = new Set(wanted.map((w) => w.id));
-        chosen = all.filter((q) => ids.has(q.itemId));
-      }
-      if (chosen.length === 0) {
-        throw appError('NOTHING_TO_PRINT', {
-          message: 'No line of a paid order is waiting to be printed here',
-          details: { eventSlug: eventSlug ?? null, size: size ?? null },
-        });
-      }
-      const plan = await prints.plan(chosen.map(printLine));
+      const { eventSlug, size } = request.query;
+      const { count, zip } = await printing.files(request.query);
       const name = ['prints', eventSlug ?? 'all', ...(size === undefined ? [] : [size])]
         .map((p) => p.slice(0, 40).replace(/[^\p{L}\p{N}-]+/gu, '-'))
         .join('-');
-      reply.header('X-Print-Count', String(plan.jobs.length));
-      return attachment(reply, ZIP_TYPE, `${name}.zip`).send(prints.zip(plan));
+      reply.header('X-Print-Count', String(count));
+      return attachment(reply, ZIP_TYPE, `${name}.zip`).send(zip);
     },
   );
 
@@ -246,13 +206,10 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request) => {
-      const items = parseItemIds(request.body.itemIds);
-      const byOrder = new Map<string, number[]>();
-      for (const it of items) byOrder.set(it.orderNumber, [...(byOrder.get(it.orderNumber) ?? []), it.line]);
-      const results = await store.orders.markPrinted(byOrder, { by: fastify.adminAuth.actor(request) });
-      const gained = new Set(results.flatMap((r) => r.marked.map((line) => itemId(r.order.orderNumber, line))));
-      const marked = items.filter((i) => gained.has(i.id)).map((i) => i.id);
-      const alreadyPrinted = items.filter((i) => !gained.has(i.id)).map((i) => i.id);
+      const { marked, alreadyPrinted } = await printing.markPrinted(
+        request.body.itemIds,
+        fastify.adminAuth.actor(request),
+      );
       return {
         success: true as const,
         message: `${marked.length} line(s) marked printed${alreadyPrinted.length ? `, ${alreadyPrinted.length} already were` : ''}`,

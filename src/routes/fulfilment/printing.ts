@@ -2,14 +2,12 @@
  * Printing at the booth (docs/contract.md, "Printing at the booth"), staff:
  * - `GET /api/printers`: each printer of PRINTERS with its state read over IPP, and the jobs in flight;
  * - `POST /api/print-queue/print`: print-queue lines sent to a printer as IPP Print-Jobs.
- * Sending, following and auto-print are `fastify.printing`'s business; these routes pick the lines.
+ * Choosing the lines, sending, following and auto-print are `fastify.printing`'s business.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { type PrintJobRecord, PrintJobState } from '../../services/store/ports/print-jobs.js';
-import { paidLines, parseItemIds } from './queue.js';
+import { PrintJobState } from '../../services/store/ports/print-jobs.js';
 
 const MAX_ITEMS = 1000;
 
@@ -96,25 +94,8 @@ const PrintResponse = z
   })
   .meta({ id: 'PrintResponse' });
 
-const jobView = (j: PrintJobRecord) => ({
-  id: j.id,
-  itemId: j.itemId,
-  orderNumber: j.orderNumber,
-  printer: j.printer,
-  size: j.size,
-  copies: j.copies,
-  jobId: j.jobId,
-  state: j.state,
-  printerState: j.printerState,
-  reason: j.reason,
-  auto: j.auto,
-  by: j.by,
-  createdAt: j.createdAt,
-  finishedAt: j.finishedAt,
-});
-
 const printingRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { store, printing } = fastify;
+  const { printing } = fastify;
   // Booth helpers run the printer (docs/contract.md, "Roles").
   const staff = { config: { access: 'staff' } } as const;
   const security = [{ adminToken: [] }];
@@ -138,7 +119,8 @@ const printingRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async () => {
       const [printers, jobs] = await Promise.all([printing.printers(), printing.jobs()]);
-      return { printers, jobs: jobs.inFlight.map(jobView), recent: jobs.recent.map(jobView) };
+      // The PrintJob schema is an allow-list: the record's inner fields (run id, job name) are left out.
+      return { printers, jobs: jobs.inFlight, recent: jobs.recent };
     },
   );
 
@@ -182,33 +164,14 @@ const printingRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request) => {
-      const wanted = parseItemIds(request.body.itemIds);
-      const byId = new Map((await paidLines(store.orders, {})).map((q) => [q.itemId, q]));
-      const missing = wanted.filter((w) => !byId.has(w.id));
-      if (missing.length > 0) {
-        throw appError('VALIDATION_FAILED', {
-          message: `${missing.length} item id(s) name no print line of a paid order`,
-          details: missing.slice(0, 20).map((m) => ({ in: 'body', field: 'itemIds', message: `no paid line ${m.id}` })),
-        });
-      }
-      const lines = wanted.map((w) => byId.get(w.id) as NonNullable<ReturnType<typeof byId.get>>);
-      const printed = lines.filter((q) => q.printed).map((q) => ({ itemId: q.itemId, reason: 'printed already' }));
-      const toPrint = lines.filter((q) => !q.printed).map((q) => ({ order: q.order, index: q.index }));
-      if (toPrint.length === 0) {
-        throw appError('NOTHING_TO_PRINT', {
-          message: 'Every line named is printed already',
-          details: { itemIds: printed.map((p) => p.itemId) },
-        });
-      }
-      const outcome = await printing.print(toPrint, {
+      const { jobs, notSent } = await printing.printNamed(request.body.itemIds, {
         printer: request.body.printer,
         by: fastify.adminAuth.actor(request),
       });
-      const notSent = [...printed, ...outcome.notSent];
       return {
         success: true as const,
-        message: `${outcome.jobs.length} line(s) sent to the printer${notSent.length ? `, ${notSent.length} not sent` : ''}`,
-        jobs: outcome.jobs,
+        message: `${jobs.length} line(s) sent to the printer${notSent.length ? `, ${notSent.length} not sent` : ''}`,
+        jobs,
         notSent,
       };
     },

@@ -3,19 +3,16 @@
  * be told, by push or by email, when new photos join a photo code. The notices themselves
  * are sent by services/finder/arrivals.ts, once per arrival batch. An email address is told
  * nothing until its owner confirms it from the mail that asks (double opt-in,
- * services/finder/subscriptions.ts; the pages: finder-confirm.ts).
+ * services/finder/subscriptions.ts; the pages: finder-confirm.ts). Checking the code and the
+ * subscriber is `fastify.finder.subscribe`'s business (services/finder/finder.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { parsePhotoCode } from '../../domain/photo-code.js';
-import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { MAX_PER_CODE as MAX_SUBSCRIPTIONS_PER_CODE } from '../../services/finder/subscriptions.js';
 import finderConfirmRoutes from './finder-confirm.js';
 import { CodeParams, CodeSubscribeBody, CodeSubscribeResponse } from './finder-schemas.js';
 
 const subscribeRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { photoCodeRegistry, photos: library } = fastify;
-  const { subscriptions } = fastify.photoCodes;
   await fastify.register(finderConfirmRoutes);
 
   fastify.post(
@@ -57,41 +54,10 @@ const subscribeRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const { body } = request;
-      const code = parsePhotoCode(request.params.code);
-      if (!code) throw appError('VALIDATION_FAILED', { details: 'a photo code is 8 characters of Crockford base32' });
-      if (body.endpoint !== undefined) {
-        // Where the server would be sent, checked like every push subscription.
-        const refusal = fastify.push.endpointRefusal(body.endpoint);
-        if (refusal !== undefined) {
-          throw appError('VALIDATION_FAILED', { details: [{ in: 'body', field: 'endpoint', message: refusal }] });
-        }
-      }
-      if (!(await photoCodeRegistry.isIssued(code))) {
-        // No code in the details: they are logged (src/lib/photo-code-log.ts says why).
-        throw appError('CODE_NOT_FOUND', { details: 'No photo code like that has been issued' });
-      }
-      // Told from now on: the photos the code has already are on the page the subscriber is looking at.
-      const notifiedCount = library.photosForCode(code)?.length ?? 0;
-      const result = await subscriptions.subscribe(
-        code,
-        body.email !== undefined
-          ? { channel: 'email', email: body.email }
-          : {
-              channel: 'push',
-              endpoint: body.endpoint as string,
-              p256dh: (body.keys?.p256dh ?? '').replace(/=+$/, ''),
-              auth: (body.keys?.auth ?? '').replace(/=+$/, ''),
-            },
-        notifiedCount,
-      );
-      if (result.outcome === 'full') {
-        throw appError('SUBSCRIPTION_LIMIT', {
-          details: `A photo code takes at most ${MAX_SUBSCRIPTIONS_PER_CODE} subscriptions`,
-        });
-      }
-      const { channel, confirmed } = result.subscription;
-      const created = result.outcome === 'created';
+      const { email, endpoint, keys } = request.body;
+      const subscriber =
+        email !== undefined ? { email } : { endpoint: endpoint as string, keys: keys ?? { p256dh: '', auth: '' } };
+      const { code, created, channel, confirmed } = await fastify.finder.subscribe(request.params.code, subscriber);
       return reply.code(created ? 201 : 200).send({
         success: true as const,
         message: subscribedMessage(channel, confirmed, created, code),

@@ -9,17 +9,13 @@
  * - Rate limited per client address (the `lookup` group, `RATE_LIMIT_LOOKUP_PER_MIN`):
  *   guessing the email of a known order number is a few tries a minute at most.
  * - The answer is the `CustomerOrder` allow-list (lookup-schemas.ts), `Cache-Control: no-store`.
+ * Finding the order and what its view shows is `fastify.orderIntake.lookup` (services/orders/lookup.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { orderEmailMatches } from '../../domain/order.js';
-import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CustomerOrder, LookupBody, toCustomerOrder } from './lookup-schemas.js';
 
 const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { photos, payments, downloads } = fastify;
-  const { orders } = fastify.store;
-
   fastify.post(
     '/api/orders/lookup',
     {
@@ -54,23 +50,9 @@ const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const { orderNumber, email } = request.body;
-      const order = await orders.get(orderNumber);
-      // Compared even when there is no order, so both failures take the same path.
-      const matches = orderEmailMatches(order ?? { customerEmail: '' }, email);
-      if (!order || !matches) {
-        request.log.info({ orderNumber }, 'order lookup: no match');
-        throw appError('ORDER_NOT_FOUND', {
-          message: 'No order with that number and email address',
-          details: 'Check the order number and use the email address the order was placed with',
-        });
-      }
+      const found = await fastify.orderIntake.lookup(request.body.orderNumber, request.body.email);
       reply.header('Cache-Control', 'no-store');
-      // A pending order whose checkout could not be opened when it was placed gets it now.
-      const shown = await payments.openCheckout(order);
-      const { paymentInstructions } = await fastify.businessSettings.get();
-      const eventName = photos.getEvent(shown.eventSlug)?.name ?? null;
-      return toCustomerOrder(shown, eventName, downloads.linksOf(shown), paymentInstructions);
+      return toCustomerOrder(found.order, found.eventName, found.downloads, found.paymentInstructions);
     },
   );
 };

@@ -1,11 +1,9 @@
 /**
- * Decorates `fastify.finder` (finder.ts). The registry of issued codes is used when
- * codes-plugin.ts has decorated `photoCodeRegistry` before this one (the app registers it
- * right after the store); without it, a code is known once the library has seen a frame
- * showing it.
+ * Decorates `fastify.finder` (finder.ts): the codes issued come from codes-plugin.ts' registry,
+ * the photos from the library, and a push endpoint is checked as `fastify.push` checks every one.
  */
 import fp from 'fastify-plugin';
-import { createFinder, type Finder, type PhotoCodeRegistry } from './finder.js';
+import { createFinder, type Finder } from './finder.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,10 +13,16 @@ declare module 'fastify' {
 
 export default fp(
   async function finderPlugin(fastify) {
-    const registry = fastify.hasDecorator('photoCodeRegistry')
-      ? (fastify as unknown as { photoCodeRegistry: PhotoCodeRegistry }).photoCodeRegistry
-      : undefined;
-    fastify.decorate('finder', createFinder(fastify.photos, registry));
+    fastify.decorate(
+      'finder',
+      createFinder({
+        library: fastify.photos,
+        registry: fastify.photoCodeRegistry,
+        subscriptions: fastify.photoCodes.subscriptions,
+        // Looked up at each subscription, like the arrivals' notices (tests swap in a push service of their own).
+        endpointRefusal: (endpoint) => fastify.push.endpointRefusal(endpoint),
+      }),
+    );
   },
-  { name: 'finder', dependencies: ['photos', 'photo-codes'] },
+  { name: 'finder', dependencies: ['photos', 'photo-codes', 'push'] },
 );

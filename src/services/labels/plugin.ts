@@ -2,18 +2,20 @@
  * Shipping labels (docs/contract.md, "Labels"), decorated as `fastify.labels`. The return
  * address is the business settings' (docs/contract.md, "Business settings": RETURN_ADDRESS, or
  * what the owner saved in the dashboard), read for each file, so a save applies to the next
- * label on every server. The label routes and the receipt mail use this interface only;
+ * label on every server. An event's batch (batch.ts) reads its orders, event and thumbnails
+ * itself. The label routes and the receipt mail use this interface only;
  * nothing else touches sharp or docx for labels.
  */
 import { PassThrough, pipeline } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createEventBatch } from './batch.js';
 import { createLabelRenderer } from './renderer.js';
-import type { LabelRenderer } from './types.js';
+import type { LabelRenderer, Labels } from './types.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    labels: LabelRenderer;
+    labels: Labels;
   }
 }
 
@@ -31,7 +33,7 @@ async function labelsPlugin(fastify: FastifyInstance) {
     return r;
   };
   const current = async () => rendererFor((await settings.get()).returnAddress);
-  fastify.decorate('labels', {
+  const renderer: LabelRenderer = {
     png: async (order) => (await current()).png(order),
     docx: async (order) => (await current()).docx(order),
     batchDocx: async (orders, title) => (await current()).batchDocx(orders, title),
@@ -45,7 +47,19 @@ async function labelsPlugin(fastify: FastifyInstance) {
       );
       return out;
     },
-  } satisfies LabelRenderer);
+  };
+  const eventBatch = createEventBatch({
+    renderer,
+    orders: fastify.store.orders,
+    events: fastify.events,
+    photos: fastify.photos,
+    images: fastify.images,
+    log: fastify.log,
+  });
+  fastify.decorate('labels', { ...renderer, eventBatch } satisfies Labels);
 }
 
-export default fp(labelsPlugin, { name: 'labels', dependencies: ['config', 'business-settings'] });
+export default fp(labelsPlugin, {
+  name: 'labels',
+  dependencies: ['config', 'business-settings', 'store', 'events', 'photos', 'images'],
+});

@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { OrderRecord } from '../../domain/order.js';
+import type { BatchRequest, LabelBatch } from './batch.js';
 import type { BatchPdfOptions } from './pdf.js';
 
 export type { BatchPdfOptions, SlipLine } from './pdf.js';
@@ -24,3 +25,6 @@ export interface LabelRenderer {
   /** The same labels as one DOCX, a page per label. Throws on an empty list. */
   batchDocx(orders: readonly OrderRecord[], title?: string): Promise<LabelFile>;
 }
+
+/** `fastify.labels`: the renderer, for the return address saved now, and an event's batch (batch.ts). */
+export type Labels = LabelRenderer & { eventBatch(request: BatchRequest): Promise<LabelBatch> };

@@ -52,9 +52,7 @@ async function notifierPlugin(fastify: FastifyInstance) {
       // Read for each message: a save in the dashboard applies to the next mail (docs/contract.md, "Business settings").
       business: () => fastify.businessSettings.get(),
       operatorEmail: config.OPERATOR_EMAIL,
-      // Read when a receipt is rendered: the downloads service is registered after this one.
-      downloadLinks: (order: OrderRecord) =>
-        fastify.hasDecorator('downloads') ? fastify.downloads.linksOf(order) : [],
+      downloadLinks: (order: OrderRecord) => fastify.downloads.linksOf(order),
     }),
     deliver: threadedDelivery({ returnAddress: config.RETURN_ADDRESS, transports }),
     log,
@@ -109,5 +107,5 @@ async function notifierPlugin(fastify: FastifyInstance) {
 
 export default fp(notifierPlugin, {
   name: 'notifier',
-  dependencies: ['config', 'readiness', 'store', 'business-settings'],
+  dependencies: ['config', 'readiness', 'store', 'business-settings', 'downloads'],
 });

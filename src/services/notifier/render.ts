@@ -10,11 +10,13 @@
  * This runs on the main thread and is cheap (one order read, some strings); the labels a
  * receipt carries are rendered at delivery (delivery.ts), off the main thread.
  */
+
+import { parseMailbox } from '../../adapters/mail.js';
 import type { BusinessSettings } from '../../domain/business.js';
 import type { OrderRecord } from '../../domain/order.js';
 import { parsePhotoCode, photoCodeUrl } from '../../domain/photo-code.js';
 import type { MailJob } from '../store/ports/mail-outbox.js';
-import { domainOf, type MailAddress, type MailDraft, parseMailbox } from './message.js';
+import { domainOf, type MailAddress, type MailDraft } from './message.js';
 import { headerText, isSafeAddress } from './sanitize.js';
 import type { MessageContent, TemplateContext } from './templates/letter.js';
 import { codeConfirmContent, photosContent, takedownContent, takedownNoticeContent } from './templates/notices.js';

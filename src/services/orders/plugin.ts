@@ -1,7 +1,8 @@
 /**
  * Order intake (docs/contract.md, "Orders" and "Notifications"), decorated as `fastify.orderIntake`: the submission pipeline
  * both submission routes call (intake.ts), the confirmation of held high-value orders
- * (confirm.ts, behind `/api/orders/verify`), and the hold-expiry job (hold-expiry.ts).
+ * (confirm.ts, behind `/api/orders/verify`), the hold-expiry job (hold-expiry.ts) and a
+ * customer's lookup of their own order (lookup.ts).
  *
  * The confirmation links are signed with VERIFY_LINK_SECRET or, when it is unset, with a
  * secret generated once and kept in `DATA_DIR/verify-link-secret` (mode 0600). Several
@@ -17,6 +18,7 @@ import { readOrCreateSecret } from '../../lib/secret-file.js';
 import { type ConfirmOutcome, createConfirmer } from './confirm.js';
 import { HoldExpiryJob } from './hold-expiry.js';
 import { createOrderIntake, type Submission, type SubmissionResult } from './intake.js';
+import { createOrderLookup, type LookedUpOrder } from './lookup.js';
 import { createLinkSigner, type LinkSigner } from './verify-link.js';
 
 interface OrderIntakeService {
@@ -27,6 +29,8 @@ interface OrderIntakeService {
   confirm(token: string | undefined): Promise<ConfirmOutcome>;
   /** One run of the hold-expiry job: cancels lapsed holds, returns them. */
   expireHolds(): Promise<OrderRecord[]>;
+  /** A customer's own order, by its number and email address (lookup.ts); 404 ORDER_NOT_FOUND else. */
+  lookup(orderNumber: string, email: string): Promise<LookedUpOrder>;
   /** Signs and checks confirmation links. */
   readonly links: LinkSigner;
 }
@@ -85,6 +89,14 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
     inspectLink: confirmer.inspect,
     confirm: confirmer.confirm,
     expireHolds: () => job.runOnce(),
+    lookup: createOrderLookup({
+      orders,
+      openCheckout: (order) => fastify.payments.openCheckout(order),
+      paymentInstructions: async () => (await fastify.businessSettings.get()).paymentInstructions,
+      eventName: (eventSlug) => fastify.photos.getEvent(eventSlug)?.name,
+      downloadLinks: (order) => fastify.downloads.linksOf(order),
+      log,
+    }),
     links,
   } satisfies OrderIntakeService);
 
@@ -108,5 +120,6 @@ export default fp(orderIntakePlugin, {
     'notifier',
     'push',
     'payments',
+    'downloads',
   ],
 });

@@ -63,7 +63,7 @@ async function paymentsPlugin(fastify: FastifyInstance) {
     paymentEvents: fastify.store.paymentEvents,
     publicBaseUrl: config.publicBaseUrl,
     log,
-    // Looked up when an order changes: push and the notifier are registered after this plugin.
+    // A paid or refunded order is announced: push to the admin, its mail, auto-print.
     onChange: (order, what) => {
       try {
         fastify.push.notifyOrder(what, order);

@@ -17,11 +17,12 @@ import { mediaFor, type PrinterEntry } from '../../domain/printers.js';
 import { sizeKey } from '../../domain/prints.js';
 import { appError } from '../../errors/catalogue.js';
 import type { Logger } from '../../lib/logger.js';
-import type { PrintFiles, PrintJob, PrintLine, RenderedPrint } from '../prints/types.js';
+import type { PrintFiles, PrintJob, RenderedPrint } from '../prints/types.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import type { PrintJobRecord, PrintJobsPort } from '../store/ports/print-jobs.js';
 import { PrinterRefused, PrinterUnreachable } from './ipp-client.js';
 import type { Printer, PrinterSet } from './printers.js';
+import { printLineOf } from './queue.js';
 import type { LineRef, NotSent, PrintOptions, PrintOutcome, SentJob } from './types.js';
 
 export type SendDeps = {
@@ -70,17 +71,7 @@ async function choosePrinters(deps: SendDeps, lines: readonly LineRef[], named: 
 export async function sendLines(deps: SendDeps, lines: readonly LineRef[], opts: PrintOptions): Promise<PrintOutcome> {
   const printersOf = await choosePrinters(deps, lines, opts.printer);
   const notSent: NotSent[] = [];
-  const printLines: PrintLine[] = lines.map((ref) => {
-    const line = lineOf(ref);
-    return {
-      orderNumber: ref.order.orderNumber,
-      eventSlug: ref.order.eventSlug,
-      photoNumber: line.photoNumber,
-      size: line.size,
-      quantity: line.quantity,
-      crop: line.crop,
-    };
-  });
+  const printLines = lines.map((ref) => printLineOf(ref.order, lineOf(ref)));
   const plan = await deps.prints.plan(printLines);
   const planned: Planned[] = [];
   lines.forEach((ref, i) => {

@@ -1,6 +1,6 @@
 /**
- * The Printing behind `fastify.printing` (types.ts): the printers of PRINTERS, sending
- * (send.ts), following (follow.ts) and auto-print (auto-print.ts) put together. Plain module,
+ * The Printing behind `fastify.printing` (types.ts): the print queue (queue.ts), the printers of
+ * PRINTERS, sending (send.ts), following (follow.ts) and auto-print (auto-print.ts) put together. Plain module,
  * so the tests and the bench use it without Fastify too.
  */
 
@@ -13,6 +13,7 @@ import type { PrintJobsPort } from '../store/ports/print-jobs.js';
 import { type AutoPrintEvent, AutoPrinter } from './auto-print.js';
 import { JobFollower } from './follow.js';
 import { PrinterSet } from './printers.js';
+import { createPrintQueue } from './queue.js';
 import { type SendDeps, sendLines } from './send.js';
 import type { Printing } from './types.js';
 
@@ -30,9 +31,9 @@ export type PrintingDeps = {
   timeoutMs: number;
   pollMs: number;
   engine: 'sqlite' | 'postgres';
-  prints: Pick<PrintFiles, 'plan' | 'render'>;
+  prints: Pick<PrintFiles, 'plan' | 'render' | 'zip'>;
   jobs: PrintJobsPort;
-  orders: Pick<OrdersPort, 'list' | 'markPrinted' | 'notePrint'>;
+  orders: Pick<OrdersPort, 'get' | 'list' | 'markPrinted' | 'notePrint'>;
   events(): Promise<AutoPrintEvent[]>;
   log: Logger;
 };
@@ -83,6 +84,7 @@ export function createPrintingService(deps: PrintingDeps): PrintingService {
   const configured = printers.all.length > 0;
 
   return {
+    ...createPrintQueue({ orders: deps.orders, prints: deps.prints, jobs: deps.jobs, print }),
     configured,
     async printers() {
       const readings = await Promise.all(printers.all.map((p) => printers.read(p)));

@@ -1,9 +1,10 @@
 /**
- * Printing at the booth (docs/contract.md, "Printing at the booth"), decorated as
- * `fastify.printing`. Routes depend on this interface, never on the IPP library.
+ * The print queue and printing at the booth (docs/contract.md, "Fulfilment", "Printing at the
+ * booth"), decorated as `fastify.printing`. Routes depend on this interface, never on the IPP library.
  */
 import type { Actor, OrderRecord } from '../../domain/order.js';
 import type { PrintJobRecord } from '../store/ports/print-jobs.js';
+import type { PrintQueue } from './queue.js';
 
 /** A printer as the dashboard shows it: its settings and what it said just now over IPP. */
 export type PrinterView = {
@@ -43,7 +44,7 @@ export type PrintOptions = {
   auto?: boolean;
 };
 
-export interface Printing {
+export interface Printing extends PrintQueue {
   /** Whether PRINTERS names any printer. */
   readonly configured: boolean;
   /** Every printer of PRINTERS with its state, read now (in parallel, each within PRINTER_TIMEOUT_MS). */

@@ -1,20 +1,15 @@
 /**
  * The embedded default: each message as an RFC 822 `.eml` file in `DATA_DIR/outbox`,
- * composed by nodemailer (stream transport), written atomically. The file name is fixed
+ * composed by the mail adapter (src/adapters/mail.ts), written atomically. The file name is fixed
  * per outbox job, so a message re-sent after a crash replaces its file instead of doubling it.
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import { composeRfc822 } from '../../../adapters/mail.js';
 import type { OutgoingMail } from '../message.js';
-import { type MailTransport, nodemailerOptions } from './transport.js';
+import type { MailTransport } from './transport.js';
 
-/** The message as RFC 822 bytes (CRLF line ends), exactly as SMTP would carry it. */
-export async function composeRfc822(mail: OutgoingMail): Promise<Buffer> {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
-  const info = await composer.sendMail(nodemailerOptions(mail));
-  return info.message as Buffer;
-}
+export { composeRfc822 };
 
 export function emlFileName(mail: OutgoingMail): string {
   const stamp = mail.meta.createdAt.replace(/[-:]/g, '').replace(/\.\d+/, '');
