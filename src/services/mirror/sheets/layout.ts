@@ -41,7 +41,7 @@ SHEET_COLUMNS.forEach((c, i) => {
  * API's rules for that part of the order (hand-edit.ts). Every other column is the record's:
  * a hand edit there is not read back (docs/mirror.md).
  */
-const HAND_EDITS = Object.fromEntries(
+export const HAND_EDITS = Object.fromEntries(
   SHEET_COLUMNS.flatMap((c) => (c.edit ? [[c.header, c.edit]] : [])),
 ) as Record<EditableColumn, HandEdit>;
 export const EDITABLE_COLUMNS = Object.keys(HAND_EDITS) as EditableColumn[];
