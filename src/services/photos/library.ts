@@ -1,29 +1,15 @@
 /**
  * The photo library index: PHOTOS_DIR/<event>/<day>/<session>/<image> held in memory, so
- * that page requests never touch the disk. This module composes the parts and serialises
- * their work; each part has one job:
- *
- * - scanner.ts / file-reader.ts read folders and files (headers only, of new or changed
- *   files; the rest comes from the photo catalogue's rows), through intake-gate.ts, which
- *   holds back files that are not settled or complete and reports broken ones;
- * - watcher.ts marks what changed (`fs.watch`), so a pass re-reads only those folders; a
- *   periodic full rescan and `rescan()` are the safety net for lost events (network mounts);
- * - photo-index.ts keeps each event's files and writes what scans find to the photo
- *   catalogue in the system of record, which gives the numbers; catalogue-link.ts follows
- *   what every process writes there (docs/contract.md, "The photo catalogue");
- * - legacy-index.ts takes the numbers of the earlier design's DATA_DIR/photo-index/ into the
- *   catalogue, once;
- * - views.ts builds the published, immutable view of each event (order, code groups);
- * - inspection.ts hands each new photo once to the inspector (set by the intake plugin),
- *   beside the scans: whether it shows a photo code, and its thumbnails. A photo that arrives while
- *   the server runs is listed only after that (a code frame must never be listed); photos
- *   found by the first scan after a start are listed at once and inspected in the
- *   background (docs/contract.md, "Finding one's photos, and intake"). * - library-scan.ts makes one pass over the folders; catalogue-sync.ts commits each event to
- *   the catalogue and follows it; publication.ts publishes the events' views; scan-queue.ts
- *   runs all of it one piece at a time.
- *
- * Each change publishes new views, increments `generation` and calls the `onChange`
- * listeners. Scans, commits and reads of the catalogue never overlap.
+ * that page requests never touch the disk. This module makes the parts and gives the
+ * interface; each part opens with its job: scanner.ts, file-reader.ts and intake-gate.ts
+ * read folders and files; watcher.ts marks what changed (a periodic full rescan and
+ * `rescan()` catch lost events); photo-index.ts, catalogue-link.ts and catalogue-sync.ts keep
+ * each event's files in step with the photo catalogue (docs/contract.md, "The photo
+ * catalogue"); legacy-index.ts imports the earlier design's index once; views.ts and
+ * publication.ts publish; inspection.ts inspects each new photo before it is listed
+ * (docs/contract.md, "Finding one's photos, and intake"); library-scan.ts makes one pass;
+ * scan-queue.ts runs the work one piece at a time, so scans, commits and reads of the
+ * catalogue never overlap.
  */
 import path from 'node:path';
 import pLimit from 'p-limit';
