@@ -23,7 +23,7 @@ export type BusinessSettings = {
 export type BusinessWarning = { field: 'returnAddress' | 'publicBaseUrl'; message: string };
 
 /** RETURN_ADDRESS's default (src/config/env.ts): a made-up address to be replaced before anything ships. */
-export const PLACEHOLDER_RETURN_ADDRESS = 'Convention Photos\n123 Main St\nSpringfield, IL 62701';
+const PLACEHOLDER_RETURN_ADDRESS = 'Convention Photos\n123 Main St\nSpringfield, IL 62701';
 
 /** What an unpaid order's customer is told when nothing else was set (PAYMENT_INSTRUCTIONS's default). */
 export const DEFAULT_PAYMENT_INSTRUCTIONS =
@@ -32,7 +32,7 @@ export const DEFAULT_PAYMENT_INSTRUCTIONS =
 const comparable = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** Hosts no attendee's phone reaches: this machine, or names reserved for examples (RFC 2606, 6761). */
-export function unreachableHost(host: string): boolean {
+function unreachableHost(host: string): boolean {
   const h = host
     .toLowerCase()
     .replace(/^\[|\]$/g, '')

@@ -211,7 +211,7 @@ export function applyPayment(order: OrderRecord, payment: OrderPayment, now: Dat
  * order takes its use only when the customer confirms it (docs/contract.md, "Hardening,
  * round 2"): unconfirmed orders with throwaway addresses could otherwise use a coupon up.
  */
-export function holdsCouponUse(o: Pick<OrderRecord, 'couponCode' | 'held' | 'status'>): boolean {
+function holdsCouponUse(o: Pick<OrderRecord, 'couponCode' | 'held' | 'status'>): boolean {
   return o.couponCode !== null && !o.held && o.status !== 'void' && o.status !== 'cancelled';
 }
 

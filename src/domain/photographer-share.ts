@@ -13,14 +13,14 @@ import type { PhotographerOf } from './sales.js';
  * Whether the photographer a photo's metadata names is `name` (as an ADMIN_TOKENS entry spells
  * it): case, Unicode normal form and surrounding spaces ignored. A photo naming none is no one's.
  */
-export function isPhotographer(photographer: string | undefined, name: string): boolean {
+function isPhotographer(photographer: string | undefined, name: string): boolean {
   if (photographer === undefined) return false;
   const key = (s: string) => s.normalize('NFC').trim().toLocaleLowerCase('en-US');
   return key(photographer) === key(name);
 }
 
 /** `order` cut down to `name`'s lines, its totals theirs; undefined when none of its lines is. */
-export function ownShare<O extends OrderRecord>(order: O, photographerOf: PhotographerOf, name: string): O | undefined {
+function ownShare<O extends OrderRecord>(order: O, photographerOf: PhotographerOf, name: string): O | undefined {
   const items = order.items.filter((line) => isPhotographer(photographerOf(order.eventSlug, line.photoNumber), name));
   if (items.length === 0) return undefined;
   const cents = items.reduce((sum, line) => sum + line.lineCents, 0);

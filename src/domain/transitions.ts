@@ -45,11 +45,6 @@ export function lastPaidAt(order: Pick<OrderRecord, 'history'>): string | null {
   return lastPaid(order)?.at ?? null;
 }
 
-/** Whether the order's last move to `paid` was the payment provider's: the customer paid online. */
-export function paidOnline(order: Pick<OrderRecord, 'status' | 'history'>): boolean {
-  return order.status === 'paid' && lastPaid(order)?.by === 'stripe';
-}
-
 /** Who may undo "Mark paid": the owner (any admin:), or the staff token that marked it (docs/contract.md, "Roles"). */
 function mayUndo(markedBy: Actor | undefined, by: Actor): boolean {
   if (by.startsWith('admin')) return true;

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Logger } from './logger.js';
 
 export type SecretFile = {
   value: string;
@@ -66,4 +67,27 @@ async function readSecret(file: string, minLength: number): Promise<SecretFile |
   }
   const { mode } = await stat(file);
   return { value, created: false, file, exposed: (mode & 0o077) !== 0 };
+}
+
+/**
+ * The key the environment gives, or else a random one kept in `file` (made on the first
+ * start): its making, and a file others may read, logged.
+ */
+export async function configuredOrStoredKey(opts: {
+  configured: string | undefined;
+  file: string;
+  /** What the key is, for the log ("ALTCHA HMAC key"). */
+  what: string;
+  encoding: 'hex' | 'base64url';
+  log: Logger;
+}): Promise<string> {
+  if (opts.configured) return opts.configured;
+  const { file, log } = opts;
+  const secret = await readOrCreateSecret(file, {
+    generate: () => randomBytes(32).toString(opts.encoding),
+    minLength: 16,
+  });
+  if (secret.created) log.info(`${opts.what} generated and stored in ${file}`);
+  if (secret.exposed) log.warn(`${file} is readable by other users; chmod 600 it`);
+  return secret.value;
 }

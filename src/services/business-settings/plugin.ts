@@ -27,7 +27,7 @@ function mailboxName(mailbox: string): string | undefined {
 }
 
 /** The environment's values: what applies until the owner saves something else. */
-export function businessDefaults(config: Config): BusinessSettings {
+function businessDefaults(config: Config): BusinessSettings {
   return {
     businessName: config.BUSINESS_NAME ?? mailboxName(config.MAIL_FROM) ?? 'Convention Photos',
     returnAddress: config.RETURN_ADDRESS,

@@ -22,13 +22,13 @@
  * expires; siteverify tokens (which the providers also refuse to verify twice) for 10
  * minutes, longer than any of the three keeps a token valid.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config/env.js';
 import { appError } from '../../errors/catalogue.js';
-import { readOrCreateSecret } from '../../lib/secret-file.js';
+import { configuredOrStoredKey } from '../../lib/secret-file.js';
 import type { CaptchaTokensPort } from '../store/ports/captcha-tokens.js';
 import { createAltcha } from './altcha.js';
 import {
@@ -150,13 +150,15 @@ function offCaptcha(): Captcha {
   };
 }
 
-async function altchaKey(fastify: FastifyInstance, config: Config): Promise<string> {
-  if (config.ALTCHA_HMAC_KEY) return config.ALTCHA_HMAC_KEY;
+function altchaKey(fastify: FastifyInstance, config: Config): Promise<string> {
   const file = path.join(config.dataDir, ALTCHA_KEY_FILE);
-  const secret = await readOrCreateSecret(file, { generate: () => randomBytes(32).toString('hex'), minLength: 16 });
-  if (secret.created) fastify.log.info(`ALTCHA HMAC key generated and stored in ${file}`);
-  if (secret.exposed) fastify.log.warn(`${file} is readable by other users; chmod 600 it`);
-  return secret.value;
+  return configuredOrStoredKey({
+    configured: config.ALTCHA_HMAC_KEY,
+    file,
+    what: 'ALTCHA HMAC key',
+    encoding: 'hex',
+    log: fastify.log,
+  });
 }
 
 export default fp(

@@ -8,7 +8,6 @@
  * once and kept in `DATA_DIR/download-link-secret` (mode 0600); several instances must
  * share it (set DOWNLOAD_LINK_SECRET).
  */
-import { randomBytes } from 'node:crypto';
 import { open as openFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -17,7 +16,7 @@ import fp from 'fastify-plugin';
 import { isDigitalSize } from '../../domain/offers.js';
 import type { OrderRecord } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
-import { readOrCreateSecret } from '../../lib/secret-file.js';
+import { configuredOrStoredKey } from '../../lib/secret-file.js';
 import type { PhotoLibrary } from '../photos/types.js';
 import { createDownloadFiles, type DownloadFiles } from './files.js';
 import { createStoreGrants, type DownloadGrants, type GrantRefusal, paidAt } from './grants.js';
@@ -157,17 +156,15 @@ function createDownloads(deps: {
   };
 }
 
-async function linkSecret(fastify: FastifyInstance): Promise<string> {
-  const { config } = fastify;
-  if (config.DOWNLOAD_LINK_SECRET) return config.DOWNLOAD_LINK_SECRET;
+function linkSecret({ config, log }: FastifyInstance): Promise<string> {
   const file = path.join(config.dataDir, DOWNLOAD_SECRET_FILE);
-  const secret = await readOrCreateSecret(file, {
-    generate: () => randomBytes(32).toString('base64url'),
-    minLength: 16,
+  return configuredOrStoredKey({
+    configured: config.DOWNLOAD_LINK_SECRET,
+    file,
+    what: 'download-link secret',
+    encoding: 'base64url',
+    log,
   });
-  if (secret.created) fastify.log.info(`download-link secret generated and stored in ${file}`);
-  if (secret.exposed) fastify.log.warn(`${file} is readable by other users; chmod 600 it`);
-  return secret.value;
 }
 
 async function downloadsPlugin(fastify: FastifyInstance) {

@@ -9,12 +9,11 @@
  * instances must share it (set VERIFY_LINK_SECRET), or a link mailed by one is refused by
  * the others.
  */
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OrderRecord } from '../../domain/order.js';
-import { readOrCreateSecret } from '../../lib/secret-file.js';
+import { configuredOrStoredKey } from '../../lib/secret-file.js';
 import { type ConfirmOutcome, createConfirmer } from './confirm.js';
 import { HoldExpiryJob } from './hold-expiry.js';
 import { createOrderIntake, type Submission, type SubmissionResult } from './intake.js';
@@ -43,17 +42,15 @@ declare module 'fastify' {
 
 export const VERIFY_SECRET_FILE = 'verify-link-secret';
 
-async function linkSecret(fastify: FastifyInstance): Promise<string> {
-  const { config } = fastify;
-  if (config.VERIFY_LINK_SECRET) return config.VERIFY_LINK_SECRET;
+function linkSecret({ config, log }: FastifyInstance): Promise<string> {
   const file = path.join(config.dataDir, VERIFY_SECRET_FILE);
-  const secret = await readOrCreateSecret(file, {
-    generate: () => randomBytes(32).toString('base64url'),
-    minLength: 16,
+  return configuredOrStoredKey({
+    configured: config.VERIFY_LINK_SECRET,
+    file,
+    what: 'confirmation-link secret',
+    encoding: 'base64url',
+    log,
   });
-  if (secret.created) fastify.log.info(`confirmation-link secret generated and stored in ${file}`);
-  if (secret.exposed) fastify.log.warn(`${file} is readable by other users; chmod 600 it`);
-  return secret.value;
 }
 
 async function orderIntakePlugin(fastify: FastifyInstance) {

@@ -1,46 +1,34 @@
 /**
  * The photo library index: PHOTOS_DIR/<event>/<day>/<session>/<image> held in memory, so
- * that page requests never touch the disk. This module composes the parts and serialises
- * their work; each part has one job:
- *
- * - scanner.ts / file-reader.ts read folders and files (headers only, of new or changed
- *   files; the rest comes from the photo catalogue's rows), through intake-gate.ts, which
- *   holds back files that are not settled or complete and reports broken ones;
- * - watcher.ts marks what changed (`fs.watch`), so a pass re-reads only those folders; a
- *   periodic full rescan and `rescan()` are the safety net for lost events (network mounts);
- * - photo-index.ts keeps each event's files and writes what scans find to the photo
- *   catalogue in the system of record, which gives the numbers; catalogue-link.ts follows
- *   what every process writes there (docs/contract.md, "The photo catalogue");
- * - legacy-index.ts takes the numbers of the earlier design's DATA_DIR/photo-index/ into the
- *   catalogue, once;
- * - views.ts builds the published, immutable view of each event (order, code groups);
- * - inspection.ts hands each new photo once to the inspector (set by the intake plugin),
- *   beside the scans: whether it shows a photo code, and its thumbnails. A photo that arrives while
- *   the server runs is listed only after that (a code frame must never be listed); photos
- *   found by the first scan after a start are listed at once and inspected in the
- *   background (docs/contract.md, "Finding one's photos, and intake").
- *
- * Each change publishes new views, increments `generation` and calls the `onChange`
- * listeners. Scans, commits and reads of the catalogue never overlap.
+ * that page requests never touch the disk. This module makes the parts and gives the
+ * interface; each part opens with its job: scanner.ts, file-reader.ts and intake-gate.ts
+ * read folders and files; watcher.ts marks what changed (a periodic full rescan and
+ * `rescan()` catch lost events); photo-index.ts, catalogue-link.ts and catalogue-sync.ts keep
+ * each event's files in step with the photo catalogue (docs/contract.md, "The photo
+ * catalogue"); legacy-index.ts imports the earlier design's index once; views.ts and
+ * publication.ts publish; inspection.ts inspects each new photo before it is listed
+ * (docs/contract.md, "Finding one's photos, and intake"); library-scan.ts makes one pass;
+ * scan-queue.ts runs the work one piece at a time, so scans, commits and reads of the
+ * catalogue never overlap.
  */
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import type { Logger } from '../../lib/logger.js';
 import type { PhotoCataloguePort } from '../store/ports/photo-catalogue.js';
 import { CatalogueLink } from './catalogue-link.js';
-import { type ReaderContext, SCAN_SLICE_MS, type SessionJob } from './file-reader.js';
+import { CatalogueSync } from './catalogue-sync.js';
+import { SCAN_SLICE_MS, type SessionJob } from './file-reader.js';
 import { HEADER_CHUNK_BYTES } from './header.js';
 import { headerThreadsFor } from './header-reader.js';
 import { Inspection, type Inspector } from './inspection.js';
 import { IntakeGate } from './intake-gate.js';
-import { importLegacyIndex } from './legacy-index.js';
-import { compareNames } from './naming.js';
-import { type CommitContext, commit, type EventState, newEventState } from './photo-index.js';
-import { createScanner, type SessionSelection } from './scanner.js';
+import { firstScanSettled, type LibraryParts, scanPass } from './library-scan.js';
+import type { EventState } from './photo-index.js';
+import { Publication } from './publication.js';
+import { ScanQueue } from './scan-queue.js';
+import { createScanner } from './scanner.js';
 import type { LibraryEvent, ListingRules, Photo, PhotoLibrary } from './types.js';
-import { buildView } from './views.js';
-import { createWatcher, type DirtySet } from './watcher.js';
+import { createWatcher } from './watcher.js';
 
 export type LibraryOptions = {
   photosDir: string;
@@ -103,79 +91,37 @@ export interface ManagedPhotoLibrary extends PhotoLibrary {
 const THREAD_MIN_FILES = 2000;
 const DEFAULT_FINDER_GAP_MS = 10 * 60 * 1000;
 const DEFAULT_SYNC_INTERVAL_MS = 1000;
-/** Between attempts to read the catalogue at start-up, while the store can't answer. */
-const START_RETRY_MS = 1000;
 
 export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
-  const { photosDir, dataDir, log } = opts;
-  const watchEnabled = opts.watch ?? true;
-  const gapMs = opts.finderGapMs ?? DEFAULT_FINDER_GAP_MS;
+  const { photosDir, log } = opts;
   const workers = opts.concurrency ?? 32;
   const gate = new IntakeGate(opts.settleMs ?? 0);
-
   const states = new Map<string, EventState>();
-  /** Files the first scan found still being written: not held for their inspection either (firstScanSettled). */
-  let startupFiles: ReadonlySet<string> = new Set();
-  let events: readonly LibraryEvent[] = Object.freeze([]);
-  let generation = 0;
-  const listeners = new Set<() => void>();
-  let closed = false;
-
+  const run: LibraryParts['run'] = { closed: false, startupFiles: new Set(), listingOverrides: new Map() };
+  const isClosed = () => run.closed;
+  const queue = new ScanQueue(log);
   const watcher = createWatcher({
     photosDir,
     debounceMs: opts.watchDebounceMs ?? 200,
     log,
-    onDirty: (dirty) => void enqueue(() => scan(dirty)),
+    onDirty: (dirty) => void queue.enqueue(() => scanPass(parts, dirty)),
   });
-
   const link = new CatalogueLink(states, (target) => watcher.markDirty(target));
-  let writeFailing = false;
-  /** The admins' overrides of each event's listing rules (setListingOverrides). */
-  let listingOverrides: ReadonlyMap<string, Partial<ListingRules>> = new Map();
-  const listingOf = (code: string) => listingOverrides.get(code);
-  const commitContext: CommitContext = {
-    log,
-    gapMs,
-    listingOf,
+  const record = new CatalogueSync({
+    photosDir,
+    dataDir: opts.dataDir,
     catalogue: opts.catalogue,
-    since: () => link.seq,
-    merge: (changes, named) => link.merge(changes, { named }),
-    written() {
-      if (writeFailing) log.info('the photo catalogue takes writes again; new photos are numbered');
-      writeFailing = false;
-    },
-    failed(err, st) {
-      // Once per outage: the sync tries every second until it takes.
-      if (!writeFailing) {
-        log.error(
-          { err, event: st.code },
-          'cannot write to the photo catalogue; new photos wait unlisted until it can',
-        );
-      }
-      writeFailing = true;
-    },
-  };
-  /** Commits one event: its view is built anew, whatever the catalogue's answer made stale. */
-  async function commitEvent(st: EventState): Promise<void> {
-    await commit(st, commitContext);
-    link.stale.delete(st);
-  }
-  /** Builds again the views of events whose rows changed; true when any was. */
-  function rebuildStale(): boolean {
-    let any = false;
-    for (const st of link.stale) {
-      if (st.view && states.get(st.code) === st) {
-        st.view = buildView(st, { log, gapMs, listingOf });
-        any = true;
-      }
-    }
-    link.stale.clear();
-    return any;
-  }
-
-  /** Sessions with files that have not settled: read again when they may have. */
+    log,
+    gapMs: opts.finderGapMs ?? DEFAULT_FINDER_GAP_MS,
+    states,
+    link,
+    gate,
+    listingOf: (code) => run.listingOverrides.get(code),
+    isClosed,
+  });
+  const published = new Publication(states, log);
   const retryTimers = new Map<string, NodeJS.Timeout>();
-  const ctx: ReaderContext = {
+  const scanner = createScanner({
     photosDir,
     log,
     gate,
@@ -186,10 +132,10 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     headerThreads: opts.headerThreads ?? headerThreadsFor(),
     threadMinFiles: opts.threadMinFiles ?? THREAD_MIN_FILES,
     readMetadata: opts.readMetadata ?? true,
-    isClosed: () => closed,
+    isClosed,
     onPending(st, day, session, retryAt) {
       const key = `${st.code}\u0000${day}\u0000${session}`;
-      if (retryTimers.has(key) || closed) return;
+      if (retryTimers.has(key) || run.closed) return;
       const timer = setTimeout(
         () => {
           retryTimers.delete(key);
@@ -200,217 +146,48 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
       timer.unref();
       retryTimers.set(key, timer);
     },
-  };
-  const scanner = createScanner(ctx);
-
-  // ------------------------------------------------------------------ inspection of new photos
-
+  });
   const inspection = new Inspection({
     photosDir,
     log,
     gate,
-    isClosed: () => closed,
+    isClosed,
     commitInspected: (take) =>
-      enqueue(async () => {
+      queue.enqueue(async () => {
         const list = take();
-        if (closed || list.length === 0) return;
-        for (const st of list) if (states.get(st.code) === st) await commitEvent(st);
-        rebuildStale();
-        publish();
+        if (run.closed || list.length === 0) return;
+        for (const st of list) if (states.get(st.code) === st) await record.commitEvent(st);
+        record.rebuildStale();
+        published.publish();
       }),
   });
+  const parts: LibraryParts = {
+    photosDir,
+    log,
+    settleMs: opts.settleMs ?? 0,
+    watchEnabled: opts.watch ?? true,
+    states,
+    gate,
+    link,
+    record,
+    scanner,
+    inspection,
+    watcher,
+    queue,
+    published,
+    retryTimers,
+    run,
+  };
+  return libraryInterface(parts, opts);
+}
 
-  // ------------------------------------------------------------------ scanning
-
-  function publish(): void {
-    const list = [...states.values()].flatMap((s) => (s.view ? [s.view.event] : []));
-    list.sort((a, b) => compareDatesDesc(a.date, b.date) || compareNames(a.code, b.code));
-    events = Object.freeze(list);
-    byCode = undefined;
-    generation++;
-    for (const listener of listeners) {
-      try {
-        listener();
-      } catch (err) {
-        log.error({ err }, 'photo library change listener failed');
-      }
-    }
-  }
-
-  /**
-   * One pass. `dirty` null: full rescan of everything. Otherwise only the named events
-   * (their folder structure, event.json and the named sessions), plus the root listing.
-   */
-  async function scan(dirty: DirtySet | null): Promise<void> {
-    if (closed) return;
-    const started = Date.now();
-    let anyChange = false;
-    const work = new Map<string, SessionSelection>();
-    if (dirty === null || dirty.root) {
-      const codes = new Set(await scanner.listEventFolders());
-      for (const st of [...states.values()]) {
-        if (!codes.has(st.code)) {
-          await forgetEvent(st);
-          anyChange = true;
-        }
-      }
-      for (const code of codes) if (!states.has(code) || dirty === null) work.set(code, 'all');
-    }
-    for (const [code, sessions] of dirty?.events ?? []) if (!work.has(code)) work.set(code, sessions);
-
-    // Photos that arrive while running wait for their inspection; those that were in the
-    // folder at start-up don't (the first scan's, and those it found still being written).
-    const hold = gate.firstScan ? false : startupFiles.size > 0 ? (file: string) => !startupFiles.has(file) : true;
-    for (const [code, sessions] of work) {
-      let st = states.get(code);
-      const isNew = !st;
-      st ??= newEventState(code, link.rowsFor(code), link.seq);
-      let result: Awaited<ReturnType<typeof scanner.scanEvent>>;
-      try {
-        result = await scanner.scanEvent(st, sessions);
-      } catch (err) {
-        log.error({ err, event: code }, 'cannot scan an event folder');
-        continue;
-      }
-      if (closed) return; // a scan cut short by close() is never committed
-      if (result.changed === 'gone') {
-        if (!isNew) {
-          await forgetEvent(st);
-          anyChange = true;
-        } else link.forget(st);
-        continue;
-      }
-      inspection.inspectNew(st, result.jobs, hold);
-      if (result.changed || isNew || !st.view) {
-        states.set(code, st);
-        await commitEvent(st);
-        anyChange = true;
-      }
-    }
-    if (rebuildStale()) anyChange = true;
-    if (anyChange) publish();
-    if (watchEnabled && !closed) watcher.sync(states.values());
-    log.debug({ ms: Date.now() - started, full: dirty === null, changed: anyChange }, 'photo library scanned');
-  }
-
-  /** An event folder that is gone: the record is told its files are, and its rows wait in case it returns. */
-  async function forgetEvent(st: EventState): Promise<void> {
-    states.delete(st.code);
-    gate.forgetUnder(path.join(photosDir, st.code) + path.sep);
-    const gone: string[] = [];
-    for (const [path, row] of st.rows) if (row.present) gone.push(path);
-    link.forget(st);
-    if (gone.length === 0) return;
-    try {
-      link.merge(await opts.catalogue.write(st.code, { gone }, link.seq));
-    } catch (err) {
-      log.warn({ err, event: st.code }, 'cannot tell the photo catalogue that an event folder is gone');
-    }
-  }
-
-  // ------------------------------------------------------------------ following the catalogue
-
-  let syncFailing = false;
-  /**
-   * Merges what any process wrote to the catalogue since the last read, writes what a failed
-   * commit left, and publishes what changed.
-   */
-  async function sync(): Promise<void> {
-    if (closed) return;
-    try {
-      link.merge(await opts.catalogue.changesSince(link.seq));
-      if (syncFailing) log.info('the photo catalogue answers again');
-      syncFailing = false;
-    } catch (err) {
-      if (!syncFailing) log.warn({ err }, 'cannot read the photo catalogue; other servers’ changes wait');
-      syncFailing = true;
-    }
-    let any = false;
-    for (const st of [...states.values()]) {
-      if (!st.unsaved || !st.view || closed) continue;
-      await commitEvent(st);
-      any = true;
-    }
-    if (rebuildStale()) any = true;
-    if (any) publish();
-  }
-
-  /** The upgrade (legacy-index.ts), then every row of the catalogue: what the first scan starts from. */
-  async function load(): Promise<void> {
-    for (let attempt = 0; !closed; attempt++) {
-      try {
-        await importLegacyIndex({ dataDir, catalogue: opts.catalogue, log });
-        link.merge(await opts.catalogue.changesSince(0), { rescan: false });
-        return;
-      } catch (err) {
-        if (attempt === 0) log.error({ err }, 'cannot read the photo catalogue; the gallery waits for it');
-        await delay(START_RETRY_MS);
-      }
-    }
-  }
-
-  // ------------------------------------------------------------------ serialising scans
-
-  let chain: Promise<void> = Promise.resolve();
-  let pendingFull: Promise<void> | null = null;
-
-  function enqueue(fn: () => Promise<void>): Promise<void> {
-    const run = chain.then(fn, fn);
-    chain = run.catch((err: unknown) => {
-      log.error({ err }, 'photo library scan failed');
-    });
-    return chain;
-  }
-
-  function fullRescan(): Promise<void> {
-    if (pendingFull) return pendingFull;
-    const p = enqueue(async () => {
-      pendingFull = null;
-      if (!closed) await scan(null);
-    });
-    pendingFull = p;
-    return p;
-  }
-
-  /**
-   * Files the first scan found still being written (a demo library drawn a moment before, a
-   * copy going on when the server started) are waited for, up to twice the settling period
-   * and a second: "ready" means what was in the folder is listed, so an order placed as soon
-   * as /readyz answers 200 finds its photo. Files arriving later do not hold readiness back.
-   */
-  async function firstScanSettled(): Promise<void> {
-    const waiting = gate.pendingFiles();
-    if (waiting.length === 0) return;
-    // Listed as soon as they are read, as the first scan's are (inspected in the background).
-    startupFiles = new Set(waiting);
-    const until = Date.now() + 2 * (opts.settleMs ?? 0) + 1_000;
-    while (!closed && Date.now() < until && waiting.some((f) => gate.isPending(f))) {
-      await delay(50);
-      await chain;
-    }
-    startupFiles = new Set();
-  }
-
-  // ------------------------------------------------------------------ photo codes
-
-  /** code → photos across events (built on first use after each change). */
-  let byCode: Map<string, readonly Photo[]> | undefined;
-  function codeIndex(): Map<string, readonly Photo[]> {
-    if (byCode) return byCode;
-    const map = new Map<string, Photo[]>();
-    for (const event of events) {
-      for (const [code, photos] of states.get(event.code)?.view?.codes ?? []) {
-        const list = map.get(code);
-        if (list) list.push(...photos);
-        else map.set(code, [...photos]);
-      }
-    }
-    byCode = map;
-    return map;
-  }
-
-  // ------------------------------------------------------------------ the interface
-
+/** The library's interface over its parts: reads of the published views, and its lifecycle. */
+function libraryInterface(p: LibraryParts, opts: LibraryOptions): ManagedPhotoLibrary {
+  const { states, queue, record, published, inspection, gate, link, run, log, photosDir } = p;
+  const fullRescan = () => queue.fullRescan(() => scanPass(p, null));
+  const sync = async () => {
+    if (await record.sync()) published.publish();
+  };
   let interval: NodeJS.Timeout | undefined;
   let syncTimer: NodeJS.Timeout | undefined;
   let isReady = false;
@@ -419,56 +196,54 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     markReady = resolve;
   });
 
-  const library: ManagedPhotoLibrary = {
-    listEvents: () => events,
+  return {
+    listEvents: (): readonly LibraryEvent[] => published.events,
     getEvent: (code) => states.get(code)?.view?.event,
     photosOf: (code) => states.get(code)?.view?.photos,
     sessionPhotos: (code, day, session) => states.get(code)?.view?.sessions.get(`${day}\u0000${session}`),
     dayPhotos: (code, day) => states.get(code)?.view?.days.get(day),
-    findPhoto(code, idOrNumber) {
+    findPhoto(code, idOrNumber): Photo | undefined {
       const view = states.get(code)?.view;
       if (!view) return undefined;
       return view.byNumber.get(idOrNumber) ?? view.byId.get(idOrNumber);
     },
-    photosForCode: (code) => codeIndex().get(code),
+    photosForCode: (code) => published.photosForCode(code),
     findHiddenPhoto: (code, idOrNumber) => states.get(code)?.view?.hidden.get(idOrNumber),
-    refresh: () => enqueue(sync),
+    refresh: () => queue.enqueue(sync),
     intake: () => ({ pending: gate.pending, inspecting: inspection.inspecting, broken: gate.brokenList() }),
     originalPath: (photo) => path.join(photosDir, photo.eventCode, photo.day, photo.session, photo.fileName),
     get generation() {
-      return generation;
+      return published.generation;
     },
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onChange: (listener) => published.onChange(listener),
     rescan: () => fullRescan().then(() => inspection.idle()),
     get isReady() {
       return isReady;
     },
     ready: () => readyPromise,
-    setListingOverrides(overrides) {
+    setListingOverrides(overrides: ReadonlyMap<string, Partial<ListingRules>>) {
+      const before = run.listingOverrides;
       const changed = new Set<string>();
-      for (const code of new Set([...listingOverrides.keys(), ...overrides.keys()])) {
-        const a = listingOverrides.get(code);
+      for (const code of new Set([...before.keys(), ...overrides.keys()])) {
+        const a = before.get(code);
         const b = overrides.get(code);
         if (a?.showRejected !== b?.showRejected || a?.minRating !== b?.minRating) changed.add(code);
       }
-      listingOverrides = overrides;
+      run.listingOverrides = overrides;
       if (changed.size === 0) return Promise.resolve();
-      return enqueue(async () => {
+      return queue.enqueue(async () => {
         for (const code of changed) {
           const st = states.get(code);
           if (st?.view) link.stale.add(st);
         }
-        if (rebuildStale()) publish();
+        if (record.rebuildStale()) published.publish();
       });
     },
 
     setInspector(fn) {
       inspection.setInspector(fn);
       // What is indexed already and not inspected: in the background, listed meanwhile.
-      void enqueue(async () => {
+      void queue.enqueue(async () => {
         for (const st of states.values()) {
           const jobs: SessionJob[] = [];
           for (const [day, sessions] of st.tree) {
@@ -481,28 +256,29 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
 
     async start() {
       const started = Date.now();
-      await enqueue(load);
+      await queue.enqueue(() => record.load());
       await fullRescan();
       gate.firstScan = false;
-      await firstScanSettled();
+      await firstScanSettled(p);
       isReady = true;
       markReady();
+      const events = published.events;
       const photoCount = events.reduce((n, e) => n + e.photoCount, 0);
       log.info(
         { events: events.length, photos: photoCount, ms: Date.now() - started, photosDir },
         'photo library indexed',
       );
-      if (opts.rescanIntervalMs > 0 && !closed) {
+      if (opts.rescanIntervalMs > 0 && !run.closed) {
         interval = setInterval(() => void fullRescan(), opts.rescanIntervalMs);
         interval.unref();
       }
       const syncMs = opts.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS;
       let syncQueued = false;
-      if (syncMs > 0 && !closed) {
+      if (syncMs > 0 && !run.closed) {
         syncTimer = setInterval(() => {
           if (syncQueued) return; // one waits behind a long scan already
           syncQueued = true;
-          void enqueue(() => {
+          void queue.enqueue(() => {
             syncQueued = false;
             return sync();
           });
@@ -512,24 +288,15 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
     },
 
     async close() {
-      closed = true;
+      run.closed = true;
       clearInterval(interval);
       clearInterval(syncTimer);
-      for (const t of retryTimers.values()) clearTimeout(t);
-      retryTimers.clear();
-      watcher.close();
-      listeners.clear();
-      await chain;
+      for (const t of p.retryTimers.values()) clearTimeout(t);
+      p.retryTimers.clear();
+      p.watcher.close();
+      published.close();
+      await queue.idle();
       inspection.close();
     },
   };
-  return library;
-}
-
-/** Newest first; events without a date last. */
-function compareDatesDesc(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  return a < b ? 1 : -1;
 }

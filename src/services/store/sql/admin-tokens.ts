@@ -1,20 +1,11 @@
 /** Admin tokens on either engine (ports/admin-tokens.ts): table `admin_tokens`. */
 import { AdminTokenRecord, type AdminTokensPort, type NewAdminToken } from '../ports/admin-tokens.js';
 import type { Db, Row } from './db.js';
+import { camelRow } from './values.js';
 
 const COLUMNS = 'id, role, label, token_hash, created_at, created_by, revoked_at, revoked_by';
 
-const toRecord = (r: Row): AdminTokenRecord =>
-  AdminTokenRecord.parse({
-    id: r.id,
-    role: r.role,
-    label: r.label,
-    tokenHash: r.token_hash,
-    createdAt: r.created_at,
-    createdBy: r.created_by,
-    revokedAt: r.revoked_at ?? null,
-    revokedBy: r.revoked_by ?? null,
-  });
+const toRecord = (r: Row): AdminTokenRecord => AdminTokenRecord.parse(camelRow(r));
 
 export class SqlAdminTokens implements AdminTokensPort {
   constructor(private readonly db: Db) {}

@@ -10,20 +10,17 @@ import { type CouponRecord, CouponRecord as CouponSchema, normalizeCouponCode } 
 import { appError } from '../../../errors/catalogue.js';
 import type { CouponsPort } from '../ports/coupons.js';
 import type { Db, Queryable, Row, Tx } from './db.js';
+import { camelRow } from './values.js';
 
 const COLUMNS = 'code, event_slug, kind, value, expires_at, max_uses, uses, min_subtotal_cents, created_at';
 
 function toCoupon(r: Row): CouponRecord {
   return CouponSchema.parse({
-    code: r.code,
-    eventSlug: r.event_slug,
-    kind: r.kind,
+    ...camelRow(r),
     value: r.value === null ? null : Number(r.value),
-    expiresAt: r.expires_at,
     maxUses: r.max_uses === null ? null : Number(r.max_uses),
     uses: Number(r.uses),
     minSubtotalCents: Number(r.min_subtotal_cents),
-    createdAt: r.created_at,
   });
 }
 

@@ -1,22 +1,13 @@
 /** Face vectors on either engine (ports/faces.ts): table `face_index`, one row per photo. */
 import { FaceIndexEntry, type FacesPort, IndexedVersion, type NewFaceIndexEntry } from '../ports/faces.js';
 import type { Db } from './db.js';
-import { placeholders } from './values.js';
+import { camelRow, placeholders } from './values.js';
 
 const COLUMNS = 'event_slug, photo_id, version, model, faces, vectors, indexed_at';
 
 type Row = Record<string, unknown>;
 
-const toEntry = (r: Row): FaceIndexEntry =>
-  FaceIndexEntry.parse({
-    eventSlug: r.event_slug,
-    photoId: r.photo_id,
-    version: r.version,
-    model: r.model,
-    faces: Number(r.faces),
-    vectors: r.vectors,
-    indexedAt: r.indexed_at,
-  });
+const toEntry = (r: Row): FaceIndexEntry => FaceIndexEntry.parse({ ...camelRow(r), faces: Number(r.faces) });
 
 /** Rows removed per statement (both engines take this many parameters easily). */
 const REMOVE_BATCH = 500;

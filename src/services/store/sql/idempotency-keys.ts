@@ -7,23 +7,14 @@ import {
   type StoredResponse,
 } from '../ports/idempotency-keys.js';
 import type { Db, Queryable, Row } from './db.js';
+import { camelRow } from './values.js';
 
 const COLUMNS = 'key, fingerprint, state, status_code, response_body, order_id, created_at, expires_at';
 
 /** Expired keys are deleted at most this often, by the reservation that comes along. */
 const PURGE_EVERY_MS = 60_000;
 
-const toRecord = (r: Row): IdempotencyRecord =>
-  IdempotencyRecord.parse({
-    key: r.key,
-    fingerprint: r.fingerprint,
-    state: r.state,
-    statusCode: r.status_code,
-    responseBody: r.response_body,
-    orderId: r.order_id,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-  });
+const toRecord = (r: Row): IdempotencyRecord => IdempotencyRecord.parse(camelRow(r));
 
 const COMPLETE = `UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ?, order_id = ?
   WHERE key = ? AND created_at = ? AND state = 'pending'`;

@@ -2,23 +2,12 @@
 import { newId } from '../../../lib/ids.js';
 import { MailJob, type MailJobInput, type MailOutboxPort } from '../ports/mail-outbox.js';
 import type { Db, Row, Tx } from './db.js';
-import { json, placeholders } from './values.js';
+import { camelRow, json, placeholders } from './values.js';
 
 const COLUMNS = 'id, kind, order_id, payload, attempts, next_attempt_at, last_error, created_at, sent_at, sent_via';
 
 function toJob(r: Row): MailJob {
-  return MailJob.parse({
-    id: r.id,
-    kind: r.kind,
-    orderId: r.order_id,
-    payload: json(r.payload),
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at,
-    lastError: r.last_error,
-    createdAt: r.created_at,
-    sentAt: r.sent_at,
-    sentVia: r.sent_via,
-  });
+  return MailJob.parse({ ...camelRow(r), payload: json(r.payload) });
 }
 
 export class SqlMailOutbox implements MailOutboxPort {

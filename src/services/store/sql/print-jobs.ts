@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type FinalPrintJobState, type NewPrintJob, PrintJobRecord, type PrintJobsPort } from '../ports/print-jobs.js';
 import type { Db, Row } from './db.js';
-import { bool, placeholders } from './values.js';
+import { bool, camelRow, placeholders } from './values.js';
 
 const COLUMNS = `id, item_id, order_id, line, order_number, event_slug, printer, size, copies, job_name, job_id,
   state, printer_state, reason, auto, requested_by, run_id, created_at, updated_at, finished_at`;
@@ -12,23 +12,12 @@ const iso = (v: unknown): string | null => (v === null || v === undefined ? null
 
 const toRecord = (r: Row): PrintJobRecord =>
   PrintJobRecord.parse({
-    id: r.id,
-    itemId: r.item_id,
-    orderId: r.order_id,
+    ...camelRow(r),
     line: Number(r.line),
-    orderNumber: r.order_number,
-    eventSlug: r.event_slug,
-    printer: r.printer,
-    size: r.size,
     copies: Number(r.copies),
-    jobName: r.job_name,
     jobId: r.job_id === null || r.job_id === undefined ? null : Number(r.job_id),
-    state: r.state,
-    printerState: r.printer_state ?? null,
-    reason: r.reason ?? null,
     auto: bool(r.auto),
     by: r.requested_by,
-    runId: r.run_id,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
     finishedAt: iso(r.finished_at),

@@ -5,18 +5,11 @@
  */
 import { PushSubscriptionRecord, type PushSubscriptionsPort } from '../ports/push-subscriptions.js';
 import type { Db, Row } from './db.js';
+import { camelRow } from './values.js';
 
 const COLUMNS = 'endpoint, p256dh, auth, scope, order_id, created_at';
 
-const toRecord = (r: Row): PushSubscriptionRecord =>
-  PushSubscriptionRecord.parse({
-    endpoint: r.endpoint,
-    p256dh: r.p256dh,
-    auth: r.auth,
-    scope: r.scope,
-    orderId: r.order_id,
-    createdAt: r.created_at,
-  });
+const toRecord = (r: Row): PushSubscriptionRecord => PushSubscriptionRecord.parse(camelRow(r));
 
 export class SqlPushSubscriptions implements PushSubscriptionsPort {
   constructor(private readonly db: Db) {}

@@ -16,7 +16,7 @@ import type { Db, Row } from './db.js';
 import { SqlMailOutbox } from './mail-outbox.js';
 import { SqlPhotoCatalogue } from './photo-catalogue.js';
 import { HIDING_TAKEDOWN } from './takedown-hiding.js';
-import { bool } from './values.js';
+import { bool, camelRow } from './values.js';
 
 const COLUMNS =
   'id, event_slug, photo_id, photo_number, reason, email, message, hides, created_at, decision, decided_at, decided_by';
@@ -25,19 +25,11 @@ const iso = (v: unknown): string | null => (v === null || v === undefined ? null
 
 const toRecord = (r: Row): TakedownRecord =>
   TakedownRecord.parse({
-    id: r.id,
-    eventSlug: r.event_slug,
-    photoId: r.photo_id,
-    photoNumber: r.photo_number,
-    reason: r.reason,
-    email: r.email,
-    message: r.message,
+    ...camelRow(r),
     hides: bool(r.hides),
     createdAt: iso(r.created_at),
     status: r.decision === null || r.decision === undefined ? 'open' : 'decided',
-    decision: r.decision ?? null,
     decidedAt: iso(r.decided_at),
-    decidedBy: r.decided_by ?? null,
   });
 
 export class SqlTakedowns implements TakedownsPort {
