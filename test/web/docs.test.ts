@@ -33,6 +33,9 @@ test('"Try it out" on /docs calls this server on its own port, and the CSP allow
   const p = await openPage(browser, DESKTOP);
   try {
     const { page } = p;
+    // Swagger UI lays out the whole document before a block opens: 7 s of one core alone,
+    // 20 s and more beside the rest of the suite. A step waits for it; a hang still fails.
+    page.setDefaultTimeout(90_000);
     const violations: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
@@ -61,4 +64,4 @@ test('"Try it out" on /docs calls this server on its own port, and the CSP allow
   } finally {
     await p.close();
   }
-});
+}, 240_000);
