@@ -1,14 +1,9 @@
 /**
- * The one module that imports sharp (libvips). Every decode, resize, composite and encode the
- * product makes is one of the operations below, named by what it does; callers never see a
- * sharp pipeline, so a change of image library (or of a libvips habit) is a change here.
- *
- * Buffers go to and come from libvips as they are: nothing here copies pixels or bytes (the
- * images and print-files benches hold the paths that run through it).
- *
- * Photos are opened with `failOn: 'error'`: camera files with harmless warnings still decode,
- * broken ones fail. Transparency is always flattened onto white (JPEG has no alpha; WebP and
- * the raw copies get the same pixels).
+ * The one module that imports sharp (libvips): every decode, resize, composite and encode is
+ * one of the operations below, so a change of image library is a change here. Nothing here
+ * copies pixels or bytes (the images and print-files benches hold the paths through it).
+ * Photos open with `failOn: 'error'`: camera files with harmless warnings still decode.
+ * Transparency is flattened onto white (JPEG has no alpha; WebP gets the same pixels).
  */
 import sharp, { type OverlayOptions, type ResizeOptions, type Sharp } from 'sharp';
 
