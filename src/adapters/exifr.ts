@@ -57,11 +57,9 @@ export async function readCaptureTags(
 type MetadataBlocks = { orientation: boolean; ifd0Tags: readonly string[]; xmp: boolean; iptc: boolean };
 
 /**
- * The options for one kind of header, made once: exifr keeps every options object it is given,
- * and what it builds from it (a dozen Sets), in a module-level Map for the life of the process
- * (`Options.useCached` in exifr 7). One made per file was never freed: a cold index of 50,000
- * photos kept about 300 MB of them and spent seconds in garbage collection and in building
- * them (bench/RESULTS.md, "issue 31, third follow-up"). There are at most eight kinds.
+ * The options for one kind of header, made once: exifr caches every options object it is given
+ * (and a dozen Sets built from it) for the life of the process (`Options.useCached` in exifr 7),
+ * so one per file was never freed (bench/RESULTS.md, "issue 31, third follow-up").
  */
 const metadataOptions = new Map<string, ExifrOptions>();
 export function captureAndMetadataOptions(blocks: MetadataBlocks): ExifrOptions {

@@ -1,14 +1,9 @@
 /**
- * The one module that imports sharp (libvips). Every decode, resize, composite and encode the
- * product makes is one of the operations below, named by what it does; callers never see a
- * sharp pipeline, so a change of image library (or of a libvips habit) is a change here.
- *
- * Buffers go to and come from libvips as they are: nothing here copies pixels or bytes (the
- * images and print-files benches hold the paths that run through it).
- *
- * Photos are opened with `failOn: 'error'`: camera files with harmless warnings still decode,
- * broken ones fail. Transparency is always flattened onto white (JPEG has no alpha; WebP and
- * the raw copies get the same pixels).
+ * The one module that imports sharp (libvips): every decode, resize, composite and encode is
+ * one of the operations below, so a change of image library is a change here. Nothing here
+ * copies pixels or bytes (the images and print-files benches hold the paths through it).
+ * Photos open with `failOn: 'error'`: camera files with harmless warnings still decode.
+ * Transparency is flattened onto white (JPEG has no alpha; WebP gets the same pixels).
  */
 import sharp, { type OverlayOptions, type ResizeOptions, type Sharp } from 'sharp';
 
@@ -141,13 +136,10 @@ export type PrintCut = {
 };
 
 /**
- * A print's pipeline: auto-oriented, scaled (in the load pipeline: shrink-on-load), cut,
- * flattened onto white, converted to sRGB with the profile embedded, `dpi` in the JFIF and
- * EXIF resolution fields. JPEG 4:4:4: no halved colour resolution in a file meant for paper.
- * No optimised Huffman tables: computing them keeps every coefficient of the print in memory
- * until the end (40 MB for an 8x10) and takes a second pass; measured on 24 MP originals, two
- * renders at a time grew the process by 630 MB with them and 300 MB without, 35 % faster, for
- * files about 13 % larger.
+ * A print's pipeline: auto-oriented, scaled in the load pipeline, cut, flattened onto white,
+ * sRGB with the profile embedded, `dpi` in JFIF and EXIF. JPEG 4:4:4: full colour resolution
+ * for paper. No optimised Huffman tables: they keep every coefficient in memory until the end
+ * (40 MB for an 8x10) for files only about 13 % smaller.
  */
 function printPipeline(path: string, cut: PrintCut): Sharp {
   return (

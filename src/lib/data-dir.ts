@@ -1,22 +1,11 @@
 /**
- * DATA_DIR is private to the server's user (docs/contract.md, "Hardening"): it holds the
- * order database (customer addresses, confirmation links), push subscriptions and their
- * keys, the admin token and the other generated secrets, and mail waiting to go out.
- *
- * Two parts:
- *
- * - A umask of 077 while the server runs, so that everything created under DATA_DIR is
- *   0600 (files) or 0700 (folders), whoever creates it: this code, SQLite (the database's
- *   `-wal` and `-shm`), the mail thread, a module added next year. A umask belongs to the
- *   process: `server.ts` sets it for good before anything else; an app built inside another
- *   process (tests, benches) holds it while the app is open (`holdPrivateUmask`) and the
- *   process gets its own back when the last such app closes.
- * - At start (`makeDataDirPrivate`), DATA_DIR is created 0700, or made 0700 if it is not.
- *   When it was not (a DATA_DIR an earlier version left readable), everything under it is
- *   made private too; when it already was, only its first level is checked, since what is
- *   deeper was created under this umask (a cache of tens of thousands of images is not
- *   walked on every start). The photo library, when it lives inside DATA_DIR, is the
- *   operator's and is left as it is, and symbolic links are not followed.
+ * DATA_DIR is private to the server's user (docs/contract.md, "Hardening"): it holds the order
+ * database, push keys, the generated secrets and mail waiting to go out. A umask of 077 makes
+ * everything created under it private, whoever creates it (SQLite's `-wal`, a module added
+ * next year); a umask belongs to the process, so an app inside another process (tests) holds
+ * it while open. At start DATA_DIR is made 0700; only when it was not is everything under it
+ * walked (a cache of tens of thousands of images is not walked every start). The photo
+ * library inside it is the operator's, and symbolic links are not followed.
  */
 import type { Dirent } from 'node:fs';
 import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
@@ -60,10 +49,7 @@ export type PrivateDirReport = {
 const privateMode = (mode: number) => mode & 0o700;
 const isLoose = (mode: number) => (mode & PRIVATE_UMASK) !== 0;
 
-/**
- * Creates `dir` (0700) or makes it and its contents private, as described above. `leaveAlone`
- * lists folders inside it that are not the server's (the photo library).
- */
+/** Creates `dir` (0700) or makes it private; `leaveAlone`: folders in it that are not the server's. */
 export async function makeDataDirPrivate(
   dir: string,
   opts: { leaveAlone?: readonly string[] } = {},

@@ -1,17 +1,11 @@
 /**
- * The connection cap (docs/contract.md, "Hardening"). Every open connection holds a file
- * descriptor, and so does every photo being read, image being cached, database file, log
- * and outgoing request. Idle connections cost an attacker nothing; past the process's
- * descriptor limit, nothing that needs a descriptor works any more (images fail, the library
- * rescan dies with EMFILE). So the server accepts connections only up to a cap below that
- * limit, keeping a reserve for the rest; a connection over the cap is closed at once
- * (Node's `server.maxConnections`), and the ones already open keep being served.
- *
- * The cap is `MAX_CONNECTIONS` when set, else derived from the soft limit on open files
- * (Node raises it to the hard limit at start; Linux shows it in /proc/self/limits): the
- * limit minus a reserve of a quarter of it (at least 128, at most 1,024) plus the database
- * pool. Where the limit can't be read (not Linux), there is no cap unless MAX_CONNECTIONS
- * sets one.
+ * The connection cap (docs/contract.md, "Hardening"). Every connection holds a file
+ * descriptor, and so does every photo read, cached image, database file and outgoing request;
+ * past the process's limit nothing works (images fail, the rescan dies with EMFILE), and idle
+ * connections cost an attacker nothing. So connections over a cap below that limit are closed
+ * at once (`server.maxConnections`). The cap is MAX_CONNECTIONS, else the soft limit on open
+ * files less a reserve (a quarter: 128 to 1,024) and the database pool; none where the limit
+ * can't be read (not Linux).
  */
 import { readFileSync } from 'node:fs';
 

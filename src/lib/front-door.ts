@@ -2,21 +2,11 @@
  * Performance machinery for `npm run bench -- gallery` (cached gallery pages ≥ 0.7× a bare
  * server sending the same bytes).
  *
- * The front door: the HTTP server's request listener, which lets registered fast paths answer
- * a request before Fastify routes it (Fastify's `serverFactory`).
- *
- * Why: a cached gallery page is bytes built once (routes/gallery/pages.ts). Through Fastify,
- * answering it costs about 55 µs of CPU; the router, request and reply objects, the hook
- * runners and the per-request listeners are over a third of that, for a response that never
- * changes between index updates. A fast path answers the common request (a plain page
- * query from a fetch, not a browser navigation) with the same status, headers and bytes as
- * the route, and declines everything else (any error, any unusual URL or header), which
- * Fastify then handles as before. test/routes/gallery/fast-path.test.ts holds the two paths
- * to the same answers.
- *
- * A fast path runs no Fastify hooks. Whoever adds an onRequest hook that gallery pages must
- * pass through has to decline in the fast path too (or drop it); the parity test catches a
- * header the hook would add.
+ * The front door: the HTTP server's request listener, which lets fast paths answer a request
+ * before Fastify routes it (its router, objects and hooks are over a third of a cached page's
+ * cost). A fast path answers only the common request with the route's status, headers and
+ * bytes, and declines everything else; test/routes/gallery/fast-path.test.ts holds both to the
+ * same answers. It runs no Fastify hooks: an onRequest hook gallery pages need must decline here.
  */
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 

@@ -1,27 +1,18 @@
 /**
- * Ids of new rows (orders, mail jobs): UUIDv7 (RFC 9562), made by the `uuid` package.
- *
- * Why not random (v4) UUIDs: every store keeps a unique index on the id, and a random id
- * lands on a random leaf page of it. SQLite group-commits the creates that arrive together
- * (services/store/group-commit.ts), and with random ids each order in a batch dirtied its own
- * index page, which the commit then wrote to the WAL and fsynced: about 2.3 pages per order
- * at 50 concurrent submissions, against 1 row's worth. A v7 id starts with the time in
- * milliseconds and `uuid` keeps ids made in the same millisecond in order, so new ids append
- * to the index's last page, as order numbers do (the same holds for PostgreSQL's B-tree).
- *
- * A v7 id still carries 73 random bits when it is the first of its millisecond and 42 fresh
- * ones after that (its sequence counts up within the millisecond): too many to guess at any
- * rate the API allows. The time it shows is the order's `createdAt`, which the API shows anyway.
+ * Ids of new rows (orders, mail jobs): UUIDv7 (RFC 9562), made by the `uuid` package. Not
+ * random v4: a random id lands on a random leaf page of the id index, so each order of a group
+ * commit dirtied a page of its own to write and fsync; a v7 id starts with the time and `uuid`
+ * keeps one millisecond's ids in order, so new ids append to the last page. It still carries
+ * 42 to 73 random bits (too many to guess), and the time it shows is the order's `createdAt`,
+ * which the API shows anyway.
  */
 import { randomFillSync } from 'node:crypto';
 import { v7 } from 'uuid';
 
-// `v7()` without options asks `crypto.getRandomValues` for 16 bytes per id, which costs
-// 3-8 µs here (WebCrypto's argument checks), more than the rest of an order's insert path
-// in JS. The random bytes come from a pool refilled 256 ids at a time instead. With
-// options, uuid leaves the clock and sequence to the caller, so its monotonic rule
-// (uuid's updateV7State) is kept here: a new millisecond starts from a random sequence;
-// within one, the sequence counts up, and its overflow borrows the next millisecond.
+// `v7()` without options asks WebCrypto for 16 bytes per id, which costs more than the rest
+// of an order's insert path in JS: the bytes come from a pool instead. With options, uuid
+// leaves the clock and sequence to the caller, so its monotonic rule (updateV7State) is kept
+// here: a new millisecond starts from a random sequence that counts up within it.
 const POOL_IDS = 256;
 const pool = Buffer.allocUnsafe(16 * POOL_IDS);
 let used = POOL_IDS;

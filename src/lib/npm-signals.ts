@@ -1,13 +1,8 @@
 /**
- * Stopping under `npm start`, where the server runs in npm's child process: a terminal's
- * Ctrl-C reaches the server twice, once from the terminal (to the whole process group) and
- * once more from npm, which passes on every SIGINT and SIGTERM it receives. The server takes
- * a second signal as "stop now, skip the graceful part" (close-with-grace), so here a repeat
- * of the first signal that comes within NPM_RELAY_MS (npm's copy comes at once) is the same
- * signal; one after that, or another signal, stops at once as before.
- *
- * Started otherwise (`node dist/server.js`, the Docker image, systemd), close-with-grace
- * hears the signals itself and nothing here runs.
+ * Stopping under `npm start`: a terminal's Ctrl-C reaches the server twice, from the terminal
+ * and again from npm, and close-with-grace takes a second signal as "stop now". So a repeat of
+ * the first signal within NPM_RELAY_MS is the same signal; a later one, or another signal,
+ * stops at once. Started otherwise (node, Docker, systemd), nothing here runs.
  */
 
 /** The longest npm's copy of a signal takes to follow the terminal's. */

@@ -1,13 +1,9 @@
 /**
- * Photo codes as logs may show them (docs/contract.md, "Hardening, round 2"): a code is the key
- * to someone's photos (`/me/<code>` lists them), and logs are collected and kept by other
- * systems, read by more people than the photos are meant for. A log shows a code's first 2
- * characters and a keyed hash of it (`K7~3f09a2c1`): lines about one code can be told apart
- * and followed, and nobody can get the code back. The key is drawn when the process starts,
- * so not even a 40-bit search over every code can reverse the hash.
- *
- * `codesRedacted` does it to the URLs (and messages quoting them) that carry a code in their
- * path: `/api/finder/<code>...` and `/me/<code>...`, whatever the code's spelling.
+ * Photo codes as logs may show them (docs/contract.md, "Hardening, round 2"): a code is the
+ * key to someone's photos, and logs are read by more people than the photos are meant for. A
+ * log shows a code's first 2 characters and a hash keyed with a key drawn at start
+ * (`K7~3f09a2c1`): lines about one code can be followed, and no search over every code can
+ * reverse it. `codesRedacted` does it to URLs under `/api/finder/` and `/me/`.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 

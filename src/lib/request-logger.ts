@@ -1,11 +1,8 @@
 /**
- * Fastify's `childLoggerFactory`: each request's logger, made only when the request logs.
- *
- * Fastify makes a pino child (the request id bound into it) for every request. Most requests
- * log nothing (reads at `info`, everything at `warn`), and the child costs about 2 µs, a few
- * per cent of a cached gallery page. This stand-in holds the parent and the bindings and
- * makes the child on the first line that the level lets through, so log lines are exactly
- * what the pino child would have written.
+ * Fastify's `childLoggerFactory`: each request's logger, made only when the request logs. A
+ * pino child per request costs a few per cent of a cached gallery page, and most requests log
+ * nothing; this stand-in makes the child on the first line the level lets through, so log
+ * lines are exactly what the child would have written.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString } from 'pino';

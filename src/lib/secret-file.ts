@@ -1,11 +1,8 @@
 /**
- * Secrets that the service makes for itself when the environment gives none (the admin
- * token, the ALTCHA HMAC key, ...): generated once, kept in a file under DATA_DIR readable
- * by the owner only, and read back on later starts.
- *
- * Creation is atomic and race-free: the value is written to a private temporary file and
- * hard-linked into place, so a second process starting at the same moment (or a crash
- * half-way) can never leave an empty or half-written secret behind; the loser of a race
+ * Secrets the service makes for itself when the environment gives none (the admin token, the
+ * ALTCHA key): generated once into a file under DATA_DIR readable by the owner only. Written
+ * to a private temporary file and hard-linked into place, so a second process starting at the
+ * same moment, or a crash half-way, never leaves a half-written secret; the loser of a race
  * reads the winner's value.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,17 +1,10 @@
 /**
- * Headers every response carries (docs/contract.md, "Hardening"), as name/value pairs:
- *
- * - `X-Content-Type-Options: nosniff`, so that no browser takes a JSON answer or an error
- *   text for a script or a page;
- * - when the public address is https, `Strict-Transport-Security`, so that a browser that
- *   has been here once never again asks over plain http, where an admin token or a
- *   customer's address could be read on the convention's Wi-Fi. Not over http: a browser
- *   would then refuse that host's plain http for a year. No `includeSubDomains`: the
- *   operator's other hosts are not ours to decide.
- *
- * Three places answer requests and each sends them: Fastify (plugins/http-conventions.ts,
- * onSend), the gallery pages' fast path (routes/gallery/fast-path.ts) and the answers to
- * requests Node's HTTP parser refuses (errors/handler.ts).
+ * Headers every response carries (docs/contract.md, "Hardening"): `nosniff`, so no browser
+ * takes a JSON answer or an error for a script; over https, `Strict-Transport-Security`, so an
+ * admin token or an address is never again asked for over the convention's Wi-Fi in plain http
+ * (not over http: browsers would refuse that host's http for a year; no `includeSubDomains`:
+ * the operator's other hosts are not ours). Sent by Fastify (plugins/http-conventions.ts), the
+ * gallery fast path and the answers to requests Node's parser refuses (errors/handler.ts).
  */
 import type { Config } from '../config/env.js';
 

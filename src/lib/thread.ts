@@ -1,18 +1,10 @@
 /**
- * The one way a thread starts and the one way it is talked to.
- *
- * `startThread` starts a worker thread from a module next to the caller: in the build, that
- * module's own `.js` file in dist/ (esbuild keeps one file per source file); when the sources
- * run as `.ts` (vitest, tsx), the module bundled with its imports into one plain `.mjs` file
- * first (esbuild, once per process and thread, under node_modules/.cache/threads), so the
- * thread starts in milliseconds with no TypeScript loader in it: a tsx loader in each thread
- * cost about 300 ms of CPU, and tests start a store's threads by the hundred.
- *
- * `ThreadCalls` and `answerCalls` are the two ends of request and reply over such a thread
- * (the photo library's header threads, the intake's QR thread, the face threads, SQLite's
- * checkpoint thread, the mail thread). The WAL-sync thread alone hands its work over in shared
- * memory instead (store/engines/sqlite/wal-sync-thread.ts says why: a message per commit
- * batch cost a quarter of the store's throughput).
+ * The one way a thread starts and the one way it is talked to. `startThread` starts a worker
+ * from a module next to the caller: in the build, its own `.js` in dist/; from sources (vitest,
+ * tsx), the module bundled with its imports into one `.mjs` first, so the thread starts in
+ * milliseconds without a TypeScript loader (tests start threads by the hundred).
+ * `ThreadCalls` and `answerCalls` are the two ends of request and reply; only the WAL-sync
+ * thread uses shared memory instead (store/engines/sqlite/wal-sync-thread.ts says why).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';

@@ -1,9 +1,7 @@
 /**
- * Pictures decoded for the face engine: auto-oriented RGB, the long edge at most SCAN_SIZE.
- * The detector looks at 256 px whatever it is given; the larger copy serves the alignment and
- * the description of each face, for which 666 px found every face of the packaged group photos
- * as well as 1,024 px did (bench/RESULTS.md). A 24 MP original decodes at 1/8 for this size
- * (libvips shrinks a JPEG while decoding it: the reasoning of the intake's SCAN_SIZE).
+ * Pictures decoded for the face engine: auto-oriented RGB, the long edge at most SCAN_SIZE (the
+ * detector looks at 256 px; the alignment and description found as many faces at 666 px as at
+ * 1,024: bench/RESULTS.md). libvips shrinks a JPEG while decoding it.
  */
 import { decodeFitted } from '../../adapters/sharp.js';
 import type { FaceTask } from './face-thread.js';
@@ -11,10 +9,9 @@ import type { FaceTask } from './face-thread.js';
 const SCAN_SIZE = 666;
 
 /**
- * The detector squeezes what it is given into a square: up to 1.6:1 (a camera's 3:2 frame) faces
- * are still found, wider ones lose theirs (a 2:1 composite of the test library: none of three).
- * Wider pictures get grey bands to this shape instead; a full square (human's `square` option)
- * shrank the faces of 3:2 frames so much that a third of the small ones were lost.
+ * The detector squeezes what it is given into a square: faces survive up to 1.6:1 (a camera's
+ * 3:2), not wider. Wider pictures get grey bands to this shape (a full square shrank the faces
+ * of 3:2 frames so much that a third of the small ones were lost).
  */
 const MAX_ASPECT = 1.6;
 

@@ -1,12 +1,9 @@
 /**
  * Performance machinery for `npm run bench -- faces` ("search p99 ≤ 100 ms at 50,000 indexed
  * photos"): the dot products of a selfie's vector with every face of an event, in WebAssembly
- * SIMD (16 bytes a step), over signed-byte vectors kept in a WebAssembly memory.
- *
- * Why: FaceRes vectors have 1,024 numbers. A plain loop over 100,000 faces (50,000 photos of
- * two faces) took 85-280 ms on the team's loaded 2-core machine (Float32Array or Int8Array
- * alike); this kernel takes 7-40 ms for the same (bench/RESULTS.md). The module is a few
- * dozen instructions, assembled below, so no toolchain or file is needed to build it.
+ * SIMD (16 bytes a step) over signed-byte vectors in a WebAssembly memory; several times faster
+ * than a plain loop (bench/RESULTS.md). The module is a few dozen instructions, assembled below,
+ * so no toolchain is needed to build it.
  *
  *   scan(query, base, count, dim, out): for v in [0, count):
  *     out[v] = Σ_i query[i] · base[v·dim + i]   (i8 × i8 summed in i32; dim a multiple of 16)

@@ -1,16 +1,10 @@
 /**
  * The face engine: the one adapter of @vladmandic/human (docs/gallery.md, "Find me by face"),
- * run in the face thread (face-thread.ts), never on the event loop. It finds the faces in
- * decoded RGB pixels and describes each as a vector: MediaPipe BlazeFace finds them, FaceMesh
- * aligns them, HSE FaceRes gives 1,024 numbers per face. Everything comes from the installed
- * packages: the models from human's `models/` folder, TensorFlow.js's WASM backend from its
- * package; nothing is fetched (the WASM backend reads its file from disk, and the models are
- * read through an I/O handler for `file://` URLs, which TensorFlow.js has none of in Node).
- *
- * Vectors leave here normalised (unit length) and quantised to signed bytes (the largest
- * component 127): a face takes 1 KiB in the record and in memory, and the similarity of two
- * is their dot product over the product of their lengths, which quantising barely moves
- * (at most 0.003 on the packaged photos).
+ * run in the face thread, never on the event loop: BlazeFace finds faces, FaceMesh aligns them,
+ * FaceRes describes each with 1,024 numbers. Nothing is fetched: the models come from human's
+ * `models/` folder through an I/O handler for files (TensorFlow.js has none in Node), the WASM
+ * backend from its package. Vectors leave normalised and quantised to signed bytes: 1 KiB a
+ * face, and a cosine that moves at most 0.003 (the packaged photos).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,12 +1,8 @@
 /**
- * The face thread's code (started by face-threads.ts): loads the face engine (engine.ts) with
- * the first call and describes the faces of one decoded picture per call, in order.
- *
- * The thread runs 5 steps nicer than the process (Linux keeps a nice value per thread; elsewhere
- * this does nothing): a picture takes a second or more of a core, and on a machine with as many
- * busy face threads as cores, the event loop competing with them on equal terms made gallery
- * pages wait (`npm run bench -- faces`: gallery page p99 ≤ 50 ms while indexing,
- * bench/RESULTS.md). Niced, the threads take what the event loop leaves.
+ * The face thread's code (started by face-threads.ts): loads the face engine with the first
+ * call and describes the faces of one decoded picture per call, in order. The thread runs 5
+ * steps nicer than the process (Linux only), so busy face threads take what the event loop
+ * leaves (`npm run bench -- faces`: gallery page p99 ≤ 50 ms while indexing).
  */
 import os from 'node:os';
 import { answerCalls } from '../../lib/thread.js';

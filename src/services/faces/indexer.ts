@@ -1,18 +1,9 @@
 /**
  * Background face indexing (docs/contract.md, "Find me by face"), and each event's vectors in
- * memory for the search.
- *
- * For every event with face search on, the photos the library lists publicly whose current
- * version (and the current model) the record has no vectors of are queued, newest first, and
- * each is decoded and described in the render queue's background lane (after every render a
- * visitor waits for, as the intake's thumbnails) and in a face thread, then recorded. The
- * record says what is done, so a restart carries on where it stopped, and a photo indexed by
- * another server sharing the record is not indexed again here.
- *
- * Each event's rows are read into a VectorIndex once, then every `syncMs` what was recorded
- * since (by this process or another). Rows of photos the library no longer lists (hidden,
- * rejected, code frames, deleted) are removed from the record and from memory: only public
- * photos' faces are kept. A photo that can't be decoded is skipped until its file changes.
+ * memory for the search. Public photos the record has no vectors of (at their version and the
+ * current model) are queued newest first, described in the render queue's background lane and
+ * a face thread, then recorded: the record says what is done, so a restart carries on and no
+ * server indexes again what another did. Faces of photos no longer public are forgotten.
  */
 import type { Logger } from '../../lib/logger.js';
 import type { ImageService } from '../images/types.js';
@@ -29,9 +20,8 @@ const SYNC_MARGIN_MS = 60_000;
 /** A row of a photo the library does not list is removed once it is this old (another server may list it first). */
 const REMOVE_AFTER_MS = 60_000;
 /**
- * Rows read per statement when an event is first read (about 1.4 MB of base64 at two faces a
- * photo): each page holds the event loop for a few ms (SQLite's reads are synchronous), about
- * 50 ms at 1,000 rows on the team's loaded 2-core machine (bench/RESULTS.md).
+ * Rows read per statement when an event is first read: each page holds the event loop for a
+ * few ms (SQLite's reads are synchronous; bench/RESULTS.md).
  */
 const LOAD_PAGE = 500;
 

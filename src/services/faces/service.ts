@@ -1,12 +1,8 @@
 /**
- * Find me by face (docs/contract.md, "Find me by face"): the service behind the selfie search,
- * the selfie takedown and the dashboard's progress, decorated as `fastify.faces`.
- *
- * A selfie is decoded in memory, described in a face thread ahead of any indexing, and its
- * largest face compared with every face of the event; it is never written anywhere nor logged,
- * and nothing of it outlives the call. What comes back are photos the library lists publicly
- * at the version that was indexed (hidden, rejected and code frames are not listed, so they
- * never match), best match first.
+ * Find me by face (docs/contract.md, "Find me by face"), decorated as `fastify.faces`. A selfie
+ * is decoded in memory, described in a face thread ahead of any indexing, and its largest face
+ * compared with the event's; it is never written anywhere nor logged. Only photos the library
+ * lists publicly, at the version indexed, can match.
  */
 import { appError } from '../../errors/catalogue.js';
 import type { Photo, PhotoLibrary } from '../photos/types.js';

@@ -1,10 +1,7 @@
 /**
- * One event's face vectors in memory, for the selfie search (docs/contract.md, "Find me by
- * face"): every face of every indexed photo, as signed bytes in a WebAssembly memory the dot
- * kernel scans (dot-kernel.ts), with the photo each belongs to. A photo indexed again (a new
- * version) replaces its faces; rows left unused are compacted away once they are a quarter.
- *
- * The similarity of two faces is their cosine: the dot product over the product of lengths.
+ * One event's face vectors in memory, for the selfie search: every face of every indexed
+ * photo as signed bytes in a WebAssembly memory the dot kernel scans (dot-kernel.ts). A photo
+ * indexed again replaces its faces; unused rows are compacted away once they are a quarter.
  */
 import { type DotScanner, dotScanner, wasmMemory } from './dot-kernel.js';
 

@@ -1,15 +1,9 @@
 /**
  * The event loop's end of the vector thread (vector-thread.ts), which holds every event's face
- * vectors and runs the selfie searches, through `startThread`/`ThreadCalls` (src/lib/thread.ts).
- *
- * Why a thread: a search over 100,000 faces takes 7-40 ms of a core on the team's loaded 2-core
- * machine (more under load), which on the event loop every gallery page arriving meanwhile
- * waited for (`npm run bench -- faces`: gallery p99 ≤ 50 ms, bench/RESULTS.md). The vectors are
- * handed over once, when recorded or read from the record, as transferred buffers (no copy), so
- * a search moves 1 KiB there and its matches back, never the 100 MB of an event's vectors.
- *
- * The thread starts with the first call. If it fails, the next call starts another, empty one:
- * `generation` changes, and the indexer, which compares it, reads its events again.
+ * vectors and runs the selfie searches: a search of 100,000 faces on the event loop made every
+ * gallery page wait (`npm run bench -- faces`: gallery p99 ≤ 50 ms). Vectors are transferred
+ * once, so a search moves only the query and its matches. If the thread fails, the next call
+ * starts an empty one and `generation` changes: the indexer then reads its events again.
  */
 import { startThread, ThreadCalls } from '../../lib/thread.js';
 import type { IndexedPhoto, Match } from './vector-index.js';

@@ -1,13 +1,9 @@
 /**
- * What the admin's intake panel (and the log) says about a new photo the image library could
- * not decode: one line in words.
- *
- * An iPhone's HEIC is coded with HEVC, which sharp's prebuilt libvips cannot decode (it reads
- * HEIF only when AV1-coded, as AVIF). That is told from the file's header, not from libvips'
- * message: libvips keeps its error text in a buffer shared by the renders running at the same
- * time, so under load the message can be another file's, or empty ("Unknown error").
- * Otherwise libvips' last line is the reason, without the "bad seek to <offset>" line it
- * repeats per attempt and without the file's path (the panel names the file already).
+ * One line in words for a new photo the image library could not decode (intake panel, log).
+ * An iPhone's HEVC-coded HEIC, which sharp's prebuilt libvips can't decode, is told from the
+ * file's header, not libvips' message: libvips shares its error buffer between concurrent
+ * renders, so under load the message can be another file's. Otherwise libvips' last line,
+ * without its per-attempt "bad seek" lines and the file's path.
  */
 import { readHeader } from '../../adapters/sharp.js';
 

@@ -15,13 +15,10 @@ import { decodeFailure } from './decode-failure.js';
 import { QrReader } from './qr-reader.js';
 
 /**
- * The long edge of the copy that is searched for a code, and the thumbnails are made from.
- * The largest size at which a 24 MP original (6000 px, and anything wider) still decodes at
- * 1/8: sharp shrinks a JPEG by 8 while decoding only when the original is at least 9 times
- * the size asked for (8-9 times decodes at 1/4, against a libjpeg rounding error), and 720 px
- * decoded at 1/4 cost a quarter more per photo (bench/RESULTS.md, 2026-11-24 night). A phone
- * screen held up to the camera (15-45 % of the frame's short side) reads at this size as at
- * 720 px: 24 of 24 generated frames, turned, sheared, blurred and dimmed, at both sizes.
+ * The long edge of the copy searched for a code and made into thumbnails: the largest at which
+ * a 24 MP original still decodes at 1/8 (sharp shrinks a JPEG by 8 only from 9 times the size
+ * asked for; 1/4 cost a quarter more per photo), and at which a phone screen held up to the
+ * camera reads as at 720 px (bench/RESULTS.md).
  * @public bench/intake.bench.ts reads it from the built module (dist/), out of knip's sight.
  */
 export const SCAN_SIZE = 666;

@@ -1,14 +1,9 @@
 /**
- * QR decoding off the event loop: zxing-wasm (qr.ts) runs in a worker thread of its own
- * (qr-thread.ts), one frame at a time.
- *
- * Why a thread: zxing takes 7-15 ms of CPU per frame (most frames show no code, the slower
- * case), and on the event loop each frame froze every request for that long: a thousand new
- * photos arriving during sales pushed the gallery's p99 past its 50 ms target (`npm run bench
- * -- intake`, "gallery page p99 during intake"; `npm run bench:load` lost a third of its
- * throughput while a fresh library was inspected). The thread starts with the first frame
- * and stops after IDLE_MS without one, so a server that isn't receiving photos holds no
- * extra isolate; one that failed is replaced by the next frame.
+ * QR decoding off the event loop: zxing-wasm (qr.ts) in a worker thread of its own
+ * (qr-thread.ts), one frame at a time. On the event loop each frame's 7-15 ms froze every
+ * request (`npm run bench -- intake`, "gallery page p99 during intake" ≤ 50 ms). The thread
+ * starts with the first frame and stops after IDLE_MS without one; one that failed is
+ * replaced by the next frame.
  */
 import { startThread, ThreadCalls } from '../../lib/thread.js';
 

@@ -1,16 +1,9 @@
 /**
- * The library's link with the photo catalogue (the system of record, docs/contract.md, "The
- * photo catalogue"): what this process knows of it, and how it follows what every process
- * writes there.
- *
- * The catalogue stamps every change with a `seq` (commit order); the link keeps the last one
- * it has read and merges every row changed since: its own writes' answers and, every
- * LIBRARY_SYNC_INTERVAL_MS, the changes of other processes. A merged row updates the file's
- * entry (number, hiding, rating and metadata, an inspection another process made) and marks
- * its event's view stale; a row that says something this process's folder scan does not
- * (a file it hasn't seen, one gone, another version) makes it look at that session folder
- * again, which is how a file copied in through another server, whose folder events never
- * reach this one on a network share, gets listed here within seconds.
+ * The library's link with the photo catalogue: it keeps the last `seq` read and merges every
+ * row changed since (its own writes' answers and, every LIBRARY_SYNC_INTERVAL_MS, the other
+ * processes'). A row that says what this process's scans don't (a file not seen, gone,
+ * another version) makes it look at that session folder again: that is how a file copied in
+ * through another server on a network share is listed here (docs/gallery-internals.md).
  */
 import type { CatalogueChanges, CatalogueRow } from '../store/ports/photo-catalogue.js';
 import { type Entry, type EventState, entryAt, sameVersion } from './photo-index.js';

@@ -1,17 +1,9 @@
 /**
- * The demo library: with DEMO_LIBRARY=auto and an empty or missing PHOTOS_DIR, the first
- * start draws two small events (2 days, 2–3 sessions a day, 60 photos) so that
- * `npm install && npm start` shows a working gallery and shop.
- *
- * Each image shows the photo number the index will give it: numbers are assigned in
- * display order (day, session, capture time), which is exactly the order drawn here.
- * Text is rendered with the font shipped in node_modules (no system fonts needed).
- *
- * A little of the photographer's metadata (docs/contract.md, "The photographer's metadata"),
- * as Lightroom embeds it on export, so a new user sees it work: two photographers (Jo Lens
- * shot Harbor Comic Con's first day, Sam Shutter the rest), cosplay keywords to search for,
- * a few 4- and 5-star picks (the featured row), and one reject: an extra last frame of
- * Spring Matsuri (number 31, never listed unless the event shows rejects).
+ * The demo library: with DEMO_LIBRARY=auto and an empty or missing PHOTOS_DIR, the first start
+ * draws two small events so that `npm install && npm start` shows a working gallery and shop.
+ * Each image shows the number the index will give it (drawn in display order), in the font
+ * shipped in node_modules. A little of the photographer's metadata shows it working: two
+ * photographers, keywords, a few 4- and 5-star picks, and one reject (Spring Matsuri's 31).
  */
 
 import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
@@ -92,10 +84,8 @@ async function generateDemoLibrary(opts: {
           await mkdir(dir, { recursive: true });
           const file = path.join(dir, img.fileName);
           await writeFile(file, await renderDemoImage(img, fontfile));
-          // Dated an hour back: the drawing is complete when it is moved into place, so the
-          // first scan takes every image at once rather than holding the last ones back for
-          // the intake's settling time (and then for their inspection): the library's
-          // "indexed" count is the 60 drawn, not the part older than INTAKE_SETTLE_MS.
+          // Dated an hour back: the drawing is complete when moved into place, so the first scan
+          // takes every image at once instead of holding the last back for INTAKE_SETTLE_MS.
           await utimes(file, written, written);
           done++;
           if (done % 15 === 0 || done === images.length) {

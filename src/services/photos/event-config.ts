@@ -115,13 +115,9 @@ export function derivePrefix(folderName: string): string {
 }
 
 /**
- * The event's defaults: event.json's values where given, derived ones elsewhere.
- * `derivedDate` is the first capture date found in the photos (or null).
- *
- * Ordering: an event folder without a valid event.json is listed with ordering off, so a
- * folder copied in is not on sale at default prices before an admin opens it; an
- * event.json that omits `orderingEnabled` keeps ordering on (docs/contract.md, "Finding
- * one's photos, and intake"). Settings an admin saved override both (services/events).
+ * The event's defaults: event.json's values where given, derived ones elsewhere (`derivedDate`:
+ * the first capture date of the photos). A folder without a valid event.json has ordering off,
+ * so a folder copied in is not on sale at default prices before an admin opens it.
  */
 export function resolveEventDefaults(
   code: string,

@@ -27,8 +27,7 @@ const statAsync = promisify(fs.stat);
 export const SCAN_SLICE_MS = 2;
 /**
  * Slow storage: a slice averaging more than this per file sends the rest of the scan through
- * the thread pool, many files at a time. A page-cached file takes 0.03–0.1 ms here; a garbage
- * collection pause within a slice of a hundred files doesn't reach the average.
+ * the thread pool (a page-cached file takes under 0.1 ms; one GC pause doesn't reach this).
  */
 const SLOW_AVERAGE_MS = 0.5;
 /** Slow slices in a row that make a scan go through the thread pool. */
@@ -70,13 +69,7 @@ type ScanTask = {
   sidecar: SidecarRef | undefined;
 };
 
-/**
- * Re-reads the given session folders: one readdir each, then every image is stat'ed and,
- * when new or changed, its header read: by the event loop in short synchronous slices (or
- * through the thread pool on slow storage) and, in a big scan, by a header thread taking
- * chunks from the other end. Unchanged files keep their record (from memory, or the
- * catalogue's row for a file this process has not seen yet: no header read).
- */
+/** Re-reads the given session folders (the module's opening says how). */
 export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs: SessionJob[]): Promise<void> {
   const { photosDir, log, gate, buffers, workers, scanSliceMs, headerThreads, threadMinFiles, readMetadata } = ctx;
   const closed = () => ctx.isClosed();
@@ -279,12 +272,9 @@ export async function readSessionFiles(ctx: ReaderContext, st: EventState, jobs:
     );
 
   try {
-    // Files are first read with the synchronous calls, a slice of SCAN_SLICE_MS at a time
-    // between yields to the event loop. Through the thread pool, every stat/open/read/close
-    // costs a hand-off several times dearer than the call itself (measured here: 20,000
-    // open+close, 333 ms through the pool against 52 ms synchronous), and a file takes four.
-    // On slow storage (a cold disk, a network share) that would stall the loop and read one
-    // file at a time: from there on, the rest goes through the pool, many at a time.
+    // Synchronous calls first, a slice at a time between yields: through the thread pool each
+    // stat/open/read/close costs a hand-off several times dearer than the call. On slow storage
+    // that would stall the loop, so from there on the rest goes through the pool, many at a time.
     let sliceStart = performance.now();
     let inSlice = 0;
     let longest = 0;

@@ -1,11 +1,8 @@
 /**
- * A second core for big scans: a worker thread (header-thread.ts) that stats files and
- * reads their headers, a chunk of files per message, while the event loop reads others.
- *
- * Why: a cold index of 50,000 photos is CPU work (EXIF and frame-header parsing, about
- * half of it) plus four system calls per file, all on one thread; on this 2-core machine
- * it took 3.1-5.6 s. The library starts one thread for a scan with many files to read and
- * stops it when the scan ends, so a server that isn't scanning holds no extra isolate.
+ * A second core for big scans: a worker thread (header-thread.ts) that stats files and reads
+ * their headers, a chunk per message, while the event loop reads others (a cold index is CPU
+ * work: bench/gallery). Started for a scan with many files to read and stopped when it ends,
+ * so a server that isn't scanning holds no extra isolate.
  */
 import { availableParallelism } from 'node:os';
 import { startThread, ThreadCalls } from '../../lib/thread.js';

@@ -53,12 +53,9 @@ async function parseTags(
 }
 
 /**
- * EXIF "YYYY:MM:DD HH:MM:SS" → epoch ms of the camera's clock as written, read as UTC,
- * whatever offset the camera also recorded: it orders photos the same way on every server,
- * its date part is the local date of the shoot, and its time of day is what the
- * photographer's clock showed, which "jump to time" (`?at=HH:MM`) matches (docs/contract.md,
- * "Finding one's photos, and intake"). Cameras that record no offset, most of them, and
- * those that do, agree.
+ * EXIF "YYYY:MM:DD HH:MM:SS" → epoch ms of the camera's clock read as UTC, whatever offset it
+ * also recorded: photos order the same on every server, and the time of day is what the
+ * photographer's clock showed, which "jump to time" (`?at=HH:MM`) matches.
  */
 export function parseExifDate(value: unknown): number | null {
   if (typeof value !== 'string') return null;

@@ -1,12 +1,9 @@
 /**
  * The inspection of new photos, beside the scans (library.ts composes it): each settled photo
- * not inspected yet goes once to the inspector (the intake plugin: the photo code it shows,
- * and its thumbnails). While a photo that arrived with the server running waits for it, it
- * is `held` (never listed: a code frame must never show); one that cannot be decoded stays
- * held and is reported as broken (docs/contract.md, "Finding one's photos, and intake").
- *
- * Inspected photos are handed back in batches, at most every INSPECTED_COMMIT_MS, to
- * `commitInspected`, which numbers them and publishes new views.
+ * goes once to the inspector (the intake plugin: its photo code and thumbnails). Meanwhile a
+ * photo that arrived with the server running is `held`, never listed (a code frame must never
+ * show); one that can't be decoded stays held, reported as broken. Inspected photos go back
+ * in batches, at most every INSPECTED_COMMIT_MS, to be numbered and published.
  */
 import path from 'node:path';
 import type { Logger } from '../../lib/logger.js';

@@ -1,15 +1,8 @@
 /**
- * Safe intake (docs/contract.md, "Finding one's photos, and intake"): which files may be
- * indexed, and which are reported as broken.
- *
- * A file is indexed only once it is settled, its size and modification time unchanged for
- * `settleMs`, and complete (a JPEG ends with its end-of-image marker: header.ts). Until then
- * it is pending: not listed, and its session is looked at again when it may have settled.
- * Files found by the first scan after a start count as settled when their modification time
- * is `settleMs` old (nothing is copying them: they were there before the server started).
- *
- * A settled file that still cannot be read is broken: reported once in the log (a line, no
- * stack) and on the admin's intake panel until it is replaced or removed, never listed.
+ * Safe intake (docs/contract.md, "Finding one's photos, and intake"): a file is indexed once
+ * settled (size and mtime unchanged for `settleMs`) and complete (header.ts); until then it is
+ * pending. The first scan after a start takes files `settleMs` old at once: nothing is copying
+ * them. A settled file that can't be read is broken: logged once, shown on the intake panel.
  */
 import type { BrokenFile } from './types.js';
 

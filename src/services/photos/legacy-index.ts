@@ -1,11 +1,9 @@
 /**
- * The upgrade from the earlier design, which kept each event's photo numbers in
- * DATA_DIR/photo-index/<event>-<hash>.json, one copy per server process (docs/contract.md,
- * "The photo catalogue"). At the first start of this version each file is taken into the
- * photo catalogue unchanged (numbers, retired numbers, the facts of every file and what its
- * inspection found, so the first scan reads no header again) and renamed `<file>.imported`:
- * nothing reads it after that. A file that can't be read is renamed `.unreadable-<time>`
- * and logged; its event's photos are numbered anew.
+ * The upgrade from the earlier design's DATA_DIR/photo-index/<event>-<hash>.json
+ * (docs/contract.md, "The photo catalogue"): each file is taken into the catalogue unchanged,
+ * with what its scans and inspections found so no header is read again, then renamed
+ * `.imported`. One that can't be read is renamed `.unreadable-<time>`, logged, and its event
+ * numbered anew.
  *
  * The format (version 2), arrays rather than objects keyed by path:
  *   sessions: [{ day, session, files: [[name, size, mtimeMs, width, height, takenAtMs|null, number, code?]] }]

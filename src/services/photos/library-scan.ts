@@ -102,10 +102,8 @@ export async function scanPass(p: LibraryParts, dirty: DirtySet | null): Promise
 }
 
 /**
- * Files the first scan found still being written (a demo library drawn a moment before, a
- * copy going on when the server started) are waited for, up to twice the settling period
- * and a second: "ready" means what was in the folder is listed, so an order placed as soon
- * as /readyz answers 200 finds its photo. Files arriving later do not hold readiness back.
+ * Files the first scan found still being written are waited for, up to twice the settling
+ * period and a second: an order placed as soon as /readyz answers 200 finds its photo.
  */
 export async function firstScanSettled(p: LibraryParts): Promise<void> {
   const { gate, run } = p;

@@ -1,15 +1,11 @@
 /**
- * The photo library index: PHOTOS_DIR/<event>/<day>/<session>/<image> held in memory, so
- * that page requests never touch the disk. This module makes the parts and gives the
- * interface; each part opens with its job: scanner.ts, file-reader.ts and intake-gate.ts
- * read folders and files; watcher.ts marks what changed (a periodic full rescan and
- * `rescan()` catch lost events); photo-index.ts, catalogue-link.ts and catalogue-sync.ts keep
- * each event's files in step with the photo catalogue (docs/contract.md, "The photo
- * catalogue"); legacy-index.ts imports the earlier design's index once; views.ts and
- * publication.ts publish; inspection.ts inspects each new photo before it is listed
- * (docs/contract.md, "Finding one's photos, and intake"); library-scan.ts makes one pass;
- * scan-queue.ts runs the work one piece at a time, so scans, commits and reads of the
- * catalogue never overlap.
+ * The photo library index: PHOTOS_DIR/<event>/<day>/<session>/<image> held in memory, so that
+ * page requests never touch the disk (docs/gallery-internals.md). This module makes the parts,
+ * each opening with its job: scanner.ts, file-reader.ts, intake-gate.ts and watcher.ts read;
+ * photo-index.ts, catalogue-link.ts, catalogue-sync.ts and legacy-index.ts keep step with the
+ * photo catalogue; views.ts and publication.ts publish; inspection.ts inspects new photos;
+ * library-scan.ts makes one pass; scan-queue.ts runs the work one piece at a time, so scans,
+ * commits and catalogue reads never overlap.
  */
 import path from 'node:path';
 import pLimit from 'p-limit';

@@ -1,22 +1,13 @@
 /**
  * The photographer's metadata (docs/contract.md, "The photographer's metadata"): what
- * Lightroom Classic, Photo Mechanic and Capture One write into a photo's XMP and IPTC, or
- * into an XMP sidecar beside it, read with exifr (adapters/exifr.ts; header.ts reads the
- * capture time from the same bytes, in the same call).
- *
- * Why exifr and not exiftool-vendored (docs/gallery-internals.md, "Reading the
- * photographer's metadata"): exifr parses the 64 KiB header chunk the scan reads anyway, in
- * process, in tens of microseconds a file; exiftool-vendored runs a Perl process per
- * worker and costs a round trip of about a millisecond or more a file, with a 15 MB
- * download at install. exifr reads every field §21 names from XMP, IPTC and EXIF.
- *
- * Fields, sidecar first (each field from the sidecar when it has it, else from the file):
- * - rating: xmp:Rating (−1 rejected, 0–5);
- * - label: xmp:Label; title: dc:title, else photoshop:Headline (IPTC ObjectName/Headline);
- * - caption: dc:description (IPTC Caption-Abstract);
- * - keywords: dc:subject and the last part of each lr:hierarchicalSubject (IPTC Keywords),
- *   each once (case-insensitively), in the order found;
- * - photographer: dc:creator, else photoshop:Credit, else EXIF Artist (IPTC By-line, Credit).
+ * Lightroom Classic, Photo Mechanic and Capture One write into a photo's XMP and IPTC, or an
+ * XMP sidecar beside it, read with exifr in the same parse as header.ts's capture time (why
+ * exifr: docs/gallery-internals.md, "Reading the photographer's metadata"). Each field comes
+ * from the sidecar when it has it, else from the file:
+ * - rating: xmp:Rating; label: xmp:Label; title: dc:title, else photoshop:Headline;
+ * - caption: dc:description; keywords: dc:subject and the last part of each
+ *   lr:hierarchicalSubject, each once (case-insensitively), in the order found;
+ * - photographer: dc:creator, else photoshop:Credit, else EXIF Artist.
  */
 import fs from 'node:fs';
 import { type ExifSections, readXmpSidecar } from '../../adapters/exifr.js';

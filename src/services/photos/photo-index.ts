@@ -21,14 +21,11 @@ import type { Photo } from './types.js';
 import { buildView, compareFrames, type EventView, orderedTree, type ViewOptions } from './views.js';
 
 /**
- * A file of the tree: the version a scan found (`facts`: what its header gave, or for a file
- * unchanged since the record saw it the row's own facts object, not a copy: a restart keeps
- * one per photo), and `code`: what its inspection found (inspection.ts): the photo code it
- * shows, null for none, undefined while not inspected. Beside them, what this process keeps:
- * its catalogue row as last read (`row`), the photo built from them, its inspection state
- * (`held` while it must not be listed yet, `inspecting` while the inspector has it), and
- * `sighted` while the record has not been told of this version (read by this process, or
- * back in the folder).
+ * A file of the tree: the version a scan found (`facts`: for a file unchanged since the record
+ * saw it, the row's own object, so a restart keeps one per photo) and the photo code its
+ * inspection found (`code`: null for none, undefined while not inspected). Beside them, this
+ * process's state: `held` while it must not be listed yet, `inspecting` while inspected, and
+ * `sighted` while the record has not been told of this version.
  */
 export type Entry = {
   facts: PhotoFacts;
@@ -105,9 +102,8 @@ export function entryAt(st: EventState, path: string): Entry | undefined {
 
 /**
  * Rows the record had before the first scan began (`seq` up to `before`) that say present but
- * whose file the scan did not find: gone. Counted first, as a restart finds every file (an
- * entry's row is always its own path's, as last read): only when some such row has no entry
- * are the paths looked up one by one.
+ * whose file the scan did not find: gone. Counted first (a restart finds every file), so the
+ * paths are looked up one by one only when some such row has no entry.
  */
 function markUnfound(st: EventState, before: number): void {
   const vouched = (row: CatalogueRow) => row.present && row.seq <= before;

@@ -1,13 +1,8 @@
 /**
- * `fastify.photos`: the photo library index (see library.ts), numbered in the store's photo
- * catalogue (`fastify.store.photoCatalogue`, shared by every server process on the same
- * record). With DEMO_LIBRARY=auto and an empty PHOTOS_DIR, the demo library is drawn first.
- *
- * Start-up waits for the first scan for at most INITIAL_WAIT_MS: a small library is fully
- * indexed when the app is ready, and a large one on a slow disk can neither stall start-up
- * nor trip Fastify's plugin timeout (10 s). Until the first scan is done, `isReady` is false,
- * `/readyz` reports `photos` not ready and the gallery answers 503. Watchers and the
- * periodic rescan stop when the app closes.
+ * `fastify.photos`: the photo library index (library.ts), numbered in the store's photo
+ * catalogue. With DEMO_LIBRARY=auto and an empty PHOTOS_DIR, the demo library is drawn first.
+ * Start-up waits for the first scan for at most INITIAL_WAIT_MS; until it is done the gallery
+ * answers 503 and `/readyz` says `photos` is not ready.
  */
 import fp from 'fastify-plugin';
 import { ensureDemoLibrary } from './demo.js';
@@ -24,10 +19,8 @@ declare module 'fastify' {
 }
 
 /**
- * Well below Fastify's plugin timeout (10 s), which also bounds the whole app plugin that
- * this one is part of: a cold 50,000-photo index (about 4.5 s here) or the first demo
- * library (a few seconds) finishes in the background, behind a 503, rather than risking a
- * failed start-up on a busy machine.
+ * Well below Fastify's plugin timeout (10 s), which bounds the whole app: a cold 50,000-photo
+ * index finishes in the background, behind a 503, rather than risking a failed start-up.
  */
 const INITIAL_WAIT_MS = 2_000;
 

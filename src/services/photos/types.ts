@@ -2,11 +2,8 @@ import type { EarlyBird, Package } from '../../domain/offers.js';
 import type { PhotoMetadata } from '../store/ports/photo-catalogue.js';
 
 /**
- * The photo library's narrow interface (decorated as `fastify.photos`). The gallery
- * routes and the image service depend on this, never on the file system.
- *
- * PHOTOS_DIR/<event>/<day>/<session>/<image>, with an optional <event>/event.json
- * (docs/contract.md, "Gallery").
+ * The photo library's narrow interface (`fastify.photos`): the gallery routes and the image
+ * service depend on this, never on the file system (docs/contract.md, "Gallery").
  */
 
 export type Photo = {

@@ -1,22 +1,10 @@
 /**
- * The published, immutable view of one event: what the gallery lists and in which order,
- * and which photos each photo code introduced (docs/contract.md, "Finding one's photos, and
- * intake").
- *
- * Order: day folders and session folders by the capture time of their first photo (a
- * photographer names folders "Cosplay", "Gathering", "Studio": the shooting order is the
- * one they expect), those without any capture time after them by name; within a session,
- * photos by capture time, then natural file-name order, those without a capture time after
- * the timed ones.
- *
- * A frame holding a photo code is never listed. It and the frames after it in the same
- * session, up to the next code frame or a gap over `gapMs` between consecutive frames,
- * belong to that code.
- *
- * A photo taken down (`hidden`: docs/contract.md, "Takedown requests") is left out the same
- * way: not listed, counted, found by number or id, nor part of a code's photos; it keeps its
- * number and its place in the shooting order (so code groups and numbers don't shift), and
- * only `hidden` of the view still knows it, for the admin's takedown queue.
+ * The published, immutable view of one event: what the gallery lists and in which order, and
+ * which photos each photo code introduced (docs/contract.md, "Finding one's photos, and
+ * intake"). Folders go by the capture time of their first photo, because photographers name
+ * them "Cosplay", "Studio": the shooting order is the one they expect. Code frames and photos
+ * taken down are never listed, but keep their number and place in the shooting order, so code
+ * groups and numbers don't shift; only `hidden` still knows the latter, for the admin's queue.
  */
 import type { Logger } from '../../lib/logger.js';
 import { resolveEventDefaults } from './event-config.js';

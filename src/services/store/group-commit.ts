@@ -2,16 +2,11 @@
  * Performance machinery for `npm run bench -- store` (creates/s ≥ 0.6× the raw engine's
  * single-row commits) and `npm run bench -- orders` (≥ 0.5× a bare validating route).
  *
- * Group commit for order creates. Every create must be durable before it resolves, so each
- * commit waits for an fsync; and all creates of one prefix serialise on that prefix's
- * sequence row. Writing creates one transaction each would cap throughput at one fsync per
- * order. Instead, creates that arrive in the same turn of the event loop, or while the
- * previous batch is being committed, are written together in one transaction: one fsync for
- * the batch, numbers assigned in arrival order. Nothing resolves before its batch committed.
- *
- * A lone create is not delayed beyond one `setImmediate`. The adapter's `write` reports an
- * outcome per item, so one bad item fails alone (SQLite: a savepoint per item; PostgreSQL:
- * the batch is retried item by item).
+ * Group commit for order creates (docs/store.md, "SQLite durability"): one transaction and one
+ * fsync per order would cap throughput at one fsync per order, so creates that arrive in the
+ * same turn of the event loop, or while the previous batch commits, are written together.
+ * A lone create waits one `setImmediate` at most; `write` reports an outcome per item, so one
+ * bad item fails alone.
  */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 

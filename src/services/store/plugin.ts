@@ -1,13 +1,8 @@
 /**
- * The system of record, decorated as `fastify.store`: one port per kind of record
- * (`fastify.store.orders`, `.eventSettings`, `.pushSubscriptions`, `.idempotencyKeys`,
- * `.captchaTokens`, `.outbox`, `.photoCodes`); a route or service takes the ports it uses.
- *
- * `ORDER_STORE` picks the engine: `sqlite` (default, `DATA_DIR/orders.db`) or `postgres`
- * (`DATABASE_URL`); `sheets` means SQLite with the spreadsheet mirror. Start-up connects and
- * migrates (a misconfigured store stops it, naming the variable); `/readyz` reports the
- * engine; the store closes last on shutdown (Fastify closes plugins in reverse order, and
- * every service that uses the store is registered after it).
+ * The system of record, decorated as `fastify.store` (store.ts): a route or service takes the
+ * ports it uses. `ORDER_STORE` picks the engine: `sqlite` (default) or `postgres`; `sheets` is
+ * SQLite with the spreadsheet mirror. A misconfigured store stops start-up, naming the
+ * variable. It is registered before every service that uses it, so it closes last.
  */
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';

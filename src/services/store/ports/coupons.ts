@@ -1,11 +1,8 @@
 /**
  * The coupons port (docs/contract.md, "Selling"): the coupons an admin made, with the number
- * of orders using each. The record's schema is the domain's `CouponRecord`
- * (src/domain/coupons.ts); every row read is parsed with it.
- *
- * Uses are not counted here but in the order's own transaction (sql/orders.ts): an order
- * with a coupon takes one use as it is created, atomically (`maxUses` is never exceeded,
- * in any number of processes), and gives it back when it becomes void or cancelled.
+ * of orders using each; rows are parsed with the domain's `CouponRecord`. Uses are counted in
+ * the order's own transaction (sql/orders.ts), so `maxUses` is never exceeded in any number
+ * of processes.
  */
 import type { CouponRecord } from '../../../domain/coupons.js';
 

@@ -1,11 +1,8 @@
 /**
- * The faces port (docs/contract.md, "Find me by face"): the face vectors found in each photo of
- * an event that has face search on, one row per photo, holding the photo version (size and
- * modification time: a replaced file is indexed again) and the model that made them (another
- * model's vectors don't compare: its rows count as not indexed).
- *
- * Kept in the record, not in DATA_DIR, so that every server sharing the record answers a
- * selfie alike and indexing done by one is not done again by another.
+ * The faces port (docs/contract.md, "Find me by face"): the face vectors of each photo of an
+ * event with face search on, with the photo version and the model that made them (another
+ * model's vectors don't compare). In the record, not DATA_DIR, so every server answers a
+ * selfie alike and none indexes again what another did.
  */
 import { z } from 'zod';
 

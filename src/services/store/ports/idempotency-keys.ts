@@ -1,10 +1,7 @@
 /**
- * The Idempotency-Key port (docs/contract.md, "Orders" and "Hardening"). A key is reserved
- * (`pending`) while its request runs, then holds the first response for 24 h.
- *
- * An order create completes its key in the order's own transaction (the orders port's
- * `idempotency` option): a key whose order was committed always has that order's response,
- * also after a crash between the commit and the answer, and a key can never yield two orders.
+ * The Idempotency-Key port (docs/contract.md, "Orders" and "Hardening"): a key is `pending`
+ * while its request runs, then holds the first response for 24 h. An order create completes
+ * its key in the order's own transaction (docs/store.md, "Idempotency-Keys and crashes").
  */
 import { z } from 'zod';
 

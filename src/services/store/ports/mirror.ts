@@ -1,15 +1,9 @@
 /**
- * The spreadsheet mirror's records (docs/contract.md, "System of record and the spreadsheet
- * mirror"; docs/store.md, "For the mirror"): per order, the version and the cells the mirror
- * last wrote to the sheet (the base of its three-way comparison), its state (last sync, last
- * error) and the problems it found (conflicts, hand edits refused, unreadable rows, rows
- * removed by hand). The mirror worker (src/services/mirror) is this port's only writer; the
- * status it shows (/readyz, the admin) is read from here, so every process shows the same.
- *
- * - "Pending" is an order whose version is higher than the version written (or never
- *   written), unless its row was removed by hand. Version 0 means "compare and write again".
- * - Orders imported from the sheet and hand edits are written with their mirror row in one
- *   transaction, so a crash never leaves the record changed and the base stale.
+ * The spreadsheet mirror's records (docs/store.md, "For the mirror"): per order, the version
+ * and cells last written to the sheet (the base of its three-way comparison), its state and
+ * the problems found. The mirror worker is the only writer; /readyz and the admin read it here,
+ * so every process shows the same. Imports and hand edits are written with their mirror row in
+ * one transaction, so a crash never leaves the record changed and the base stale.
  */
 import { z } from 'zod';
 import type { OrderRecord } from '../../../domain/order.js';
@@ -66,7 +60,7 @@ export const MAX_EVENT_PROBLEMS = 200;
 export type ImportRow = { order: OrderRecord; prefix: string; seq: number; cells: MirrorCells; sheetRow: number };
 
 export interface MirrorPort {
-  /** Orders to write, in number order (prefix, sequence), at most `limit`. */
+  /** Orders to write (version above the one written, or none written; not removed by hand), in number order, at most `limit`. */
   pending(limit: number): Promise<PendingOrder[]>;
   pendingCount(): Promise<number>;
   /** Every mirror row, by order id. */

@@ -1,13 +1,9 @@
 /**
- * The orders port: the system of record's orders (docs/contract.md, "Orders" and "Status and
- * shipping"). The record's schema is the domain's `OrderRecord` (src/domain/order.ts), every
- * row read is parsed with it, and every change goes through src/domain/order-changes.ts inside
- * the write's transaction, so checks and writes are atomic. Money is integer cents.
- *
- * - An unknown id or order number: null from `get`, AppError ORDER_NOT_FOUND from a change.
- * - A store that can't be reached: AppError STORE_UNAVAILABLE (503).
- * - Orders are looked up by id or by order number (any case).
- * - Every write bumps the order's `version` and appends to its `history` who did what.
+ * The orders port (docs/contract.md, "Orders" and "Status and shipping"). Rows are parsed
+ * with the domain's `OrderRecord`, and every change goes through src/domain/order-changes.ts
+ * inside the write's transaction, so checks and writes are atomic. Orders are found by id or
+ * number (any case); unknown: null from `get`, ORDER_NOT_FOUND from a change. Every write
+ * bumps `version` and appends to `history`.
  */
 import type {
   Actor,
@@ -65,11 +61,10 @@ export type CreateOptions = ChangeOptions & {
 export interface OrdersPort {
   /**
    * Assigns the id (unless `input.id`), the next number of `input.prefix`, timestamps,
-   * `pending` and the first history entry. With `input.couponCode`, takes one use of that
-   * coupon in the order's transaction (a held order: when it is confirmed, `releaseHold`);
-   * none left (or no such coupon): AppError COUPON_INVALID, and nothing of that create is written. Resolves once the order, its mail and its key are
-   * durable. Creates arriving together are committed together (one fsync). A taken id is
-   * AppError INTERNAL, and nothing of that create is written, nor a number used.
+   * `pending` and the first history entry, and takes one use of `input.couponCode` (none left:
+   * COUPON_INVALID; a held order takes it at `releaseHold`). Resolves once the order, its mail
+   * and its key are durable; creates arriving together share one fsync. A taken id is
+   * INTERNAL. A failed create writes nothing and uses no number.
    */
   create(input: NewOrder, opts: CreateOptions): Promise<OrderRecord>;
   /** By id or order number; null when unknown. */

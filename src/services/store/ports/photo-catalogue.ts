@@ -1,30 +1,13 @@
 /**
- * The photo catalogue port (docs/contract.md, "The photo catalogue"): one row per photo file
- * the service has ever seen, the one place that says which file a photo number means. Every
- * server process's photo library loads its index from here, writes what its scans find
- * through here, and follows the changes other processes make (the change feed below).
- *
- * Rules the port keeps, on both engines and across processes:
- * - One row per (event, path); rows are never deleted: a removed file's row stays, with its
- *   number (`present` false), and a file that returns gets it back.
- * - Numbers are given here, atomically: unique per event, one per path, never changed, never
- *   reused. `write(..., { number })` gives the paths that have none the next numbers of their
- *   event, in the order listed; a path that has one keeps it, a photo-code frame gets none.
- *   Writers are serialised (one lock), so two processes numbering the same new files end with
- *   one number per path, the same for both.
- * - Every write stamps the rows it changed with the next `seq`; `seq` order is commit order
- *   (writers are serialised), so `changesSince(s)` returns every row changed after the
- *   write that stamped `s`: what another process made of the catalogue since it last looked.
- * - `hidden` is the takedowns' verdict (docs/contract.md, "Takedown requests"), kept by the
- *   takedowns' own transactions (sql/takedowns.ts) and set for a new row whose photo a
- *   takedown already hides.
+ * The photo catalogue port: one row per photo file the service has seen, the one place that
+ * says which file a photo number means; every process's photo library loads from it, writes
+ * its scans through it and follows the others' changes (`changesSince`). The rules (rows never
+ * deleted; numbers given here, atomically, never reused; `seq` order is commit order; `hidden`
+ * kept by the takedowns): docs/contract.md and docs/store.md, "The photo catalogue".
  */
 import { z } from 'zod';
 
-/**
- * What a scan reads from a file (its header) for one version of it (size and modification
- * time): the facts the library keeps per file, declared here once.
- */
+/** What a scan reads from one version (size and modification time) of a file. */
 export const PhotoFacts = z.object({
   size: z.number().int().nonnegative(),
   /** Milliseconds, with the fraction the file system gives. */
@@ -83,11 +66,9 @@ export const CatalogueRow = z.object({
 export type CatalogueRow = z.infer<typeof CatalogueRow>;
 
 /**
- * A row as the table holds it: CatalogueRow with the facts' columns side by side (all null
- * for a retired number), the same field schemas. What the SQL layer parses each row with
- * before nesting the facts (`catalogueRowOf`): one object level to check instead of two
- * halves the parse, which a restart does for every photo of every event (bench/gallery:
- * restart of 50,000 photos, target ≤ 3 s).
+ * A row as the table holds it: the facts' columns side by side (all null for a retired
+ * number). Parsing one object level instead of two halves the parse a restart does for every
+ * photo (bench/gallery: restart of 50,000 photos, target ≤ 3 s).
  */
 export const StoredCatalogueRow = CatalogueRow.omit({ facts: true }).extend({
   size: PhotoFacts.shape.size.nullable(),

@@ -1,11 +1,8 @@
 /**
- * The photo codes port (docs/contract.md, "Finding one's photos, and intake"): the codes
- * handed out (`POST /api/finder`, the booth's card sheets), and who asked to be told when
- * photos join a code (a browser's push subscription, or an email address), with how many
- * photos each was last told about. An email subscription is confirmed by its owner first
- * (double opt-in, docs/contract.md, "Hardening, round 2"): until then it is told nothing.
- *
- * Codes are never deleted nor reused: a code once issued stays issued.
+ * The photo codes port (docs/contract.md, "Finding one's photos, and intake"): the codes handed
+ * out, and who asked to be told when photos join a code (push or email), with how many photos
+ * each was last told about. An email subscription is told nothing until its owner confirms it
+ * (docs/contract.md, "Hardening, round 2"). Codes are never deleted nor reused.
  */
 import { z } from 'zod';
 import type { MailJobInput } from './mail-outbox.js';

@@ -1,20 +1,11 @@
 /**
  * The print jobs port (docs/contract.md, "Printing at the booth"): every order line sent to a
- * printer over IPP, from the moment it is about to be sent until the printer says how it ended.
- * It is what lets a restart neither lose a print nor print it twice (docs/fulfilment.md,
- * "Printing at the booth: what a restart does").
- *
- * - `sending`: written (durably) before the Print-Job goes out; its `jobName` is unique, so the
- *   job can be found on the printer again if the process stops before the answer is recorded.
- * - `queued`: the printer accepted it (`jobId`); followed until it ends.
- * - Ends: `completed` (the line is marked printed), `canceled` / `aborted` (back in the queue,
- *   with the reason in the order's history), `refused` (the printer answered the Print-Job with
- *   an error), `unsent` (the printer certainly never took it: auto-print may send it again),
- *   `unknown` (the printer stopped answering for good, or no longer knows the job).
- * - One line has at most one job `sending` or `queued`, across processes: `begin` of a line
- *   already in flight begins nothing (a unique index on the line for those two states).
- * - Each move is one conditional statement: of two processes finishing the same job, one wins
- *   (the other gets null), so a job's consequences happen once.
+ * printer over IPP, so a restart neither loses a print nor prints it twice (docs/fulfilment.md,
+ * "Printing at the booth: what a restart does"). A job is written `sending`, durably, before
+ * the Print-Job goes out, under a unique `jobName` it can be found by on the printer again.
+ * One line has at most one job `sending` or `queued` (a unique index). Each move is one
+ * conditional statement: of two processes finishing the same job, one wins, so its
+ * consequences happen once.
  */
 import { z } from 'zod';
 import { Actor } from '../../../domain/order.js';

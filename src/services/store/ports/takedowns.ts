@@ -1,17 +1,9 @@
 /**
  * The takedown requests port (docs/contract.md, "Takedown requests"): an attendee's request
- * that a photo come down, and the owner's decision on it.
- *
- * - A request `hides` its photo from the public while open when it was filed in hide-first
- *   mode, and its client had not filed `hideLimit.max` hiding requests since `hideLimit.since`
- *   (decided under the client's lock, so concurrent requests never pass the limit, in any
- *   number of processes); past the limit it is kept for review and hides nothing. A `remove`
- *   decision hides the photo for good; `restore` lists it again (unless another request still
- *   hides it). `hiddenPhotos()` is that set, read by every process.
- * - A decision decides the request and every other open request for the same photo, in one
- *   transaction, with the requesters' mail enqueued in it (nothing decided without its mail).
- * - Deciding a decided request again the same way changes nothing; the other way is AppError
- *   TAKEDOWN_DECIDED. An unknown id is AppError TAKEDOWN_NOT_FOUND.
+ * that a photo come down, and the owner's decision. The hide-first limit is decided under the
+ * client's lock, so concurrent requests never pass it in any process. A decision decides every
+ * open request for the photo in one transaction, with the requesters' mail enqueued in it.
+ * Deciding again the same way changes nothing; the other way is TAKEDOWN_DECIDED.
  */
 import { z } from 'zod';
 import { Actor } from '../../../domain/order.js';

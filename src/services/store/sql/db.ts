@@ -1,42 +1,27 @@
 /**
- * The shared SQL layer: what the table modules in this folder write their SQL against, once,
- * and what each engine (engines/sqlite, engines/postgres) implements.
- *
- * - SQL text uses `?` placeholders; PostgreSQL's engine numbers them (`$1`, ...). Statements
- *   are prepared once per text and reused.
- * - Parameters are plain values: strings, numbers, booleans, null. SQLite gets booleans as
- *   0/1. JSON goes in as text (JSON.stringify).
- * - Rows come back with the same JS types from both engines, except booleans (SQLite: 0/1)
- *   and JSON columns (SQLite: text): read them with `bool()` and `json()` (values.ts).
- *   Timestamps are ISO strings, integers numbers.
- * - The little that differs in the SQL itself is in `Dialect` (row locks).
- *
- * Why not a query builder: Kysely 0.29 was measured against this on the create path
- * (docs/store.md, "Why a small SQL layer"): it cost about 100 µs of CPU more per order than
- * these cached statements, more than the fsync the order waits for.
+ * The shared SQL layer the table modules write against, implemented by each engine.
+ * SQL uses `?` placeholders (PostgreSQL's engine numbers them); statements are prepared once
+ * per text. Parameters and rows are plain values, except booleans (SQLite: 0/1) and JSON
+ * (SQLite: text): read them with `bool()` and `json()` (values.ts). Row locks: `Dialect`.
+ * Why not a query builder: docs/store.md, "Why a small SQL layer".
  */
 
 export type Row = Record<string, unknown>;
 export type Param = string | number | boolean | null;
 
 export interface Queryable {
-  /** Every row. */
   all<R = Row>(sql: string, params?: readonly Param[]): Promise<R[]>;
-  /** The first row, or undefined. */
   get<R = Row>(sql: string, params?: readonly Param[]): Promise<R | undefined>;
   /** Runs a write; resolves with the number of rows it changed. */
   run(sql: string, params?: readonly Param[]): Promise<number>;
   /**
-   * Every row as the array of its columns' values (in the statement's order), handed to `each`
-   * one at a time; resolves with how many there were. For reads of very many rows (a restart
-   * reads the whole photo catalogue): no object per row, and on SQLite no list of all rows
-   * either, so each row can be collected as soon as `each` has used it. `each` must not run
-   * statements (SQLite's connection is busy until the last row).
+   * Every row as its columns' values, handed to `each` one at a time; resolves with the count.
+   * For very large reads (a restart reads the whole photo catalogue): no object per row, and on
+   * SQLite no list of all rows. `each` must not run statements (SQLite's connection is busy).
    */
   eachRow(sql: string, params: readonly Param[], each: (values: unknown[]) => void): Promise<number>;
 }
 
-/** What a transaction's function gets: the statements run inside the transaction. */
 export interface Tx extends Queryable {
   /**
    * Inserts `rows` (values in `columns` order) into `table`: however the engine does that best
@@ -58,13 +43,10 @@ export interface Tx extends Queryable {
 }
 
 /**
- * `durable`: the commit is on disk before `transaction` resolves (every change an answer
- * depends on). `grouped`: the same, for a commit that answers several callers at once (a
- * group commit's batch): commits are arriving faster than one at a time, so the engine never
- * holds its thread for the disk on such a one (SQLite: engines/sqlite/wal-sync.ts).
- * `relaxed`: committed, visible at once and kept across a crash of the process, but a power
- * cut may lose it until the next durable commit syncs it along (bookkeeping that is harmless
- * to redo: mail leases, idempotency reservations, CAPTCHA spends).
+ * `durable`: on disk before `transaction` resolves. `grouped`: the same, for a commit that
+ * answers several callers (a group commit's batch), never synced on the event loop
+ * (engines/sqlite/wal-sync.ts). `relaxed`: survives a crash of the process, but a power cut
+ * may lose it until the next durable commit (bookkeeping that is harmless to redo).
  */
 export type Durability = 'durable' | 'grouped' | 'relaxed';
 

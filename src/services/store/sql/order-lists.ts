@@ -44,14 +44,12 @@ export class OrderLists {
       params.push(query.eventSlug);
     }
     const filter = where.length > 0 ? where.join(' AND ') : 'TRUE';
-    // Nothing committed anywhere since this list was last read: it is still current. (An
-    // admin dashboard polls its lists; most polls find nothing changed.)
+    // Nothing committed anywhere since this list was last read: it is still current.
     const key = `${filter}\u0000${params.join('\u0000')}`;
     const marker = await this.db.changeMarker();
     const memo = this.memo.get(key);
     if (memo?.marker === marker) return memo.orders.slice();
-    // Which orders, newest first, and at which version (a few milliseconds for 10,000), in
-    // pages: one statement over 10,000 rows would hold the event loop for all of them.
+    // Ids and versions in pages: one statement over 10,000 rows would hold the event loop.
     const heads: { pk: number; id: string; version: number }[] = [];
     for (let before = Number.MAX_SAFE_INTEGER; ; ) {
       const page = await this.db.all<{ pk: number; id: string; version: number }>(
@@ -70,9 +68,8 @@ export class OrderLists {
       if (copy) found.set(Number(h.pk), copy);
       else missing.push(Number(h.pk));
     }
-    // The others a slice at a time, yielding between slices: 10,000 orders parsed at once would
-    // hold every other request for 100 ms or more. An order changed meanwhile is read as it is
-    // now; one that left the list meanwhile (the filter is applied again) is left out.
+    // The others a slice at a time, yielding between slices. An order changed meanwhile is
+    // read as it is now; one that left the list meanwhile is left out.
     for (let i = 0; i < missing.length; i += LIST_SLICE) {
       if (i > 0) await setImmediate();
       const slice = missing.slice(i, i + LIST_SLICE);

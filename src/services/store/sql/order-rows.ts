@@ -1,12 +1,8 @@
 /**
- * An order as a row of table `orders`, on either engine, and back. The columns, how each is
- * held and which writes set it come from the record's field table (src/domain/order-fields.ts),
- * compiled into the lists below once when the module loads; every row read is parsed with the
- * domain's `OrderRecord`, so nothing malformed leaves the store.
- *
- * Besides the record's fields the row has `pk` (insertion order: newest first is pk
- * descending), and `prefix` and `seq`, the order number's parts: unique together, they
- * number orders (the next is max(seq) + 1) and find an order by number.
+ * An order as a row of table `orders`, and back. The columns come from the record's field
+ * table (src/domain/order-fields.ts), compiled once when the module loads; every row read is
+ * parsed with `OrderRecord`. Beside the record's fields: `pk` (newest first is pk descending)
+ * and `prefix` and `seq`, the order number's parts (unique together).
  */
 import { digitalOnly, type OrderRecord, OrderRecord as OrderSchema } from '../../../domain/order.js';
 import { ORDER_FIELD_NAMES, ORDER_FIELDS, type OrderField } from '../../../domain/order-fields.js';
@@ -89,9 +85,8 @@ export function updateLinesValues(o: OrderRecord): Param[] {
 }
 
 /**
- * Every field, in the record's order: a record read is filled in from a copy of it, so each
- * has the same shape from the start (V8 keeps it a fast object; adding 32 keys one by one
- * to `{}` made zod's parse of it several times slower).
+ * Every field, in the record's order: each record read starts with the same shape (V8 keeps
+ * it a fast object, and zod parses it several times faster).
  */
 const SHAPE: Readonly<Record<string, unknown>> = Object.fromEntries(COLUMNS.map((c) => [c.field, null]));
 

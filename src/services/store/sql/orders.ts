@@ -1,15 +1,8 @@
 /**
- * Orders on either engine (ports/orders.ts): table `orders`.
- *
- * - Creates are group-committed (group-commit.ts): those arriving together are written in one
- *   transaction, so they share one fsync. Each prefix's next number is max(seq) + 1, read
- *   under the prefix's lock (Tx.lock) in that transaction: numbers are unique and consecutive
- *   under any concurrency, in any number of processes, and a create that fails uses none.
- *   If a batch fails for one bad create, each is written alone, so only that one fails.
- * - Every change reads the row (locked for update), applies src/domain/order-changes.ts and
- *   writes it with its mail, in one transaction.
- * - Reads are always read through; order-copies.ts spares re-parsing unchanged orders, and
- *   lists are read in pages between yields (order-lists.ts).
+ * Orders on either engine (ports/orders.ts): table `orders`. Creates are group-committed
+ * (group-commit.ts); each prefix's next number is max(seq) + 1 read under the prefix's lock in
+ * that transaction, so numbers are unique and consecutive in any number of processes, and a
+ * failed create uses none. If a batch fails for one bad create, each is written alone.
  */
 import { couponInvalid } from '../../../domain/coupons.js';
 import {

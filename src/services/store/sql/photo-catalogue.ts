@@ -1,13 +1,8 @@
 /**
  * The photo catalogue on either engine (ports/photo-catalogue.ts): table `photo_catalogue`.
- *
- * Every write takes one lock (`photo-catalogue`: PostgreSQL's advisory lock, SQLite's write
- * transaction) and stamps the rows it changes with max(seq) + 1: writers one at a time make
- * `seq` order commit order, so a reader that saw `seq` s has seen every write before it, and
- * numbers read as max(number) + 1 under the same lock are never given twice.
- *
- * Its parts: photo-catalogue-rows.ts reads rows back, photo-catalogue-write.ts makes one
- * write, photo-catalogue-import.ts imports the earlier design's index.
+ * Why one lock and `seq`: docs/store.md, "The photo catalogue". Its parts:
+ * photo-catalogue-rows.ts reads, photo-catalogue-write.ts writes, photo-catalogue-import.ts
+ * imports the earlier design's index.
  */
 import type {
   CatalogueChanges,

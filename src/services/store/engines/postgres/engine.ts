@@ -1,17 +1,9 @@
 /**
- * The PostgreSQL engine (`ORDER_STORE=postgres`, `DATABASE_URL`), for several server
- * processes sharing one database, as the shared SQL layer's `Db` (sql/db.ts).
- *
- * - A pool of connections (DATABASE_POOL_SIZE); `?` placeholders become `$1...`, and every
- *   statement text is a named prepared statement.
- * - Values come back as SQLite's do: timestamps as ISO strings, bigints as numbers.
- * - `Tx.lock(name)` is a transaction-scoped advisory lock (what numbers orders across processes).
- * - Round trips are what a transaction costs here (the server's fsync is shared by concurrent
- *   commits): `Tx.insert` writes many rows per statement, and a transaction that starts with
- *   a lock sends BEGIN and the lock as one message.
- * - Connection failures become AppError STORE_UNAVAILABLE (503); the pool drops broken
- *   connections and opens new ones, so the engine recovers by itself when the server is back.
- * - Every commit is durable (PostgreSQL's own fsync); `relaxed` is the same here.
+ * The PostgreSQL engine (`ORDER_STORE=postgres`), for several server processes sharing one
+ * database, as the SQL layer's `Db` (sql/db.ts). Values come back as SQLite's do; `Tx.lock` is
+ * a transaction-scoped advisory lock. Connection failures are STORE_UNAVAILABLE, and the pool
+ * replaces broken connections, so the engine recovers by itself. Every commit is durable
+ * (`relaxed` too).
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -185,12 +177,10 @@ export class PostgresEngine implements Db {
 
   /**
    * One transaction on one connection; a connection that failed is destroyed, not reused.
-   *
-   * Round trips are most of what a transaction costs here (the server's fsync is shared by
-   * concurrent commits; target: the `store` bench's creates/s at 10 concurrent). So BEGIN, a
-   * lock taken first and the first statement go out as one message (the statement's values
-   * written in as literals, quoted by the driver), and `insert` writes every row in one
-   * statement: a batch of creates costs three round trips, whatever its size.
+   * Round trips are what a transaction costs here (the server's fsync is shared; target: the
+   * `store` bench's creates/s at 10 concurrent): BEGIN, a first lock and the first statement go
+   * as one message (values inlined, quoted by the driver), and `insert` writes every row in one
+   * statement, so a batch of creates costs three round trips.
    */
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;

@@ -1,12 +1,8 @@
 /**
  * PostgreSQL schema, as numbered migrations recorded in `order_store_migrations`. Start-up
  * applies the missing ones in one transaction holding an advisory lock, so several server
- * processes starting at once migrate exactly once (the others wait, then find nothing to do).
- * Never edit a released migration: add one (and its SQLite twin in
- * engines/sqlite/migrations.ts: the table modules in sql/ run the same SQL on both).
- *
- * Version 1 announced changes on a LISTEN/NOTIFY channel for the read caches of other
- * processes; version 2 drops that (reads are read through now).
+ * processes starting at once migrate exactly once. Never edit a released migration: add one
+ * (and its SQLite twin in engines/sqlite/migrations.ts: sql/ runs the same SQL on both).
  */
 import { VERSIONS_1_TO_2 } from './migrations/versions-1-2.js';
 import { VERSIONS_3_TO_8 } from './migrations/versions-3-8.js';

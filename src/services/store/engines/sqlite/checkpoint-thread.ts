@@ -1,17 +1,9 @@
 /**
- * The checkpoint thread's code (checkpointer.ts starts it): its own connection to the order
- * database, which copies committed WAL frames back into the database file every
- * `intervalMs` (`PRAGMA wal_checkpoint(PASSIVE)`), off the event loop that serves requests.
- *
- * PASSIVE never waits for the writer or readers: it copies what it can and returns, and
- * writers go on appending to the WAL meanwhile. Once every frame is copied, the next write
- * starts the WAL over from its beginning, so the file stays as small as one interval's
- * writes. `synchronous = FULL` is per connection, and here it makes the checkpoint fsync
- * the WAL before copying and the database file after.
- *
- * Started with `startThread` and answering with `answerCalls` (lib/thread.ts): `open` first
- * (its own connection), then `checkpoint` on the checkpointer's timer or when asked, `stop`
- * last. It imports nothing of the server but those two helpers, so it starts in milliseconds.
+ * The checkpoint thread's code (checkpointer.ts starts it): its own connection copies
+ * committed WAL frames into the database file every `intervalMs` with
+ * `wal_checkpoint(PASSIVE)`, which never waits for writers or readers. `synchronous = FULL`
+ * here makes the checkpoint fsync the WAL before copying and the database file after.
+ * It imports nothing of the server but lib/thread.ts, so it starts in milliseconds.
  */
 
 import { workerData } from 'node:worker_threads';

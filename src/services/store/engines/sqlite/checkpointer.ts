@@ -2,38 +2,14 @@
  * Performance machinery for `npm run bench -- store` (creates/s ≥ 0.6× the raw engine's
  * single-row commits; one caller without the checkpoint thread is printed beside).
  *
- * Moves SQLite's WAL checkpoints off the event loop, into a thread of their own
- * (checkpoint-thread.ts).
- *
- * Why: by default the connection that commits checkpoints whenever the WAL passes 1,000
- * pages, inside that commit. With `synchronous=FULL` a checkpoint copies those pages into
- * the database file and fsyncs it, which held the event loop for 5-16 ms every few dozen
- * group commits at 50 concurrent submissions (about 5 % of the time measured, and the
- * requests caught behind one waited that long). With the thread running, the store's own
- * connection never checkpoints (`wal_autocheckpoint = 0`); if the thread fails or exits, the
- * connection goes back to SQLite's default, so the WAL can never grow without bound.
- *
- * Keeping the WAL small: SQLite starts the WAL over from its beginning only when a
- * checkpoint has copied every frame in it. Under steady writes the thread never gets there
- * alone: frames committed while it copies are left for the next interval, and the next
- * interval's checkpoint falls behind the same way (though each reports every frame copied:
- * its counts stop where it began), so the WAL grew by every order written
- * (336 MB after 8 s of one caller creating orders), each commit appended past the end of
- * the file (an fdatasync that also writes the file's new size: half the creates per second)
- * and every read searched a longer WAL index. So when a timer checkpoint finds the WAL past
- * SQLite's own threshold (1,000 frames), `wantsQuiet` asks the store to hold its next batch of
- * creates for one `quietCheckpoint()`: with no commit under way it copies the rest, and the
- * next write starts the WAL over. Once per interval at most, and never longer than
- * QUIET_MAX_WAIT_MS; requests keep being served, and creates that arrive meanwhile join the
- * next group commit.
- *
- * The thread starts at the first timer tick after a write (or `checkpointNow()`): until then
- * SQLite's own checkpoints stand, as when it is gone, and an app that only reads never pays for it.
- *
- * Several processes on one file each run a thread; concurrent PASSIVE checkpoints just take
- * turns (another process's writes can still keep a quiet checkpoint from finishing; its own
- * quiet checkpoint then does). Closing stops the thread before the store's connection
- * closes, and that last close checkpoints whatever is left, as always.
+ * Runs SQLite's WAL checkpoints in a thread of their own (checkpoint-thread.ts), so their copy
+ * and fsync never hold the event loop. While it runs, the store's connection never
+ * checkpoints; if it fails, that connection goes back to SQLite's default, so the WAL can't
+ * grow without bound. Under steady writes a checkpoint never copies every frame, and the WAL
+ * only starts over once one has: so a long WAL makes the store hold one batch of creates for a
+ * `quietCheckpoint()` (`wantsQuiet`). The thread starts at the first write: an app that only
+ * reads never pays for it. Several processes' threads just take turns.
+ * docs/store.md, "SQLite durability".
  */
 import type { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
@@ -143,19 +119,14 @@ export class Checkpointer {
     });
   }
 
-  /**
-   * True when the store should hold its next writes for a `quietCheckpoint()`: the last timer
-   * checkpoint found the WAL at QUIET_CHECKPOINT_FRAMES or more, so it has not started over
-   * for a while (or is written faster than that per interval).
-   */
+  /** True when the store should hold its next writes for a `quietCheckpoint()`: the last timer checkpoint found a long WAL. */
   get wantsQuiet(): boolean {
     return this.behind;
   }
 
   /**
    * A checkpoint while the caller holds its writes back, so that it copies every frame and the
-   * next write starts the WAL over. Resolves after that checkpoint, or after QUIET_MAX_WAIT_MS.
-   * At most one per timer checkpoint: it clears `wantsQuiet` until the next timer report.
+   * next write starts the WAL over. At most QUIET_MAX_WAIT_MS, once per timer checkpoint.
    */
   async quietCheckpoint(): Promise<void> {
     this.behind = false;

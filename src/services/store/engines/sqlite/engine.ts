@@ -1,18 +1,9 @@
 /**
- * The SQLite engine (the default): one file, `DATA_DIR/orders.db`, through better-sqlite3,
- * as the shared SQL layer's `Db` (sql/db.ts).
- *
- * - WAL. Durable transactions are on disk before they resolve: committed at
- *   synchronous=NORMAL, then the WAL is fdatasynced in a thread of its own (wal-sync.ts), so
- *   the event loop never waits for the disk and concurrent commits share one sync. Without a
- *   WAL file to sync, the connection runs at FULL instead.
- * - Every write transaction is BEGIN IMMEDIATE: the whole database is locked for it, also
- *   against another process on the file. better-sqlite3 is synchronous, so a transaction's
- *   statements run one after another on the event loop; while one is open, every other
- *   statement of this connection waits for it to end (it would see uncommitted rows).
- * - WAL checkpoints run in a thread of their own (checkpointer.ts).
- * - A sync that fails stops the engine: every call answers STORE_UNAVAILABLE until a
- *   restart, whose recovery keeps what reached the disk.
+ * The SQLite engine (the default): `DATA_DIR/orders.db` through better-sqlite3, as the SQL
+ * layer's `Db` (sql/db.ts). Durability: wal-sync.ts and checkpointer.ts. Every write
+ * transaction is BEGIN IMMEDIATE (the whole database locked, also against other processes);
+ * while one is open, every other statement of this connection waits for it (it would see
+ * uncommitted rows). A failed sync stops the engine until a restart (STORE_UNAVAILABLE).
  */
 import { closeSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -196,7 +187,6 @@ export class SqliteEngine implements Db {
     return this.db;
   }
 
-  /** Prepared once per text, reused. */
   private statement(sql: string): Database.Statement {
     let st = this.statements.get(sql);
     if (!st) {

@@ -1,17 +1,8 @@
 /**
- * A Google Sheets deployment of the earlier design kept its event settings, push
- * subscriptions, idempotency keys and mail outbox in `DATA_DIR/sheets-local.db`, beside the
- * spreadsheet that held the orders. At the first start of the system of record, those rows
- * are taken into the record (either engine), once: the file is then renamed
- * `sheets-local.db.imported` and kept as it was. (The orders themselves come from the
- * spreadsheet, imported by the mirror.) docs/store.md, "Upgrading".
- *
- * - Rows already in the record (same key) are kept as they are, so an import cut short by a
- *   crash is simply done again.
- * - Unsent mail is imported, including mail whose order write the old store had not
- *   confirmed yet: it waits (retried) until its order is in the record.
- * - Idempotency keys: completed ones still valid; a pending one belonged to a request that
- *   died, whose outcome the old store could not know.
+ * Takes a Google Sheets deployment's `DATA_DIR/sheets-local.db` into the record once, then
+ * renames it `sheets-local.db.imported` (docs/store.md, "Upgrading"). Rows already in the
+ * record are kept, so an import cut short by a crash is simply done again. Pending
+ * idempotency keys are dropped: their request died with an outcome the old store never knew.
  */
 import { existsSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3';

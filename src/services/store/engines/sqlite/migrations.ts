@@ -18,14 +18,10 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
     version: 10,
     name: 'hardening, round 2',
-    // docs/contract.md, "Hardening, round 2":
-    // - a held high-value order takes its coupon's use when it is confirmed: the uses held
-    //   orders took before are given back (their confirmation takes them again);
-    // - takedown requests remember the client address they came from (a hash of it), so
-    //   hide-first hides at most a few photos per address per hour, across processes;
-    // - a photo code's email subscription waits for its confirmation (`confirmed_at` NULL until
-    //   then); `confirm_token` is the hash of the token its confirmation link carries. Push
-    //   subscriptions are confirmed when made, and so are the subscriptions made before.
+    // docs/contract.md, "Hardening, round 2": held orders give back the coupon uses they took
+    // (their confirmation takes them again); takedowns keep a hash of their client's address
+    // (the hide-first limit); email subscriptions wait for their confirmation, whose token is
+    // kept hashed. Subscriptions made before count as confirmed.
     sql: `
       UPDATE coupons SET uses = MAX(0, uses - (
         SELECT COUNT(*) FROM orders o WHERE o.coupon_code = coupons.code AND o.held = TRUE AND o.status = 'pending'

@@ -3,32 +3,12 @@
  * against libuv's busy pool; creates/s ≥ 0.6× the raw engine's single-row commits).
  *
  * A thread of its own for the WAL's fdatasync (wal-sync.ts), so that a batch of orders never
- * waits in libuv's thread pool behind other work.
- *
- * Why: the pool has 4 threads, shared by file reads (image cache, photo scans), sharp's
- * renders and dns. Under that kind of load a batch's fdatasync queued behind them. Measured
- * with 2 thumbnail renders and 8 file reads running, 20 concurrent creates: 14,000–14,400
- * creates in 6 s through the pool against 21,100–23,000 through this thread, p50 5.9 against
- * 3.2–3.4 ms, p99 31–35 against 27–29 ms. Without that load both are the same (87,000–105,000
- * in 6 s each).
- *
- * The thread's code is fdatasync-thread.ts, started with `startThread` like every thread. The
- * hand-over is a SharedArrayBuffer (wal-sync-slots.ts), not `ThreadCalls`' messages: the thread blocks in `Atomics.wait`
- * until the store writes a request, and the store awaits `Atomics.waitAsync` on the reply.
- * A MessagePort round trip per batch cost about a quarter of the store's throughput when
- * nothing else was running; this costs nothing measurable.
- *
- * A sync asked for `alone` while the thread is idle runs on the calling thread at once
- * (wal-sync.ts says when and why). So the thread starts at the first sync that is not (whose
- * request it reads once running): an app whose commits never overlap never pays for its start.
- *
- * One sync at a time, in the order asked. Calls made while one is under way share the next:
- * an fdatasync makes durable everything written to the file before it starts, so one sync
- * answers all of them (a batch of creates, and the idempotency keys of other requests, at
- * once: one fdatasync instead of one each, queued behind each other). If the thread is gone
- * (it never fails on its own: fdatasync errors are reported back, not thrown), syncs go
- * through the pool (`fdatasyncFile`) instead; syncing again is harmless, so a sync under way
- * when the thread died is simply repeated there.
+ * waits in libuv's 4-thread pool behind file reads, renders and dns (bench/RESULTS.md).
+ * The hand-over is a SharedArrayBuffer (wal-sync-slots.ts), not `ThreadCalls`' messages: a
+ * MessagePort round trip per batch cost a quarter of the throughput. The thread starts at the
+ * first sync not asked for `alone`. One sync at a time; calls made meanwhile share the next
+ * (fdatasync covers everything written before it). If the thread is gone, syncs go through
+ * the pool (`fdatasyncFile`); syncing again is harmless, so one under way is repeated there.
  */
 import fs from 'node:fs';
 import { getSystemErrorName } from 'node:util';

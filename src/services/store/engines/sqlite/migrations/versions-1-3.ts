@@ -110,20 +110,11 @@ export const VERSIONS_1_TO_3: readonly Migration[] = [
   {
     version: 2,
     name: 'orders numbered by UNIQUE (prefix, seq); no sequence table, no list indexes',
-    // Why: with synchronous=FULL every create waits for its WAL commit to reach the disk, and
-    // the commit writes each page the insert dirtied. Version 1 dirtied six (the sequence row,
-    // the table, and four indexes); this dirties three (the table, `id`, `(prefix, seq)`), so
-    // each commit writes and fsyncs half the bytes (one caller: 0.32x -> 0.4-0.5x the raw
-    // engine's single-row commits on this VM; README "Reliability and performance").
-    // - The next number is max(seq) + 1 read from the (prefix, seq) index inside the BEGIN
-    //   IMMEDIATE transaction: a read, no page written. Orders are never deleted, so a number
-    //   is never given twice; the unique index refuses it if a bug ever tried.
-    // - `order_number` stays the displayed text and must agree with (prefix, seq) (CHECK);
-    //   lookups by number go through the (prefix, seq) index.
-    // - The list and summary indexes go: lists walk the rowid (NOT INDEXED) and both lists and
-    //   the summary are served from the 30-second cache; a scan of 10,000 rows takes
-    //   milliseconds, and every create paid for the two indexes.
-    // SQLite can't drop a column's UNIQUE, so the table is rebuilt (its documented procedure).
+    // Each create dirtied six pages (the sequence row, the table, four indexes); this dirties
+    // three (the table, `id`, `(prefix, seq)`): half the bytes each commit writes and fsyncs.
+    // The next number is max(seq) + 1 under BEGIN IMMEDIATE (a read, no page written); orders
+    // are never deleted, so a number is never given twice. `order_number` must agree with
+    // (prefix, seq) (CHECK). SQLite can't drop a column's UNIQUE, so the table is rebuilt.
     sql: `
       CREATE TABLE orders_v2 (
         pk                 INTEGER PRIMARY KEY, -- the rowid: orders are never deleted, so it only grows
@@ -173,13 +164,8 @@ export const VERSIONS_1_TO_3: readonly Migration[] = [
   {
     version: 3,
     name: 'order version and history, pickup shipping status; Idempotency-Key order; spent CAPTCHA tokens',
-    // - `version` (bumped by every write) tells a reader whether its copy is current;
-    //   `history` (JSON) lists every change, in the row so that it costs a create no page.
-    //   Existing orders start with the create entry their row tells (by whom: customer for
-    //   the web checkout, an admin not known for the booth).
-    // - Pickup orders' shipping status becomes `pickup` (docs/contract.md, "Status and shipping").
-    // - An Idempotency-Key records the order it produced, with the order in one transaction.
-    // SQLite can't change a CHECK, so the table is rebuilt (its documented procedure).
+    // `history` is in the row so that it costs a create no page; existing orders start with
+    // the create entry their row tells. SQLite can't change a CHECK, so the table is rebuilt.
     sql: `
       CREATE TABLE orders_v3 (
         pk                 INTEGER PRIMARY KEY, -- the rowid: orders are never deleted, so it only grows
