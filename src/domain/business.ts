@@ -1,14 +1,9 @@
 /**
- * The photographer's business settings (docs/contract.md, "Business settings"): the name mail
- * is signed with, the return address on labels and packing slips, the public address links and
- * cards point to, what unpaid customers are told about paying, and who mail comes from. The
- * environment gives the defaults; what the owner saves in the dashboard wins.
- *
- * While the return address is the built-in placeholder, or the public address is `localhost`
- * (or another address nobody else can open), the settings carry warnings: labels would carry a
- * made-up address and cards a link no attendee's phone can follow.
+ * The photographer's business settings (docs/contract.md, "Business settings"): the
+ * environment gives the defaults; what the owner saves in the dashboard wins. A placeholder
+ * return address or a public address nobody else can open (`localhost`) gives warnings:
+ * labels would carry a made-up address and cards a link no attendee's phone can follow.
  */
-
 export type BusinessSettings = {
   businessName: string;
   /** Lines separated by `\n`. */

@@ -1,13 +1,7 @@
 /**
- * Coupons (docs/contract.md, "Selling"): the record a coupon store keeps, and whether a
- * code may be used on an order, as a pure function of the record, the order and the time.
- *
- * A coupon is one of
- * - `percent`:      `value` percent (1–100) off the goods (the lines after packages);
- * - `amount`:       `value` cents off the goods, never more than the goods cost;
- * - `freeShipping`: the shipping fee is taken off (`value` is null).
- * Codes are matched case-insensitively and kept upper-case. A coupon applies to one event
- * (`eventSlug`) or to all of them (null).
+ * Coupons (docs/contract.md, "Selling"): the record a coupon store keeps, and whether a code
+ * may be used on an order, as a pure function of the record, the order and the time. Codes
+ * are matched case-insensitively and kept upper-case.
  */
 import { z } from 'zod';
 import { type AppError, appError } from '../errors/catalogue.js';

@@ -1,12 +1,7 @@
 /**
- * An event's standing offers, as the service keeps them (integer cents): packages and the
- * early-bird discount (docs/contract.md, "Selling"). event.json and the event-config API
- * write them in dollars; their schemas turn dollars into these.
- *
- * - A package `{ size, count, priceCents }`: per size, every full `count` copies of that size
- *   in an order cost `priceCents` together, the rest the unit price. One package per size.
- * - The early bird `{ percent, until }`: that percentage off the order's goods (after
- *   packages) for orders placed before `until`; not combined with a coupon, the larger wins.
+ * An event's standing offers, packages and the early bird, in integer cents
+ * (docs/contract.md, "Selling"). event.json and the event-config API write dollars; their
+ * schemas convert. One package per size.
  */
 import { z } from 'zod';
 import { formatCents } from './money.js';

@@ -1,11 +1,9 @@
 /**
  * What each change does to an order, as pure functions: the store reads the order inside its
- * transaction, asks one of these for the new record, and writes it. The rules of
- * docs/contract.md ("Status and shipping") are checked here (src/domain/transitions.ts), and
- * each change appends its history entry and bumps `version`, so every writer (the API today,
- * the spreadsheet mirror's hand edits next) goes through the same rules.
- *
- * `changed: false` means the order is returned as it was: no write, no history, no mail.
+ * transaction, asks one of these for the new record, and writes it. The rules
+ * (docs/contract.md, "Status and shipping"; transitions.ts) are checked here, so every
+ * writer, the API and the mirror's hand edits alike, goes through the same rules.
+ * `changed: false`: the order as it was; no write, no history, no mail.
  */
 import { appError } from '../errors/catalogue.js';
 import { formatItems } from './items.js';

@@ -1,17 +1,10 @@
 /**
- * The order record's fields, declared once: per field its zod type, its column in table
- * `orders` and how it is held and written there, and its column(s) in the spreadsheet mirror's
- * Orders tab with how a hand edit there reaches the record; and in `ORDER_API`, how the API
- * shows it. From this table come the record's schema (`OrderRecord`, every row read is parsed
- * with it), the fields an admin may edit, the store's column lists and row mapping
- * (src/services/store/sql/order-rows.ts), the sheet's columns (src/services/mirror/sheets/layout.ts,
- * row-cells.ts) and the API's order views, schema and shaping alike (src/schemas/order.ts).
- *
- * A new field: add it here (and a migration per engine: test/domain/order-fields.test.ts
- * checks the table against the migrated schema on both engines) and to `ORDER_API` if the API
- * shows it, then make the change that sets it a function in src/domain/order-changes.ts that
- * appends its history entry.
- * Sheet columns only ever go after the last one (docs/mirror.md): A–U never move.
+ * The order record's fields, declared once: zod type, column in `orders`, sheet column(s) and
+ * how a hand edit there reaches the record, and (`ORDER_API`) how the API shows it. The record
+ * schema, the store's row mapping, the sheet layout and the API views all derive from it.
+ * A new field: add it here, a migration per engine (test/domain/order-fields.test.ts checks
+ * both), `ORDER_API` if shown, and its change in order-changes.ts. Sheet columns only ever go
+ * after the last one (docs/mirror.md).
  */
 import { z } from 'zod';
 import {
@@ -28,11 +21,7 @@ import {
   ShippingStatus,
 } from './order-values.js';
 
-/**
- * How a field is held in its column of table `orders`: the migrations give each kind one type
- * per engine (SQLite `TEXT`/`INTEGER`, PostgreSQL `text`, `bigint`, `boolean`, `jsonb`,
- * `timestamptz`).
- */
+/** How a field is held in `orders`: the migrations give each kind one type per engine. */
 export type Storage = 'text' | 'integer' | 'boolean' | 'json' | 'timestamp';
 
 /**
@@ -58,7 +47,6 @@ export type HandEdit = 'field' | 'address' | 'lines' | 'status' | 'shipping' | '
  */
 export type CellText = 'text' | 'orEmpty' | 'money' | 'flag' | 'lines' | 'json' | 'progress';
 
-/** A column of the Orders tab: its letter in the standard layout, header and text. */
 export type SheetColumn = {
   readonly col: string;
   readonly header: string;
@@ -66,7 +54,6 @@ export type SheetColumn = {
   readonly edit?: HandEdit;
 };
 
-/** A field: its zod type, column, storage kind, the writes that set it, its sheet columns, admin-editable. */
 const field = <const S extends z.ZodType, const C extends readonly SheetColumn[], const A extends boolean = false>(
   schema: S,
   column: string,
@@ -92,11 +79,7 @@ const cell = <const H extends string, const E extends HandEdit | undefined = und
 
 const text = z.string();
 
-/**
- * `field(zod type, column, storage, written by, [sheet columns], admin-editable)`, in the
- * record's order: the fields an admin may edit before fulfilment (docs/contract.md, "Status
- * and shipping") first.
- */
+/** In the record's order: the admin-editable fields (docs/contract.md, "Status and shipping") first. */
 export const ORDER_FIELDS = {
   customerName: field(text, 'customer_name', 'text', 'change', [cell('C', 'customerName', 'text', 'field')], true),
   customerEmail: field(text, 'customer_email', 'text', 'change', [cell('D', 'customerEmail', 'text', 'field')], true),
@@ -120,7 +103,6 @@ export const ORDER_FIELDS = {
   city: field(text, 'city', 'text', 'change', [cell('H', 'city', 'text', 'address')], true),
   state: field(text, 'state', 'text', 'change', [cell('I', 'state', 'text', 'address')], true),
   zipCode: field(text, 'zip_code', 'text', 'change', [cell('J', 'zipCode', 'text', 'address')], true),
-  /** Opaque unique id (a UUID). */
   id: field(z.string().min(1), 'id', 'text', 'create', [cell('R', 'id', 'text')]),
   /** `<eventPrefix>-<sequence>`, sequence zero-padded to 4 digits: `AX25-0001`. */
   orderNumber: field(z.string().regex(/^[A-Z0-9]{1,8}-\d{4,}$/), 'order_number', 'text', 'create', [
@@ -190,7 +172,6 @@ export type ApiText = 'money' | 'lines' | 'payUrl';
 type ApiOptions = { readonly as?: string; readonly text?: ApiText; readonly customer?: true | string };
 export type ApiShown = ApiOptions & { readonly schema: z.ZodType };
 
-/** A field in the API: its type in the contract, and `as`, `text`, `customer` (see `ORDER_API`). */
 const api = <const S extends z.ZodType, const O extends ApiOptions = Record<never, never>>(schema: S, options?: O) =>
   ({ schema, ...options }) as { schema: S } & O;
 
@@ -201,11 +182,9 @@ export const money = z
   .describe('Currency text, e.g. "$12.50"');
 
 /**
- * The table's API column: the fields the API's order views show (src/schemas/order.ts), in the
- * order they show them, each with its type in the contract (an allow-list's, described), `as`
- * where the contract names it otherwise, `text` where it shows the value as text, and
- * `customer` where the customer's view (`POST /api/orders/lookup`) shows it too (true, or the
- * description it has there). A field not here is in no view; one added here is in them all.
+ * The fields the API's order views show, in order: `as` where the contract renames it, `text`
+ * where it is shown as text, `customer` where the customer's view shows it too (true, or its
+ * description there). A field not here is in no view.
  */
 export const ORDER_API = {
   id: api(z.string().describe('Opaque unique id (UUID)')),
@@ -282,7 +261,6 @@ export const ORDER_API = {
   ),
 } satisfies { [K in OrderField]?: ApiShown };
 
-/** The fields, in the record's order. */
 export const ORDER_FIELD_NAMES = Object.keys(ORDER_FIELDS) as OrderField[];
 
 const shape = Object.fromEntries(ORDER_FIELD_NAMES.map((k) => [k, ORDER_FIELDS[k].schema])) as {
@@ -301,10 +279,8 @@ export const EditableFields = OrderRecord.pick(
 );
 export type EditableFields = z.infer<typeof EditableFields>;
 
-/** A sheet column, with the field it shows. */
 type SheetColumnOf<K extends OrderField> = Fields[K]['sheet'][number];
 
-/** The Orders tab's column names (their header text). */
 export type ColumnKey = { [K in OrderField]: SheetColumnOf<K>['header'] }[OrderField];
 
 /** The columns a hand edit reaches the record from. */

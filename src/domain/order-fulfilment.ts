@@ -11,17 +11,10 @@ import { type Actor, type HistoryEntry, itemId, type OrderLine, type OrderRecord
 import { type Applied, next } from './order-version.js';
 import { checkPickup, checkShippable } from './transitions.js';
 
-/**
- * `shipped: true` or a tracking number marks shipped; `shipped: false` undoes it. `printAll`:
- * the order's print lines not marked printed yet are marked printed with it (else marking it
- * shipped is refused while one is not: docs/contract.md, "Fulfilment").
- */
+/** `shipped: false` undoes shipping; `printAll` marks the unprinted print lines printed with it. */
 export type ShippingPatch = { shipped: boolean; trackingNumber?: string | undefined; printAll?: boolean | undefined };
 
-/**
- * `shipped: true` or a tracking number needs a paid order that ships. `shipped: false` undoes
- * shipping: back to `ship`, tracking cleared.
- */
+/** Marking shipped needs a paid order that ships; undoing goes back to `ship`, tracking cleared. */
 export function applyShipping(order: OrderRecord, patch: ShippingPatch, now: Date, by: Actor): Applied {
   if (patch.shipped || patch.trackingNumber !== undefined) checkShippable(order);
   // Undoing shipping on an order that is not shipped (a pickup order included) changes nothing.
@@ -31,7 +24,6 @@ export function applyShipping(order: OrderRecord, patch: ShippingPatch, now: Dat
   const entries: HistoryEntry[] = [];
   const changes: Partial<OrderRecord> = { shippingStatus, trackingNumber };
   if (shippingStatus !== order.shippingStatus) {
-    // A parcel goes out with its prints: they must exist first (or be marked so with it).
     if (shippingStatus === 'shipped') {
       Object.assign(changes, printsFirst(order, patch.printAll, 'marked shipped', now, by, entries));
     }
@@ -55,10 +47,8 @@ function unprintedLines(order: Pick<OrderRecord, 'items' | 'printed'>): number[]
 }
 
 /**
- * Fulfilment follows the prints (docs/contract.md, "Fulfilment"): an order is marked shipped,
- * ready or collected only once every print line is marked printed. With `printAll` the lines
- * still waiting are marked printed by the same change (a `printed` history entry each, pushed
- * to `entries`) and the new `printed` list is returned; without it, 409 NOT_PRINTED naming them.
+ * With `printAll` the unprinted lines are marked printed by the same change (their entries
+ * pushed to `entries`) and the new `printed` list is returned; without it, 409 NOT_PRINTED.
  */
 function printsFirst(
   order: OrderRecord,

@@ -35,12 +35,9 @@ export const PickupStatus = z.enum(PICKUP_STATUSES);
 export type PickupStatus = z.infer<typeof PickupStatus>;
 
 /**
- * Who changed an order, as its history records it (docs/contract.md, "Fulfilment"):
- * the customer, the server itself (`system`: hold expiry), a hand edit in the spreadsheet
- * (`sheet`), the payment provider (`stripe`: a payment or refund it reported), or an admin
- * named by their role (`admin` for owner tokens, `staff`, `viewer`) and the first 8 hex digits
- * of the SHA-256 of their token (src/domain/roles.ts). A bare `admin` marks changes made before
- * history was kept, by an admin not known.
+ * Who changed an order, as its history records it (docs/contract.md, "Fulfilment"); an admin
+ * by role and the first 8 hex digits of their token's SHA-256 (roles.ts). A bare `admin` is an
+ * admin not known, from before history was kept.
  */
 export const Actor = z
   .string()
@@ -72,12 +69,8 @@ export const HISTORY_ACTIONS = [
 ] as const;
 
 /**
- * One change to an order. `from`/`to` are the status (status, hold-expiry), the shipping
- * status (shipping), the pickup status (pickup) or the field's values (edit, with `field`
- * naming it); `printed` names the printed line's item id in `field` and what it was in `to`;
- * `payment` records an online checkout opened for the order (`to`: the provider's session id);
- * `print-sent` and `print-failed` name a line's item id in `field` and say in `to` which printer
- * took it as which job, or why the job did not print (docs/contract.md, "Printing at the booth").
+ * One change to an order; what `field`, `from` and `to` hold per action: docs/contract.md,
+ * "Fulfilment" and "Printing at the booth".
  */
 export const HistoryEntry = z.object({
   at: z.iso.datetime({ offset: true }),

@@ -1,9 +1,7 @@
 /**
- * What an order is, as the order store keeps it: the record's fields are declared in
- * src/domain/order-fields.ts (`OrderRecord`), their values in src/domain/order-values.ts; both
- * are exported here again. Every adapter parses the rows it reads with `OrderRecord` at its
- * boundary, so the rest of the service only sees valid orders. Money is integer cents; the
- * API turns it into "$12.50" text (docs/contract.md, "Hosts and formats").
+ * What an order is, as the store keeps it (fields: order-fields.ts; values: order-values.ts;
+ * both re-exported). Every adapter parses the rows it reads with `OrderRecord`, so the rest
+ * of the service only sees valid orders. Money is integer cents.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -46,10 +44,7 @@ export function digitalOnly(items: readonly { size: string }[]): boolean {
   return items.length > 0 && items.every((l) => isDigitalSize(l.size));
 }
 
-/**
- * An order line's id in the print queue: `<orderNumber>.<line number from 1>`, e.g.
- * `AX25-0001.2` (lines are never added or removed once the order exists).
- */
+/** An order line's print-queue id, `AX25-0001.2` (1-based; lines never change once the order exists). */
 export function itemId(orderNumber: string, lineIndex: number): string {
   return `${orderNumber}.${lineIndex + 1}`;
 }
@@ -79,7 +74,6 @@ export const NewOrder = OrderRecord.omit({
   discountCents: true,
   couponCode: true,
 }).extend({
-  /** Absent: 0. */
   discountCents: cents.optional(),
   /**
    * The coupon applied: one use of it is taken in the order's transaction, and the create
@@ -110,7 +104,6 @@ export type SalesSummaryCents = {
   totalDiscountsCents: number;
 };
 
-/** Formats the order number for a prefix and a sequence. */
 export function formatOrderNumber(prefix: string, sequence: number): string {
   return `${prefix}-${String(sequence).padStart(4, '0')}`;
 }
@@ -126,7 +119,6 @@ export function parseOrderNumber(text: string): { prefix: string; sequence: numb
 /** Feedback entries an order takes at most (docs/contract.md, "Hardening"). */
 export const MAX_FEEDBACK_ENTRIES = 10;
 
-/** Appends one feedback entry to the stored feedback text. */
 export function appendFeedbackText(existing: string, text: string, at: Date): string {
   const entry = `[${at.toISOString()}] ${text}`;
   return existing ? `${existing}\n\n${entry}` : entry;

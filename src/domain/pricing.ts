@@ -1,19 +1,8 @@
 /**
- * The pricing rules, in one place and in integer cents (docs/contract.md, "Selling"). The
- * order intake and the quote endpoint both price through `priceOrder`, so the figures the
- * browser shows are the figures the server charges.
- *
- *   subtotal  = Σ lines, each quantity × unit price of its size
- *   packages  = per size, every full `count` copies cost the package price instead
- *   goods     = subtotal − package savings
- *   promotion = the larger of the early bird (percent of goods, before `until`) and the
- *               coupon (percent of goods, an amount up to the goods, or the shipping fee);
- *               on a tie the early bird, so a limited coupon is not spent for nothing
- *   discount  = package savings + promotion
- *   shipping  = the event's fee when the order ships and holds at least one print
- *               (digital files alone never ship)
- *   total     = subtotal − discount + shipping, never below 0
- * Percentages round to the nearest cent, halves up.
+ * The pricing rules, in integer cents (docs/contract.md, "Selling"). The intake and the quote
+ * endpoint both price through `priceOrder`, so the figures the browser shows are the figures
+ * the server charges. On a tie between early bird and coupon the early bird wins, so a
+ * limited coupon is not spent for nothing. Percentages round to the nearest cent, halves up.
  */
 import { appError } from '../errors/catalogue.js';
 import { type CouponKind, type CouponRecord, couponInvalid, validateCoupon } from './coupons.js';

@@ -1,15 +1,8 @@
 /**
- * Print geometry (docs/contract.md, "Fulfilment"): how big a print file is and which part
- * of the photo it keeps. Pure arithmetic, shared by the print renderer, the cart's crop
- * chooser (through `GET /api/event-config`'s `printSizes`) and the tests.
- *
- * - A print is made at 300 dpi, in the photo's orientation: a landscape (or square) photo
- *   gives a landscape print, a portrait photo a portrait one.
- * - 4x6, 5x7 and 8x10 have fixed sizes; any other size comes from the event's `printSizes`
- *   setting (inches), else from a name that spells its inches ("11x14", "A x B").
- * - The print keeps the largest window of the print's aspect that fits in the photo, centred
- *   on the line's crop centre `{ x, y }` (fractions of the photo; default the middle) and
- *   moved inwards where it would stick out.
+ * Print geometry (docs/contract.md, "Fulfilment"): how big a print file is (300 dpi, in the
+ * photo's orientation) and which part of the photo it keeps (the largest window of the print's
+ * aspect, centred on the line's crop centre and moved inwards). Pure arithmetic, shared by the
+ * print renderer, the cart's crop chooser and the tests.
  */
 import { z } from 'zod';
 

@@ -1,17 +1,9 @@
 /**
- * Admin roles (docs/contract.md, "Roles"): what each kind of admin token may do, in one table.
- *
- * - `owner`: everything (a token without a known prefix is an owner token: today's meaning).
- * - `staff`: a booth helper: booth orders, marking orders paid, shipping and pickup states,
- *   print queue and labels, reading lists; not voiding or cancelling, not event settings,
- *   prices, coupons or takedowns, not exports.
- * - `viewer`: reads lists, orders and the summary, nothing else.
- *
- * The roles are ordered (viewer < staff < owner): whatever a viewer may do, staff may too,
- * and the owner may do everything. A route declares the least role it needs
- * (`config: { access }`, checked for every route by the admin-auth plugin); a route whose
- * calls differ in what they need (a status change: `paid` vs `void`) checks the finer rule
- * with `fastify.adminAuth.check(request, action)` against ACTIONS below.
+ * Admin roles (docs/contract.md, "Roles"), ordered viewer < staff < owner: what each kind of
+ * admin token may do, in one table. A token without a known prefix is an owner token.
+ * A route declares the least role it needs (`config: { access }`, checked by the admin-auth
+ * plugin); a route whose calls differ (status `paid` vs `void`) checks the finer rule with
+ * `fastify.adminAuth.check(request, action)` against ACTIONS.
  */
 import { createHash } from 'node:crypto';
 import type { Actor } from './order.js';

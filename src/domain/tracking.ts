@@ -1,16 +1,8 @@
 /**
  * Which carrier a tracking number belongs to, and where the customer follows it
- * (docs/contract.md, "Notifications": the shipped mail links to it). Recognised by their
- * published formats, spaces and hyphens ignored, any case:
- *
- * - UPS: `1Z` + 16 letters or digits (18 characters).
- * - USPS: 22 digits starting 92, 93, 94 or 95 (Intelligent Mail package barcode); 20 digits
- *   starting 70, 23 or 03 (Certified and registered mail); `AA123456789US` (international).
- * - FedEx: 12 digits (Express), 15 digits (Ground), 22 digits starting 96 (Ground, long form).
- *
- * Anything else has no link (the number is still shown).
+ * (docs/contract.md, "Notifications"), by the carriers' published formats, spaces and
+ * hyphens ignored, any case. Anything else has no link (the number is still shown).
  */
-
 export type Carrier = 'USPS' | 'UPS' | 'FedEx';
 export type TrackingLink = { carrier: Carrier; url: string };
 

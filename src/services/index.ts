@@ -1,12 +1,9 @@
 /**
  * The services, in the order the app registers them (src/app.ts, layer 2). Each is a named
- * plugin (`fastify-plugin`) decorating the instance with one narrow interface and declaring
- * the plugins it needs as `dependencies`: Fastify refuses to start, naming both, when one is
- * registered before something it needs (test/services/index.test.ts checks this list too).
- *
- * The order is also the closing order, reversed: the store comes first so that it is closed
- * last, after every service that writes to it. Services that need each other both ways (the
- * photo codes and the notifier) look the later one up when called.
+ * plugin declaring the plugins it needs as `dependencies`, so Fastify refuses to start when
+ * one is registered before what it needs (test/services/index.test.ts checks this list too).
+ * The store comes first so it is closed last, after every service that writes to it.
+ * Services that need each other both ways (photo codes, notifier) look the later one up when called.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import address from './address/plugin.js';

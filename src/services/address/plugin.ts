@@ -1,13 +1,8 @@
 /**
- * Postal address check (docs/contract.md, "Notifications"), decorated as `fastify.addressVerifier`; the verifier is
- * ADDRESS_VERIFIER (`local` default, `usps`, `smarty`, `off`).
- *
- *   const check = await fastify.addressVerifier.verify({ line1, city, state, zip });
- *   // valid → store/print check.address; invalid → 400 ADDRESS_INVALID (check.reason, check.field);
- *   // unverified → accept the order with addressVerified: false (null when the verifier is off)
- *
- * `verify` never throws and answers within ADDRESS_VERIFY_TIMEOUT_MS. A remote verifier that
- * is down, slow or rate limited is logged here as a warning (the order still goes through).
+ * Postal address check (docs/contract.md, "Notifications"), as `fastify.addressVerifier`; the
+ * verifier is ADDRESS_VERIFIER. `verify` never throws and answers within
+ * ADDRESS_VERIFY_TIMEOUT_MS: a remote verifier that is down, slow or rate limited is logged
+ * as a warning and the order goes through unverified.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';

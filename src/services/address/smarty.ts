@@ -1,11 +1,7 @@
 /**
  * The `smarty` verifier: Smarty US Street Address API
- * (https://www.smarty.com/docs/cloud/us-street-api).
- *
- *   GET {base}/street-address?auth-id=&auth-token=&street=&city=&state=&zipcode=&candidates=1
- *   200 [] → no match (invalid); 200 [candidate] → `analysis.dpv_match_code` N is not
- *   deliverable (invalid), anything else is valid with the candidate's components.
- *   401/402 (our credentials or plan), 413, 429, 5xx → unverified.
+ * (https://www.smarty.com/docs/cloud/us-street-api). No candidate, or DPV match code N, is
+ * invalid; 401/402 (our credentials or plan), 413, 429 and 5xx are unverified.
  */
 import { z } from 'zod';
 import { endpoint, readJson, unavailableStatus, VerifierUnavailable, withinBudget } from './budget.js';

@@ -1,14 +1,7 @@
 /**
- * The `usps` verifier: USPS Addresses API v3 (https://developers.usps.com/addressesv3).
- *
- *   POST {base}/oauth2/v3/token   client credentials → { access_token, expires_in }
- *   GET  {base}/addresses/v3/address?streetAddress=&city=&state=&ZIPCode=&ZIPPlus4=
- *        200 { address: { streetAddress, secondaryAddress?, city, state, ZIPCode, ZIPPlus4? },
- *              additionalInfo?: { DPVConfirmation: Y | D | S | N, ... }, corrections?, matches? }
- *        400 / 404 { error: { code, message, errors?: [...] } }  — "Address Not Found." etc.
- *
- * The token is cached until a minute before it expires and shared by concurrent checks;
- * a 401 on a lookup (token revoked early) fetches a new one once.
+ * The `usps` verifier: USPS Addresses API v3 (https://developers.usps.com/addressesv3), with
+ * an OAuth2 client-credentials token cached until a minute before it expires and shared by
+ * concurrent checks; a 401 on a lookup (token revoked early) fetches a new one once.
  */
 import { z } from 'zod';
 import { endpoint, readJson, unavailableStatus, VerifierUnavailable, withinBudget } from './budget.js';

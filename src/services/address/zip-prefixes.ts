@@ -1,16 +1,10 @@
 /**
- * Which state each 3-digit ZIP prefix belongs to (the USPS allocation of "sectional
- * center" prefixes), plus the few ZIP codes that serve a town across a state line.
- *
- * Prefixes listed for no state (000-003, 099, 213, 269, 428-429, 568, 578-579, 589, 659,
- * 694-699, 715, 732, 817-819, 839, 848-849, 886-888, 899) are not in use: no deliverable
- * ZIP code starts with them. Unused prefixes *inside* a state's range are left with that
- * state, so a newly opened one is never refused.
- *
- * Bundled as a TypeScript module so `npm run build` carries it into dist/ (and not under a
- * `data/` folder: .gitignore ignores every folder of that name).
+ * Which state each 3-digit ZIP prefix belongs to (USPS sectional centers), plus the few ZIP
+ * codes that serve a town across a state line. Prefixes listed for no state are not in use;
+ * unused prefixes inside a state's range stay with that state, so a newly opened one is never
+ * refused. A TypeScript module so the build carries it into dist/ (and not under `data/`,
+ * which .gitignore ignores).
  */
-
 /** [first prefix, last prefix, state] — a prefix may appear under several states. */
 export const ZIP_PREFIX_RANGES: ReadonlyArray<readonly [number, number, string]> = [
   [4, 5, 'NY'], // Holtsville (IRS) and Pleasantville unique ZIPs

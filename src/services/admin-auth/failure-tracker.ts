@@ -1,12 +1,8 @@
 /**
- * Counts wrong admin tokens per client address and locks an address out (docs/contract.md, "Admin authentication"):
- * more than `maxFailures` wrong tokens within `windowMs` of the first one, and every
- * admin request from that address is refused for `windowMs` from that moment.
- *
- * Memory is bounded: at most `maxAddresses` addresses are tracked, the least recently
- * active dropped first (an attacker spraying addresses can only make the tracker forget
- * other addresses' early failures, never unlock itself sooner, since its own entry is the
- * most recent).
+ * Counts wrong admin tokens per client address and locks an address out (docs/contract.md,
+ * "Admin authentication"). At most `maxAddresses` are tracked, least recently active dropped
+ * first: an attacker spraying addresses can only make it forget others' early failures, never
+ * unlock itself sooner, since its own entry is the most recent.
  */
 import { LRUCache } from 'lru-cache';
 import { entryBound } from '../../lib/lru.js';

@@ -1,45 +1,21 @@
 /**
- * Admin authentication (docs/contract.md, "Admin authentication"), decorated as `fastify.adminAuth`.
- *
- * Tokens come from `ADMIN_TOKENS`. With none configured, the first start generates one and
- * stores it in `DATA_DIR/admin-token` (mode 0600); later starts reuse it. The token itself is
- * shown once, on the operator's terminal when there is one (`terminal`, given by server.ts
- * when stdout is a TTY), and never logged: logs are collected and kept by other systems, so
- * they only name the file (docs/contract.md, "Hardening").
- *
- * How a route uses it (docs/contract.md, "Roles"; the roles and their rules: src/domain/roles.ts):
- *   admin only:  { config: { access: 'staff' },            // the least role it needs
- *                  schema: { security: [{ adminToken: [] }], ... } }
- *   open too:    { config: { access: { role: 'staff', public: 'with a CAPTCHA' } },
- *                  schema: { security: [{}, { adminToken: [] }], ... } }
- *                and in the handler: if (!fastify.adminAuth.isAdmin(request)) await fastify.captcha.verify(...)
- *   finer rule:  access: { role: 'staff', actions: ['status:void'] } and, where it applies,
- *                fastify.adminAuth.check(request, 'status:void')
- *
- * The check is added here, to every route, by an `onRoute` hook: a route that names the
- * `adminToken` security scheme without declaring `config.access` (or the other way round) is
- * refused at registration, so no admin route can forget its role. Admin-only routes are
- * checked in `onRequest` (an unauthenticated or forbidden caller is refused before its body
- * is read); open routes refuse admin credentials of a weaker role (403) there too. The hook
- * also adds the role to the route's OpenAPI description and 403 FORBIDDEN to its responses,
- * and keeps the table of every route's access (`routes()`), from which docs/contract.md's
- * table is generated (npm run openapi).
+ * Admin authentication (docs/contract.md, "Admin authentication", "Roles"), as
+ * `fastify.adminAuth`. Tokens come from ADMIN_TOKENS, else one generated into
+ * DATA_DIR/admin-token (0600) and shown once on a terminal, never logged ("Hardening").
+ * An `onRoute` hook checks every route: one naming the `adminToken` scheme without
+ * `config.access` (or the reverse) is refused at registration, so no admin route can forget
+ * its role. It also documents the role in OpenAPI and keeps `routes()` for the contract table.
+ * Roles and rules: src/domain/roles.ts.
  *
  * Decisions:
- * - No credentials (no header, an empty one, or another scheme such as Basic) is 401 and is
- *   NOT counted as a failure: it is not a guess at a token, and browsers send such headers
- *   on their own. Only a wrong Bearer token counts.
- * - The (N+1)th wrong token within the window is answered 429 already, and from then on
- *   every request from that address that needs or offers admin credentials is 429 with
- *   `Retry-After` until the lockout ends, even with a right token. An order submission
- *   without credentials from a locked address is not an admin request and goes on to the
- *   CAPTCHA as usual.
- * - Wrong tokens are counted per client address, and an accepted token (of any role) clears
- *   nothing: otherwise anyone holding one token, a viewer's, say, could keep resetting the
- *   count between guesses at the owner's and guess without end (docs/contract.md, "Hardening, round 2").
- *   A typo now and then costs nothing; 30 in 15 minutes locks the address out.
- * - Each request is judged once (the verdict is cached per request), so a rate-limit
- *   allow-list check and the route's own check never count one wrong token twice.
+ * - No credentials (or another scheme, which browsers send on their own) is 401 and not
+ *   counted; only a wrong Bearer token counts.
+ * - Wrong tokens count per client address and an accepted token clears nothing: otherwise a
+ *   viewer's token could reset the count between guesses at the owner's ("Hardening, round 2").
+ *   Once locked, every admin request from the address is 429 until the lockout ends, even
+ *   with a right token; an order without credentials still goes on to the CAPTCHA.
+ * - Each request is judged once (cached), so the rate-limit allow-list and the route's own
+ *   check never count one wrong token twice.
  */
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';

@@ -1,9 +1,4 @@
-/**
- * Admin authentication (docs/contract.md, "Admin authentication" and "Roles"), decorated as
- * `fastify.adminAuth`. `Authorization: Bearer <token>`; tokens compared in constant time;
- * repeated failures from one address lock it out (429) for the window. Each token has a role
- * (src/domain/roles.ts); routes declare what they need as `config.access` and the plugin checks it.
- */
+/** Admin authentication (docs/contract.md, "Admin authentication" and "Roles"), as `fastify.adminAuth`. */
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../domain/order.js';
 import type { AccessRule, Action, Role } from '../../domain/roles.js';
@@ -32,7 +27,6 @@ export interface AdminAuth {
    * let such a token in (`config.photographer`) must filter by it.
    */
   photographer(request: FastifyRequest): string | undefined;
-  /** The role of the request's valid admin credentials; undefined without them. */
   role(request: FastifyRequest): Role | undefined;
   /** Whether the request's admin credentials may do `action` (false without credentials). */
   allows(request: FastifyRequest, action: Action): boolean;

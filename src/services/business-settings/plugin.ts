@@ -1,12 +1,8 @@
 /**
- * Business settings (docs/contract.md, "Business settings"), decorated as
- * `fastify.businessSettings`: the business name, return address, public address, payment
- * instructions and sender, from the environment and the owner's saves in the dashboard.
- * Labels, packing slips, photo code cards, mail and link previews read them here, so a save
- * applies at once, on every server process. Registered right after the store.
- *
- * At start-up a placeholder return address or a public address no phone can open is logged
- * as a warning (the dashboard shows a banner until they are set).
+ * Business settings (docs/contract.md, "Business settings"), as `fastify.businessSettings`.
+ * Everything that prints or sends them reads them here, so an owner's save applies at once,
+ * on every server process. Registered right after the store. A placeholder return address
+ * or an unreachable public address is logged as a warning at start-up.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';

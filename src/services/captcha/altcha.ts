@@ -1,20 +1,9 @@
 /**
- * ALTCHA, the self-hosted proof of work (docs/contract.md, "CAPTCHA"), with altcha-lib's v2 API, which is what
- * the `altcha` browser widget 3.x speaks:
- * - the challenge is the JSON `createChallenge` returns ({ parameters, signature });
- * - the widget sends back base64(JSON({ challenge: { parameters, signature }, solution })).
- *
- * Difficulty: SHA-256 key derivation (cost 1) in "deterministic" mode. The server draws the
- * secret counter uniformly from the whole range [0, ALTCHA_MAX_NUMBER] (node's crypto.randomInt,
- * no bias) and publishes the first 16 bytes of its derived key, so a solver counting up from 0
- * tries ALTCHA_MAX_NUMBER / 2 counters on average and never knows where in the range the
- * secret is (a fraction of a second in a browser at the default 100,000). Drawing from the
- * upper half only (as before round 2) told a solver to start there, 3–10× faster than
- * configured (docs/contract.md, "Hardening, round 2"). Checking a solution
- * costs the server one hash and one HMAC. The challenge is signed with the HMAC key and
- * carries its expiry (ALTCHA_EXPIRES_S), so issuing one keeps no state; what is kept, in the
- * store (a hash of the challenge's signature, across restarts and processes), is which
- * challenges were redeemed, until they expire: a token works once.
+ * ALTCHA, the self-hosted proof of work (docs/contract.md, "CAPTCHA"), with altcha-lib's v2
+ * API, which the `altcha` widget 3.x speaks. The secret counter is drawn uniformly from the
+ * whole range [0, ALTCHA_MAX_NUMBER], so a solver never knows where to start
+ * ("Hardening, round 2"). The challenge is signed and carries its expiry, so issuing one
+ * keeps no state; the store keeps which were redeemed until they expire: a token works once.
  */
 import { createHash, randomInt } from 'node:crypto';
 import { type Challenge, createChallenge, type Solution, verifySolution } from 'altcha-lib';

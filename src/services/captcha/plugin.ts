@@ -1,26 +1,11 @@
 /**
- * CAPTCHA (docs/contract.md, "CAPTCHA"), decorated as `fastify.captcha`; the provider is CAPTCHA_PROVIDER.
- *
- *   if (!fastify.adminAuth.isAdmin(request)) {
- *     await fastify.captcha.verify(captchaTokenOf(request), request.ip);
- *   }
- *   // route errors: errorResponses('CAPTCHA_REQUIRED', 'CAPTCHA_FAILED', 'CAPTCHA_UNAVAILABLE', ...)
- *
- * Answers, for every provider:
- * - no token (absent or empty): 400 CAPTCHA_REQUIRED;
- * - invalid, expired, altered or already used: 403 CAPTCHA_FAILED (details say which);
- * - the provider's siteverify API unreachable, slower than CAPTCHA_VERIFY_TIMEOUT_MS, answering
- *   nonsense, or rejecting our own secret/site key: 503 CAPTCHA_UNAVAILABLE with
- *   `Retry-After`. The shop fails closed (no unchecked orders), but tells the checkout that
- *   trying again shortly, with the same token, is the remedy rather than solving the
- *   CAPTCHA again. Like every 5xx it is logged as an error with its cause (which names a
- *   misconfigured secret), so the operator hears of it.
- * - provider `off` accepts anything, no token included (refused in production by config).
- *
- * A token is accepted once, across restarts and across processes sharing the store (its
- * `captchaTokens` port keeps a hash of each): ALTCHA solutions until their challenge
- * expires; siteverify tokens (which the providers also refuse to verify twice) for 10
- * minutes, longer than any of the three keeps a token valid.
+ * CAPTCHA (docs/contract.md, "CAPTCHA"), as `fastify.captcha`; the provider is CAPTCHA_PROVIDER.
+ * A provider that is unreachable, slow or rejects our own key is 503 CAPTCHA_UNAVAILABLE
+ * with `Retry-After`: the shop fails closed, but tells the checkout to retry with the same
+ * token rather than solve again; it is logged as an error so a misconfigured secret is seen.
+ * A token is accepted once, across restarts and processes (the store keeps a hash of each):
+ * ALTCHA solutions until their challenge expires, siteverify tokens for 10 minutes, longer
+ * than any provider keeps one valid.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';

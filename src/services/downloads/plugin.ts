@@ -1,12 +1,8 @@
 /**
- * Digital downloads (docs/contract.md, "Selling"), decorated as `fastify.downloads`:
- * signed links for the digital lines of a paid order (tokens.ts), and `open`, which follows
- * one: link signature and expiry, the order's state and the count (grants.ts), the photo,
- * and the rendered file (files.ts), opened for streaming.
- *
- * Links are signed with DOWNLOAD_LINK_SECRET or, when it is unset, with a secret generated
- * once and kept in `DATA_DIR/download-link-secret` (mode 0600); several instances must
- * share it (set DOWNLOAD_LINK_SECRET).
+ * Digital downloads (docs/contract.md, "Selling"), as `fastify.downloads`: signed links for a
+ * paid order's digital lines (tokens.ts), and `open`, which follows one. Without
+ * DOWNLOAD_LINK_SECRET the links are signed with a secret generated into
+ * DATA_DIR/download-link-secret; several instances must share one.
  */
 import { open as openFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,22 +1,12 @@
 /**
- * The file a customer downloads: the full-resolution photo, re-encoded as JPEG, without
- * watermark and without metadata other than orientation and copyright (docs/contract.md,
- * "Selling").
- *
- * What sharp does with metadata (checked with exifr on its output):
- * - by default it drops everything, the orientation tag included, so a portrait shot stored
- *   sideways with an orientation tag would come out sideways;
- * - `keepExif()` and `withMetadata()` keep all of the camera's EXIF (GPS position, camera
- *   serial, capture time, author, description), and `withMetadata()` the ICC profile too;
- * - `withExif({ IFD0: { Copyright } })` replaces the EXIF with just what it is given, and
- *   libvips still writes the orientation and its own format tags (resolution, pixel size,
- *   colour space, EXIF version). That is the one used here; colours are converted to sRGB
- *   and the profile dropped, as for every image the gallery serves.
- * The copyright is read from the original's EXIF (IFD0 Copyright) with exifr (adapters/exifr.ts).
- *
- * sharp's stream output collects the whole encoded image before it emits it, so this
- * writes to a file (libvips reads and encodes in strips, never the whole image in one
- * buffer) and the route streams the file.
+ * The file a customer downloads: the full-resolution photo as JPEG, without watermark and
+ * with no metadata but orientation and copyright (docs/contract.md, "Selling").
+ * sharp drops the orientation by default (a portrait would come out sideways), and
+ * `keepExif()`/`withMetadata()` keep GPS, serials and the rest; `withExif({ IFD0: { Copyright } })`
+ * replaces the EXIF and libvips still writes orientation, so that is used. The copyright is
+ * read from the original with exifr.
+ * sharp's stream output buffers the whole image, so this writes a file (libvips encodes in
+ * strips) and the route streams it.
  */
 import { readCopyrightTag } from '../../adapters/exifr.js';
 import { fullSizeJpegFile } from '../../adapters/sharp.js';

@@ -1,15 +1,9 @@
 /**
  * Signed download links (docs/contract.md, "Selling"):
- *
  *   ${PUBLIC_BASE_URL}/api/downloads/<orderId>.<line>.<expires>.<mac>
- *
- * - `orderId`: the order's UUID; `line`: the 1-based line of the order that is a digital
- *   file; `expires`: Unix seconds (DOWNLOAD_TTL_DAYS after payment);
- * - `mac`: base64url HMAC-SHA256 over `dl1.<orderId>.<line>.<expires>` with
- *   DOWNLOAD_LINK_SECRET (or a secret generated once and kept under DATA_DIR), compared in
- *   constant time.
- * A link grants that one line of that order until it expires; whether the order is paid and
- * how many downloads are left is checked when it is followed. Every character is URL-safe.
+ * `mac` is an HMAC-SHA256 with DOWNLOAD_LINK_SECRET (or one generated under DATA_DIR),
+ * compared in constant time. A link grants one line until it expires; payment and downloads
+ * left are checked when it is followed.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,18 +1,11 @@
 /**
  * Telling a photo code's subscribers that photos joined it (docs/contract.md, "Finding one's
- * photos, and intake"): once per arrival batch, by push or by email; an email address only once
- * its owner confirmed it (docs/contract.md, "Hardening, round 2").
- *
- * An arrival batch is what the library takes in until it has been quiet for `quietMs` (a
- * card copied in), or `5 × quietMs` into a long one. Then, for every code with subscribers,
- * the code's photo count is compared with what each subscriber was last told; a subscriber
- * behind is marked told (one conditional update in the store: with several server
- * processes watching the same library, exactly one tells each subscriber) and then told:
- * an email is queued in the mail outbox in that same transaction, a push goes through the
- * push service. A subscriber is told about photos that arrived while the server was down
- * once the first scan after the start is done.
+ * photos, and intake"), once per arrival batch (quiet for `quietMs`, or `5 × quietMs` into a
+ * long one); email only once confirmed ("Hardening, round 2"). A subscriber behind is marked
+ * told by one conditional update, so with several processes watching one library exactly one
+ * tells each; an email is queued in that same transaction. Photos that arrived while the server
+ * was down are told after the first scan.
  */
-
 import { photoCodeUrl } from '../../domain/photo-code.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PhotoLibrary } from '../photos/types.js';

@@ -1,13 +1,8 @@
 /**
- * The booth's card sheet (docs/gallery.md, "Photo code cards"): a PDF of business-card-sized
- * photo code cards, ten to a page in two columns of five, laid out like perforated
- * business-card stock (Letter: 3.5 × 2 in cards, as Avery 8371; A4: 85 × 54 mm, as Avery
- * C32011), with light cut marks for plain paper. Each card holds its code's QR (vector, sharp
- * at any printer's resolution), the code in large type, a line on what to do with it, and
- * the URL of the attendee's page as text.
- *
- * Set in PDF's standard Helvetica (codes and URLs are ASCII): nothing to embed. Pages are
- * written as they are laid out, with a turn of the event loop after each.
+ * The booth's card sheet (docs/gallery.md, "Photo code cards"): photo code cards ten to a page,
+ * laid out like perforated business-card stock (Avery 8371 on Letter, C32011 on A4), with
+ * light cut marks for plain paper. QR codes are vector, sharp at any resolution. Set in PDF's
+ * standard Helvetica (codes and URLs are ASCII): nothing to embed.
  */
 import type { Readable } from 'node:stream';
 import { createPdf, type PdfDocument } from '../../adapters/pdf.js';

@@ -1,12 +1,8 @@
 /**
- * Finding one's photos by photo code (docs/contract.md, "Finding one's photos, and
- * intake"): the photos the library's code groups hold for a code, answered from memory; and
- * subscribing to a code, to be told when new photos join it.
- *
- * Only the codes the registry of issued codes holds are known (the store's, plugged in by
- * codes-plugin.ts); an issued code whose frame has not been shot yet is known, with no
- * photos, so the attendee's page is right at once and fills in as the photographer's frames
- * arrive. A QR of a code never issued (made elsewhere, or guessed) finds nothing.
+ * Finding one's photos by photo code (docs/contract.md, "Finding one's photos, and intake"),
+ * answered from memory, and subscribing to a code. Only issued codes are known: one whose
+ * frame has not been shot yet is known with no photos, so the attendee's page is right at once
+ * and fills in; a QR of a code never issued (made elsewhere, or guessed) finds nothing.
  */
 import { parsePhotoCode } from '../../domain/photo-code.js';
 import { appError } from '../../errors/catalogue.js';

@@ -1,15 +1,10 @@
 /**
  * Who is told when photos join a photo code (docs/contract.md, "Finding one's photos, and
- * intake"): a browser's push subscription, or an email address, at most MAX_PER_CODE per code.
- *
- * Email is double opt-in (docs/contract.md, "Hardening, round 2"): anyone may type any address,
- * so the first mail only asks its owner to confirm, through a link to a page whose button
- * POSTs the token (a GET changes nothing: mail scanners follow links, as for the high-value
- * confirmation). Until then no photo mail goes to that address (arrivals.ts tells confirmed
- * subscribers only). The confirmation request goes out once per address and code, queued in
- * the subscription's own transaction; asking again sends nothing more, so the form can't be
- * used to mail someone over and over. The link carries a random token; the record keeps only
- * its SHA-256, so a copy of the database confirms nothing.
+ * intake"): a push subscription or an email address, at most MAX_PER_CODE per code.
+ * Email is double opt-in ("Hardening, round 2"): anyone may type any address. The confirming
+ * GET changes nothing (mail scanners follow links); its page's button POSTs. The request goes
+ * out once per address and code, so the form can't mail someone over and over. The record
+ * keeps only the token's SHA-256, so a copy of the database confirms nothing.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { MailJobInput } from '../store/ports/mail-outbox.js';

@@ -1,16 +1,9 @@
 /**
- * The render queue: at most `concurrency` renders at once (decoding a 24 MP original takes
- * a core and tens of MB; more renders than cores only adds memory and latency, and would
- * starve the libuv pool that file reads share), in two lanes:
- *
- * - `now`: renders a visitor is waiting for, in arrival order. One that cannot start within
- *   `timeoutMs` is given up with 503 `BUSY` and `Retry-After`, so an overloaded server
- *   answers instead of holding connections until they are cut (docs/contract.md,
- *   "Finding one's photos, and intake": image renders under load).
- * - `background`: renders nobody waits for (thumbnails of new photos): started only while
- *   no visitor's render is waiting, so a visitor waits for at most the background renders
- *   already running.
- *
+ * The render queue: at most `concurrency` renders at once (a 24 MP decode takes a core and
+ * tens of MB; more renders than cores only adds memory and latency, and starves the libuv
+ * pool file reads share). Lane `now` gives up with 503 BUSY after `timeoutMs`, so an
+ * overloaded server answers instead of holding connections (docs/contract.md, "Finding one's
+ * photos, and intake"); lane `background` starts only while no visitor's render waits.
  * Built on p-limit, the codebase's one limiter.
  */
 import { setTimeout as delay } from 'node:timers/promises';

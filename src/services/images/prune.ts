@@ -1,20 +1,11 @@
 /**
- * Keeps the disk cache of rendered images (disk-cache.ts) from filling the disk.
- *
- * Every render is stored under a key made of everything its bytes depend on (service.ts),
- * so a replaced original, a removed photo or a changed setting (size, watermark text, a new
- * libvips) leaves its old renders behind for good: nothing would ever read them again. At a
- * convention, photos are re-exported and re-culled all day, and a 1600 px preview is a few
- * hundred KB. A sweep removes:
- * - renders whose key no photo in the library has any more (orphans), once they are older
- *   than `graceMs`: another process sharing the folder (`npm run thumbnails`, a second
- *   server) may have written one for a photo this process has not indexed yet;
- * - temp files of writes cut off by a crash, older than an hour;
- * - when `maxBytes` is set and the live renders still exceed it, the oldest-written
- *   previews, then the oldest-written thumbnails, until the cache fits: a gallery page needs
- *   dozens of thumbnails at once, a visitor opens one preview at a time.
- * Anything removed is rendered again if it is asked for. A file another process removes
- * first is not an error; nothing here ever fails a request or stops the server.
+ * Keeps the disk cache of renders from filling the disk. A render's key is everything its
+ * bytes depend on, so a replaced original or a changed setting leaves old renders behind
+ * for good. A sweep removes orphans older than `graceMs` (another process sharing the
+ * folder may have rendered a photo this one has not indexed yet), crashed temp files, and,
+ * over `maxBytes`, the oldest previews before thumbnails (a gallery page needs dozens of
+ * thumbnails at once). A file removed first by another process is not an error; nothing here
+ * fails a request.
  */
 import { rm, stat } from 'node:fs/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';

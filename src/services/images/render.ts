@@ -1,13 +1,8 @@
 /**
- * Original → served JPEG or WebP (the image adapter, adapters/sharp.ts). Pure: a path in, bytes out; no caching here.
- *
- * - auto-orients by EXIF, then drops all metadata;
- * - fits the long edge into `size`, or, for a square tile, crops the centre square of `size`
- *   px (what a square cell with CSS `object-fit: cover` shows); never upscales a smaller original;
- * - resizes in the same pipeline as the load, so libvips shrinks JPEGs while decoding
- *   (shrink-on-load: a 24 MP original is decoded at 1/8 for a thumbnail);
- * - flattens transparency onto white (JPEG has no alpha; WebP gets the same pixels);
- * - previews get the watermark tile repeated across the whole image.
+ * Original → served JPEG or WebP (adapters/sharp.ts). Pure: a path in, bytes out. Auto-oriented,
+ * then all metadata dropped; never upscaled; a square tile is the centre square (what CSS
+ * `object-fit: cover` shows). Resizing in the load pipeline lets libvips shrink while decoding
+ * (a 24 MP original decoded at 1/8 for a thumbnail). Transparency goes onto white.
  */
 import { encodeFittedPixels, type PhotoEncoding, readHeader, renderFitted } from '../../adapters/sharp.js';
 import type { ImageFormat, ImageKind, RawPixels } from './types.js';

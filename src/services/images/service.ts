@@ -1,17 +1,11 @@
 /**
  * Performance machinery for `npm run bench -- images` (a cached thumbnail ≥ 2.0× @fastify/static
  * serving the same bytes; a cold event's thumbnails ≤ 4 s on 2 cores).
- *
- * The image service without Fastify: memory LRU → disk cache → render, with one render
- * per image however many requests ask for it at once. `plugin.ts` wires it to the app;
- * the pre-generation job and the bench use it the same way.
- *
- * Keys: an image depends on the photo (event, id, `version` — which changes when the file
- * is replaced), the kind, its size and quality, the watermark text for previews, the
- * renderer's own revision and the libvips version. All of them go into the key, so a
- * replaced original or a changed setting gets a new file and a new ETag, never a stale one.
+ * The image service without Fastify: memory LRU → disk cache → render, one render per image
+ * however many ask at once. The key holds everything an image's bytes depend on (photo
+ * version, kind, size, quality, watermark, renderer revision, libvips version), so a replaced
+ * original or a changed setting gets a new file and ETag, never a stale one.
  */
-
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import os from 'node:os';

@@ -11,11 +11,8 @@ import type { Photo } from '../photos/types.js';
 export type RawPixels = { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 4 };
 
 /**
- * The widths of the gallery's square tiles, in pixels (`?tile=`): the centre square of the
- * photo, as the grid's square cells show it (CSS `object-fit: cover`), so no byte is spent on
- * what a cell hides. Chosen from the grid's layout at common screens (docs/gallery-internals.md,
- * "Tile sizes"): 160 for 1× phones, 240 for 2× phones and 1× desktops, 360 for 3× phones and
- * 2× tablets and desktops, 480 for the widest cells on 2× screens.
+ * Square tile widths (`?tile=`): the centre square, as the grid's cells show it, so no byte
+ * is spent on what a cell hides. Chosen in docs/gallery-internals.md, "Tile sizes".
  */
 export const TILE_WIDTHS = [160, 240, 360, 480] as const;
 export type TileWidth = (typeof TILE_WIDTHS)[number];
@@ -29,12 +26,7 @@ export type ImageKind = 'thumbnail' | 'thumbnail2x' | 'preview' | TileKind;
 
 export const tileKind = (width: TileWidth): TileKind => `tile${width}`;
 
-/**
- * The tiles made ahead of any request, by the intake (`storeThumbnails`) and by `npm run
- * thumbnails`: the ones phones (2×, 3×) and desktops (1×, 2×) ask for (docs/gallery-internals.md,
- * "Tile sizes"), in WebP, which every browser showing the gallery takes. The others, and JPEG
- * tiles, are rendered when first asked for.
- */
+/** Tiles made ahead of any request, in WebP (docs/gallery-internals.md, "Tile sizes"); others on demand. */
 export const PRERENDERED_TILES: readonly TileWidth[] = [240, 360];
 
 export const imageKinds: readonly ImageKind[] = ['thumbnail', 'thumbnail2x', 'preview', ...TILE_WIDTHS.map(tileKind)];
@@ -70,11 +62,9 @@ export type ImageStats = {
   prerendered: number;
   memoryHits: number;
   diskHits: number;
-  /** Renders that failed. */
   failures: number;
   /** Disk cache writes that failed (the image was still served). */
   diskWriteFailures: number;
-  /** Bytes held by the in-memory cache. */
   memoryBytes: number;
 };
 
@@ -88,10 +78,7 @@ export interface ImageService {
   get(kind: ImageKind, photo: Photo, format?: ImageFormat): Promise<ServedImage>;
   /** The image when it is already in memory; no I/O (the hot path). */
   peek(kind: ImageKind, photo: Photo, format?: ImageFormat): ServedImage | undefined;
-  /**
-   * Makes sure the image is in the disk cache (pre-generation): `skipped` when it already
-   * was, `rendered` when it was made and written now. Throws when it cannot be written.
-   */
+  /** Makes sure the image is in the disk cache (pre-generation). Throws when it cannot be written. */
   ensure(kind: ImageKind, photo: Photo, format?: ImageFormat): Promise<'skipped' | 'rendered'>;
   /**
    * Runs `task` in the render queue's background lane (after every render a visitor waits
@@ -99,17 +86,11 @@ export interface ImageService {
    */
   background<T>(task: () => Promise<T>): Promise<T>;
   /**
-   * Stores the thumbnails of a new photo made from pixels it has already decoded (the
-   * intake's one decode of each photo: services/intake): the thumbnail in every format, and
-   * the tiles browsers ask for first (PRERENDERED_TILES, WebP) where the pixels are large
-   * enough. Never rejects; resolves false when the disk cache cannot be written.
+   * Stores a new photo's thumbnails and PRERENDERED_TILES from pixels the intake has already
+   * decoded (one decode per photo). Never rejects; false when the disk cache cannot be written.
    */
   storeThumbnails(photo: PhotoRef, pixels: RawPixels): Promise<boolean>;
-  /**
-   * Deletes every render of `photo` (each kind and format, in memory and on disk): a photo taken
-   * down for good keeps nothing rendered (docs/contract.md, "Takedown requests"). Resolves with
-   * the number of files deleted.
-   */
+  /** Deletes every render of `photo`: a photo taken down keeps nothing (docs/contract.md, "Takedown requests"). */
   forget(photo: Photo): Promise<number>;
   stats(): ImageStats;
 }

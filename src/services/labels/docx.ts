@@ -1,12 +1,9 @@
 /**
- * The DOCX label: one 6 × 4 in landscape page with the same content as the PNG, as
- * editable text (paragraphs, and a one-cell table for the recipient box) set in the
- * label font, Noto Sans JP (not embedded: a Word without it substitutes its own).
- *
- * Word lays the text out, not us, so a page that must never spill onto a second one is
- * planned with a conservative estimate: every line has an exact height (`lineRule: exact`,
- * the same whatever font Word substitutes), and line counts come from generous character
- * widths. Each block shrinks (in half points) until its estimate fits its share of the page.
+ * The DOCX label: one 6 × 4 in page with the PNG's content as editable text in Noto Sans JP
+ * (not embedded: a Word without it substitutes its own). Word lays the text out, not us, so
+ * the page is planned so it never spills onto a second one: exact line heights (the same
+ * whatever font Word substitutes) and generous character widths; each block shrinks until
+ * its estimate fits its share of the page.
  */
 import {
   AlignmentType,

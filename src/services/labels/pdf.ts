@@ -1,16 +1,10 @@
 /**
- * Batch labels as one PDF (docs/contract.md, "Fulfilment"): a 6 × 4 in landscape page per
- * label, laid out like the PNG label (the same regions, scaled from 300 dpi pixels to points)
- * with the same content, and, when asked, each order's packing slip on the 4 × 6 in portrait
- * page after its label. Set with pdfkit in the label font, embedded as a subset, so the PDF
- * prints the same on every machine; text stays text (selectable, searchable).
- *
- * Each block is set at the largest size up to its preferred one whose measured height fits
- * its region; a block that does not fit even at the smallest size is scaled down as a whole,
- * so nothing is ever cut (as on the PNG).
- *
- * The PDF is a stream: pages are written as they are laid out, the event loop gets a turn
- * after each page, and when the reader falls more than HIGH_WATER behind, writing waits.
+ * Batch labels as one PDF (docs/contract.md, "Fulfilment"): a 6 × 4 in page per label, laid
+ * out like the PNG label (same regions, in points), optionally each packing slip after its
+ * label. The label font is embedded as a subset so it prints the same everywhere; text stays
+ * text. As on the PNG, nothing is ever cut: a block too big at the smallest size is scaled.
+ * The PDF is a stream: the event loop gets a turn after each page, and writing waits when the
+ * reader falls more than HIGH_WATER behind.
  */
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';

@@ -1,10 +1,8 @@
 /**
- * Shipping labels (docs/contract.md, "Labels"), decorated as `fastify.labels`. The return
- * address is the business settings' (docs/contract.md, "Business settings": RETURN_ADDRESS, or
- * what the owner saved in the dashboard), read for each file, so a save applies to the next
- * label on every server. An event's batch (batch.ts) reads its orders, event and thumbnails
- * itself. The label routes and the receipt mail use this interface only;
- * nothing else touches sharp or docx for labels.
+ * Shipping labels (docs/contract.md, "Labels"), as `fastify.labels`. The return address is
+ * read for each file, so an owner's save applies to the next label on every server. The
+ * label routes and the receipt mail use this interface only; nothing else touches sharp or
+ * docx for labels.
  */
 import { PassThrough, pipeline } from 'node:stream';
 import type { FastifyInstance } from 'fastify';

@@ -1,25 +1,10 @@
 /**
- * The PNG label: 4 × 6 in at 300 dpi, 1800 × 1200 px, landscape, white, 8-bit grey.
- *
- * Layout (px, see REGIONS):  ┌─────────────────────────────────────────────┐
- *   top line   60,50         │ AX25-0001 · Photo #12 (4x6) x2, ...          │
- *   rule       y 200         │─────────────────────────────────────────────│
- *   FROM       60,224        │ FROM / Convention Photos / 123 Main St / ... │
- *   SHIP TO    300,474       │        SHIP TO                               │
- *   box        300,518       │        ┌────────────────────────────────────┐│
- *                            │        │ NAME / street / City, ST ZIP       ││
- *                            └────────┴────────────────────────────────────┴┘
- * The top line's band holds two lines at its preferred size (more items are set smaller);
- * a shorter top line sits in the middle of it, so no empty band opens under the header.
- * Everything that is the same on every label (white page, rule, box frame, captions and
- * the return address) is drawn once into a base buffer; a label costs two text renders
- * (top line, recipient), a copy of the base, and one PNG encode.
- *
- * Text is set by Pango (libvips' text input, adapters/sharp.ts) in the bundled font, customer text escaped.
- * Each block is set at the largest size up to its preferred one that fits its region,
- * wrapped to the region's width: the size comes from an estimate first (so most blocks are
- * rendered once), then from the measured overflow, then from libvips' autofit. Nothing is
- * ever cut: a block that still came out bigger than its region is scaled down to fit.
+ * The PNG label: 4 × 6 in at 300 dpi, 1800 × 1200 px, 8-bit grey; layout in REGIONS.
+ * Everything the same on every label is drawn once into a base buffer, so a label costs two
+ * text renders, a copy of the base and one PNG encode.
+ * Text is set by Pango (adapters/sharp.ts) in the bundled font, customer text escaped, at the
+ * largest size that fits its region: estimated first (most blocks render once), then from the
+ * measured overflow, then libvips' autofit. Nothing is ever cut: a block still too big is scaled.
  */
 import { pixelsPng, type RawImage, scalePixels, textPixels } from '../../adapters/sharp.js';
 import { escapeHtml } from '../../lib/escape.js';

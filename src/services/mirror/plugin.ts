@@ -1,12 +1,9 @@
 /**
- * The spreadsheet mirror, decorated as `fastify.mirror` (docs/contract.md, "System of record
- * and the spreadsheet mirror"; docs/mirror.md): on when GOOGLE_SHEETS_ID is set (ORDER_STORE
- * `sheets` is SQLite with it on), with either engine. A worker beside the record that depends
- * on the store's ports only; orders never wait for it. `/readyz` stays 200 whatever the sheet
- * does and reports `mirror: { pending, lastSyncAt, lastError }`.
- *
- * The first start against a sheet waits up to MIRROR_IMPORT_WAIT_MS for the sheet's orders to
- * be imported, so that numbering continues after them.
+ * The spreadsheet mirror, as `fastify.mirror` (docs/mirror.md): on when GOOGLE_SHEETS_ID is
+ * set. A worker beside the record that depends on the store's ports only; orders never wait
+ * for it and `/readyz` stays 200 whatever the sheet does. The first start against a sheet
+ * waits up to MIRROR_IMPORT_WAIT_MS for its orders to be imported, so numbering continues
+ * after them.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';

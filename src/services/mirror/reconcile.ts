@@ -1,20 +1,10 @@
 /**
- * The three-way comparison of one read of the sheet (docs/contract.md, "System of record and
- * the spreadsheet mirror"; docs/mirror.md): for every row, the sheet's cells now, the
- * record's order now, and the cells the mirror last wrote (its base). Pure: it decides, the
- * inbound pass (inbound.ts) applies.
- *
- * Per editable cell (columns C–K, O, P, Q, T):
- * - sheet = base: not edited by hand (a change of the record's is written out as usual);
- * - sheet ≠ base, record = base: a hand edit, applied through the API's rules;
- * - sheet ≠ base, record ≠ base, sheet = record: the same change on both sides;
- * - otherwise a conflict: the service's value wins and is written back, and it is reported.
- * Other columns are the record's: a hand edit there is not read back.
- *
- * Rows whose column R the record doesn't know are imported; a row without an id but with an
- * order number is imported with a new id, written back to column R.
+ * The three-way comparison of one read of the sheet (docs/mirror.md): per row, the sheet's
+ * cells, the record's order and the cells the mirror last wrote (its base). Pure: it decides,
+ * inbound.ts applies. Per editable cell: sheet = base is no hand edit; sheet ≠ base with
+ * record = base is a hand edit, applied through the API's rules; sheet = record is the same
+ * change on both sides; anything else is a conflict the service's value wins, reported.
  */
-
 import type { OrderRecord } from '../../domain/order.js';
 import { parseOrderNumber } from '../../domain/order.js';
 import { newId } from '../../lib/ids.js';

@@ -1,20 +1,11 @@
 /**
  * Performance machinery for `npm run bench -- notifier` (mail on adds ≤ 5 ms to order
- * submission's p99).
- *
- * `threadedDelivery(setup)`: a Deliver that runs in the mail thread (mail-thread.ts), so
- * rendering labels and encoding mail never block the event loop that serves requests.
- *
- * One thread per process, shared by every app instance in it (each request carries its
- * own set-up), started on first use and stopped after IDLE_MS without work. While idle it
- * is unref'd: it never keeps the process alive on its own. If it crashes, the deliveries in flight fail (their
- * jobs are retried like any failed send) and the next delivery starts a new thread.
- *
- * Cutting off (the caller's `signal` aborts, at shutdown): the thread is told to drop the
- * delivery or stop it at its next step, and the promise settles only once the thread has
- * answered, so nothing of that delivery runs afterwards. A delivery that cannot stop in
- * CANCEL_GRACE_MS (a network send in progress) is ended by stopping the thread itself; any
- * other delivery in it then fails like after a crash, and is retried.
+ * submission's p99): a Deliver that runs in the mail thread, so rendering labels and encoding
+ * mail never block the event loop. One thread per process, unref'd while idle; a crash fails
+ * the deliveries in flight (retried) and the next delivery starts a new thread.
+ * On abort a delivery settles only once the thread has answered, so nothing of it runs
+ * afterwards; one that cannot stop within CANCEL_GRACE_MS (a send in progress) is ended by
+ * stopping the thread.
  */
 import type { Worker } from 'node:worker_threads';
 import { CallCancelled, startThread, ThreadCalls } from '../../lib/thread.js';

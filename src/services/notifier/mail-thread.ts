@@ -1,17 +1,10 @@
 /**
- * Worker-thread entry: delivers drafts (renders a receipt's two labels, encodes the MIME
- * message, talks to SendGrid/SMTP or writes the .eml). All of that is CPU work that would
- * otherwise hold the main event loop for 100 ms or more per receipt, in front of the
- * requests that create orders. See mail-thread-client.ts.
- *
- * Each request carries its own set-up (return address, transports), so one thread serves
- * every app in the process. Label renderers are kept per return address; transports are
- * made per message (nothing pooled to go stale across an outage).
- *
- * Answers with `answerCalls` (lib/thread.ts), one delivery at a time. A call cut off (an app
- * shutting down) is dropped if it has not started, or aborted at its next step (no file is
- * written after that); either way the answer says `cancelled`. A network send already under way can't be stopped from here: the client
- * stops the whole thread if it does not answer in time.
+ * Worker-thread entry: delivers drafts (a receipt's labels, MIME encoding, SendGrid/SMTP or
+ * .eml), CPU work that would hold the main event loop; see mail-thread-client.ts. Each call
+ * carries its own set-up, so one thread serves every app in the process. Transports are made
+ * per message: nothing pooled goes stale across an outage. A cancelled call is dropped or
+ * aborted at its next step (no file written after); a network send under way can't be stopped
+ * here, so the client stops the whole thread if it does not answer in time.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';

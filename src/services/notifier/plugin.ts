@@ -1,28 +1,13 @@
 /**
- * Mail (docs/contract.md, "Notifications"), decorated as `fastify.notifier`.
+ * Mail (docs/contract.md, "Notifications"), as `fastify.notifier`. Routes enqueue mail jobs
+ * in the store change that causes them, then `kick()`: sending happens in the outbox worker,
+ * never in the request. Labels are rendered and messages encoded in a worker thread
+ * (mail-thread.ts): on the main thread a receipt would hold the event loop for 100 ms or more.
  *
- * Routes enqueue mail jobs with the store change that causes them
- * (`store.orders.create(input, { mail: fastify.notifier.jobsForNewOrder(order, verifyUrl) })`,
- * `store.orders.setShipping(ref, patch, { by, mail: [shippedJob(order.id)] })`, ...) and then call
- * `fastify.notifier.kick()`. Sending happens in the outbox worker, never in the request.
- *
- * Transports, in order: SendGrid (`SENDGRID_API_KEY`, `SENDGRID_BASE_URL`), SMTP (`SMTP_URL`);
- * with neither, `.eml` files in `DATA_DIR/outbox`. Mail every transport refuses is retried
- * after `MAIL_RETRY_BASE_MS`, doubling up to `MAIL_RETRY_MAX_MS`, with jitter.
- *
- * Labels for receipts are rendered, and every message encoded and sent, in a worker thread
- * (mail-thread.ts), with the same label renderer as `fastify.labels`: on the main thread a
- * receipt would hold the event loop for 100 ms or more. The main thread only reads the
- * order, fills in the words (templates/) and keeps the outbox.
- *
- * On close (SIGTERM) the worker stops polling and flushes what is due, for at most half of
- * `SHUTDOWN_GRACE_MS`. Past that it stops claiming and cuts off the deliveries under way
- * (about a second more at most, see mail-thread-client.ts): when close resolves, no delivery
- * of this app runs any more, so nothing writes to DATA_DIR or the store after it. What was
- * cut off or never claimed stays in the outbox, due at once at the next start (a message cut
- * off just as its transport took it may go out twice; none is lost).
+ * On close the worker flushes what is due for at most half of SHUTDOWN_GRACE_MS, then cuts
+ * off deliveries under way, so nothing writes to DATA_DIR or the store after close resolves.
+ * What was cut off stays in the outbox, due at the next start (it may go out twice; none is lost).
  */
-
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OrderRecord } from '../../domain/order.js';

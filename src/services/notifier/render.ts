@@ -1,16 +1,10 @@
 /**
- * Turns an outbox job into a message draft, at send time, from the order as it is now: an admin
- * who corrects a customer's email address before the mail goes out fixes the mail too.
- *
- * A job whose message no longer makes sense is skipped, with the reason recorded as the
- * job's `sentVia` (`skipped: ...`): a shipped notice for an order that was un-shipped, a
- * confirmation link for an order that was confirmed or cancelled meanwhile. Anything else that fails (order missing, labels failing,
- * an address no transport could take) throws, and the job is retried later.
- *
- * This runs on the main thread and is cheap (one order read, some strings); the labels a
- * receipt carries are rendered at delivery (delivery.ts), off the main thread.
+ * Turns an outbox job into a message draft at send time, from the order as it is now: an
+ * admin who corrects a customer's email before the mail goes out fixes the mail too. A job
+ * whose message no longer makes sense (a shipped notice for an un-shipped order) is skipped,
+ * the reason in `sentVia`; any other failure throws and the job is retried. Cheap, on the
+ * main thread; labels are rendered at delivery, off it.
  */
-
 import { parseMailbox } from '../../adapters/mail.js';
 import type { BusinessSettings } from '../../domain/business.js';
 import type { OrderRecord } from '../../domain/order.js';

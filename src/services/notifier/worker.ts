@@ -1,21 +1,12 @@
 /**
- * The outbox worker. Mail jobs live in the order store (enqueued atomically with the change
- * that caused them); the worker claims due jobs with a lease, renders each from the current
- * order (a cheap draft), hands it to `deliver` (labels, MIME, transports: in the mail thread)
- * and marks it sent, or failed with the next attempt time (exponential backoff with jitter). A job is never dropped: it stays queued
- * until a transport takes it, across restarts and outages of every transport.
- *
- * Runs are serialised: `kick()` asks for a run soon (coalescing requests), `flush()` for a
- * run that starts after the call and resolves when it has finished. A run claims jobs due at
- * its start, in batches, until none is left; jobs that fail are due later, so a run ends.
- * Between runs the worker polls, and wakes itself when a retry it scheduled comes due.
- *
- * `abort()` (shutdown, once the flush ran out of time) stops claiming and cuts off the
- * deliveries under way (Deliver's signal), then waits for them to answer: it resolves when
- * nothing of this worker runs any more, so nothing touches the store or DATA_DIR afterwards.
- * A job cut off stays queued, due again at once (recorded as a failed attempt, "cut off by
- * shutdown"): it is sent after the restart, possibly a second time if its transport took
- * it just as it was cut off. For mail, twice is acceptable; lost is not.
+ * The outbox worker. Mail jobs live in the store (enqueued atomically with their change);
+ * the worker claims due jobs with a lease, renders each from the current order, hands it to
+ * `deliver` and marks it sent, or failed with backoff. A job is never dropped.
+ * Runs are serialised: `kick()` asks for one soon (coalescing), `flush()` for one that starts
+ * after the call. Failed jobs are due later, so a run ends.
+ * `abort()` (shutdown) cuts off deliveries under way and resolves when nothing of this worker
+ * runs, so nothing touches the store or DATA_DIR afterwards. A job cut off stays due at once:
+ * it may go out twice; for mail, twice is acceptable and lost is not.
  */
 import type { Logger } from '../../lib/logger.js';
 import type { MailJob, MailOutboxPort } from '../store/ports/mail-outbox.js';

@@ -1,29 +1,12 @@
 /**
  * What an admin's change to an order sets off, on top of the store's atomic checks
- * (docs/contract.md, "Status and shipping", "Fulfilment"); the routes call it through the
- * `orderChanges` plugin (changes-plugin.ts) and only shape the answer:
- *
- * - Status moves and field edits go through `orders.update`, which checks the transition
- *   and the edit rule in the same transaction as the write. Before that the same rules are
- *   checked here on the order as read, so that a refused change is refused before the
- *   address check (which may call a remote verifier) runs.
- * - An edit that touches the address or the fulfilment of an order that ships needs all of
- *   street, city, state and ZIP, and goes through the address check like a new order: a
- *   definitely undeliverable address is 400 ADDRESS_INVALID; a valid one is stored in its
- *   standardised form; a verifier that is down lets it through, flagged unverified.
- * - Held orders (waiting for the customer's email confirmation) are in no admin list and
- *   no summary; a status move or an edit would leave them invisible, so both are 409
- *   ORDER_HELD until the customer confirms (or the hold lapses and the order is cancelled).
- * - Voiding a paid order that was paid online refunds it first (the payment provider); if
- *   the refund can't be made the order stays paid (503 PAYMENT_UNAVAILABLE). An order that
- *   becomes paid and holds digital files gets its receipt again, with the download links,
- *   queued in the same transaction (docs/contract.md, "Selling").
- * - A status or shipping change that changed something pushes a notification (status /
- *   shipping); a pickup order marked paid is handed to auto-print; marking shipped queues the
- *   customer's "shipped" mail in the same store transaction, then wakes the mail worker. A
- *   request that changes nothing notifies nobody.
- * - A pickup order's booth status (waiting → ready → collected): "ready" queues the customer's
- *   mail in the same store transaction; every change pushes.
+ * (docs/contract.md, "Status and shipping", "Fulfilment"); routes call it via changes-plugin.ts.
+ * - The store re-checks the rules in its transaction; they are checked here first too, so a
+ *   refused change is refused before the (possibly remote) address check runs.
+ * - Held orders are in no admin list, so a change would leave them invisible: 409 ORDER_HELD.
+ * - Voiding an order paid online refunds it first; if that fails it stays paid (503).
+ * - Mail a change causes is queued in the same store transaction as the change.
+ * - A request that changes nothing notifies nobody.
  */
 import {
   type Actor,

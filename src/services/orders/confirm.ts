@@ -1,24 +1,12 @@
 /**
  * The confirmation link of a held high-value order (docs/contract.md, "Notifications").
- * Opening the link (GET) only looks (`inspect`): mail scanners and link previews follow
- * links, so a GET never confirms. The page it shows has a button that POSTs the token, and
- * that (`confirm`) releases the hold.
- *
- * - signature wrong or token malformed: `invalid` (403 VERIFICATION_FAILED); nothing is read;
- * - the order was confirmed already (second click): `already` (200);
- * - the hold lapsed (link past its expiry, or the expiry job cancelled the order): `expired`
- *   (410 VERIFICATION_EXPIRED); confirming it is no longer possible;
- * - the order was cancelled some other way while held: `cancelled` (409 INVALID_TRANSITION);
- * - else `inspect` answers `confirmable` (200, the page with the button), and `confirm`
- *   releases the hold with the receipt job in the same store write, sends the admins the
- *   `created` push, wakes the mail worker, and answers `confirmed` (200);
- * - the order's coupon has no use left any more (a held order takes its use only now,
- *   docs/contract.md, "Hardening, round 2"): `couponUnavailable` (409 COUPON_INVALID), and
- *   the order stays held; confirming again works once a use comes back.
- * Single use follows from the release working once: the store's write is atomic, so two
- * concurrent confirmations give one `confirmed` and one `already`, and one receipt.
+ * A GET only looks (`inspect`): mail scanners and link previews follow links, so only the
+ * page's button (a POST, `confirm`) releases the hold, with the receipt job in the same write.
+ * A held order takes its coupon use only now ("Hardening, round 2"): with none left it stays
+ * held, and confirming works again once a use comes back.
+ * Single use follows from the release being atomic: two concurrent confirmations give one
+ * `confirmed`, one `already`, and one receipt.
  */
-
 import type { OrderRecord } from '../../domain/order.js';
 import { isAppError } from '../../errors/catalogue.js';
 import type { Logger } from '../../lib/logger.js';

@@ -1,20 +1,11 @@
 /**
- * `Idempotency-Key` on order submission (docs/contract.md, "Orders" and "Hardening"), on top
- * of the store's key records (src/services/store/ports/idempotency-keys.ts).
- *
- * - The fingerprint is SHA-256 over the route, the event the request names (body or
- *   `Referer`) and the canonical JSON of the validated body without `captchaToken`: a retry
- *   that carries a freshly solved CAPTCHA is still the same order.
- * - First use: the key is reserved (`pending`), then the work runs; an order create stores
- *   the order and the key's response in one transaction. Same key + same fingerprint: that
- *   response, byte for byte, and nothing is created. Same key + another fingerprint: 409
- *   IDEMPOTENCY_CONFLICT. Same key while the first request is still running: 409
- *   IDEMPOTENCY_IN_PROGRESS (`Retry-After: 1`).
- * - A request that fails releases its reservation, so the client may retry with the key.
- * - A reservation left `pending` longer than `staleMs` belonged to a request that died before
- *   its order was committed (a committed order completes its key in the same transaction):
- *   the next request with the key takes it over. A takeover can never make a second order:
- *   a create checks, in its transaction, that the reservation is still its own.
+ * `Idempotency-Key` on order submission (docs/contract.md, "Orders" and "Hardening").
+ * The fingerprint leaves out `captchaToken`: a retry with a freshly solved CAPTCHA is still
+ * the same order. A failed request releases its reservation, so the client may retry.
+ * A reservation `pending` longer than `staleMs` belonged to a request that died before its
+ * commit (a committed order completes its key in the same transaction), so the next request
+ * takes it over; a takeover never makes a second order, since a create checks in its
+ * transaction that the reservation is still its own.
  */
 import { createHash } from 'node:crypto';
 import { appError } from '../../errors/catalogue.js';

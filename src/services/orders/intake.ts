@@ -1,37 +1,24 @@
 /**
- * Order intake: the one pipeline behind `POST /api/orders/create` (variant A) and
- * `POST /api/orders` (variant B). The routes validate the body's shape with zod (field
- * limits, CR/LF, ship-needs-address) and hand over a `Submission`; this does the rest.
+ * Order intake: the one pipeline behind `POST /api/orders/create` and `POST /api/orders`.
+ * The routes validate the body's shape and hand over a `Submission`.
  *
- * Order of checks: what the request says that public information settles first, so that a
- * mistake the customer can correct there (a typo in the email, a closed event, a photo number
- * that does not exist) does not spend the CAPTCHA they solved (a token is accepted once); then
- * the CAPTCHA, before anything that costs money or tells a secret (docs/contract.md,
- * "Hardening, round 2": an address look-up at USPS or Smarty is paid per call, and whether a
- * coupon code exists is the shop's business):
- *   0. (route) body shape and limits                          400 VALIDATION_FAILED
- *   1. who: admin credentials (booth) or a CAPTCHA token present  401 / 400 CAPTCHA_REQUIRED;
- *      an email address, which only booth orders may leave out    400 VALIDATION_FAILED
- *   2. Idempotency-Key: replay, conflict or in-progress         201 replay / 409
- *   3. event: body, else Referer                                400 EVENT_REQUIRED / 404
- *   4. open for orders (booth: not archived is enough)          409 ORDERING_CLOSED
- *   5. lines against the event's photos; without a coupon also  400 UNKNOWN_PHOTO / VALIDATION_FAILED /
- *      sizes, prices and client figures (the public price list)     PRICE_MISMATCH
- *   6. CAPTCHA verified (and spent)                             403 CAPTCHA_FAILED / 503
- *   7. with a coupon: the coupon, prices and client figures     400 COUPON_INVALID / PRICE_MISMATCH / ...
- *   8. address check (ship only; ≤ ADDRESS_VERIFY_TIMEOUT_MS)   400 ADDRESS_INVALID
- *   9. the order is stored (durable) with its mail job and its Idempotency-Key's response,
- *      in one transaction; then push and the mail worker's kick.
- * The idempotency check comes before the CAPTCHA on purpose: a retry of a request whose
- * answer was lost carries the already-spent token and must get the first answer back.
+ * Order of checks: what public information settles first, so a mistake the customer can
+ * correct does not spend their CAPTCHA (a token is accepted once); then the CAPTCHA, before
+ * anything that costs money or tells a secret (a paid address look-up, whether a coupon
+ * exists; docs/contract.md, "Hardening, round 2"):
+ *   1. who: admin credentials (booth) or a CAPTCHA token; an email unless booth
+ *   2. Idempotency-Key: before the CAPTCHA, since a retry carries the already-spent token
+ *      and must get the first answer back
+ *   3. event (body, else Referer)   4. open for orders (booth: not archived)
+ *   5. lines against the photos; without a coupon also prices and client figures
+ *   6. CAPTCHA verified (and spent)   7. with a coupon: coupon, prices and figures
+ *   8. address check (ship only)
+ *   9. order, mail job and idempotent response stored in one transaction; then push and kick.
  *
- * High value (total ≥ HIGH_VALUE_THRESHOLD) on a web order: the order is held until the
- * customer follows the signed link mailed to them (valid VERIFY_LINK_TTL_HOURS): no receipt,
- * no admin push, absent from admin lists. Booth orders are never held. The intake makes the
- * order's id itself, so the link can be signed before the order is stored and its mail is
- * stored with it: there is never a held order without its confirmation mail.
+ * High-value web orders are held until the customer follows the signed mailed link. The
+ * intake makes the order's id itself, so the link is signed before the order is stored and
+ * its mail is stored with it: there is never a held order without its confirmation mail.
  */
-
 import {
   type Actor,
   type FulfillmentType,

@@ -1,15 +1,8 @@
 /**
- * Order lines, from either body variant to a priced order (docs/contract.md, "Orders"), in this order:
- * 1. variant B's `items` text is parsed (syntax and quantity errors: 400 VALIDATION_FAILED);
- * 2. at most MAX_ORDER_LINES lines (400 VALIDATION_FAILED);
- * 3. every line names a photo of the event (else 400 UNKNOWN_PHOTO listing all unknown ones);
- * 4. sizes, quantities, packages, the early bird and the coupon are priced with the event's
- *    rules (`priceOrder`: 400 VALIDATION_FAILED, 400 COUPON_INVALID);
- * 5. variant B: every figure the client sent equals the server's, else 400 PRICE_MISMATCH
- *    whose details hold the server's breakdown (docs/contract.md, "Selling").
- * Crop centres (docs/contract.md, "Fulfilment") ride along: variant A's come with their line,
- * variant B's `crops` entries name the line by photo number and size (after step 3; an entry
- * that names no line is 400 VALIDATION_FAILED).
+ * Order lines, from either body variant to a priced order (docs/contract.md, "Orders",
+ * "Selling"): parsed, counted, checked against the event's photos (all unknown ones listed),
+ * priced with `priceOrder`, and for variant B compared with the client's figures. Crop
+ * centres ride along; variant B's `crops` name their line by photo number and size.
  */
 import { parseItems } from '../../domain/items.js';
 import { formatCents, parseMoney } from '../../domain/money.js';

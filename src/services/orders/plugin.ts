@@ -1,13 +1,9 @@
 /**
- * Order intake (docs/contract.md, "Orders" and "Notifications"), decorated as `fastify.orderIntake`: the submission pipeline
- * both submission routes call (intake.ts), the confirmation of held high-value orders
- * (confirm.ts, behind `/api/orders/verify`), the hold-expiry job (hold-expiry.ts) and a
- * customer's lookup of their own order (lookup.ts).
- *
- * The confirmation links are signed with VERIFY_LINK_SECRET or, when it is unset, with a
- * secret generated once and kept in `DATA_DIR/verify-link-secret` (mode 0600). Several
- * instances must share it (set VERIFY_LINK_SECRET), or a link mailed by one is refused by
- * the others.
+ * Order intake (docs/contract.md, "Orders" and "Notifications"), as `fastify.orderIntake`:
+ * submission (intake.ts), confirmation of held orders (confirm.ts), the hold-expiry job and a
+ * customer's lookup. Without VERIFY_LINK_SECRET the links are signed with a secret generated
+ * into DATA_DIR/verify-link-secret; several instances must share one, or a link mailed by
+ * one is refused by the others.
  */
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';

@@ -1,16 +1,10 @@
 /**
- * What customer text may contain (docs/contract.md, "Orders"). Single-line fields (name, email, phone, address
- * parts) are printed on labels, put in mail headers and written to the spreadsheet, so:
- * - a line break (CR, LF, NEL, U+2028, U+2029) is refused, never silently joined: it is the
- *   one thing that would let text spill into another mail header or label line;
- * - other control characters (C0, DEL, C1) and the bidirectional embedding/override/isolate
- *   marks (which can make a label or an admin list show text in another order than stored)
- *   are removed; a tab becomes a space;
- * - a lone surrogate (half of a UTF-16 pair) is refused;
- * - everything else is kept as given. Text that looks like a formula (`=SUM(...)`) stays
- *   text: the Sheets adapter writes with `valueInputOption=RAW`.
+ * What customer text may contain (docs/contract.md, "Orders"). Single-line fields go on
+ * labels, into mail headers and the spreadsheet, so a line break is refused, never joined
+ * (it would let text spill into another header or label line); other control characters and
+ * bidi overrides (which can show text in another order than stored) are removed; a lone
+ * surrogate is refused. Formula-like text stays text: the Sheets adapter writes RAW.
  */
-
 const LINE_BREAKS = new Set([0x0a, 0x0d, 0x85, 0x2028, 0x2029]);
 
 function isStripped(code: number): boolean {

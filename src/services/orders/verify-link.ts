@@ -1,14 +1,9 @@
 /**
  * The signed confirmation link of a held high-value order (docs/contract.md, "Notifications"):
- *
  *   ${PUBLIC_BASE_URL}/api/orders/verify?token=<orderId>.<expires>.<mac>
- *
- * - `orderId`: the order's UUID; `expires`: Unix seconds, equal to the order's `holdExpiresAt`;
- * - `mac`: base64url HMAC-SHA256 over `v1.<orderId>.<expires>` with VERIFY_LINK_SECRET (or a
- *   secret generated once and kept under DATA_DIR), compared in constant time.
- * Every character is URL-safe, so the link survives mail clients that re-wrap or re-encode.
- * The token grants one thing, confirming that order before it expires; it is single use
- * because confirming works once (a second click finds the order confirmed already).
+ * `expires` equals the order's `holdExpiresAt`; `mac` is an HMAC-SHA256 with
+ * VERIFY_LINK_SECRET, compared in constant time. Every character is URL-safe, so the link
+ * survives mail clients that re-wrap. Single use because confirming works once.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

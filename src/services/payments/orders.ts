@@ -1,25 +1,15 @@
 /**
- * What online payment does to orders (docs/contract.md, "Selling"), on the store's ports:
- *
- * - `openCheckout`: a pending order (not held) gets a Checkout Session, recorded on the order
- *   (`payment`, shown as `paymentUrl`) through the store's change rules. Best effort: when the
- *   provider cannot be reached the order stands, payable at the booth, and the next look at
- *   the order page tries again.
- * - `handle`: a checked webhook event, acted on once per event id across restarts and
- *   processes: a change it makes records the event id in the change's own transaction
- *   (ports/orders.ts `paymentEvent`), so a crash between the two is impossible; an event
- *   that changes nothing is recorded on its own. A completed checkout marks paid only the order
- *   whose recorded Checkout Session is the event's session (docs/contract.md, "Hardening,
- *   round 2"): `client_reference_id` is only a hint, and any other checkout on the same Stripe
- *   account (a Payment Link takes one from its URL) can name any order with it. A session the
- *   order does not use, or an amount or currency that differ from the order's, is recorded and
- *   logged, and never marks the order paid (nor refunds: that money is not this order's).
- * - `refundBeforeVoid`: voiding a paid order that was paid online refunds it first; a refund
- *   that cannot be made leaves the order paid (503 PAYMENT_UNAVAILABLE). It refunds once: the
- *   refund's idempotency key is the session's, and an order paid online can't be moved back to
- *   pending (src/domain/transitions.ts), so it can't leave `paid` any other way than void.
+ * What online payment does to orders (docs/contract.md, "Selling"):
+ * - `openCheckout`: best effort; when the provider cannot be reached the order stands,
+ *   payable at the booth, and the next look at the order page tries again.
+ * - `handle`: a webhook event is acted on once per event id: the id is recorded in the
+ *   change's own transaction, so a crash between the two is impossible. A completed checkout
+ *   marks paid only the order whose recorded session is the event's ("Hardening, round 2"):
+ *   `client_reference_id` is a hint any checkout on the account can forge. A mismatch is
+ *   logged and never marks paid nor refunds (that money is not this order's).
+ * - `refundBeforeVoid`: refunds once: the refund's idempotency key is the session's, and an
+ *   order paid online can leave `paid` only by void (src/domain/transitions.ts).
  */
-
 import { formatItems } from '../../domain/items.js';
 import type { OrderRecord } from '../../domain/order.js';
 import type { Logger } from '../../lib/logger.js';

@@ -1,11 +1,7 @@
 /**
- * Online payment (docs/contract.md, "Selling"), decorated as `fastify.payments`:
- * - `provider`: the Stripe provider with PAYMENT_PROVIDER=stripe, else null (payment is
- *   taken at the booth and nothing here runs);
- * - `openCheckout`, `refundBeforeVoid`: what the order intake, the order page and the admin
- *   status change ask of it (no-ops without a provider);
- * - `receive`: a webhook delivery, checked (signature on the raw body) and handled once per
- *   event id (orders.ts).
+ * Online payment (docs/contract.md, "Selling"), as `fastify.payments`: `provider` is null
+ * without PAYMENT_PROVIDER=stripe (payment at the booth; the rest are no-ops). `receive`
+ * checks a webhook delivery's signature on the raw body and handles it once per event id.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';

@@ -1,12 +1,7 @@
 /**
  * Stripe webhook events reduced to the PaymentEvents the order flow acts on (types.ts).
- * Only the fields used are read, each checked with zod: an event of another API version
- * that lacks one is `ignored`, never a crash.
- *
- * - `checkout.session.completed`               → checkoutCompleted (paid unless payment_status is `unpaid`)
- * - `checkout.session.async_payment_succeeded` → checkoutCompleted, paid
- * - `checkout.session.async_payment_failed`, `checkout.session.expired` → checkoutFailed
- * - `charge.refunded`                          → refunded (full when amount_refunded ≥ amount)
+ * Only the fields used are read, each checked with zod: an event of another API version that
+ * lacks one is `ignored`, never a crash.
  */
 import { z } from 'zod';
 import type { PaymentEvent } from './types.js';

@@ -1,12 +1,8 @@
 /**
- * The Stripe provider (PAYMENT_PROVIDER=stripe) through the official `stripe` client: a
- * Checkout Session per order, webhook deliveries checked with the endpoint's signing
- * secret on the raw body, refunds through the session's payment (docs/contract.md,
- * "Selling"). STRIPE_API_URL points the client at another host (a local emulator in tests):
- * the client takes `host`, `port` and `protocol`.
- *
- * Every write carries an idempotency key derived from the order or the session, so a retry
- * (ours, or the client's own network retries) never makes a second page or a second refund.
+ * The Stripe provider (PAYMENT_PROVIDER=stripe; docs/contract.md, "Selling") through the
+ * official client. STRIPE_API_URL points it at another host (an emulator in tests). Every
+ * write carries an idempotency key derived from the order or the session, so a retry (ours
+ * or the client's own) never makes a second page or a second refund.
  */
 import Stripe from 'stripe';
 import { type AppError, appError } from '../../errors/catalogue.js';

@@ -1,12 +1,7 @@
 /**
- * Online payment behind one narrow interface (docs/contract.md, "Selling"), decorated as
- * `fastify.payments` (null without PAYMENT_PROVIDER: payment is taken at the booth, as
- * always). Routes and the order intake depend on this, never on the `stripe` client.
- *
- * Three things are asked of a provider: a hosted checkout page for an order, the checking
- * of a webhook delivery on its raw bytes, and a full refund of an order paid online.
+ * Online payment behind one narrow interface (docs/contract.md, "Selling"). Routes and the
+ * order intake depend on this, never on the `stripe` client.
  */
-
 /** What a checkout page is made for: one order, charged its total in one line. */
 export type CheckoutRequest = {
   orderId: string;

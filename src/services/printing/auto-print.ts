@@ -1,17 +1,11 @@
 /**
- * Auto-print (docs/contract.md, "Printing at the booth"): in an event whose `autoPrint` setting
- * is `pickup`, a pickup order's prints go to the first idle printer holding their size as soon
- * as it is marked paid, however it was marked (dashboard, online payment, the spreadsheet).
- *
- * What is due is read from the record, not remembered: every print line of a paid pickup order
- * marked paid since auto-print was turned on, not printed, and never sent (no print job other
- * than `unsent`, which never reached a printer). So an order marked paid just before a crash is
- * found at the next start, and a line is sent by auto-print once: a job that was cancelled or
- * refused waits in the queue for a person. Looked at when an order is marked paid here
- * (`kick`), when a job never reached its printer, and every SCAN_EVERY_MS (orders marked paid
- * by another process or in the spreadsheet, printers back after an outage).
+ * Auto-print (docs/contract.md, "Printing at the booth"): with `autoPrint: pickup`, a pickup
+ * order's prints go to an idle printer as soon as it is marked paid, however it was marked.
+ * What is due is read from the record, not remembered, so an order marked paid just before a
+ * crash is found at the next start; a line is sent by auto-print once (a cancelled or refused
+ * job waits for a person). Looked at on `kick`, when a job never reached its printer, and every
+ * SCAN_EVERY_MS (another process, the spreadsheet, printers back after an outage).
  */
-
 import { isDigitalSize } from '../../domain/offers.js';
 import { itemId, type OrderRecord } from '../../domain/order.js';
 import { sizeKey } from '../../domain/prints.js';

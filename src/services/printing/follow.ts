@@ -1,24 +1,12 @@
 /**
- * Following the jobs sent until the printer says how they ended (docs/contract.md, "Printing
- * at the booth"), and picking up after a restart (docs/fulfilment.md, "What a restart does").
- *
- * Every PRINT_JOB_POLL_MS while jobs are in flight (and every IDLE_POLL_MS otherwise, for jobs
- * another process left), each `queued` job is asked about with Get-Job-Attributes:
- * - `completed`: the line is marked printed (by whoever sent it), then the job ends;
- * - `canceled` / `aborted`: a `print-failed` note with the printer's reasons, then the job ends
- *   (the line never left the queue);
- * - a job the printer no longer knows, or a printer silent for LOST_AFTER_MS: `unknown`, noted
- *   ("check whether it came out").
- * The order of "consequence, then end the job" makes a crash between the two harmless: the job
- * is asked about again and its consequence is idempotent (marking printed, the same note).
- *
- * A `sending` job that nobody is sending (this process gave up waiting for the answer, or the
- * process that sent it stopped) is looked for on its printer by its unique job name:
- * found, it is `queued` and followed; not found, the printer never took it: `unsent`, and
- * auto-print sends it again. Not found long after it was sent (printers forget finished jobs
- * after a minute or so), nobody can tell: `unknown`, noted.
+ * Follows sent jobs until the printer says how they ended (docs/contract.md, "Printing at the
+ * booth"), and picks up after a restart (docs/fulfilment.md, "What a restart does").
+ * A job's consequence (marked printed, or a note) comes before the job ends, and is
+ * idempotent, so a crash between the two is harmless: the job is asked about again.
+ * A `sending` job nobody is sending is looked for on its printer by its unique job name:
+ * found, it is followed; not found, it is `unsent` and auto-print sends it again; not found
+ * long after sending (printers forget finished jobs within minutes), it is `unknown`, noted.
  */
-
 import type { Actor } from '../../domain/order.js';
 import { isAppError } from '../../errors/catalogue.js';
 import type { Logger } from '../../lib/logger.js';

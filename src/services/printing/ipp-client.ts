@@ -1,21 +1,10 @@
 /**
- * The one adapter over the IPP library (`@sealsystems/ipp`): what the printing service asks of
- * a printer, in IPP/1.1–2.0 operations every IPP Everywhere printer and CUPS queue answers
- * (Get-Printer-Attributes, Print-Job, Get-Job-Attributes, Get-Jobs, Cancel-Job). Nothing
- * else in the code base imports the library.
- *
- * Why this library (docs/fulfilment.md, "The IPP client"): `ipp` 2.0.1, the original, has had
- * no release in years, declares `node <4`, logs to the console, has no timeout, and throws a
- * response it cannot parse from inside a socket event, which would stop the server;
- * `@sealsystems/ipp` is its maintained fork (the same message format) with a socket timeout,
- * an agent option, streamed documents and parse errors handed back as errors. It ships no
- * types: sealsystems-ipp.d.ts declares the part used here. `ipp-encoder` only encodes and
- * decodes, leaving HTTP and every attribute's syntax to us.
- *
- * Errors: a printer that cannot be reached, does not answer within the timeout, or answers
- * something that is not IPP is a `PrinterUnreachable` (`maybeReceived` says whether a Print-Job
- * may have arrived all the same: only a refused connection or an unknown host rule it out); a
- * printer that answers with an IPP error status is a `PrinterRefused`.
+ * The one adapter over the IPP library (`@sealsystems/ipp`); nothing else imports it. Why
+ * this library: docs/fulfilment.md, "The IPP client"; it ships no types, so
+ * sealsystems-ipp.d.ts declares the part used here.
+ * Errors: no connection, no answer within the timeout, or not IPP is `PrinterUnreachable`
+ * (`maybeReceived`: only a refused connection or unknown host rule out that a Print-Job
+ * arrived); an IPP error status is `PrinterRefused`.
  */
 import http from 'node:http';
 import https from 'node:https';

@@ -1,17 +1,10 @@
 /**
- * Sending order lines to the booth's printers (docs/contract.md, "Printing at the booth"):
- * the printer of each size is chosen and asked first, each line is recorded `sending` (durably)
- * before its Print-Job goes out, then sent in order, its print file rendered a little ahead.
- *
- * What happens to a line whose Print-Job fails:
- * - the printer refused it (an IPP error status): the job is `refused`, the line back in the queue
- *   with the printer's words in its order's history;
- * - the connection was refused (nothing can have arrived): `unsent`; when that is the first
- *   line and nothing was sent, the whole request is PRINTER_UNAVAILABLE, nothing marked;
- * - no answer in time after the document went out (it may have arrived): left `sending` for
- *   the follower (follow.ts), which looks for the job on the printer by its unique name.
+ * Sending order lines to the booth's printers (docs/contract.md, "Printing at the booth").
+ * Each line is recorded `sending` (durably) before its Print-Job goes out. On failure: refused
+ * by the printer, the line is back in the queue with the printer's words in its history;
+ * connection refused (nothing arrived), `unsent`; no answer after the document went out (it
+ * may have arrived), left `sending` for follow.ts, which looks for the job by its unique name.
  */
-
 import { type Actor, itemId as itemIdOf, type OrderLine } from '../../domain/order.js';
 import { mediaFor, type PrinterEntry } from '../../domain/printers.js';
 import { sizeKey } from '../../domain/prints.js';

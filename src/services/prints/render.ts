@@ -1,13 +1,9 @@
 /**
- * Original → print file (the image adapter, adapters/sharp.ts). Pure: a path in, bytes out.
- *
- * The whole photo is scaled so that the crop window becomes exactly the print's pixels, then
- * the print is cut out (domain/prints.ts, `cropPlan`): scaling in the load pipeline lets
- * libvips shrink a JPEG while decoding it when the print is much smaller than the original.
- * Auto-oriented by EXIF first, so "the photo's orientation" is the one people see. Colours
- * are converted to sRGB and the sRGB profile is embedded (print software and labs assume
- * sRGB for untagged files, but a tag removes the doubt); 300 dpi goes into the JFIF and EXIF
- * resolution fields. No watermark, ever: these files are what the customer paid for.
+ * Original → print file (adapters/sharp.ts). Pure: a path in, bytes out. The whole photo is
+ * scaled so the crop window becomes exactly the print's pixels, then cut out
+ * (domain/prints.ts, `cropPlan`): scaling in the load lets libvips shrink a JPEG while
+ * decoding. Auto-oriented first, so the orientation is the one people see. sRGB is converted
+ * and tagged (labs assume it, a tag removes the doubt). No watermark: this is what was paid for.
  */
 import { type PrintCut, printJpeg, printJpegFile, readHeader } from '../../adapters/sharp.js';
 import { type Crop, cropPlan, type Inches, PRINT_DPI, printPixels } from '../../domain/prints.js';

@@ -1,14 +1,9 @@
 /**
- * The PrintFiles behind `fastify.prints` (types.ts). Plain module, so tests and the bench
- * use it without Fastify.
- *
- * Renders share one p-limit of `concurrency` (default: the machine's cores): however many
- * ZIPs are downloaded at once, a decode of a 24 MP original takes a core and tens of MB, and
- * more at once than cores only adds memory and latency for the gallery. Each ZIP renders
- * at most `window` files ahead of the one it writes (zip.ts), as files in the spool
- * (spool.ts) rather than in memory.
+ * The PrintFiles behind `fastify.prints` (types.ts), without Fastify for tests and the bench.
+ * Renders share one p-limit (default: the cores) however many ZIPs download at once: a 24 MP
+ * decode takes a core and tens of MB, and more than cores only adds memory and latency.
+ * Each ZIP renders at most `window` files ahead (zip.ts), spooled to disk, not held in memory.
  */
-
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { type PrintSizes, printFileName, printInches } from '../../domain/prints.js';

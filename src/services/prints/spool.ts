@@ -1,14 +1,10 @@
 /**
- * Where a ZIP's print files wait between their render and the ZIP writer (service.ts): a
- * folder of their own under DATA_DIR (`cache/print-files`).
- *
- * A file is opened for reading as soon as it is rendered and deleted right away: its bytes
- * stay readable through the open file until its stream closes, and nothing is left on disk
- * when the stream ends, is abandoned, or the process dies. (Where an open file cannot be
- * deleted, on Windows, it is deleted when its stream closes.) Only a file caught between its
- * render and that open by a crash can be left behind: start-up deletes such files once they
- * are older than any render takes, so that it never touches a file another server process
- * sharing DATA_DIR is rendering.
+ * Where a ZIP's print files wait between render and ZIP writer: DATA_DIR/cache/print-files.
+ * A file is opened for reading as soon as it is rendered and deleted right away, so nothing
+ * is left on disk when its stream ends, is abandoned, or the process dies (on Windows it is
+ * deleted when its stream closes). Only a crash between render and open leaves one behind:
+ * start-up deletes those once older than any render takes, never one another process
+ * sharing DATA_DIR is still rendering.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';

@@ -1,10 +1,6 @@
 /**
- * Print-ready files (docs/contract.md, "Fulfilment"), decorated as `fastify.prints`. The
- * print routes depend on this interface, never on sharp or on the ZIP writer.
- *
- * A print file is the original at the print size's pixels at 300 dpi, in the photo's
- * orientation, cropped to the print's aspect around the line's crop centre: sRGB (converted
- * and tagged), JPEG quality PRINT_JPEG_QUALITY, 300 dpi in its metadata, never watermarked.
+ * Print-ready files (docs/contract.md, "Fulfilment"), as `fastify.prints`. The print routes
+ * depend on this interface, never on sharp or the ZIP writer.
  */
 import type { Readable } from 'node:stream';
 import type { Crop, Inches } from '../../domain/prints.js';

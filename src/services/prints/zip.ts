@@ -1,19 +1,10 @@
 /**
  * A ZIP of print files, written while they are rendered, with the client setting the pace.
- *
- * - Entries are stored, not deflated (JPEG data does not shrink), one after the other.
- * - Renders run at most `window` entries ahead of the one being written; each entry is fed
- *   to the ZIP writer as a stream (a file's read stream, or 256 KiB slices of a buffer), so
- *   the writer takes the next piece only when the response has room for it. A slow client
- *   therefore holds the server to `window` rendered files plus the socket's buffers, never
- *   the whole archive.
- * - When the stream is destroyed (the client went away), no further render starts, and the
- *   entries rendered but not written are destroyed (a spooled file's stream deletes it).
- *
- * The writer is zip-stream, picked by measurement over archiver and yazl (200 entries of
- * 2.5 MB over loopback TCP, fed the same way): all three keep memory bounded when fed
- * streams, and zip-stream used the least CPU on the event loop (about 2.3-2.8 s per 500 MB
- * against 3.0-3.1 s for archiver and 3.7-3.9 s for yazl), most of it CRC-32.
+ * Entries are stored, not deflated (JPEG does not shrink). Renders run at most `window`
+ * entries ahead, and entries are fed as streams, so a slow client holds the server to
+ * `window` files plus socket buffers, never the whole archive. When the client goes away no
+ * further render starts and unwritten entries are destroyed.
+ * zip-stream was picked by measurement over archiver and yazl (least event-loop CPU).
  */
 import { Readable } from 'node:stream';
 import ZipStream from 'zip-stream';

@@ -1,29 +1,14 @@
 /**
  * Where pushes may go (docs/contract.md, "Hardening"). A push endpoint is the one URL a
- * request can make this server call, so it is where an attacker would aim the server at the
- * inside of its network: a metadata service, an admin page on loopback, a printer.
- *
- * Two checks:
- * - at subscribe time, on the name (`endpointRefusal`): https on port 443, and not an IP
- *   address or a local name (`localhost`, `*.localhost`, `*.local`, a single label...), a
- *   trailing dot ignored. This refuses the obvious at once, with a 400. Push services all
- *   listen on 443; another port is someone aiming the server at another service of a public
- *   host (an SMTP relay, a database), docs/contract.md, "Hardening, round 2".
- * - at send time, on the address actually connected to (`createPushAgent`): the agent
- *   resolves the name itself, refuses unless every address is public, and connects to the
- *   address it checked (TLS still verifies the certificate against the name). No second
- *   resolution happens between the check and the connection, so DNS rebinding has no gap
- *   to use, and a name that resolves somewhere else today than when it was subscribed is
- *   caught. A port other than 443 (a subscription stored before the port rule) is refused too.
- *
- * Public means globally routable unicast: not loopback, private (RFC 1918, IPv6 unique
- * local), link-local, carrier-grade NAT, multicast, broadcast, unspecified, reserved or
- * documentation ranges, and IPv6 only within 2000::/3. IPv4-mapped and NAT64 (64:ff9b::/96)
- * addresses are judged by the IPv4 address they carry.
- *
- * `PUSH_ALLOW_HOSTS` (comma-separated, as written in the endpoint URL) exempts named hosts
- * from both checks, the port rule included: tests, whose push service runs on loopback on a
- * port of its own, and on-premises relays.
+ * request can make this server call, so it is where an attacker would aim at the inside of
+ * the network. Two checks:
+ * - at subscribe time, on the name (`endpointRefusal`): https on 443 (another port aims at
+ *   another service of a public host, "Hardening, round 2"), no IP literal or local name.
+ * - at send time (`createPushAgent`): the agent resolves the name, refuses unless every
+ *   address is public, and connects to the address it checked (TLS still verifies the name),
+ *   so DNS rebinding has no gap between check and connection.
+ * Public: globally routable unicast; IPv4-mapped and NAT64 addresses are judged by the IPv4
+ * they carry. `PUSH_ALLOW_HOSTS` exempts named hosts from both (tests, on-premises relays).
  */
 import dns, { type LookupAddress, type LookupAllOptions } from 'node:dns';
 import https from 'node:https';

@@ -1,16 +1,9 @@
 /**
- * Web push delivery (docs/contract.md, "Notifications"), without Fastify: `createPushNotifier` is what the plugin
- * decorates as `fastify.push`, and what tests and benches drive directly.
- *
- * - `notifyOrder` returns at once; the subscriptions are looked up and the pushes sent in the
- *   background, at most `concurrency` at a time, each encrypted (aes128gcm) and signed (VAPID)
- *   by `web-push` (web-push.ts).
- * - 404/410 from the push service: the subscription is gone, and is deleted.
- * - 429, 5xx and network errors: retried up to `maxAttempts` in all, after `retryBaseMs`
- *   doubling (or the push service's Retry-After, capped), then given up and logged.
- * - Anything else (400, 403, 413...), and an endpoint that is not at a public address
- *   (egress.ts): given up and logged at once.
- * - Nothing here ever throws into a request; `drain()` waits for all of it (tests, shutdown).
+ * Web push delivery (docs/contract.md, "Notifications"), without Fastify: the plugin decorates
+ * it as `fastify.push`; tests and benches drive it directly. `notifyOrder` returns at once and
+ * sends in the background. 404/410 deletes the subscription; 429, 5xx and network errors are
+ * retried with backoff; anything else, or a non-public endpoint (egress.ts), is given up and
+ * logged. Nothing here ever throws into a request; `drain()` waits for all of it.
  */
 import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';

@@ -1,12 +1,7 @@
 /**
- * A local (in-process) store for @fastify/rate-limit in which routes that name the same
- * `groupId` share one counter per client. The library's own LocalStore gives every route
- * its own counters, so the two order-submission routes would each allow the full
- * per-minute quota; here a client gets RATE_LIMIT_ORDERS_PER_MIN across both.
- * Routes without a `groupId` get counters of their own, as with the library's store.
- *
- * Fixed windows per key, like the library's store; memory is bounded by an LRU of
- * `cache` keys (default 10,000) per store.
+ * An in-process store for @fastify/rate-limit in which routes naming the same `groupId` share
+ * one counter per client. The library's LocalStore counts per route, so the two submission
+ * routes would each allow the full quota. Fixed windows per key; memory bounded by an LRU.
  */
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import { LRUCache } from 'lru-cache';

@@ -1,28 +1,9 @@
 /**
- * Rate limits per client address (docs/contract.md, "Orders"), on top of @fastify/rate-limit, registered with
- * `global: false`: nothing is limited unless a route opts in. `fastify.rateLimits` holds
- * the ready-made configurations:
- *
- *   fastify.post('/api/orders', { config: { rateLimit: fastify.rateLimits.orders }, schema: {
- *     response: { ..., ...errorResponses('RATE_LIMITED') } } }, handler)
- *
- * - orders:   RATE_LIMIT_ORDERS_PER_MIN   (one shared quota for both submission routes)
- * - feedback: RATE_LIMIT_FEEDBACK_PER_MIN
- * - takedown: RATE_LIMIT_FEEDBACK_PER_MIN too, counted apart (POST /api/photos/{event}/{photo}/takedown)
- * - captcha:  RATE_LIMIT_CAPTCHA_PER_MIN  (GET /api/captcha/challenge)
- * - lookup:   RATE_LIMIT_LOOKUP_PER_MIN   (POST /api/orders/lookup, a customer's order status)
- * - codes:    RATE_LIMIT_CODES_PER_MIN    (POST /api/finder, a new photo code)
- * - quote:    RATE_LIMIT_QUOTE_PER_MIN    (POST /api/quote: cheap, but it tells whether a coupon code exists)
- * - faceSearch: RATE_LIMIT_FACE_SEARCH_PER_MIN (POST /api/events/{eventCode}/face-search: a core for a second)
+ * Rate limits per client address (docs/contract.md, "Orders"), on @fastify/rate-limit with
+ * `global: false`: a route opts in with `config: { rateLimit: fastify.rateLimits.<name> }`.
  * Routes that use the same configuration share one counter per client (its `groupId`).
- *
- * The client is its address (see client-key.ts: IPv6 grouped by /64). Requests carrying
- * valid admin credentials are never limited (orders typed in at the booth). The check runs
- * in `onRequest`, before the body is read. Over the limit: 429 with the error body (docs/contract.md, "Hosts and formats"), code
- * RATE_LIMITED, and `Retry-After` in seconds (plus the x-ratelimit-* headers).
- *
- * The counters live in this process: with several instances behind a load balancer each
- * one counts on its own.
+ * Valid admin credentials are never limited (booth orders). The check runs in `onRequest`,
+ * before the body is read. The counters live in this process: each instance counts alone.
  */
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,20 +1,12 @@
 /**
- * Takedown requests (docs/contract.md, "Takedown requests"): an attendee asks for a photo to come
- * down; the owner decides. What is hidden is kept in the record: the takedowns port marks the
- * photo's catalogue row hidden in the request's or decision's own transaction, and the photo
- * library's views leave hidden rows out, as they do code frames, so a hidden photo leaves
- * everything that reads the library: listings, counts, the finder, `/api/proxy-events`
- * thumbnails, its image URLs (404) and new orders (400 UNKNOWN_PHOTO).
- *
- * With OPERATOR_EMAIL set, each request is stored with a notice to the photographer in the same
- * transaction (the outbox's `operator` mail), so nothing asked goes unheard; and every browser
- * subscribed to admin notifications gets a push that opens the queue.
- *
- * Other processes sharing a PostgreSQL record learn of a change when their library next reads
- * the catalogue (LIBRARY_SYNC_INTERVAL_MS); the process that took the request or the decision
- * reads it at once, so the photo is hidden (or back) in its pages before it answers.
+ * Takedown requests (docs/contract.md, "Takedown requests"): an attendee asks for a photo to
+ * come down; the owner decides. The photo's catalogue row is marked hidden in the request's or
+ * decision's own transaction, and the library's views leave hidden rows out, so a hidden photo
+ * leaves everything that reads the library. With OPERATOR_EMAIL set the photographer's notice
+ * is stored in the same transaction, so nothing asked goes unheard. This process re-reads the
+ * catalogue at once, so the photo is hidden in its pages before it answers; others sharing
+ * a PostgreSQL record catch up at LIBRARY_SYNC_INTERVAL_MS.
  */
-
 import type { Actor } from '../../domain/order.js';
 import { takedownReasonWords } from '../../domain/takedowns.js';
 import type { Logger } from '../../lib/logger.js';

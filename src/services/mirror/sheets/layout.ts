@@ -1,21 +1,9 @@
 /**
  * The Orders tab's columns (docs/google-sheets.md, docs/mirror.md): which column holds what,
- * and where each one is in a sheet. The columns, their standard letters and which a hand edit
- * reaches the record from are the order's field table's (src/domain/order-fields.ts).
- *
- * Columns A–U are the operators'; V–Z hold the rest of the record so a row round-trips
- * exactly; AA–AB show the booth's fulfilment (docs/contract.md, "Fulfilment"): a pickup
- * order's `pickupStatus` and how many of its lines to print are printed (`printed`, e.g.
- * `2/3`; digital downloads are not counted); AC–AE are selling's (docs/contract.md,
- * "Selling"): the coupon used, the discount (money text, as L–N) and the online checkout
- * (JSON, empty when paid at the booth). New columns only ever go after the last one: A–U
- * never move. Columns are found by their header text (case, spaces and punctuation ignored),
- * so an operator may move columns around or add their own; missing ones are added at the end
- * of the header row.
- *
- * A row's cells are written by row-cells.ts and read back by row-read.ts.
+ * and where each one is in a sheet; the columns themselves are src/domain/order-fields.ts's.
+ * Columns are found by their header text (case, spaces and punctuation ignored), so an
+ * operator may move columns or add their own; missing ones are added at the end.
  */
-
 import {
   type ColumnKey,
   type EditableColumn,
