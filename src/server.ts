@@ -50,9 +50,8 @@ async function main(): Promise<void> {
     // A generated admin token is shown on the terminal, and only there (never in a log).
     app = await buildApp(config, loggerOptions(config.LOG_LEVEL), {
       terminal: process.stdout.isTTY ? process.stdout : undefined,
-      // A service may take long to start and still be well: the store's migrations on a large
-      // file, a big library's first catalogue read on a busy laptop. Fastify's 10 s default
-      // stopped such starts; two minutes still ends one that really hangs.
+      // A slow start may be well (migrations on a large file, a big library's first read);
+      // two minutes still ends one that really hangs.
       pluginTimeout: 120_000,
     });
   } catch (err) {
@@ -78,7 +77,6 @@ async function main(): Promise<void> {
   try {
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (err) {
-    // Boot errors surface here (plugins start in listen → ready).
     const cause = (err as { cause?: unknown }).cause;
     exitOnConfigError(err);
     exitOnConfigError(cause);
