@@ -1,8 +1,4 @@
-/**
- * The only file that listens. Picks the logger (pretty on a TTY, JSON otherwise),
- * starts the app, and closes gracefully on SIGTERM/SIGINT: stop accepting, let
- * in-flight requests finish, flush queued work, close the store.
- */
+/** The only file that listens: picks the logger, starts the app, closes gracefully on SIGTERM/SIGINT. */
 import { networkInterfaces } from 'node:os';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyServerOptions } from 'fastify';
