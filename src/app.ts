@@ -1,11 +1,7 @@
 /**
  * The application as a Fastify plugin. Tests import `buildApp`; `server.ts` alone listens.
- *
- * Registration order is the architecture, one list per layer:
- *   1. infrastructure  (plugins/index.ts: config, errors, HTTP conventions, OpenAPI, readiness, web)
- *   2. services        (services/index.ts: each decorates the instance with one narrow interface
- *                       and declares the plugins it needs; the store first, so it closes last)
- *   3. routes          (routes/index.ts: depend on the interfaces only, never on sharp, nodemailer, ...)
+ * Registration order is the architecture: infrastructure, services, routes (docs/architecture.md,
+ * "Wiring").
  */
 import type { Server } from 'node:http';
 import Fastify, {
@@ -32,13 +28,12 @@ import { SERVICES, type ServiceOptions } from './services/index.js';
 
 type AppOptions = ServiceOptions & {
   config: Config;
-  /** Fastify's limit on one plugin's start, in ms (0: none; Fastify's default 10 s when unset). Tests pass 0: on a loaded machine a slow start is not a hung plugin. */
+  /** Fastify's limit on one plugin's start, in ms (0: none). Tests pass 0: on a loaded machine a slow start is not a hung plugin. */
   pluginTimeout?: number | undefined;
 };
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Fast paths tried before the router (lib/front-door.ts). */
     frontDoor: FrontDoor;
   }
 }
@@ -46,7 +41,6 @@ declare module 'fastify' {
 const BODY_LIMIT_BYTES = 64 * 1024;
 const REQUEST_ID_HEADER = 'x-request-id';
 
-/** Fastify's constructor options: what must be fixed before any plugin runs. */
 function serverOptions(
   config: Config,
   logger: FastifyServerOptions['logger'],
@@ -66,22 +60,18 @@ function serverOptions(
     return503OnClosing: true,
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId,
-    // Fast paths (cached gallery pages) answer before the router; the rest is Fastify's.
     serverFactory: frontDoor.serverFactory as FastifyHttpOptions<Server>['serverFactory'],
     childLoggerFactory: requestLoggerFactory,
     // plugins/http-conventions.ts logs one line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
-    // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval
-    // (30 s by default), so a slowloris client would hold its socket for 30 s whatever the
-    // timeouts say; checking every second makes them mean what they say.
+    // Node checks the timeouts only this often (30 s by default), so a slowloris client would
+    // hold its socket that long whatever they say.
     http: { connectionsCheckingInterval: 1_000 },
-    // Requests the HTTP parser refuses (malformed, headers too large, too slow) get the
-    // error body (docs/contract.md, "Hosts and formats") too.
+    // Requests the HTTP parser refuses get the error body too (docs/contract.md, "Hosts and formats").
     clientErrorHandler,
-    // Fastify's default builds an Error with a stack for every refused body; the handler only
-    // reads `validation` from it, so the stack is skipped (see AppError).
+    // The handler reads only `validation` from this Error, so its stack is not built.
     schemaErrorFormatter: (errors, dataVar) => {
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
@@ -91,9 +81,8 @@ function serverOptions(
         Error.stackTraceLimit = limit;
       }
     },
-    // Malformed percent-encoding (`/event/%E0%A4%A`) is refused by the router before any hook
-    // or error handler runs; answer it with the error body (docs/contract.md, "Hosts and formats"),
-    // CORS and the security headers, not Fastify's own body.
+    // Malformed percent-encoding is refused by the router before any hook or error handler
+    // runs; answer it with the error body, CORS and the security headers, not Fastify's body.
     frameworkErrors: (error, request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
       for (const [name, value] of security) reply.header(name, value);
@@ -117,17 +106,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
-  // 1. infrastructure (plugins/index.ts)
   await fastify.register(configPlugin, { config: opts.config });
   for (const plugin of INFRASTRUCTURE) await fastify.register(plugin);
-  // 2. services (services/index.ts): each names the plugins it needs, and Fastify checks them
   for (const plugin of SERVICES) await fastify.register(plugin, { terminal: opts.terminal });
-  // 3. routes (routes/index.ts), named as Fastify would name them by their function's name,
-  // after a search of require.cache (0.3 ms each, at every start) that it skips for a named one
+  // Named up front, Fastify skips its search of require.cache for each route plugin's name.
   for (const plugin of ROUTES) await fastify.register(Object.assign(plugin, { [DISPLAY_NAME]: plugin.name }));
 }
 
-/** A ready-to-use instance with the app registered (not listening). */
 export async function buildApp(
   config: Config,
   logger: FastifyServerOptions['logger'] = false,
@@ -152,12 +137,10 @@ export async function buildApp(
     frontDoor.shut();
     done();
   });
-  // Slow clients (slowloris) are cut off: all headers within 10 s, the whole request
-  // within REQUEST_TIMEOUT_MS (set through Fastify's requestTimeout above). Node wants the
-  // headers timeout no longer than the request timeout (else it applies it to the body too).
+  // Slowloris: all headers within 10 s. Node wants this no longer than the request timeout
+  // (else it applies it to the body too).
   fastify.server.headersTimeout = Math.min(10_000, config.REQUEST_TIMEOUT_MS);
-  // Connections over the cap are closed at once, so that idle ones can't use up the file
-  // descriptors everything else needs (lib/descriptors.ts).
+  // Idle connections must not use up the file descriptors everything else needs (lib/descriptors.ts).
   const cap = connectionCap(config, descriptorLimit());
   if (cap.max !== undefined) fastify.server.maxConnections = cap.max;
   fastify.log.info(

@@ -1,8 +1,4 @@
-/**
- * The only file that listens. Picks the logger (pretty on a TTY, JSON otherwise),
- * starts the app, and closes gracefully on SIGTERM/SIGINT: stop accepting, let
- * in-flight requests finish, flush queued work, close the store.
- */
+/** The only file that listens: picks the logger, starts the app, closes gracefully on SIGTERM/SIGINT. */
 import { networkInterfaces } from 'node:os';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyServerOptions } from 'fastify';
@@ -50,9 +46,8 @@ async function main(): Promise<void> {
     // A generated admin token is shown on the terminal, and only there (never in a log).
     app = await buildApp(config, loggerOptions(config.LOG_LEVEL), {
       terminal: process.stdout.isTTY ? process.stdout : undefined,
-      // A service may take long to start and still be well: the store's migrations on a large
-      // file, a big library's first catalogue read on a busy laptop. Fastify's 10 s default
-      // stopped such starts; two minutes still ends one that really hangs.
+      // A slow start may be well (migrations on a large file, a big library's first read);
+      // two minutes still ends one that really hangs.
       pluginTimeout: 120_000,
     });
   } catch (err) {
@@ -78,7 +73,6 @@ async function main(): Promise<void> {
   try {
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (err) {
-    // Boot errors surface here (plugins start in listen → ready).
     const cause = (err as { cause?: unknown }).cause;
     exitOnConfigError(err);
     exitOnConfigError(cause);

@@ -1,14 +1,10 @@
 /**
  * `npm run thumbnails [-- --event CODE] [--kind thumbnail|tile|preview] [--concurrency N]`
  *
- * Pre-generates the thumbnails, the grid's tiles and watermarked previews of every photo (or of one event)
- * into the disk cache the server reads (DATA_DIR/cache/images), so the first visitors of
- * a fresh event do not wait for renders. Uses the same photo library index and image
- * service as the server, with the same configuration (environment variables), and, like
- * the server, draws the demo library first when DEMO_LIBRARY=auto and PHOTOS_DIR is empty.
- * Images already cached are skipped; the job can be stopped and run again at any time,
- * also while the server runs. Exit code: 0 done, 1 some images failed, 2 bad usage,
- * 78 bad configuration.
+ * Fills the server's image disk cache ahead of time, so a fresh event's first visitors don't
+ * wait for renders. Same library, image service and configuration as the server; cached
+ * images are skipped, so it can be stopped and rerun, also while the server runs.
+ * Exit code: 0 done, 1 some images failed, 2 bad usage, 78 bad configuration.
  */
 
 import os from 'node:os';
@@ -26,12 +22,7 @@ import { type ImageFormat, type ImageKind, PRERENDERED_TILES, tileKind } from '.
 import { storeOptions } from '../services/store/plugin.js';
 import { openStore } from '../services/store/store.js';
 
-/**
- * What a full rebuild makes for each photo (`--kind` picks one line): what a gallery visit asks
- * for first. The thumbnail in JPEG and in WebP, the grid's tiles at the widths phones and
- * desktops ask for (WebP, what browsers take), and the JPEG preview (WebP previews, the other
- * tiles and 2x thumbnails are rendered when first asked for).
- */
+/** What a gallery visit asks for first, per photo (`--kind` picks one line); the rest render on demand. */
 const REBUILT: Readonly<Record<'thumbnail' | 'tile' | 'preview', readonly { kind: ImageKind; format: ImageFormat }[]>> =
   {
     thumbnail: [
@@ -49,7 +40,6 @@ import type { Photo } from '../services/photos/types.js';
 
 export type PregenerateOptions = {
   config: Config;
-  /** Only this event (its code). */
   event?: string;
   /** Only these kinds (default all). */
   kinds?: readonly (keyof typeof REBUILT)[];
@@ -65,9 +55,8 @@ export type PregenerateOptions = {
 export type PregenerateSummary = {
   events: number;
   photos: number;
-  /** Images rendered and written now. */
+  /** Rendered now (`skipped`: cached already). */
   done: number;
-  /** Images that were cached already. */
   skipped: number;
   failed: number;
   failures: { event: string; photo: string; kind: ImageKind; error: string }[];
@@ -78,7 +67,6 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-/** Indexes the library and makes sure every image is in the disk cache. */
 export async function pregenerate(opts: PregenerateOptions): Promise<PregenerateSummary> {
   const started = Date.now();
   const { config, log } = opts;
@@ -102,7 +90,6 @@ export async function pregenerate(opts: PregenerateOptions): Promise<Pregenerate
     log,
   });
   try {
-    // The same library the server would show on its first start.
     if (config.DEMO_LIBRARY === 'auto') {
       await ensureDemoLibrary({ photosDir: config.photosDir, dataDir: config.dataDir, log });
     }

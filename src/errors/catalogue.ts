@@ -1,7 +1,6 @@
 /**
- * The one catalogue of error codes (docs/contract.md, "Hosts and formats"). Services throw `AppError`s built from it;
- * `errors/handler.ts` turns them (and Fastify's own errors) into
- * `{ error, code, details }` bodies. A code is never reused for another meaning.
+ * The one catalogue of error codes (docs/contract.md, "Hosts and formats"); services throw
+ * `AppError`s built from it. A code is never reused for another meaning.
  */
 export const errorCatalogue = {
   VALIDATION_FAILED: { status: 400, message: 'The request is not valid' },
@@ -98,7 +97,6 @@ export class AppError extends Error {
   }
 }
 
-/** Shorthand: `throw appError('ORDER_NOT_FOUND', { details: id })`. */
 export function appError(code: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]): AppError {
   return new AppError(code, opts);
 }

@@ -1,7 +1,6 @@
 /**
- * The one error handler: every error, whoever threw it, leaves as an error body (docs/contract.md, "Hosts and formats").
- * 4xx are the client's business and logged at info; 5xx are logged with the error and
- * their message is replaced, so no internal detail or stack trace ever reaches a client.
+ * The one error handler: every error leaves as an error body (docs/contract.md, "Hosts and
+ * formats"). A 5xx's message is replaced, so no internal detail or stack reaches a client.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -35,7 +34,6 @@ const statusCodes: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
-/** Turns anything thrown into an AppError; unknown errors become INTERNAL. */
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
@@ -79,10 +77,8 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
 }
 
 /**
- * Requests Node's HTTP parser refuses before Fastify sees them (a malformed request line or
- * header, headers over the size limit, a client too slow to send its request: slowloris)
- * get the error body (docs/contract.md, "Hosts and formats") and CORS too, instead of Fastify's own `{ error, message, statusCode }`.
- * Passed as Fastify's `clientErrorHandler`; `this` is the Fastify instance.
+ * Requests Node's HTTP parser refuses before Fastify sees them (malformed, headers too large,
+ * slowloris) get the error body and CORS too. Fastify's `clientErrorHandler`; `this` is the instance.
  */
 export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
   // A reset connection has nobody to answer.
@@ -123,9 +119,8 @@ function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply
   } else if (appErr.code === 'INTERNAL' || appErr.cause !== undefined) {
     request.log.error({ err: appErr.cause ?? appErr, code: appErr.code }, 'request failed');
   } else {
-    // A 503 a service chose to answer (the library still being indexed, the render queue
-    // full), with nothing underneath: a state worth a warning, not a fault with a stack,
-    // or a first start would log one error per visitor while it indexes.
+    // A 503 a service chose (still indexing, render queue full) is a state, not a fault:
+    // else a first start would log one error per visitor while it indexes.
     request.log.warn({ code: appErr.code, details: appErr.details }, appErr.message);
   }
   return sendError(reply, appErr);

@@ -1,8 +1,7 @@
 /**
- * DATA_DIR made private at start, before any service writes to it (lib/data-dir.ts;
- * docs/contract.md, "Hardening"). Registered first among the infrastructure, so that it runs
- * before the store opens its database. What had to be narrowed, and what could not be, is
- * logged: a DATA_DIR left readable by an earlier version is worth knowing about.
+ * DATA_DIR made private at start, before the store opens its database (lib/data-dir.ts;
+ * docs/contract.md, "Hardening"). What had to be narrowed is logged: a DATA_DIR left
+ * readable is worth knowing about.
  */
 import fp from 'fastify-plugin';
 import { makeDataDirPrivate, type PrivateDirReport } from '../lib/data-dir.js';

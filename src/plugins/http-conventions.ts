@@ -1,8 +1,6 @@
 /**
- * The cross-cutting HTTP rules (docs/contract.md, "Hosts and formats"): CORS on every response (errors and 404s
- * included), `Cache-Control: no-cache` on JSON data unless a route chose otherwise,
- * the request id echoed back, and JSON as the only accepted request body type. Every
- * response also carries the security headers (docs/contract.md, "Hardening").
+ * The cross-cutting HTTP rules (docs/contract.md, "Hosts and formats" and "Hardening"): CORS,
+ * `Cache-Control`, the request id, JSON-only bodies, the security headers.
  */
 import cors from '@fastify/cors';
 import type { onResponseHookHandler } from 'fastify';
@@ -47,10 +45,9 @@ export default fp(
       done(null, payload);
     });
 
-    // One log line per request instead of Fastify's two (disableRequestLogging in app.ts):
-    // reads at debug, changes at info. Failures are logged by the error handler (4xx at info,
-    // 5xx at error), so at info a read route has nothing to add and gets no hook: the gallery's
-    // pages don't pay for one. The hook is attached per route, where it can write something.
+    // One log line per request: reads at debug, changes at info; the error handler logs
+    // failures. Attached per route only where it can write something, so at info the
+    // gallery's pages don't pay for a hook.
     const level = fastify.log.level;
     const readsLogged = readsAreLogged(level);
     const changesLogged = readsLogged || level === 'info';

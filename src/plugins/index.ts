@@ -1,8 +1,4 @@
-/**
- * The infrastructure, in the order the app registers it (src/app.ts, layer 1), after the
- * configuration: HTTP conventions, errors, OpenAPI, readiness and the browser app. Each is a
- * named plugin; those that need another say so in `dependencies` (Fastify checks them).
- */
+/** The infrastructure, in the order the app registers it after the configuration (docs/architecture.md, "Wiring"). */
 import type { FastifyPluginAsync } from 'fastify';
 import errorHandler from '../errors/handler.js';
 import dataDir from './data-dir.js';

@@ -24,10 +24,8 @@ const openapiInfo = {
 };
 
 /**
- * The servers "Try it out" on `/docs` calls: both hosts (docs/contract.md, "Hosts and formats")
- * at `PUBLIC_BASE_URL` when it is set, else at `/`, a URL relative to wherever the document
- * was fetched from, so the page works on any host and port. The checked-in document is made
- * without `PUBLIC_BASE_URL`, so it says `/`.
+ * The servers "Try it out" calls: `PUBLIC_BASE_URL` when set, else `/`, relative to wherever
+ * the document was fetched from, so the page works on any host and port.
  */
 function openapiServers(publicBaseUrl: string | undefined) {
   const base = publicBaseUrl?.replace(/\/+$/, '') || '/';
@@ -43,11 +41,9 @@ function openapiServers(publicBaseUrl: string | undefined) {
 }
 
 /**
- * The Content-Security-Policy of the `/docs` page, from Swagger UI's own (which allows its
- * inline scripts and styles by hash): "Try it out" may call this origin and `PUBLIC_BASE_URL`'s
- * (`connect-src`); no framing (`frame-ancestors 'none'`); no `upgrade-insecure-requests`, which
- * would turn the page's calls on a plain-http booth network into https ones that fail; nothing
- * from another host (no validator badge from validator.swagger.io, no `https:` wildcard).
+ * The `/docs` page's Content-Security-Policy, from Swagger UI's own. No
+ * `upgrade-insecure-requests`: it would turn calls on a plain-http booth network into https
+ * ones that fail; nothing from another host (no validator badge).
  */
 function docsContentSecurityPolicy(publicBaseUrl: string | undefined): (header: string) => string {
   const origin = publicBaseUrl ? new URL(publicBaseUrl).origin : '';
@@ -108,9 +104,6 @@ export default fp(
       routePrefix: '/docs',
       uiConfig: { docExpansion: 'list', deepLinking: true },
       staticCSP: true,
-      // Its frame-ancestors 'none' keeps /docs out of other sites' frames like the app's own
-      // pages (docs/contract.md, "Hardening"); nosniff comes with every response
-      // (lib/security-headers.ts).
       transformStaticCSP: csp,
     });
   },

@@ -1,7 +1,4 @@
-/**
- * A registry of readiness checks behind `GET /readyz`. Services add theirs
- * (`fastify.readiness.add('store', check)`); the route runs them all.
- */
+/** A registry of readiness checks behind `GET /readyz`; services add theirs. */
 import fp from 'fastify-plugin';
 
 type ReadinessResult = { ok: boolean; details?: Record<string, unknown> };

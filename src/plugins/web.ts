@@ -1,26 +1,9 @@
 /**
- * The browser app (web/, built into dist/web by `npm run build`), served by this process:
- *
- * - Hashed assets (`/assets/*`) with `@fastify/static`, pre-compressed (`.br`/`.gz` written at
- *   build time) and cached for a year; `sw.js` and the icon revalidated (`no-cache`).
- * - The app's pages answer with index.html: `/`, `/favorites`, `/checkout`, `/order` (find an
- *   order), `/order/<n>`
- *   (the receipt's feedback link is `/?feedback=<n>`), `/admin...`.
- * - The gallery pages live at the gallery API's own paths (`/event`, `/event/<code>`,
- *   `/event/<code>/<day>/<session>`): a browser navigation (`Accept` preferring `text/html`)
- *   gets index.html, a fetch (JSON or no `Accept`) gets JSON, and both carry `Vary: Accept`.
- *   So the address bar always shows a real gallery URL, which is also the `Referer` the
- *   order API reads. The check is a route-level hook on those routes only (added from
- *   `onRoute`), two `indexOf`s on the header: the JSON hot path keeps its speed. A plugin
- *   that knows a page's data may answer its navigations with more in the HTML
- *   (`appPages.add`: the gallery puts its first page there, routes/gallery/page-document.ts; a
- *   photo's link carries its Open Graph tags for any client not asking for JSON, photo-link.ts).
- * - Any other unknown GET path that a browser navigates to gets index.html with 404 (the app
- *   shows "page not found"); API paths and non-HTML requests keep the JSON 404.
- *
- * Nothing is loaded from another host (the booth may be offline), and index.html carries a
- * Content-Security-Policy that says so. Without a build (a bare `tsx src/server.ts`), pages
- * answer a short HTML note explaining how to build the app; the API is unaffected.
+ * Serves the browser app (dist/web): hashed assets, the app's pages, and index.html for a
+ * browser navigating to a gallery path (docs/contract.md, "Gallery": browsers and JSON share
+ * the gallery's paths). The check is a route-level hook on the gallery routes only, so the JSON
+ * hot path pays two `indexOf`s. Nothing loads from another host (the booth may be offline),
+ * and the Content-Security-Policy says so. Without a build, pages answer a note on building it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,10 +21,7 @@ export type AppDocument = {
   send(reply: FastifyReply, status?: number, head?: string): FastifyReply;
 };
 
-/**
- * Answers a request for a gallery path with the app's document (and more); false leaves it to
- * the next answer, then to the plain index.html (a navigation) or the gallery's JSON (any other).
- */
+/** Answers a gallery path with the app's document (and more); false passes to the next answer. */
 export type NavigationAnswer = (
   request: FastifyRequest,
   reply: FastifyReply,
@@ -49,18 +29,13 @@ export type NavigationAnswer = (
 ) => boolean | Promise<boolean>;
 
 /**
- * A gallery path whose page is more than index.html, and which requests it answers:
- * `navigations`, a browser asking for HTML (the gallery puts its first page in it,
- * routes/gallery/page-document.ts); `all-but-json`, any client that does not ask for JSON, as
- * link-preview fetchers send `Accept: *\/*` or none (a photo's Open Graph tags,
- * routes/gallery/photo-link.ts). The `all-but-json` pages are asked first, then the others,
- * each in the order added.
+ * A gallery page that is more than index.html. `all-but-json` also answers clients that don't
+ * ask for JSON, as link-preview fetchers send `Accept: *\/*` or none (routes/gallery/photo-link.ts).
  */
 export type AppPage = { requests: 'navigations' | 'all-but-json'; answer: NavigationAnswer };
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The gallery paths whose pages carry more (plugins/web.ts). */
     appPages: { add(page: AppPage): void };
   }
 }
@@ -79,7 +54,6 @@ export function prefersHtml(accept: string | undefined): boolean {
   return json === -1 || html < json;
 }
 
-/** The gallery routes whose path the app's pages share. */
 const GALLERY_ROUTE = /^\/event(\/|$)/;
 
 /** Hosts a hosted CAPTCHA widget loads from; ALTCHA (the default) needs none. */
@@ -121,12 +95,10 @@ For development, <code>npm run dev:web</code> serves it with hot reload.</p>
 </body></html>
 `;
 
-/** Asked for JSON explicitly (the app's own fetches), rather than a page. */
 function wantsJson(accept: string | undefined): boolean {
   return (accept?.includes('application/json') ?? false) && !prefersHtml(accept);
 }
 
-/** Paths of the app's own pages (the gallery's are negotiated on the gallery routes). */
 const APP_PAGES = [
   '/',
   '/favorites',
@@ -181,13 +153,11 @@ export default fp(
       },
     });
 
-    // Gallery routes: HTML for a navigation, JSON otherwise. Registered before the gallery
-    // routes (app.ts), so every one of them gets the hook.
+    // Registered before the gallery routes (app.ts), so every one of them gets the hook.
     const negotiate: onRequestAsyncHookHandler = async (request, reply) => {
       reply.header('vary', 'Accept');
       const accept = request.headers.accept;
       const navigation = prefersHtml(accept);
-      // The JSON path: two `indexOf`s unless a page answers other clients too.
       if (!navigation && (pagesForAll === 0 || wantsJson(accept))) return;
       for (const page of pages) {
         if (page.requests === 'navigations' && !(navigation && built)) continue;
@@ -228,8 +198,7 @@ export default fp(
         app.get(url, hidden, async (_request, reply) => sendPage(reply));
       }
 
-      // The SPA fallback: a browser navigating to a path nobody serves gets the app (status 404);
-      // everything else, API paths first, gets the usual JSON 404.
+      // A browser navigating to a path nobody serves gets the app with 404; the rest, JSON 404.
       app.get('/*', hidden, async (request: FastifyRequest, reply: FastifyReply) => {
         const url = request.url;
         if (url.startsWith('/api/') || url === '/api' || !prefersHtml(request.headers.accept)) {

@@ -1,8 +1,6 @@
 /**
- * The route areas, in the order the app registers them (src/app.ts, layer 3). Each depends on
- * the services' interfaces only (and on src/routes/common, never on each other: test/routes/imports.test.ts). The order
- * matters only where paths meet: the browser app's pages (plugins/web.ts, registered before
- * these) come before the gallery's.
+ * The route areas, in the order the app registers them. Each depends on the services'
+ * interfaces and src/routes/common only, never on each other (test/routes/imports.test.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,16 +1,8 @@
 /**
  * The customer fields, defined once for every body that takes them: both order submissions
- * (variants A and B) and the admin's order edits (`PUT /api/orders/{id}`).
- *
- * Limits (docs/contract.md, "Orders"): name 1–100 characters; email RFC-valid (the common dot-atom form), at
- * most 254 characters, local part ≤ 64; phone 7–20 digits written with digits, spaces and
- * `+ ( ) - .`; street ≤ 200, city ≤ 100, state ≤ 50, ZIP ≤ 20. Lengths count characters
- * (code points), not UTF-16 units. Whether a state and ZIP exist and match is the address
- * check's to say (400 ADDRESS_INVALID), for new orders and edits alike.
- *
- * Every field is one line of text (services/orders/text.ts): a line break (CR, LF, NEL,
- * U+2028, U+2029) is refused, never joined; other control characters and bidi overrides are
- * removed, a tab becomes a space; lone surrogates are refused; surrounding spaces are trimmed.
+ * and the admin's order edits. Limits: docs/contract.md, "Orders"; lengths count code points.
+ * Every field is one line of text (services/orders/text.ts). Whether a state and ZIP exist
+ * is the address check's to say.
  */
 import { z } from 'zod';
 import { charLength, hasLineBreak, isWellFormed, phoneProblem, stripControls } from '../services/orders/text.js';
@@ -42,7 +34,6 @@ export const CustomerEmail = z
   .meta({ maxLength: 254, format: 'email' })
   .describe('Email address (at most 254 characters); receipts and the confirmation link go here');
 
-/** A phone number, or '' for none. */
 export const Phone = z
   .string()
   .max(64)

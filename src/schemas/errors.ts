@@ -1,6 +1,6 @@
 /**
- * The error body (docs/contract.md, "Hosts and formats") as a zod schema, and `errorResponses()`, which every route
- * uses to declare the errors it can answer with (so they reach the OpenAPI document).
+ * The error body (docs/contract.md, "Hosts and formats") as a zod schema, and
+ * `errorResponses()`, with which every route declares its errors for the OpenAPI document.
  */
 import { z } from 'zod';
 import { type ErrorCode, errorCatalogue } from '../errors/catalogue.js';
@@ -13,11 +13,7 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error' });
 
-/**
- * Response schemas for the given error codes, grouped by HTTP status, with the codes
- * listed in each description. `errorResponses('ORDER_NOT_FOUND', 'UNAUTHORIZED')`.
- * 500 INTERNAL is always included.
- */
+/** Response schemas for these codes, grouped by status; 500 INTERNAL is always included. */
 export function errorResponses(...codes: ErrorCode[]): Record<number, typeof ErrorBody> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...codes, 'INTERNAL' as const]) {

@@ -1,7 +1,6 @@
 /**
- * The Order as the API shows it (docs/contract.md, "Orders" and "Status and shipping"): money as "$12.50" text,
- * items as the semicolon-separated text. Its fields, their names, types and values are the order
- * field table's (src/domain/order-fields.ts, `ORDER_API`); `toApiOrder` is the only place a stored
+ * The Order as the API shows it (docs/contract.md, "Orders"). Its fields are the order field
+ * table's (src/domain/order-fields.ts, `ORDER_API`); `toApiOrder` is the only place a stored
  * OrderRecord becomes a response, and the schema is an allow-list.
  */
 
@@ -24,10 +23,8 @@ export type ViewShape<Only> = {
 };
 
 /**
- * A view of an order declared once: the fields of the table's API column (`ORDER_API`) that
- * `typeOf` gives a type for, in its order under their API names, as a zod object (an allow-list)
- * and as the function that shapes a record into it. A field added there is in the view with no
- * other edit.
+ * A view of an order declared once, from the table's API column: a zod allow-list and the
+ * function that shapes a record into it. A field added to the table needs no other edit.
  */
 export function orderView<Shape extends z.ZodRawShape>(typeOf: (shown: ApiShown) => z.ZodType | undefined) {
   const fields: { name: string; read: (o: OrderRecord) => unknown }[] = [];
@@ -87,7 +84,6 @@ export type PhotoRefs = {
   readonly generation: number;
 };
 
-/** No library (tests of the serialisation alone): every photo unknown. */
 export const NO_PHOTOS: PhotoRefs = { find: () => null, generation: 0 };
 
 const AdminOrderLine = z

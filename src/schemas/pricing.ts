@@ -1,8 +1,7 @@
 /**
- * The server's price breakdown of an order, as `POST /api/quote` answers it and as the
- * `details` of 400 PRICE_MISMATCH carry it (docs/contract.md, "Selling"): money as text
- * such as "$12.50", like Order objects. `toPriceBreakdown` is the only place a PricedOrder
- * becomes text, so the quote and the refusal can never disagree.
+ * The price breakdown `POST /api/quote` answers and 400 PRICE_MISMATCH carries
+ * (docs/contract.md, "Selling"). `toPriceBreakdown` is the only place a PricedOrder becomes
+ * text, so the quote and the refusal can never disagree.
  */
 import { z } from 'zod';
 import { formatItems } from '../domain/items.js';

@@ -1,8 +1,6 @@
 /**
- * A browser's push subscription (`PushSubscription.toJSON()`: `endpoint`, `keys.p256dh`,
- * `keys.auth`), as every route that takes one validates it: order and admin subscriptions
- * (routes/push) and a photo code's (routes/finder). docs/contract.md, "Hardening", says why
- * the endpoint and the key are checked this closely.
+ * A browser's push subscription (`PushSubscription.toJSON()`), as every route that takes one
+ * validates it. docs/contract.md, "Hardening", says why it is checked this closely.
  */
 import { ECDH } from 'node:crypto';
 import { z } from 'zod';
@@ -27,9 +25,8 @@ function isP256Point(v: string): boolean {
 }
 
 /**
- * The push service URL: https. Which hosts and ports are acceptable (443; not an IP address or a local name,
- * unless PUSH_ALLOW_HOSTS names them) is checked by the route against the configuration
- * (services/push/egress.ts), and the address connected to is checked again at send time.
+ * The push service URL: https. Which hosts and ports are acceptable is the configuration's
+ * (services/push/egress.ts), checked by the route and again at send time.
  */
 export const PushEndpoint = z.url({ protocol: /^https$/, message: 'endpoint must be an https URL' }).max(2048);
 

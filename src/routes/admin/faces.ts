@@ -1,7 +1,4 @@
-/**
- * `GET /api/faces/status` (admin): face indexing's progress per event with face search on, for
- * the dashboard (docs/contract.md, "Find me by face"), and whether face search runs at all.
- */
+/** `GET /api/faces/status` (admin): face indexing's progress (docs/contract.md, "Find me by face"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';

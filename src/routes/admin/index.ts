@@ -1,15 +1,8 @@
 /**
- * Order administration (docs/contract.md, "Status and shipping"), every route behind the admin token:
- * the pending / completed / cancelled lists, the sales summary, one order, `PUT` edits,
- * `update-status` and `update-shipping`.
- *
- * `{id}` and `{orderNumber}` both accept an id or an order number (any case). Static paths
- * (`/api/orders/pending`, `/summary`, and order submission's `/verify`) win over `{id}` in the
- * router.
- *
- * The lists are served as bytes built once per set of records (list-bytes.ts): serialising
- * 10,000 orders takes tens to hundreds of milliseconds, a repeated list an identity check of
- * microseconds (figures: bench/admin.bench.ts).
+ * Order administration (docs/contract.md, "Status and shipping"), every route behind the admin
+ * token. `{id}` and `{orderNumber}` both accept an id or an order number (any case); static
+ * paths (`/api/orders/pending`, `/summary`, `/verify`) win over `{id}` in the router. The
+ * lists are served as cached bytes (list-bytes.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -37,7 +30,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** The finer rules of a status change: which role may move an order to which status. */
 const STATUS_ACTIONS = ['status:paid', 'status:pending', 'status:void', 'status:cancelled'] as const;
 
-/** Errors every admin route can answer with. */
 const ADMIN_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'];
 /** ...and those with a JSON body: too large (64 KiB), or not JSON. */
 const BODY_ERRORS: ErrorCode[] = [...ADMIN_ERRORS, 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];

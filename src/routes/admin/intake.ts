@@ -1,9 +1,4 @@
-/**
- * `GET /api/admin/intake` (admin): the photo intake's state for the dashboard's intake
- * panel (docs/contract.md, "Finding one's photos, and intake"): files not settled yet,
- * photos being inspected (not listed yet), and broken files, which are never listed and
- * stay here until they are replaced or removed.
- */
+/** `GET /api/admin/intake` (admin): the photo intake's state (docs/contract.md, "Finding one's photos, and intake"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';

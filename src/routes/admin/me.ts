@@ -1,8 +1,6 @@
 /**
- * `GET /api/admin/me`: who the caller is (docs/contract.md, "Roles"): the role of the admin token
- * sent, how the order history names it, and what that role may call, taken from the route
- * table the admin-auth plugin keeps. The dashboard shows the role and hides what it can't use,
- * without a copy of the table of its own.
+ * `GET /api/admin/me`: who the caller is and what their role may call (docs/contract.md,
+ * "Roles"), from the admin-auth plugin's route table, so the dashboard keeps no copy of it.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

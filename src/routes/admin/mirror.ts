@@ -1,9 +1,6 @@
 /**
  * `GET /api/admin/mirror` (admin): the spreadsheet mirror's status for the dashboard
- * (docs/contract.md, "System of record and the spreadsheet mirror"; docs/mirror.md): how many
- * orders wait for the sheet, when it last synced, the last error in words, and the lists an
- * operator acts on: conflicts, hand edits refused, unreadable rows, rows removed by hand and
- * rows repeating an order. Depends on `fastify.mirror` only.
+ * (docs/contract.md, "System of record and the spreadsheet mirror"; docs/mirror.md).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

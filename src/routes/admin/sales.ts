@@ -1,15 +1,8 @@
 /**
- * `GET /api/orders/summary/breakdown` (admin): revenue and counts of paid orders by day and by
- * event, so the dashboard's charts no longer download every paid order to draw them; and
- * `GET /api/orders/lines`: the order lines with the photographer of each photo, the one view of
- * single lines a `photographer:` token has (its own only; docs/contract.md, "The photographer's
- * metadata").
- *
- * A route of its own next to `/api/orders/summary` (whose query and response stay as the
- * interface has them); `?eventSlug=` works as on the summary. Paid orders are those of the
- * completed list (status `paid`), read like that list, so the figures agree
- * with `completedCount` and `totalRevenue` of the summary. Which orders and lines the caller
- * sees, and the grouping, are the sales service's (services/sales/sales.ts).
+ * `GET /api/orders/summary/breakdown` (admin): paid orders by day and by event, for the
+ * dashboard's charts; `GET /api/orders/lines`: order lines with each photo's photographer
+ * (docs/contract.md, "The photographer's metadata"). Paid orders are read like the completed
+ * list, so the figures agree with the summary's. Who sees what: services/sales/sales.ts.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { centsToDollars } from '../../domain/money.js';

@@ -1,7 +1,6 @@
 /**
- * Request and response shapes of the admin order routes (docs/contract.md, "Status and shipping"). Bodies are strict
- * objects: a field that is not listed is 400 VALIDATION_FAILED, never silently ignored.
- * The customer fields are those of an order submission (src/schemas/customer.ts).
+ * Shapes of the admin order routes (docs/contract.md, "Status and shipping"). Bodies are
+ * strict: a field not listed is 400, never silently ignored.
  */
 import { z } from 'zod';
 import { FulfillmentType, ORDER_STATUSES, OrderStatus } from '../../domain/order.js';

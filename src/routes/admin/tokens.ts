@@ -1,9 +1,6 @@
 /**
- * Admin tokens made by the owner (docs/contract.md, "Roles"): `POST /api/admin/tokens`
- * `{ role, label }` → 201 `{ id, token, ... }` (the token is in this answer only; the record keeps
- * its SHA-256), `GET /api/admin/tokens` (never a secret), `DELETE /api/admin/tokens/{id}`
- * (revoked at once here, within about a second on every other server). ADMIN_TOKENS keeps
- * working beside them; its entries are listed without their tokens.
+ * Admin tokens made by the owner (docs/contract.md, "Roles"). A token is in its creation's
+ * answer only (the record keeps its SHA-256); nothing else ever shows a secret.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

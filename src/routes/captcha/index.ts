@@ -1,9 +1,7 @@
 /**
- * `GET /api/captcha/challenge`: what the checkout needs to show the CAPTCHA (docs/contract.md, "CAPTCHA").
- * With ALTCHA, a fresh signed challenge in exactly the shape the `altcha` widget 3.x reads
- * (point its `challenge` attribute at this URL); with a hosted provider, which widget to
- * load and its site key; with `off`, just that. The front end can therefore always ask here
- * first and never needs its own copy of the setting.
+ * `GET /api/captcha/challenge` (docs/contract.md, "CAPTCHA"): with ALTCHA, a signed challenge
+ * in the shape the `altcha` widget 3.x reads; else the provider and its site key. The front
+ * end always asks here, so it needs no copy of the setting.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,12 +1,6 @@
-/**
- * `Accept-Encoding` for the routes that send bytes they keep ready in both forms (the admin
- * order list, the gallery pages): one reading of the header for all of them.
- */
+/** `Accept-Encoding` for the routes that keep bytes ready in both forms. */
 
-/**
- * The gzip level for those bytes: level 1 compresses JSON about tenfold (a gallery page, an
- * order list) in a fraction of the time of the default; higher levels gain a few bytes.
- */
+/** Level 1 compresses this JSON about tenfold in a fraction of the default's time. */
 export const GZIP_LEVEL = 1;
 
 /** Whether `Accept-Encoding` admits gzip (`gzip` or `*` without `q=0`). */

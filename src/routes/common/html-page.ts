@@ -1,19 +1,13 @@
 /**
  * The small HTML pages of the confirmation links a person opens from a mail (docs/contract.md,
- * "Notifications"; "Hardening, round 2"): the high-value order's (routes/orders/verify-page.ts)
- * and a photo code's email subscription's (routes/gallery/finder-confirm.ts). A person opened
- * a link, so they get a page, not JSON: the shop's name as a header linking home, a title, the
- * outcome, a way on. The pages load nothing (CSP `default-src 'none'`), post only to this site,
- * and send no Referer onwards (the token is in the URL); the outcome's code is on
- * `<main data-code="...">` for scripts and tests. Every value given is HTML already: callers
- * escape what they put in.
+ * "Notifications"). They load nothing, post only to this site, and send no Referer onwards
+ * (the token is in the URL). Every value given is HTML already: callers escape what they put in.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseMailbox } from '../../adapters/mail.js';
 import { escapeHtml } from '../../lib/escape.js';
 
-/** What a page's form posts. */
 export const FORM = 'application/x-www-form-urlencoded';
 
 /** An OpenAPI response that is one of these pages. */
@@ -45,7 +39,6 @@ export type HtmlPage<Code extends string> = { status: 200 | 403 | 404 | 409 | 41
 
 export const p = (html: string) => `<p>${html}</p>`;
 
-/** A form posting `token` to `action`, with one button. */
 export function tokenForm(action: string, token: string, label: string): string {
   return [
     `<form method="post" action="${action}">`,

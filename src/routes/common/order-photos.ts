@@ -1,8 +1,4 @@
-/**
- * The photo behind each order line in the admin views (docs/contract.md, "Fulfilment"): its
- * id, number, the original's path under PHOTOS_DIR and its thumbnail URL, looked up in the
- * photo library by event and number when the view is made.
- */
+/** The photo behind each order line in the admin views (docs/contract.md, "Fulfilment"). */
 import path from 'node:path';
 import type { AdminPhoto, PhotoRefs } from '../../schemas/order.js';
 import type { PhotoLibrary } from '../../services/photos/types.js';

@@ -1,8 +1,4 @@
-/**
- * How a route names one order: its id or its order number, in a path parameter, and the
- * lookup that turns it into the order or a 404. Shared by the admin, feedback and label
- * routes (docs/contract.md, "Orders": `{id}` and `{orderNumber}` both take either).
- */
+/** How a route names one order: its id or its order number (docs/contract.md, "Orders"). */
 import { z } from 'zod';
 import { AdminOrder } from '../../schemas/order.js';
 

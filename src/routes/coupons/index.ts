@@ -1,8 +1,4 @@
-/**
- * Coupons (admin; docs/contract.md, "Selling"): `POST /api/coupons`, `GET /api/coupons`
- * (with the uses counted so far), `DELETE /api/coupons/{code}`. The store keeps them and
- * counts their uses with the orders (src/services/store/ports/coupons.ts).
- */
+/** Coupons (admin; docs/contract.md, "Selling"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { normalizeCouponCode } from '../../domain/coupons.js';
 import { appError } from '../../errors/catalogue.js';

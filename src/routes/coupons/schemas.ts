@@ -1,7 +1,4 @@
-/**
- * Coupon shapes of the admin API (docs/contract.md, "Selling"). Amounts are numbers of
- * dollars, as in the event configuration; the record keeps cents.
- */
+/** Coupon shapes of the admin API (docs/contract.md, "Selling"): dollars here, cents in the record. */
 import { z } from 'zod';
 import { COUPON_CODE, COUPON_KINDS, type CouponRecord, normalizeCouponCode } from '../../domain/coupons.js';
 import { centsToDollars, dollarsToCents } from '../../domain/money.js';

@@ -1,10 +1,6 @@
 /**
- * `GET /api/downloads/{token}`: a digital file of a paid order, through the signed link
- * given for its line (docs/contract.md, "Selling"). The full-resolution photo, re-encoded
- * without watermark and without metadata other than orientation and copyright, streamed
- * from a rendered file (never whole in memory) as an attachment.
- *
- * HEAD is not offered: a link checker (a mail client's preview) must not spend a download.
+ * `GET /api/downloads/{token}`: a paid digital file (docs/contract.md, "Selling"), streamed,
+ * never whole in memory. No HEAD: a mail client's link checker must not spend a download.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

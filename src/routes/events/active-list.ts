@@ -1,11 +1,7 @@
 /**
- * The body of `GET /api/proxy-events`, serialised once and served as bytes until something
- * it depends on changes: the photo library (`photos.generation`), the admin overrides
- * (`events.generation`), or the clock reaching the next deadline of an event that is open
- * now (its `active` flips then). Nothing has to be invalidated by hand.
- *
- * `events.list()` is still called on every request: it is what refreshes the catalog's view
- * of the overrides (and so its generation); it costs a few object spreads per event.
+ * The body of `GET /api/proxy-events`, serialised once and reused until the library, the
+ * overrides or the next deadline change it. `events.list()` still runs on every request: it is
+ * what refreshes the catalog's view of the overrides (and so its generation).
  */
 import type { EffectiveEvent, EventCatalog } from '../../services/events/catalog.js';
 import type { PhotoLibrary } from '../../services/photos/types.js';

@@ -1,12 +1,4 @@
-/**
- * Event configuration and discovery on the ordering host (docs/contract.md, "Events"):
- * `GET /api/event-config`, `PUT /api/event-config` (admin), `GET /api/proxy-events`,
- * `GET /api/event-prefix`.
- *
- * Everything is read through `fastify.events` (event.json defaults + admin overrides kept in
- * the order store), so a PUT applies at once here, in the gallery and in order submission,
- * and survives restarts.
- */
+/** Event configuration and discovery on the ordering host (docs/contract.md, "Events"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';

@@ -1,7 +1,6 @@
 /**
- * Event configuration shapes (docs/contract.md, "Events"). Prices and the shipping fee are numbers of dollars
- * here, as in event.json and the sales summary (integer cents inside the service); Order
- * objects alone carry money as "$12.50" text.
+ * Event configuration shapes (docs/contract.md, "Events"). Money is in dollars here, as in
+ * event.json (integer cents inside the service).
  */
 import { z } from 'zod';
 import { centsToDollars, dollarsToCents } from '../../domain/money.js';

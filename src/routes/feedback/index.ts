@@ -1,20 +1,9 @@
 /**
- * `POST /api/orders/{orderNumber}/feedback` (docs/contract.md, "Orders"): a customer's comment
- * on an order, appended with a timestamp; earlier feedback is kept.
- *
- * It is public (the receipt links to it), but it needs proof of the order (docs/contract.md,
- * "Hardening, round 2"): the order's email (`email`, compared case-insensitively, in constant
- * time) or admin credentials (staff or owner). An order number alone let anyone post entries
- * that showed as the customer's ("I moved, ship to ..."), use up the order's cap, and tell real
- * order numbers from unknown ones. An unknown order, a wrong email and a missing one are the
- * same 404 ORDER_NOT_FOUND, byte for byte, checked before anything else about the order.
- * What keeps the rest harmless: the route only ever appends (nothing is shown back, nothing
- * earlier is replaced), it is rate limited per client address (guessing an email is a few
- * tries a minute), an order takes at most MAX_FEEDBACK_ENTRIES entries with proof (checked in
- * the append's transaction: 409 FEEDBACK_LIMIT; entries from before round 2 don't count) and
- * MAX_FEEDBACK_CHARS of feedback in all (a spreadsheet cell holds 50,000), and the text is
- * plain: trimmed, line breaks normalised to `\n`, no control characters but tab and newline,
- * no lone surrogates. Mail and the admin UI escape it like any customer text.
+ * `POST /api/orders/{orderNumber}/feedback` (docs/contract.md, "Orders", and "Hardening,
+ * round 2" for the proof of the order it needs). Public, as the receipt links to it, so an
+ * unknown order, a wrong email and a missing one are the same 404, byte for byte, and the
+ * route only ever appends: nothing is shown back or replaced. The cell it grows is capped
+ * (a spreadsheet cell holds 50,000 characters) and the text is plain.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,10 +1,4 @@
-/**
- * `GET /api/labels/batch` (admin): the labels of every paid order of an event that ships and
- * has not shipped yet, oldest first, as one file (docs/contract.md, "Fulfilment"): a PDF
- * with a 6 × 4 in page per label (and, on request, each order's packing slip after its
- * label), or a DOCX with a page per label. Choosing the orders and rendering them is
- * `fastify.labels`' business (services/labels/batch.ts).
- */
+/** `GET /api/labels/batch` (admin): the labels of every order waiting to ship (docs/contract.md, "Fulfilment"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';

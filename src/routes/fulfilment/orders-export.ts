@@ -1,9 +1,6 @@
 /**
- * `GET /api/orders/export.csv` (admin): orders for the books (docs/contract.md, "Fulfilment").
- * The columns and cell texts are the spreadsheet's A–U and its coupon and discount (the Orders
- * tab's header names and the very same values, money as "$12.50"), so an export and the operators' sheet read alike.
- * Oldest first; held orders (waiting for the customer's confirmation) are not orders yet and
- * are left out, as in the admin lists.
+ * `GET /api/orders/export.csv` (admin): orders for the books (docs/contract.md, "Fulfilment"),
+ * in the spreadsheet's columns and cell texts, so an export and the operators' sheet read alike.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,11 +12,7 @@ import { ORDER_COLUMNS } from '../../services/mirror/sheets/layout.js';
 import { toCells } from '../../services/mirror/sheets/row-cells.js';
 import { attachment, BINARY } from './files.js';
 
-/**
- * The spreadsheet's columns A–U (docs/contract.md, "System of record and the spreadsheet
- * mirror"), then the coupon used and the discount given (docs/contract.md, "Selling"), so
- * the books see what was taken off each total.
- */
+/** The spreadsheet's columns A–U, then the coupon and discount: what was taken off each total. */
 const EXPORT_COLUMNS = [
   ...ORDER_COLUMNS.slice(0, ORDER_COLUMNS.indexOf('updatedAt') + 1),
   'couponCode',

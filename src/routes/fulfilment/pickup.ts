@@ -1,9 +1,4 @@
-/**
- * `POST /api/orders/{id}/pickup` (admin): a paid pickup order's booth status, waiting →
- * ready → collected (docs/contract.md, "Fulfilment"). "Ready" queues the customer's mail in
- * the same store transaction and pushes to the order's subscriptions; every change pushes
- * (services/orders/changes.ts).
- */
+/** `POST /api/orders/{id}/pickup` (admin): a pickup order's booth status (docs/contract.md, "Fulfilment"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PICKUP_STATUSES } from '../../domain/order.js';

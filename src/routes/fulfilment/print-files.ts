@@ -1,8 +1,4 @@
-/**
- * `GET /api/orders/{id}/print-files` (admin): one order's print files as a streamed ZIP
- * (docs/contract.md, "Fulfilment"). Picking the lines is `fastify.printing`'s (its print
- * queue), the rendering, the file names and the streaming with backpressure `fastify.prints`'.
- */
+/** `GET /api/orders/{id}/print-files` (admin): one order's print files as a ZIP (docs/contract.md, "Fulfilment"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';

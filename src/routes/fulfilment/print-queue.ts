@@ -1,11 +1,4 @@
-/**
- * The print queue, admin only (docs/contract.md, "Fulfilment"):
- * - `GET /api/print-queue`: the lines of paid orders not yet printed, with copies per size;
- * - `GET /api/print-files`: a batch of them (or the lines named) as a streamed ZIP;
- * - `POST /api/print-queue/printed`: marks lines printed (in each order's history);
- * - sending lines to the booth's printers is printing.ts.
- * Choosing the lines, their files and marking them is `fastify.printing`'s business (services/printing/queue.ts).
- */
+/** The print queue, admin only (docs/contract.md, "Fulfilment"); printing the lines is printing.ts. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';

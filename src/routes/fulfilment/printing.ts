@@ -1,9 +1,4 @@
-/**
- * Printing at the booth (docs/contract.md, "Printing at the booth"), staff:
- * - `GET /api/printers`: each printer of PRINTERS with its state read over IPP, and the jobs in flight;
- * - `POST /api/print-queue/print`: print-queue lines sent to a printer as IPP Print-Jobs.
- * Choosing the lines, sending, following and auto-print are `fastify.printing`'s business.
- */
+/** Printing at the booth (docs/contract.md, "Printing at the booth"), staff. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';

@@ -1,15 +1,9 @@
 /**
- * The gallery's event settings from `fastify.events` (event.json defaults + the admin's
- * overrides from PUT /api/event-config), for pages.ts, which reads them synchronously.
- *
- * `refresh()` runs before each gallery page is answered (`fresh` in index.ts) and keeps a snapshot of
- * the effective settings. It asks the catalog again only when something may have changed:
- * the catalog's generation moved (a PUT in this process bumps it at once), the library
- * changed, or a second has passed (the catalog itself re-reads the store's overrides at most
- * once a second, which is how changes made by another instance arrive). Otherwise it costs
- * three comparisons, so the gallery's hot path stays as it was. When the order store cannot
- * be read, the gallery keeps serving with the last settings it knew: browsing photos never
- * depends on the order store.
+ * A snapshot of the event settings (event.json and the admin's overrides) for pages.ts, which
+ * reads them synchronously. It asks the catalog again only when something may have changed
+ * (its generation, the library, or a second passed: how another instance's changes arrive),
+ * so the hot path pays three comparisons. When the store can't be read the gallery keeps the
+ * last settings it knew: browsing photos never depends on the order store.
  */
 import type { EventCatalog } from '../../services/events/catalog.js';
 import type { PhotoLibrary } from '../../services/photos/types.js';

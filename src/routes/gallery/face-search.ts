@@ -1,12 +1,6 @@
 /**
- * Find me by face (docs/contract.md, "Find me by face"):
- * - `POST /api/events/{eventCode}/face-search`, the body a selfie (JPEG, PNG or WebP, ≤ 8 MB):
- *   the event's public photos showing that face, as gallery photo items, best match first;
- * - `POST /api/events/{eventCode}/takedown`, "this is me" with a selfie instead of a photo:
- *   a takedown request for every photo the selfie finds.
- *
- * The picture is read into memory, handed to the faces service and dropped; it is never
- * written or logged (the request log holds the method, path and status only).
+ * Find me by face, and "this is me" takedowns (docs/contract.md, "Find me by face"). The
+ * selfie is read into memory, handed to the faces service and dropped: never written or logged.
  */
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -2,16 +2,10 @@
  * Performance machinery for `npm run bench -- gallery` (cached gallery pages ≥ 0.7× a bare
  * server sending the same bytes).
  *
- * The gallery pages' fast path (lib/front-door.ts): a plain page request, answered from the
- * page cache before Fastify routes it, with the route's status, headers and bytes.
- *
- * It answers only what the route would answer 200 without any thought: GET, no body, a
- * fetch rather than a browser navigation, a path of one to three plain names, a query of
- * nothing but `page` and `limit` as plain positive integers (the forms validation.ts lets
- * past zod), the library indexed and the event settings fresh, and a page that exists.
- * Everything else (every error, HTML navigations, odd encodings, repeated keys, a trailing
- * slash) is declined and goes through Fastify, so errors and edge cases have one source.
- * test/routes/gallery/fast-path.test.ts compares both paths on the same requests.
+ * A plain page request answered from the page cache before Fastify routes it (lib/front-door.ts),
+ * with the route's status, headers and bytes. Only what the route would answer 200 without
+ * thought; everything else (errors, navigations, odd queries) is declined and goes through
+ * Fastify, so edge cases have one source. test/routes/gallery/fast-path.test.ts compares both.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastPath } from '../../lib/front-door.js';
@@ -64,9 +58,7 @@ export function galleryFastPath(opts: {
   securityHeaders: readonly [string, string][];
 }): FastPath {
   const { pages } = opts;
-  // Raw header pairs (name, value, ...): writeHead takes them as they are, without walking
-  // an object's keys. The same headers the route sends (CORS, Cache-Control, Vary, the
-  // security headers).
+  // Raw header pairs: writeHead takes them without walking an object's keys.
   const constantHeaders = [
     ...opts.securityHeaders.flat(),
     'content-type',
@@ -86,7 +78,6 @@ export function galleryFastPath(opts: {
     const path = q === -1 ? url.slice(PREFIX.length) : url.slice(PREFIX.length, q);
     const req = plainQuery(q === -1 ? '' : url.slice(q + 1));
     if (!req) return undefined;
-    // One to three segments, found with indexOf (no array of parts).
     const s1 = path.indexOf('/');
     const s2 = s1 === -1 ? -1 : path.indexOf('/', s1 + 1);
     if (s2 !== -1 && path.indexOf('/', s2 + 1) !== -1) return undefined;

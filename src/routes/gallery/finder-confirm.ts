@@ -1,14 +1,7 @@
 /**
  * The confirmation link of a photo code's email subscription (docs/contract.md, "Hardening,
- * round 2": double opt-in), the same way as the high-value order's (docs/contract.md,
- * "Notifications"):
- * - `GET /api/finder/confirm-email?token=`: a page saying what confirming means, with a button;
- *   it changes nothing, so a mail scanner that follows the link subscribes nobody;
- * - `POST /api/finder/confirm-email` (the button: a form with `token`): confirms, and answers
- *   the outcome's page. From then on the address hears of new photos of the code.
- * Both answer HTML (routes/common/html-page.ts). The outcome's code is on `<main data-code>`:
- * `AWAITING_CONFIRMATION`, `CONFIRMED`, `ALREADY_CONFIRMED` (200), `VERIFICATION_FAILED` (403:
- * no subscription has that token).
+ * round 2": double opt-in). The GET page only shows a button: a mail scanner that follows the
+ * link subscribes nobody; the button's POST confirms.
  */
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,10 +1,7 @@
 /**
  * `POST /api/finder/{code}/subscribe` (docs/contract.md, "Finding one's photos, and intake"):
- * be told, by push or by email, when new photos join a photo code. The notices themselves
- * are sent by services/finder/arrivals.ts, once per arrival batch. An email address is told
- * nothing until its owner confirms it from the mail that asks (double opt-in,
- * services/finder/subscriptions.ts; the pages: finder-confirm.ts). Checking the code and the
- * subscriber is `fastify.finder.subscribe`'s business (services/finder/finder.ts).
+ * be told by push or email when new photos join a photo code. An email waits for its
+ * confirmation (finder-confirm.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../schemas/errors.js';

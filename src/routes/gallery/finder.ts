@@ -1,9 +1,7 @@
 /**
- * The finder's routes: `POST /api/finder` and the card sheet (finder-issue.ts),
- * subscriptions (finder-subscribe.ts), and here `GET /api/finder/{code}`: the photos a photo code's frames introduced (docs/contract.md,
- * "Finding one's photos, and intake"), as gallery photo items (routes/gallery/photo-item.ts).
- * Rate limited like the order lookup (the same `lookup` group), so codes can't be guessed
- * at speed; the code space (40 bits) does the rest.
+ * The finder's routes, and here `GET /api/finder/{code}`: a photo code's photos
+ * (docs/contract.md, "Finding one's photos, and intake"). Rate limited like the order lookup,
+ * so codes can't be guessed at speed; the code space (40 bits) does the rest.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
@@ -34,9 +32,7 @@ const finderRoutes: FastifyPluginAsyncZod = async (fastify) => {
   await fastify.register(subscribeRoutes);
   const items = photoItemBuilder(fastify.config.publicBaseUrl);
   const { finder, photos: library } = fastify;
-  // Answers as bytes, built once per library generation and code (allow-listed by the zod
-  // schema's parse), like the gallery pages: bench/finder.bench.ts holds p99 ≤ 10 ms with
-  // 50,000 photos and 5,000 codes.
+  // Bytes built once per library generation and code, for `npm run bench -- finder`.
   const answers = new LRUCache<string, Buffer>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (b) => b.length + 64 });
 
   fastify.get(

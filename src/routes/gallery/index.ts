@@ -1,18 +1,10 @@
 /**
- * The gallery host (docs/contract.md, "Gallery"): `GET /event`, `GET /event/{eventCode}`,
- * `GET /event/{eventCode}/{day}` and `GET /event/{eventCode}/{day}/{session}`.
+ * The gallery host (docs/contract.md, "Gallery").
  *
- * Right after a start-up on a large library whose first scan is still running, these
- * routes answer 503 `SERVICE_UNAVAILABLE` with `Retry-After` instead of "not found".
- *
- * Path parameters are only ever looked up in the in-memory index (never joined into a
- * file path), so no `..`, `%2f`, NUL or absolute path can reach the file system: anything
- * that is not exactly an indexed folder name is a 404.
- *
- * Page bodies are served from a cache of serialised bytes (pages.ts). Fastify's schema
- * serialiser is bypassed for them (a Buffer is sent as is): measured on this machine it
- * costs a third of the throughput, and the bytes were already built from the same zod
- * schemas, which stay declared for validation of tests and the OpenAPI document.
+ * Path parameters are only ever looked up in the in-memory index, never joined into a file
+ * path, so no `..`, `%2f` or NUL can reach the file system. Page bodies are cached bytes
+ * built from the same zod schemas (pages.ts), sent as Buffers past Fastify's serialiser
+ * (`npm run bench -- gallery`); the schemas stay declared for tests and OpenAPI.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -43,7 +35,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const COMPRESSION = `Gzipped (\`Content-Encoding: gzip\`) for a client whose \`Accept-Encoding\` allows it, from ${PAGE_GZIP_MIN_BYTES / 1024} KiB; \`Vary: ${PAGE_VARY}\`.`;
 
 const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  // The zod schemas, with a fast path for plainly valid page queries (validation.ts).
   fastify.setValidatorCompiler(galleryValidatorCompiler);
   // Event status (archived, ordering enabled, deadline) with the admin's overrides applied;
   // event.json alone where no event catalog is registered (the gallery on its own).
@@ -53,9 +44,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
       onError: (err) => fastify.log.warn({ err }, 'gallery: event settings unavailable; using the last known'),
     });
   }
-  // Each handler answers through `fresh`: synchronously when the settings snapshot is fresh
-  // (almost always), after refreshing it otherwise. Checked in the handler, not in a hook:
-  // a hook costs more than the check on the hot path.
+  // Checked in the handler, not in a hook: a hook costs more than the check on the hot path.
   const snapshot = settings;
   const fresh = <T>(answer: () => T): T | Promise<T> =>
     snapshot?.needsRefresh() ? snapshot.refresh().then(answer) : answer();
@@ -80,7 +69,6 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
       }),
     );
   }
-  // A browser navigating to a page gets the app with the page's first data in it (page-document.ts).
   if (fastify.hasDecorator('appPages')) {
     fastify.appPages.add({
       requests: 'navigations',

@@ -1,15 +1,8 @@
 /**
- * `GET /event/{eventCode}/live`: server-sent events for an open gallery page
- * (docs/contract.md, "Finding one's photos, and intake"). An event `photos` with
- * `{ totalCount }` at once and whenever the event's photo count changes; a comment every
- * HEARTBEAT_MS keeps proxies and the server's idle timeout from cutting the stream. The
- * page shows "N new photos" and loads them when tapped.
- *
- * Only a client whose `Accept` names `text/event-stream` (an EventSource always does) gets
- * the stream; any other gets the current count once, as JSON, and the response ends (a
- * poll, and what generic HTTP clients and test harnesses can wait for).
- *
- * A day folder named `live` is shadowed by this route (the router prefers the fixed name).
+ * `GET /event/{eventCode}/live`: server-sent events of an event's photo count
+ * (docs/contract.md, "Finding one's photos, and intake"); a client not asking for
+ * `text/event-stream` gets the count once, as JSON. A day folder named `live` is shadowed
+ * by this route (the router prefers the fixed name).
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

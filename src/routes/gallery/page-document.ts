@@ -1,30 +1,11 @@
 /**
- * A browser navigating to a gallery page gets the app's HTML with the page's first data in it
- * (docs/contract.md, "Gallery"). Held to the phone bench's targets (bench/phone-gallery.bench.ts:
- * the first screen of tiles within 2.5 s on a convention's Wi-Fi, 300 ms round trips): without
- * it, the first tile is asked for only after four round trips in a row (HTML, script, page
- * JSON, image); with it, after one (the first screen's tiles are preloaded alongside the
- * script), and the app's script and the images come in parallel.
- *
- * - **Data**: `<meta name="gallery-data" data-url="…" content="…">` holds, for each URL the app
- *   asks for first, the very bytes that URL answers a fetch (pages.ts), escaped for an attribute
- *   with the one escape helper (lib/escape.ts); the app reads them instead of fetching
- *   (web/src/lib/page-data.ts). The event page: its featured row's `?featured=1&limit=12`
- *   (so the row is laid out with the grid, moving nothing, and costs no fetch) and
- *   `/event/{code}?limit=48`; a day or session page: the event's `?limit=1` (its name and
- *   folders) and the folder's `?page=1&limit=48`.
- * - **Preloads**: the first screen's tiles on a phone (twelve: four rows of three, the rows on
- *   a 390×844 screen and the one below), the first row `fetchpriority="high"`, the others
- *   `low` (after the script and the style sheet), with the `imagesrcset` and `imagesizes` the
- *   grid's `<img>` has (web/src/lib/tiles.ts), so the browser fetches each once, at the size it
- *   will show. Measured in the bench: preloading only the first row left the other nine to
- *   wait for the script to run (0.3 s on a loaded phone), and the first screen 0.04-0.2 s later.
- * - **Caching**: the data changes as photos arrive, so the document is `no-cache` with a strong
- *   ETag of its bytes (a 304 when unchanged) and `Vary: Accept, Accept-Encoding`; gzipped for a
- *   client that accepts it. It is built once per change of the pages it carries.
- *
- * Anything unusual (the library still being indexed, an unknown event or folder) gets the
- * plain app, which then asks for the data itself.
+ * Performance machinery for `npm run bench -- phone-gallery` (the first screen of tiles within
+ * 2.5 s on a convention's Wi-Fi). A browser navigating to a gallery page gets the app's HTML
+ * with the page's first data (the very bytes each URL answers a fetch) and preloads of a
+ * phone's first screen of tiles, so the tiles start alongside the script instead of after four
+ * round trips (docs/gallery-internals.md, "The first screen"). The preloads carry the grid's
+ * own `srcset` and `sizes` (web/src/lib/tiles.ts), so each tile is fetched once. Anything
+ * unusual (indexing, an unknown event or folder) gets the plain app.
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -47,7 +28,6 @@ const APP_FEATURED = 12;
 const PRELOADED_TILES = 12;
 /** Of those, the first row's (three columns on a phone) come first. */
 const FIRST_ROW = 3;
-/** One answer the document carries: the URL the app asks for, and what it answers. */
 type Carried = { url: string; bytes: Buffer };
 type Composed = { carried: readonly Buffer[]; body: Buffer; gzipped: Buffer; etag: string };
 
@@ -66,7 +46,7 @@ export function galleryDocument(opts: {
   // Keyed by the last page carried (the photos), checked against every page it was built from.
   const built = new WeakMap<Buffer, Composed>();
 
-  /** What the app will ask for first on this page, or undefined when any of it is not a 200. */
+  /** What the app will ask for first on this page; undefined when any of it is not a 200. */
   function carriedFor(request: FastifyRequest): Carried[] | undefined {
     if (!PAGE_ROUTES.has(request.routeOptions.url ?? '')) return undefined;
     const { eventCode: code, day, session } = request.params as Params;
@@ -134,7 +114,6 @@ function dataTag({ url, bytes }: Carried): string {
   return `<meta name="gallery-data" data-url="${escapeHtml(url)}" content="${escapeHtml(bytes.toString('utf8'))}">`;
 }
 
-/** Preload links for the first tiles of a page of photos (its serialised bytes). */
 function preloads(pageBytes: Buffer): string[] {
   const { photos } = JSON.parse(pageBytes.toString('utf8')) as { photos: PhotoItemT[] };
   return photos.slice(0, PRELOADED_TILES).map((photo, i) => {

@@ -3,17 +3,9 @@
  * server sending the same bytes).
  *
  * Gallery pages built from the in-memory library, and the cache of their serialised bytes.
- *
- * A page only changes when the library changes (`generation`), when event settings change
- * (`settings.generation`, 0 until admins can override event.json through the order store),
- * or when an event's status flips at its deadline (`active`, `closedReason`). Those are all in the cache key,
- * so a cached page is never stale and nothing has to be invalidated by hand. A hit costs
- * a few map lookups: no disk, no serialisation.
- *
- * Bytes are built from the zod schemas (`parse` strips anything not in the allow-list)
- * and JSON.stringify, once per key. A page's gzipped copy is made the first time a client
- * that accepts gzip asks for it, and kept as long as the page is (a tenth of the bytes for a
- * page of 50 photos: their URLs repeat; for phones on a convention's Wi-Fi).
+ * Everything a page depends on is in the cache key, so a cached page is never stale and
+ * nothing is invalidated by hand. Bytes come from the zod allow-lists, once per key; the
+ * gzipped copy is made on first demand and kept with the page.
  */
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
@@ -54,11 +46,7 @@ export type GalleryPages = {
   /** 'event': unknown event; 'folder': unknown day. */
   dayPage(code: string, day: string, req: PageRequest): Buffer | 'event' | 'folder';
   sessionPage(code: string, day: string, session: string, req: PageRequest): Buffer | 'event' | 'folder';
-  /**
-   * What to send for a page's `bytes` to a client with this `Accept-Encoding`: the gzipped
-   * copy (`gzip: true`, for `Content-Encoding: gzip`) when it accepts gzip and the page is
-   * worth compressing, else the bytes. The fast path and the routes both answer with this.
-   */
+  /** The gzipped copy (`gzip: true`) when the client accepts gzip and the page is worth it, else the bytes. */
   encoded(bytes: Buffer, acceptEncoding: string | undefined): { body: Buffer; gzip: boolean };
 };
 
@@ -105,8 +93,7 @@ export function createGalleryPages(opts: {
   }
 
   /**
-   * The cache key: everything a page depends on (a template string: the hot path). Besides the
-   * generations, the status's time-dependent part: `closedReason` (null while active) turns to
+   * Everything a page depends on (a template string: the hot path). `closedReason` turns to
    * `deadline` at the deadline, so the bytes with `active: false` are built then.
    */
   function key(kind: string, status: EventStatus, parts: string, req: PageRequest): string {
@@ -114,10 +101,7 @@ export function createGalleryPages(opts: {
     return req.q === undefined && !req.featured ? base : `${base}${SEP}${req.q ?? ''}${SEP}${req.featured ? 1 : 0}`;
   }
 
-  /**
-   * The photos a search (`q`) and `featured` leave of a folder's list, in gallery order: the
-   * event's index answers, its matches are narrowed to the folder (`within`).
-   */
+  /** The photos `q` and `featured` leave of a folder's list; `within` narrows the event's matches to it. */
   function filtered(
     event: LibraryEvent,
     photos: readonly Photo[],
@@ -257,10 +241,8 @@ export function createGalleryPages(opts: {
 }
 
 /**
- * The page (at `req.limit`) holding the first photo, in listing order, whose camera clock
- * time of day is at or after `req.at` (of day folder `req.day` when given); the last page
- * when there is none. `takenAt` is the camera clock written as if UTC, so its characters
- * 11-16 are the clock's HH:MM.
+ * The page holding the first photo taken at or after `req.at`, else the last page. `takenAt`
+ * is the camera clock written as if UTC, so its characters 11-16 are the clock's HH:MM.
  */
 function pageAtTime(photos: readonly Photo[], req: EventPageRequest): number {
   const at = req.at ?? '00:00';

@@ -1,8 +1,6 @@
 /**
- * The gallery's photo item and folder paths: the one place a library `Photo` becomes the
- * `GalleryPhoto` of the API (absolute image URLs carrying the photo's version) and a folder
- * becomes its URL-encoded gallery path. The gallery pages and the photo lookup
- * (`GET /api/photos/{event}/{photo}`) both build them here, so the two always agree.
+ * The one place a library `Photo` becomes the API's `GalleryPhoto`, and a folder its gallery
+ * path, so the gallery pages and the photo lookup always agree.
  */
 import { isPublicKeyword } from '../../services/photos/metadata.js';
 import type { Photo } from '../../services/photos/types.js';

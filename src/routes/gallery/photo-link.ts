@@ -1,12 +1,7 @@
 /**
- * A photo's own link, `/event/{code}/photo/{number}` (docs/contract.md, "Gallery"): the browser
- * app opens the photo there, and the page the server answers carries Open Graph tags, so a link
- * shared in a chat or a post shows the photo: its title, the watermarked preview as `og:image`
- * (never the original), and absolute URLs from the public address in the business settings.
- * A photo that is unknown or taken down gets the app's page with 404 and no tags.
- *
- * It is a page of the app (src/plugins/web.ts, `appPages`), answered on the gallery's session
- * route whose path it shares; a request that asks for JSON gets the session route's JSON.
+ * A photo's own link, `/event/{code}/photo/{number}` (docs/contract.md, "Gallery"): the app's
+ * page with Open Graph tags, so a shared link shows the photo (the watermarked preview, never
+ * the original). It shares the session route's path (src/plugins/web.ts, `appPages`).
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../../lib/escape.js';

@@ -1,9 +1,4 @@
-/**
- * Finds a photo by id or number and says where the gallery shows it: its folder and, for a
- * page size, its page in the event, its day folder and its session folder. Pure: reads the
- * library's in-memory index only (no disk), so a lookup costs a map hit and three scans of
- * at most the event's photo list.
- */
+/** Finds a photo by id or number and says where the gallery shows it, from the in-memory index alone. */
 import type { Photo, PhotoLibrary } from '../../services/photos/types.js';
 import { galleryPath, type PhotoItemBuilder } from './photo-item.js';
 import type { PhotoLookupT } from './photo-lookup-schemas.js';

@@ -1,8 +1,4 @@
-/**
- * Shapes of `GET /api/photos/{event}/{photo}`: the photo as the gallery pages show it
- * (`GalleryPhoto`), its folder, and where it sits in the event's, the day's and the
- * session's pages for a page size.
- */
+/** Shapes of `GET /api/photos/{event}/{photo}`. */
 import { z } from 'zod';
 import { DEFAULT_LIMIT, MAX_LIMIT, PageQuery, PhotoItem } from './schemas.js';
 

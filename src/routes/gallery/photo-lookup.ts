@@ -1,10 +1,6 @@
 /**
- * `GET /api/photos/{event}/{photo}`: one photo by id or by the number a customer types, with
- * its folder and its page in the event, day and session lists, so the browser app's
- * "Find photo #" can open the right page instead of guessing with a HEAD on the thumbnail.
- *
- * Not under `/event/{code}/...`: any name there could be a day folder's. The item is built by
- * the gallery's own builder (photo-item.ts): same shape and URLs as the pages.
+ * `GET /api/photos/{event}/{photo}`: one photo and its page in each list, for the app's
+ * "Find photo #". Not under `/event/{code}/...`: any name there could be a day folder's.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';

@@ -1,11 +1,6 @@
 /**
- * `POST /api/photos/{event}/{photo}/takedown` (docs/contract.md, "Takedown requests"): anyone may
- * ask for a photo to come down, with a CAPTCHA as for orders (or a staff or owner token; a
- * viewer's is 403), rate limited per client address like feedback. 202 `{ requestId }`. In
- * hide-first mode the photo has left the gallery, the finder and the shop when the answer goes
- * out, unless the client address had HIDES_PER_HOUR photos hidden in the last hour: then the
- * request is kept for the owner's review, hiding nothing (docs/contract.md, "Hardening,
- * round 2"). The owner's own requests are not counted.
+ * `POST /api/photos/{event}/{photo}/takedown` (docs/contract.md, "Takedown requests", and
+ * "Hardening, round 2" for the hiding limit per client address).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -55,9 +50,8 @@ const TakedownAccepted = z
   .meta({ id: 'TakedownAccepted' });
 
 /**
- * Who may ask for a takedown (docs/contract.md, "Hardening, round 2"): a staff or owner token, or
- * else a solved CAPTCHA (the route's access rule refuses a viewer first). Returns the key the
- * address's hiding limit counts the request under: none for the owner, who decides takedowns anyway.
+ * A staff or owner token, or else a solved CAPTCHA. Returns the key the hiding limit counts
+ * the request under: none for the owner, who decides takedowns anyway.
  */
 export async function takedownRequester(
   fastify: FastifyInstance,

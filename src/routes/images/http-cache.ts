@@ -1,11 +1,7 @@
 /**
- * HTTP caching of images: the response headers of every served image, computed once per
- * image (not per request). `If-None-Match` matching is in routes/common/etag.ts.
- *
- * Policy: a URL carrying the photo's current version (`?v=`, as the gallery builds them)
- * names bytes that never change: `public, max-age=31536000, immutable`. Any other URL
- * (no `v`, or a stale one) may change when the original is replaced: `public, max-age=300`,
- * after which the browser revalidates with the ETag and gets a 304 while nothing changed.
+ * The response headers of every served image, computed once per image. A URL carrying the
+ * photo's current version (`?v=`) names bytes that never change: immutable; any other may
+ * change when the original is replaced: five minutes, then revalidated by ETag.
  */
 import { CONTENT_TYPES, type ServedImage } from '../../services/images/types.js';
 

@@ -1,13 +1,8 @@
 /**
- * `GET /api/proxy-image/{event}/{photo}` (thumbnail) and `GET /api/preview/{event}/{photo}`
- * (watermarked preview, the gallery's `fullSize`). Photos are looked up in the library's
- * index by event code and photo id or number, never through a path built from the URL,
- * so no parameter (`..`, `%2e%2e`, `%2f`, NUL, absolute) can reach a file outside
- * PHOTOS_DIR. Originals are never served: every body is a re-encoded JPEG, or WebP for a
- * client whose `Accept` takes it (negotiate.ts).
- *
- * The hot path (an image already in memory) does no I/O and no per-request formatting:
- * the body is a shared Buffer, the headers an object made once per image.
+ * Thumbnails and watermarked previews. Photos are looked up in the library's index, never
+ * through a path built from the URL, so no parameter can reach a file outside PHOTOS_DIR.
+ * Originals are never served. The hot path (an image in memory) does no I/O and no
+ * per-request formatting.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

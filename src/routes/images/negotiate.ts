@@ -1,8 +1,4 @@
-/**
- * Which encoding an image request gets: WebP when the `Accept` header names `image/webp`
- * (every current browser sends it for images), JPEG otherwise. The answer varies with
- * `Accept`, so image responses carry `Vary: Accept` and each encoding is cached apart.
- */
+/** WebP when `Accept` names `image/webp`, JPEG otherwise (so image responses vary with `Accept`). */
 import type { ImageFormat } from '../../services/images/types.js';
 
 export function negotiateFormat(accept: string | undefined): ImageFormat {

@@ -1,11 +1,6 @@
 /**
- * Shipping labels (docs/contract.md, "Labels"), admin only, on four paths:
- * `GET /api/orders/{id}/envelope/png|docx` and `GET /api/envelope/png|docx/{orderId}`.
- * Rendering is `fastify.labels`' business; these routes find the order and send the file as
- * an attachment named `label-<orderNumber>.<ext>`, never cached (it carries an address).
- *
- * Pickup orders get a label too (the recipient box then holds the name alone): photographers
- * use them to mark the bag waiting at the booth.
+ * Shipping labels (docs/contract.md, "Labels"), admin only, never cached (they carry an
+ * address). Pickup orders get one too: it marks the bag waiting at the booth.
  */
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,12 +1,7 @@
 /**
  * The customer's view of an order (`POST /api/orders/lookup`): what the customer needs to
- * follow it, nothing an attacker who guessed a number and an email could use.
- *
- * Shown: order number, event, status, shipping status and tracking number, fulfilment,
- * the items and amounts, created/updated times, whether it waits for email confirmation.
- * Never shown: the id (it would open other doors, e.g. `{id}` paths), the customer's name,
- * email, phone and every part of the address (city and state included: the customer
- * knows them, and the receipt mail has them), feedback, the address check, the channel.
+ * follow it, nothing an attacker who guessed a number and an email could use (never the id,
+ * which opens `{id}` paths, nor any contact or address detail).
  */
 
 import { z } from 'zod';

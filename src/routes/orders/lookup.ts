@@ -1,15 +1,7 @@
 /**
- * `POST /api/orders/lookup` `{ orderNumber, email }`: a customer reads their own order (the
- * confirmation page on another device, or later). `GET /api/orders/{id}` stays admin-only.
- *
- * - POST, so the email address is never in a URL, a proxy's log or the browser history.
- * - A wrong email and an unknown order are the same 404 `ORDER_NOT_FOUND`, with the same
- *   body, so the route can't tell anyone which order numbers exist. The email comparison
- *   takes the same time whatever the address (hashes compared in constant time).
- * - Rate limited per client address (the `lookup` group, `RATE_LIMIT_LOOKUP_PER_MIN`):
- *   guessing the email of a known order number is a few tries a minute at most.
- * - The answer is the `CustomerOrder` allow-list (lookup-schemas.ts), `Cache-Control: no-store`.
- * Finding the order and what its view shows is `fastify.orderIntake.lookup` (services/orders/lookup.ts).
+ * `POST /api/orders/lookup`: a customer reads their own order. POST, so the email is never in
+ * a URL or a log; a wrong email and an unknown order are the same 404, so no one learns which
+ * order numbers exist; rate limited, so guessing an email is a few tries a minute.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../schemas/errors.js';

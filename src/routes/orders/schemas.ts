@@ -1,10 +1,4 @@
-/**
- * Order submission bodies (variants A and B, docs/contract.md, "Orders") and their answers.
- *
- * The customer fields and their limits are src/schemas/customer.ts (shared with the admin's
- * order edits); at most 200 lines. An order that ships needs street, city, state and ZIP;
- * a pickup order may leave them empty. Unknown body fields are ignored.
- */
+/** Order submission bodies (variants A and B, docs/contract.md, "Orders") and their answers. */
 import { z } from 'zod';
 import { MAX_ORDER_LINES, MAX_QUANTITY } from '../../domain/pricing.js';
 import { Crop } from '../../domain/prints.js';

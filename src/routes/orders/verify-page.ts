@@ -1,9 +1,6 @@
 /**
- * The pages of the high-value confirmation link (docs/contract.md, "Notifications"), on the
- * common page (routes/common/html-page.ts). Opening the link shows the order and a button that
- * POSTs the token (a GET never confirms: mail scanners follow links); pressing it confirms.
- * Where the order is known, the page links to its order page and its event's gallery. Every
- * value from an order is escaped.
+ * The pages of the high-value confirmation link (docs/contract.md, "Notifications").
+ * Every value from an order is escaped.
  */
 
 import { formatItemLine } from '../../domain/items.js';

@@ -1,12 +1,6 @@
 /**
- * The confirmation link of a held high-value order (docs/contract.md, "Notifications"):
- * - `GET /api/orders/verify?token=`: a page showing the order and a "Confirm my order" button;
- *   it changes nothing, so a mail scanner or link preview that follows the link confirms
- *   nothing;
- * - `POST /api/orders/verify` (the button: a form with `token`): confirms, and answers the
- *   outcome's page.
- * Both answer HTML (services/orders/confirm.ts has the outcomes, verify-page.ts the pages).
- * A static path, so it wins over the admin routes' `/api/orders/{orderNumber}`.
+ * The confirmation link of a held high-value order (docs/contract.md, "Notifications"). The
+ * GET page only shows a button: a mail scanner that follows the link confirms nothing.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../schemas/errors.js';
@@ -35,7 +29,6 @@ const outcomes = [
 const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orderIntake } = fastify;
   const siteName = siteNameOf(fastify.config.MAIL_FROM);
-  // The page's form posts `token=...`.
   acceptTokenForms(fastify);
 
   const answer = (outcome: ConfirmOutcome, token: string | undefined) => {

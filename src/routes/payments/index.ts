@@ -1,11 +1,6 @@
 /**
- * `POST /api/payments/stripe/webhook` (docs/contract.md, "Selling"): where Stripe delivers
- * payment events. The signature covers the exact bytes Stripe sent, so this route reads
- * its body raw (its own JSON parser, in this plugin's scope only) and hands the bytes to
- * `fastify.payments`, which checks the signature and handles each event id once.
- *
- * 200 for every checked event, handled now or before (Stripe stops retrying on a 2xx);
- * 400 WEBHOOK_SIGNATURE_INVALID for a bad or missing signature; 404 without a provider.
+ * `POST /api/payments/stripe/webhook` (docs/contract.md, "Selling"). The signature covers the
+ * exact bytes Stripe sent, so the body is read raw, in this plugin's scope only.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

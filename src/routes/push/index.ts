@@ -1,18 +1,7 @@
 /**
- * `GET /api/push/public-key` and `POST /api/push/subscribe` (docs/contract.md, "Notifications").
- *
- * Who may subscribe, and to what:
- * - valid admin credentials: scope `admin`, every order event (new orders, status, shipping);
- * - `orderNumber` + the order's `email` (case-insensitive): scope `order`, that order's status
- *   and shipping changes. No such order, or another email: 404 ORDER_NOT_FOUND (the two are
- *   not told apart);
- * - neither: 401 UNAUTHORIZED; only one of `orderNumber`/`email`: 400 VALIDATION_FAILED;
- *   a wrong admin token: 401 (never silently treated as a customer).
- * 201 when the subscription is new, 200 when that endpoint was registered already (for the
- * same admin scope or the same order). An order takes MAX_PUSH_PER_ORDER subscriptions (409
- * SUBSCRIPTION_LIMIT beyond: each is a push the server sends on every change, and its
- * customer has a phone or two, docs/contract.md, "Hardening, round 2"). Rate limited per
- * client like feedback (admins exempt).
+ * `GET /api/push/public-key` and `POST /api/push/subscribe` (docs/contract.md, "Notifications",
+ * who may subscribe to what; "Hardening, round 2", the cap per order). A wrong admin token is
+ * 401, never silently treated as a customer.
  */
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,8 +1,4 @@
-/**
- * Push subscription bodies (docs/contract.md, "Notifications"): what `PushSubscription.toJSON()` gives in a browser
- * (`endpoint`, `expirationTime`, `keys.p256dh`, `keys.auth`), plus `orderNumber` and `email`
- * for a customer's subscription to one order.
- */
+/** Push subscription bodies (docs/contract.md, "Notifications"). */
 import { z } from 'zod';
 import { PushEndpoint, PushKeys } from '../../schemas/push-subscription.js';
 

@@ -1,8 +1,6 @@
 /**
- * `POST /api/quote`: what an order would cost now, priced by the same rules and code as the
- * order intake (docs/contract.md, "Selling"), so the cart shows the figures the server will
- * charge: line amounts, packages, early bird, coupon, shipping, total. Nothing is stored and
- * no coupon use is taken. A closed event is still quoted (the cart says it is closed).
+ * `POST /api/quote` (docs/contract.md, "Selling"): priced by the order intake's own code, so
+ * the cart shows what the server will charge. Nothing is stored.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fulfilmentOf } from '../../domain/order.js';

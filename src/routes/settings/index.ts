@@ -1,10 +1,4 @@
-/**
- * `GET` and `PUT /api/settings` (owner): the business settings (docs/contract.md, "Business
- * settings"): business name, return address, public address, payment instructions and sender.
- * The environment gives the defaults; a save applies at once to labels, packing slips, photo
- * code cards, mail and link previews, on every server process. `warnings` says what is still a
- * placeholder (the dashboard shows it as a banner).
- */
+/** `GET` and `PUT /api/settings` (owner): the business settings (docs/contract.md, "Business settings"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../schemas/errors.js';
 import { BusinessSettingsBody, BusinessSettingsView } from './schemas.js';

@@ -1,8 +1,4 @@
-/**
- * The business settings as the API shows and takes them (docs/contract.md, "Business settings").
- * A save is a strict object of the five keys, each optional: a value saves it, null forgets it
- * (the environment's value applies again).
- */
+/** The business settings as the API shows and takes them (docs/contract.md, "Business settings"). */
 import { z } from 'zod';
 import { hasLineBreak, stripControls } from '../../services/orders/text.js';
 

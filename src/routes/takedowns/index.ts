@@ -1,9 +1,4 @@
-/**
- * The owner's takedown queue (docs/contract.md, "Takedown requests"):
- * `GET /api/takedowns?status=open|decided`, `POST /api/takedowns/{id}` `{ decision }`, and
- * `GET /api/takedowns/{id}/photo`, the photo's thumbnail for the queue (the public URL of a
- * hidden photo answers 404). Owner only: deciding what the public sees is the owner's.
- */
+/** The owner's takedown queue (docs/contract.md, "Takedown requests"): deciding what the public sees is the owner's. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError, type ErrorCode } from '../../errors/catalogue.js';
