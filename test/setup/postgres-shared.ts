@@ -32,13 +32,14 @@ export default async function setup(project: TestProject) {
   // run would pass); the second throws once the process ends, making a green run exit 1.
   // Both are dropped here: the teardown below stops the server, and the library's
   // SIGINT/SIGTERM hooks stay, so Ctrl-C still stops it.
-  const events = ['beforeExit', 'exit'] as const;
-  const hooked = new Set(events.flatMap((e) => process.listeners(e)));
+  const listeners = () => [...process.listeners('beforeExit'), ...process.listeners('exit')];
+  const hooked = new Set<unknown>(listeners());
   const { startPostgresServer } = await import('../support/postgres-embedded.js');
-  for (const event of events) {
-    for (const listener of process.listeners(event)) {
-      if (!hooked.has(listener)) process.removeListener(event, listener);
-    }
+  for (const listener of process.listeners('beforeExit')) {
+    if (!hooked.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  for (const listener of process.listeners('exit')) {
+    if (!hooked.has(listener)) process.removeListener('exit', listener);
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'pg-shared-'));
   const file = path.join(dir, 'server.json');
