@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'vitest';
+import { HeldAnswers } from './held-answers.js';
 
 type SendgridRequest = {
   method: string;
@@ -44,10 +45,7 @@ export type SendgridStub = {
 export async function startSendgridStub(t: TestContext): Promise<SendgridStub> {
   const requests: SendgridRequest[] = [];
   let statuses = [202];
-  let holding = false;
-  let answered = 0;
-  const heldAnswers: (() => void)[] = [];
-  const heldWaiters: { n: number; resolve: () => void }[] = [];
+  const gate = new HeldAnswers();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -60,9 +58,8 @@ export async function startSendgridStub(t: TestContext): Promise<SendgridStub> {
         body: (text ? JSON.parse(text) : {}) as SendgridMailBody,
       });
       const n = requests.length;
-      const answer = () => {
-        if (res.destroyed) return; // the client gave up waiting
-        answered++;
+      gate.answer(() => {
+        if (res.destroyed) return false; // the client gave up waiting
         const status = statuses.length > 1 ? (statuses.shift() as number) : (statuses[0] ?? 202);
         if (status === 202) {
           res.writeHead(202, { 'x-message-id': `stub-${n}` });
@@ -71,13 +68,8 @@ export async function startSendgridStub(t: TestContext): Promise<SendgridStub> {
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ errors: [{ message: `stub says ${status}`, field: null, help: null }] }));
         }
-      };
-      if (!holding) return answer();
-      heldAnswers.push(answer);
-      for (const w of heldWaiters.filter((w) => heldAnswers.length >= w.n)) {
-        heldWaiters.splice(heldWaiters.indexOf(w), 1);
-        w.resolve();
-      }
+        return true;
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -92,19 +84,11 @@ export async function startSendgridStub(t: TestContext): Promise<SendgridStub> {
     respond(next) {
       statuses = [...next];
     },
-    hold() {
-      holding = true;
-    },
-    held(n = 1) {
-      if (heldAnswers.length >= n) return Promise.resolve();
-      return new Promise<void>((resolve) => heldWaiters.push({ n, resolve }));
-    },
-    release() {
-      holding = false;
-      for (const answer of heldAnswers.splice(0)) answer();
-    },
+    hold: () => gate.hold(),
+    held: (n) => gate.held(n),
+    release: () => gate.release(),
     get answered() {
-      return answered;
+      return gate.answered;
     },
     close,
   };

@@ -25,6 +25,7 @@ import webpush from 'web-push';
 import { createPushNotifier } from '../../src/services/push/service.js';
 import type { PushSubscriptionsPort } from '../../src/services/store/ports/push-subscriptions.js';
 import type { TestApp } from '../helpers/build.js';
+import { HeldAnswers } from './held-answers.js';
 
 type VapidCheck = {
   valid: boolean;
@@ -135,10 +136,7 @@ export async function startPushService(t: TestContext): Promise<PushService> {
   const scripts = new Map<string, { statuses: number[]; headers: Record<string, string> }>();
   const received: ReceivedPush[] = [];
   let origin = '';
-  let holding = false;
-  let answered = 0;
-  const heldAnswers: (() => void)[] = [];
-  const heldWaiters: { n: number; resolve: () => void }[] = [];
+  const gate = new HeldAnswers();
 
   const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -178,21 +176,15 @@ export async function startPushService(t: TestContext): Promise<PushService> {
         urgency: req.headers.urgency as string | undefined,
         contentEncoding: req.headers['content-encoding'],
       });
-      const answer = () => {
-        if (res.destroyed) return; // the sender gave up waiting
-        answered++;
+      gate.answer(() => {
+        if (res.destroyed) return false; // the sender gave up waiting
         res.writeHead(status, {
           ...(status === 201 ? { location: `${endpoint}/msg/${randomUUID()}` } : {}),
           ...(script?.headers ?? {}),
         });
         res.end();
-      };
-      if (!holding) return answer();
-      heldAnswers.push(answer);
-      for (const w of heldWaiters.filter((w) => heldAnswers.length >= w.n)) {
-        heldWaiters.splice(heldWaiters.indexOf(w), 1);
-        w.resolve();
-      }
+        return true;
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -225,19 +217,11 @@ export async function startPushService(t: TestContext): Promise<PushService> {
     to(endpoint) {
       return received.filter((r) => r.endpoint === endpoint);
     },
-    hold() {
-      holding = true;
-    },
-    held(n = 1) {
-      if (heldAnswers.length >= n) return Promise.resolve();
-      return new Promise<void>((resolve) => heldWaiters.push({ n, resolve }));
-    },
-    release() {
-      holding = false;
-      for (const answer of heldAnswers.splice(0)) answer();
-    },
+    hold: () => gate.hold(),
+    held: (n) => gate.held(n),
+    release: () => gate.release(),
     get answered() {
-      return answered;
+      return gate.answered;
     },
     close,
   };
