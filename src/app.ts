@@ -93,8 +93,6 @@ function serverOptions(
   };
 }
 
-const DISPLAY_NAME = Symbol.for('fastify.display-name');
-
 /** `TRUST_PROXY`: unset/false, true, or a comma-separated list of addresses/CIDRs. */
 function parseTrustProxy(value: string | undefined): boolean | string[] {
   if (value === undefined || value === '' || value === 'false') return false;
@@ -109,8 +107,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(configPlugin, { config: opts.config });
   for (const plugin of INFRASTRUCTURE) await fastify.register(plugin);
   for (const plugin of SERVICES) await fastify.register(plugin, { terminal: opts.terminal });
-  // Named up front, Fastify skips its search of require.cache for each route plugin's name.
-  for (const plugin of ROUTES) await fastify.register(Object.assign(plugin, { [DISPLAY_NAME]: plugin.name }));
+  for (const plugin of ROUTES) await fastify.register(plugin);
 }
 
 export async function buildApp(
