@@ -131,7 +131,15 @@ function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[
   for (const { day, sessions } of orderedTree(st)) {
     for (const { session, files } of sessions) {
       const fresh: { path: string; key: string; name: string; takenAtMs: number | null }[] = [];
+      // The first of the session's photos held for their inspection, in display order: photos
+      // after it wait for their numbers, so numbers follow the shooting order whichever
+      // inspection finishes first.
+      let inspecting: { key: string; name: string; takenAtMs: number | null } | undefined;
       for (const [name, rec] of files) {
+        if (rec.held && rec.inspecting) {
+          const frame = { key: naturalKey(name), name, takenAtMs: rec.facts.takenAtMs };
+          if (!inspecting || compareFrames(frame, inspecting) < 0) inspecting = frame;
+        }
         const row = rec.row;
         const facts = rec.facts;
         const same = row?.facts ? sameVersion(row.facts, facts) : false;
@@ -165,7 +173,10 @@ function collectWrites(st: EventState): { write: CatalogueWrite; sighted: Entry[
       }
       // New numbers in display order: within a session by capture time, then file name.
       fresh.sort(compareFrames);
-      for (const f of fresh) number.push(f.path);
+      for (const f of fresh) {
+        if (inspecting && compareFrames(f, inspecting) > 0) break;
+        number.push(f.path);
+      }
     }
   }
   const write: CatalogueWrite = {};

@@ -177,6 +177,35 @@ describe('photo codes', () => {
     expect(lib.getEvent('Con')?.photoCount).toBe(4);
   });
 
+  test('numbers follow the shooting order whichever inspection finishes first', async (t) => {
+    const { lib, root } = await open(t, {}, false);
+    // An inspector whose answers the test releases, one file at a time.
+    const release = new Map<string, () => void>();
+    lib.setInspector(async ({ file }) => {
+      await new Promise<void>((resolve) => release.set(path.basename(file), resolve));
+      return { code: null };
+    });
+    await writePhoto(root, ['Con', 'Sat', 'Hall', '0001.jpg'], await photo(at('10:00:00'), 1));
+    await writePhoto(root, ['Con', 'Sat', 'Hall', '0002.jpg'], await photo(at('10:00:05'), 2));
+    const scanned = lib.rescan();
+    await expect.poll(() => release.size).toBe(2);
+    // The later photo's inspection finishes first and is committed on its own...
+    const committed = new Promise<void>((resolve) => {
+      const off = lib.onChange(() => {
+        off();
+        resolve();
+      });
+    });
+    release.get('0002.jpg')?.();
+    await committed;
+    // ...but waits for its number until the earlier one has its own.
+    expect(names(lib.photosOf('Con'))).toEqual([]);
+    release.get('0001.jpg')?.();
+    await scanned;
+    expect(lib.findPhoto('Con', '1')?.fileName).toBe('0001.jpg');
+    expect(lib.findPhoto('Con', '2')?.fileName).toBe('0002.jpg');
+  });
+
   test('codes survive a restart (stored in the index), and frames found at start-up are hidden once inspected', async (t) => {
     const { lib, root } = await open(t, {}, false);
     await writePhoto(root, ['Con', 'D', 'S', 'a.jpg'], await frame('DDDD5555', at('09:00:00'), 7));
