@@ -43,7 +43,8 @@ const expectOnceEach = (ids: string[], count: number) => {
 };
 
 test('SIGKILL of the mirroring server after its append landed, before the answer: no row written twice', {
-  timeout: 120_000,
+  // (a loaded machine has taken over 40 s for one start: 120 s ran out before the kill)
+  timeout: 240_000,
 }, async (t) => {
   const m = await mirrorSetup(t);
   const dataDir = await tempDir(t);
@@ -78,7 +79,7 @@ test('SIGKILL of the mirroring server after its append landed, before the answer
 const pg = usePostgresServer();
 
 test('two servers on PostgreSQL: one mirrors, each order lands once; the survivor takes over when it is killed', {
-  timeout: 180_000,
+  timeout: 240_000,
 }, async (t) => {
   const m = await mirrorSetup(t);
   const databaseUrl = await pg().freshDatabase(t);
@@ -91,8 +92,9 @@ test('two servers on PostgreSQL: one mirrors, each order lands once; the survivo
       DATABASE_URL: databaseUrl,
       PHOTOS_DIR: photosDir,
     });
-  const a = await startServer(t, { env: await envFor() });
-  const b = await startServer(t, { env: await envFor() });
+  // Started side by side: which of the two takes the mirror's lock first is left open, as before.
+  const [envA, envB] = [await envFor(), await envFor()];
+  const [a, b] = await Promise.all([startServer(t, { env: envA }), startServer(t, { env: envB })]);
   await Promise.all([take(a, 15), take(b, 15), take(a, 10), take(b, 10)]);
   await until(() => m.rows().length >= 50, 20_000, '50 rows');
   await until(async () => (await mirrorOf(a)).pending === 0, 10_000, 'nothing pending');

@@ -26,8 +26,8 @@ test('SIGKILL of one of two servers on PostgreSQL mid-load: every acknowledged o
     serverEnv(await tempDir(t), { ORDER_STORE: 'postgres', DATABASE_URL: databaseUrl, PHOTOS_DIR: photosDir });
   const envA = await envFor();
   const envB = await envFor();
-  const a = await startServer(t, { env: envA });
-  const b = await startServer(t, { env: envB });
+  // Independent processes: started side by side.
+  const [a, b] = await Promise.all([startServer(t, { env: envA }), startServer(t, { env: envB })]);
 
   const load = orderLoad({ urls: [a.url, b.url], clients: 12 });
   // 40 answered on A and 80 in all: with 12 clients over the two, numbers taken by A and B
