@@ -8,7 +8,7 @@
  * 2 × REQUEST_TIMEOUT_MS), so the cut-offs take seconds, not minutes.
  */
 import type { AddressInfo } from 'node:net';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, type TestContext, test } from 'vitest';
 import { build, type TestApp } from '../helpers/build.js';
 import { rawExchange, trickle } from '../support/abuse-raw.js';
 import { ErrorBody } from '../support/orders-fixtures.js';
@@ -33,7 +33,9 @@ function expectSpecError(answer: Awaited<ReturnType<typeof rawExchange>>, status
   expect(ErrorBody.parse(JSON.parse(answer.body))).toMatchObject({ code });
 }
 
-describe('slow clients are cut off by the server', () => {
+// Concurrent: each test waits on its own app's timers (seconds of them), not on the CPU, and
+// its assertions have no upper time bound that another test's load could break.
+describe.concurrent('slow clients are cut off by the server', () => {
   test('headers a byte at a time (slowloris): 408 REQUEST_TIMEOUT, while others are served', async (t) => {
     const { port } = await listening(t);
     const request = 'GET /event HTTP/1.1\r\nHost: photos.test\r\nUser-Agent: slowloris\r\nX-a: b\r\n';
@@ -161,8 +163,20 @@ describe('HTTP that Node refuses is answered in the error shape (docs/contract.m
     },
   ];
 
-  test.for(cases)('$name: $status $code, connection closed', async ({ raw, status, code }, t) => {
-    const { port } = await listening(t);
+  // One app for these cases: each sends bytes the parser refuses on a connection of its own,
+  // which the server answers and closes; none reaches a route or changes what the app holds.
+  const cleanups: (() => unknown)[] = [];
+  let shared: Promise<{ app: TestApp; port: number }> | undefined;
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+  const sharedApp = () => {
+    shared ??= listening({ onTestFinished: (fn: () => unknown) => cleanups.push(fn) } as unknown as TestContext);
+    return shared;
+  };
+
+  test.for(cases)('$name: $status $code, connection closed', async ({ raw, status, code }) => {
+    const { port } = await sharedApp();
     const answer = await rawExchange(port, [Buffer.from(raw, 'latin1')], { waitMs: 5_000 });
     expectSpecError(answer, status, code);
     expect(answer.headers.connection).toBe('close');
