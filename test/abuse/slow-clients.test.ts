@@ -8,10 +8,10 @@
  * 2 × REQUEST_TIMEOUT_MS), so the cut-offs take seconds, not minutes.
  */
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, type TestContext, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { build, type TestApp } from '../helpers/build.js';
 import { rawExchange, trickle } from '../support/abuse-raw.js';
-import { ErrorBody } from '../support/orders-fixtures.js';
+import { blockContext, ErrorBody } from '../support/orders-fixtures.js';
 
 const TIMEOUT_MS = 1000;
 
@@ -165,18 +165,12 @@ describe('HTTP that Node refuses is answered in the error shape (docs/contract.m
 
   // One app for these cases: each sends bytes the parser refuses on a connection of its own,
   // which the server answers and closes; none reaches a route or changes what the app holds.
-  const cleanups: (() => unknown)[] = [];
+  const block = blockContext();
   let shared: Promise<{ app: TestApp; port: number }> | undefined;
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
-  const sharedApp = () => {
-    shared ??= listening({ onTestFinished: (fn: () => unknown) => cleanups.push(fn) } as unknown as TestContext);
-    return shared;
-  };
 
   test.for(cases)('$name: $status $code, connection closed', async ({ raw, status, code }) => {
-    const { port } = await sharedApp();
+    shared ??= listening(block);
+    const { port } = await shared;
     const answer = await rawExchange(port, [Buffer.from(raw, 'latin1')], { waitMs: 5_000 });
     expectSpecError(answer, status, code);
     expect(answer.headers.connection).toBe('close');
