@@ -47,11 +47,12 @@ async function descendants(root: number): Promise<number[]> {
 /**
  * The server with its stdout on a pseudo-terminal: `script -q -c <command> /dev/null` runs
  * it on a new pty and copies what it writes to our stdout. Resolves with everything written
- * once `/healthz` answers.
+ * once `/healthz` answers and the log has written `logged`.
  */
 async function startOnTerminal(
   t: TestContext,
   env: Record<string, string>,
+  logged: string,
 ): Promise<{ output: () => string; stop: () => Promise<void> }> {
   const port = await freePort();
   // The server as startServer runs it: transpiled once per run (test/support/fault-server.ts).
@@ -108,8 +109,12 @@ async function startOnTerminal(
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  // pino-pretty writes from a worker thread: give it a moment to catch up.
-  await new Promise((r) => setTimeout(r, 500));
+  // pino-pretty writes from a worker thread: wait until the start-up line naming the token
+  // file has come through (every start logs it, after the terminal's own lines).
+  while (!output.includes(logged)) {
+    if (child.exitCode !== null) throw new Error(`the server exited before logging "${logged}":\n${output}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
   return { output: () => output, stop };
 }
 
@@ -129,14 +134,16 @@ test('stdout not a terminal: the log names the token file, never the token', { t
 test('stdout a terminal: the token is shown once, on the first start', { timeout: 180_000 }, async (t) => {
   const dataDir = await tempDir(t);
   const env = serverEnv(dataDir, { ADMIN_TOKENS: '', LOG_LEVEL: 'info' });
-  const first = await startOnTerminal(t, env);
+  const tokenFile = path.join(dataDir, TOKEN_FILE);
+  // Both starts log "... stored in <file>" (the terminal's own line says "kept in").
+  const first = await startOnTerminal(t, env, `stored in ${tokenFile}`);
   const token = (await readFile(path.join(dataDir, TOKEN_FILE), 'utf8')).trim();
   expect(first.output()).toContain(token);
   expect(first.output()).toContain(path.join(dataDir, TOKEN_FILE));
   await first.stop();
 
   // A later start uses the stored token and says where it is, without showing it again.
-  const again = await startOnTerminal(t, env);
+  const again = await startOnTerminal(t, env, `stored in ${tokenFile}`);
   expect(again.output()).toContain(path.join(dataDir, TOKEN_FILE));
   expect(again.output()).not.toContain(token);
 });

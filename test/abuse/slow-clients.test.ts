@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { build, type TestApp } from '../helpers/build.js';
 import { rawExchange, trickle } from '../support/abuse-raw.js';
-import { ErrorBody } from '../support/orders-fixtures.js';
+import { blockContext, ErrorBody } from '../support/orders-fixtures.js';
 
 const TIMEOUT_MS = 1000;
 
@@ -33,7 +33,9 @@ function expectSpecError(answer: Awaited<ReturnType<typeof rawExchange>>, status
   expect(ErrorBody.parse(JSON.parse(answer.body))).toMatchObject({ code });
 }
 
-describe('slow clients are cut off by the server', () => {
+// Concurrent: each test waits on its own app's timers (seconds of them), not on the CPU, and
+// its assertions have no upper time bound that another test's load could break.
+describe.concurrent('slow clients are cut off by the server', () => {
   test('headers a byte at a time (slowloris): 408 REQUEST_TIMEOUT, while others are served', async (t) => {
     const { port } = await listening(t);
     const request = 'GET /event HTTP/1.1\r\nHost: photos.test\r\nUser-Agent: slowloris\r\nX-a: b\r\n';
@@ -63,12 +65,19 @@ describe('slow clients are cut off by the server', () => {
     expectSpecError(answer, 408, 'REQUEST_TIMEOUT');
   });
 
-  // 300 responses of 200 KB are written until the buffers fill: on a loaded machine that takes
-  // a while, so the waits below are long safety nets; the test ends when the socket is dropped.
+  // 40 responses of Swagger UI's 1.7 MB script (67 MB, more than loopback's socket buffers can
+  // hold on either side: 32 MB received + 4 MB sent at Linux's largest) are written until the
+  // buffers fill. A file streamed from disk costs the server almost no CPU, so the test's time is
+  // the cut-off's, not the making of the responses (300 /openapi.json answers were 300
+  // serialisations of 360 KB); the waits below are long safety nets, the test ends when the
+  // socket is dropped.
   test('a client that never reads its responses (slow read) loses its connection', { timeout: 120_000 }, async (t) => {
     const { app, port } = await listening(t);
-    // 300 pipelined requests for the 200 KB OpenAPI document, nothing read: the socket
-    // buffers fill, the server can't write, and the silent socket is dropped.
+    const script = await app.inject({ url: '/docs/static/swagger-ui-bundle.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.rawPayload.length).toBeGreaterThan(1_500_000);
+    // 40 pipelined requests for the script, nothing read: the socket buffers fill, the server
+    // can't write, and the silent socket is dropped.
     const net = await import('node:net');
     const socket = net.connect(port, '127.0.0.1');
     socket.pause();
@@ -77,7 +86,7 @@ describe('slow clients are cut off by the server', () => {
       socket.destroy();
     });
     await new Promise<void>((resolve) => socket.once('connect', resolve));
-    socket.write('GET /openapi.json HTTP/1.1\r\nHost: photos.test\r\n\r\n'.repeat(300));
+    socket.write('GET /docs/static/swagger-ui-bundle.js HTTP/1.1\r\nHost: photos.test\r\n\r\n'.repeat(40));
     const connections = () =>
       new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
     await new Promise((r) => setTimeout(r, 200));
@@ -154,8 +163,14 @@ describe('HTTP that Node refuses is answered in the error shape (docs/contract.m
     },
   ];
 
-  test.for(cases)('$name: $status $code, connection closed', async ({ raw, status, code }, t) => {
-    const { port } = await listening(t);
+  // One app for these cases: each sends bytes the parser refuses on a connection of its own,
+  // which the server answers and closes; none reaches a route or changes what the app holds.
+  const block = blockContext();
+  let shared: Promise<{ app: TestApp; port: number }> | undefined;
+
+  test.for(cases)('$name: $status $code, connection closed', async ({ raw, status, code }) => {
+    shared ??= listening(block);
+    const { port } = await shared;
     const answer = await rawExchange(port, [Buffer.from(raw, 'latin1')], { waitMs: 5_000 });
     expectSpecError(answer, status, code);
     expect(answer.headers.connection).toBe('close');

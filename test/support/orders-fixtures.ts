@@ -11,7 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { simpleParser } from 'mailparser';
-import { expect, type TestContext } from 'vitest';
+import { afterAll, expect, type TestContext } from 'vitest';
 import { z } from 'zod';
 import { OUTBOX_DIR } from '../../src/services/notifier/transports/specs.js';
 import { build, type TestApp, tempDir } from '../helpers/build.js';
@@ -56,6 +56,20 @@ export async function writeLibrary(root: string, photoCount = 6): Promise<void> 
   }
   await writeEventJson(root, OTHER_EVENT, { name: 'Other Con', prefix: 'OC', prices: PRICES, shippingFee: 5 });
   for (let i = 1; i <= 2; i++) await writePhoto(root, [OTHER_EVENT, 'D', 'S', `p${i}.jpg`], img);
+}
+
+/**
+ * A stand-in for a test's context, for an app shared by the tests of one describe block
+ * (call it in the block): what `build(t)` would clean up when a test finishes (the app, its
+ * folder) runs after the block's last test, latest first. Only for tests that leave the app
+ * as they found it; a test that changes it builds its own.
+ */
+export function blockContext(): TestContext {
+  const cleanups: (() => unknown)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return { onTestFinished: (fn: () => unknown) => cleanups.push(fn) } as unknown as TestContext;
 }
 
 export async function ordersApp(t: TestContext, opts: OrdersAppOptions = {}): Promise<TestApp> {

@@ -10,7 +10,7 @@ import { ROLES, type Role, roleAtLeast } from '../../../src/domain/roles.js';
 import { ROLE_TABLE_END, ROLE_TABLE_START, renderRoleTable } from '../../../src/openapi/role-table.js';
 import type { RouteAccessEntry } from '../../../src/services/admin-auth/types.js';
 import { ADMIN_TOKEN, build, type TestApp } from '../../helpers/build.js';
-import { bodyA, ordersApp } from '../../support/orders-fixtures.js';
+import { blockContext, bodyA, ordersApp } from '../../support/orders-fixtures.js';
 import { newOrder } from '../../support/store-fixtures.js';
 import { expectError } from './fixtures.js';
 
@@ -39,8 +39,16 @@ function urlFor(route: RouteAccessEntry, orderNumber: string): string {
 }
 
 describe('every admin route × every role, from the route table', () => {
-  test('the table holds every route that names the admin scheme, and nothing else', async (t) => {
-    const app = await rolesApp(t);
+  // The tests that only read the route table and the OpenAPI document share one app.
+  const block = blockContext();
+  let shared: Promise<TestApp> | undefined;
+  const readOnlyApp = () => {
+    shared ??= rolesApp(block);
+    return shared;
+  };
+
+  test('the table holds every route that names the admin scheme, and nothing else', async () => {
+    const app = await readOnlyApp();
     const doc = app.swagger() as unknown as {
       paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
     };
@@ -109,8 +117,8 @@ describe('every admin route × every role, from the route table', () => {
     }
   });
 
-  test('each route names its role in its OpenAPI description, and those above viewer declare 403', async (t) => {
-    const app = await rolesApp(t);
+  test('each route names its role in its OpenAPI description, and those above viewer declare 403', async () => {
+    const app = await readOnlyApp();
     const doc = app.swagger() as unknown as {
       paths: Record<
         string,
@@ -126,8 +134,8 @@ describe('every admin route × every role, from the route table', () => {
     }
   });
 
-  test("docs/contract.md's roles table is the one the route table makes (npm run openapi)", async (t) => {
-    const app = await rolesApp(t);
+  test("docs/contract.md's roles table is the one the route table makes (npm run openapi)", async () => {
+    const app = await readOnlyApp();
     const doc = await readFile(new URL('../../../docs/contract.md', import.meta.url), 'utf8');
     const table = doc.slice(doc.indexOf(ROLE_TABLE_START) + ROLE_TABLE_START.length, doc.indexOf(ROLE_TABLE_END));
     expect(table.trim()).toBe(renderRoleTable(app.adminAuth.routes()));

@@ -23,6 +23,34 @@ import { call, expectError } from '../admin/fixtures.js';
 const EVENT = 'Print Expo';
 const FILES = { wide: 'a-wide.jpg', tall: 'b-tall.jpg', noise: 'c-noise.jpg' } as const;
 
+/**
+ * The three photos' bytes, made once for the file: each test writes them into its own
+ * library, so no test sees another's files (the noise photo alone took about a second of
+ * sharp per test).
+ */
+let photoBytesMade: Promise<Record<keyof typeof FILES, Buffer>> | undefined;
+function photoBytes(): Promise<Record<keyof typeof FILES, Buffer>> {
+  photoBytesMade ??= (async () => {
+    const noise = await sharp({
+      create: {
+        width: 1800,
+        height: 1200,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 70 },
+      },
+    })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    return {
+      wide: await bandedPhoto(900, 600, 'columns'),
+      tall: await bandedPhoto(600, 900, 'rows'),
+      noise,
+    };
+  })();
+  return photoBytesMade;
+}
+
 async function printApp(
   t: TestContext,
   opts: { dataDir?: string; logLines?: string[] } = {},
@@ -34,20 +62,10 @@ async function printApp(
     prices: { '4x6': 5, '8x10': 20, Wallet: 3, Poster: 40 },
     printSizes: { Wallet: [2.5, 3.5] },
   });
-  const noise = await sharp({
-    create: {
-      width: 1800,
-      height: 1200,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 70 },
-    },
-  })
-    .jpeg({ quality: 95 })
-    .toBuffer();
-  await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.wide], await bandedPhoto(900, 600, 'columns'));
-  await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.tall], await bandedPhoto(600, 900, 'rows'));
-  await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.noise], noise);
+  const images = await photoBytes();
+  await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.wide], images.wide);
+  await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.tall], images.tall);
+  await writePhoto(photos, [EVENT, 'Day 1', 'Stage', FILES.noise], images.noise);
   const app = await build(t, { dataDir, ...(opts.logLines ? { logLines: opts.logLines } : {}) });
   const byFile = new Map((app.photos.photosOf(EVENT) ?? []).map((p) => [p.fileName, p.number]));
   const number = Object.fromEntries(Object.entries(FILES).map(([k, f]) => [k, byFile.get(f) as string])) as Record<
