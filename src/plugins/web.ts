@@ -9,9 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config/env.js';
+import { named } from '../lib/plugin-name.js';
 
 /** The built app's index.html and the headers every page of it carries. */
 export type AppDocument = {
@@ -174,7 +175,7 @@ export default fp(
       route.onRequest = [negotiate, ...existing];
     });
 
-    await fastify.register(async function webRoutes(app) {
+    async function webRoutes(app: FastifyInstance): Promise<void> {
       if (built) {
         await app.register(fastifyStatic, {
           root,
@@ -206,7 +207,8 @@ export default fp(
         }
         return sendPage(reply, 404);
       });
-    });
+    }
+    await fastify.register(named(webRoutes));
   },
   { name: 'web', dependencies: ['config'] },
 );

@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { named } from '../lib/plugin-name.js';
 import faceStatusRoutes from './admin/faces.js';
 import adminRoutes from './admin/index.js';
 import intakeRoutes from './admin/intake.js';
@@ -68,7 +69,4 @@ const ROUTE_AREAS: (FastifyPluginAsyncZod | FastifyPluginAsync)[] = [
   faceStatusRoutes, // GET /api/faces/status
 ];
 
-// Each named once, with its function's name (what Fastify would find anyway): an unnamed plugin
-// makes Fastify search require.cache for its name at every app start.
-const DISPLAY_NAME = Symbol.for('fastify.display-name');
-export const ROUTES = ROUTE_AREAS.map((plugin) => Object.assign(plugin, { [DISPLAY_NAME]: plugin.name }));
+export const ROUTES = ROUTE_AREAS.map(named);

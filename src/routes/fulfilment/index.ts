@@ -1,5 +1,6 @@
 /** The photographer's fulfilment day (docs/contract.md, "Fulfilment"), admin only. */
 import type { FastifyPluginAsync } from 'fastify';
+import { named } from '../../lib/plugin-name.js';
 import labelsBatchRoutes from './labels-batch.js';
 import ordersExportRoutes from './orders-export.js';
 import pickupRoutes from './pickup.js';
@@ -8,12 +9,12 @@ import printQueueRoutes from './print-queue.js';
 import printingRoutes from './printing.js';
 
 const fulfilmentRoutes: FastifyPluginAsync = async (fastify) => {
-  await fastify.register(printFilesRoutes);
-  await fastify.register(labelsBatchRoutes);
-  await fastify.register(ordersExportRoutes);
-  await fastify.register(printQueueRoutes);
-  await fastify.register(printingRoutes);
-  await fastify.register(pickupRoutes);
+  await fastify.register(named(printFilesRoutes));
+  await fastify.register(named(labelsBatchRoutes));
+  await fastify.register(named(ordersExportRoutes));
+  await fastify.register(named(printQueueRoutes));
+  await fastify.register(named(printingRoutes));
+  await fastify.register(named(pickupRoutes));
 };
 
 export default fulfilmentRoutes;

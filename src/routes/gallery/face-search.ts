@@ -2,9 +2,11 @@
  * Find me by face, and "this is me" takedowns (docs/contract.md, "Find me by face"). The
  * selfie is read into memory, handed to the faces service and dropped: never written or logged.
  */
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
+import { named } from '../../lib/plugin-name.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { photoItemBuilder } from './photo-item.js';
 import { PhotoItem } from './schemas.js';
@@ -62,7 +64,7 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
   };
 
   // The search takes the picture itself as the body, and nothing else (JSON included: 415).
-  await fastify.register(async (plain) => {
+  async function selfieRoutes(plain: FastifyInstance): Promise<void> {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(SELFIE_TYPES, { parseAs: 'buffer', bodyLimit: SELFIE_MAX_BYTES }, (_r, body, done) =>
@@ -115,7 +117,8 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
         return { photos: found.map(items.item), totalCount: found.length };
       },
     );
-  });
+  }
+  await fastify.register(named(selfieRoutes));
 
   fastify.post(
     '/api/events/:eventCode/takedown',

@@ -4,13 +4,14 @@
  * confirmation (finder-confirm.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { named } from '../../lib/plugin-name.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { MAX_PER_CODE as MAX_SUBSCRIPTIONS_PER_CODE } from '../../services/finder/subscriptions.js';
 import finderConfirmRoutes from './finder-confirm.js';
 import { CodeParams, CodeSubscribeBody, CodeSubscribeResponse } from './finder-schemas.js';
 
 const subscribeRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  await fastify.register(finderConfirmRoutes);
+  await fastify.register(named(finderConfirmRoutes));
 
   fastify.post(
     '/api/finder/:code/subscribe',

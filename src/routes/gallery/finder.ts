@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
+import { named } from '../../lib/plugin-name.js';
 import { errorResponses } from '../../schemas/errors.js';
 import issueRoutes from './finder-issue.js';
 import { CodeParams as Params } from './finder-schemas.js';
@@ -28,8 +29,8 @@ const FinderAnswer = z
   .meta({ id: 'FinderPhotos' });
 
 const finderRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  await fastify.register(issueRoutes);
-  await fastify.register(subscribeRoutes);
+  await fastify.register(named(issueRoutes));
+  await fastify.register(named(subscribeRoutes));
   const items = photoItemBuilder(fastify.config.publicBaseUrl);
   const { finder, photos: library } = fastify;
   // Bytes built once per library generation and code, for `npm run bench -- finder`.

@@ -9,6 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
+import { named } from '../../lib/plugin-name.js';
 import { securityHeaders } from '../../lib/security-headers.js';
 import { readsAreLogged } from '../../plugins/http-conventions.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -55,7 +56,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
   });
 
   const library = fastify.photos;
-  await fastify.register(liveRoutes);
+  await fastify.register(named(liveRoutes));
 
   // Plain page requests are answered before the router (fast-path.ts), except at debug, where
   // every read is logged and only the route does that.
