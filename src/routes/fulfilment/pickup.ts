@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PICKUP_STATUSES } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
+import { ADMIN_ERRORS, BODY_ERRORS } from '../common/errors.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, OrderChangeResponse, PrintAll } from '../common/order-ref.js';
 
@@ -42,12 +43,8 @@ const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: OrderChangeResponse,
           ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
+            ...ADMIN_ERRORS,
+            ...BODY_ERRORS,
             'ORDER_NOT_FOUND',
             'ORDER_NOT_PICKUP',
             'INVALID_TRANSITION',
