@@ -11,7 +11,7 @@ import type { OrderRecord, OrderStatus } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummaryByPhotographer, toAdminOrder, toApiSummary } from '../../schemas/order.js';
 import { acceptsGzip } from '../common/content-encoding.js';
-import { ADMIN_ERRORS, BODY_ERRORS } from '../common/errors.js';
+import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { etagMatches } from '../common/etag.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
@@ -206,8 +206,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: AdminOrder,
           ...errorResponses(
-            ...ADMIN_ERRORS,
-            ...BODY_ERRORS,
+            ...ADMIN_BODY_ERRORS,
             'ADDRESS_INVALID',
             'ORDER_NOT_FOUND',
             'INVALID_TRANSITION',
@@ -251,8 +250,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: OrderChangeResponse,
           ...errorResponses(
-            ...ADMIN_ERRORS,
-            ...BODY_ERRORS,
+            ...ADMIN_BODY_ERRORS,
             'ORDER_NOT_FOUND',
             'INVALID_TRANSITION',
             'ORDER_HELD',
@@ -301,7 +299,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: UpdateShippingBody,
         response: {
           200: OrderChangeResponse,
-          ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_SHIPPABLE', 'NOT_PRINTED'),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_SHIPPABLE', 'NOT_PRINTED'),
         },
       },
     },

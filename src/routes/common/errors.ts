@@ -11,6 +11,9 @@ export const ADMIN_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'UNAUTHORIZED', '
 /** Any route reading a JSON body: what Fastify answers before the handler (a bad, large or other body). */
 export const BODY_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
+/** An admin route reading a JSON body. */
+export const ADMIN_BODY_ERRORS: ErrorCode[] = [...ADMIN_ERRORS, ...BODY_ERRORS];
+
 /** A public route reading a JSON body and writing it down: rate limited per address, the store may be down. */
 export const PUBLIC_BODY_ERRORS: ErrorCode[] = [...BODY_ERRORS, 'RATE_LIMITED', 'STORE_UNAVAILABLE'];
 

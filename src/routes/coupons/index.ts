@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { normalizeCouponCode } from '../../domain/coupons.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { ADMIN_ERRORS, BODY_ERRORS } from '../common/errors.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import {
   Coupon,
   CouponCodeParam,
@@ -39,7 +39,7 @@ const couponRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: CouponCreate,
         response: {
           201: Coupon,
-          ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 'EVENT_NOT_FOUND', 'COUPON_EXISTS'),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'EVENT_NOT_FOUND', 'COUPON_EXISTS'),
         },
       },
     },

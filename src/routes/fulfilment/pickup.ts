@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PICKUP_STATUSES } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
-import { ADMIN_ERRORS, BODY_ERRORS } from '../common/errors.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, OrderChangeResponse, PrintAll } from '../common/order-ref.js';
 
@@ -43,8 +43,7 @@ const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: OrderChangeResponse,
           ...errorResponses(
-            ...ADMIN_ERRORS,
-            ...BODY_ERRORS,
+            ...ADMIN_BODY_ERRORS,
             'ORDER_NOT_FOUND',
             'ORDER_NOT_PICKUP',
             'INVALID_TRANSITION',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminPhoto } from '../../schemas/order.js';
 import type { PrintJobRecord } from '../../services/store/ports/print-jobs.js';
-import { ADMIN_ERRORS, BODY_ERRORS } from '../common/errors.js';
+import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { attachment, BINARY } from './files.js';
 import { ZIP_TYPE } from './print-files.js';
@@ -187,7 +187,7 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: PrintedBody,
         response: {
           200: PrintedResponse,
-          ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 'ORDER_NOT_FOUND', 'INVALID_TRANSITION'),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'ORDER_NOT_FOUND', 'INVALID_TRANSITION'),
         },
       },
     },

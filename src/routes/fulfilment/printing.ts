@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import { PrintJobState } from '../../services/store/ports/print-jobs.js';
-import { ADMIN_ERRORS, BODY_ERRORS } from '../common/errors.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 
 const MAX_ITEMS = 1000;
 
@@ -145,8 +145,7 @@ const printingRoutes: FastifyPluginAsyncZod = async (fastify) => {
           200: PrintResponse,
           ...errorResponses(
             'PRINTER_UNAVAILABLE',
-            ...ADMIN_ERRORS,
-            ...BODY_ERRORS,
+            ...ADMIN_BODY_ERRORS,
             'PRINTER_NOT_FOUND',
             'NOTHING_TO_PRINT',
             'ALREADY_PRINTING',

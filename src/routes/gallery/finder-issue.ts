@@ -10,7 +10,7 @@ import { codeForLog } from '../../lib/photo-code-log.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import { cardsPdf } from '../../services/finder/cards-pdf.js';
-import { ADMIN_ERRORS, BODY_ERRORS } from '../common/errors.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { CardsQuery, IssueBody, IssuedCode } from './finder-schemas.js';
 
 const Binary = z.string().meta({ format: 'binary' });
@@ -44,7 +44,7 @@ const issueRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: IssueBody.optional(),
         response: {
           201: IssuedCode,
-          ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 'CAPTCHA_REQUIRED', 'CAPTCHA_FAILED'),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'CAPTCHA_REQUIRED', 'CAPTCHA_FAILED'),
         },
       },
     },

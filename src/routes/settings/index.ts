@@ -1,7 +1,7 @@
 /** `GET` and `PUT /api/settings` (owner): the business settings (docs/contract.md, "Business settings"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../schemas/errors.js';
-import { ADMIN_ERRORS, BODY_ERRORS } from '../common/errors.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { BusinessSettingsBody, BusinessSettingsView } from './schemas.js';
 
 const settingsRoutes: FastifyPluginAsyncZod = async (fastify) => {
@@ -48,7 +48,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: BusinessSettingsBody,
         response: {
           200: BusinessSettingsView,
-          ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS),
+          ...errorResponses(...ADMIN_BODY_ERRORS),
         },
       },
     },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import type { TakedownRecord } from '../../services/store/ports/takedowns.js';
-import { ADMIN_ERRORS, BODY_ERRORS } from '../common/errors.js';
+import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import {
   type Takedown,
   TakedownDecided,
@@ -89,7 +89,7 @@ const takedownRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: TakedownDecisionBody,
         response: {
           200: TakedownDecided,
-          ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 'TAKEDOWN_NOT_FOUND', 'TAKEDOWN_DECIDED'),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'TAKEDOWN_NOT_FOUND', 'TAKEDOWN_DECIDED'),
         },
       },
     },
