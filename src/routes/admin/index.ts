@@ -14,7 +14,7 @@ import { acceptsGzip } from '../common/content-encoding.js';
 import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { etagMatches } from '../common/etag.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
-import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
+import { IdParams, loadOrder, OrderChangeResponse, orderChanged } from '../common/order-ref.js';
 import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
 import {
   ListQuery,
@@ -266,12 +266,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         { status: request.body.status, fields: {} },
         actor(request),
       );
-      return {
-        success: true as const,
-        message: result.message,
-        changed: result.changed,
-        order: view(result.order),
-      };
+      return orderChanged(result, view);
     },
   );
 
@@ -305,12 +300,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request) => {
       const result = await fastify.orderChanges.ship(request.params.id, request.body, actor(request));
-      return {
-        success: true as const,
-        message: result.message,
-        changed: result.changed,
-        order: view(result.order),
-      };
+      return orderChanged(result, view);
     },
   );
 };

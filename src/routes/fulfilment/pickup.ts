@@ -6,7 +6,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
 import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
-import { IdParams, OrderChangeResponse, PrintAll } from '../common/order-ref.js';
+import { IdParams, OrderChangeResponse, orderChanged, PrintAll } from '../common/order-ref.js';
 
 const PickupBody = z
   .strictObject({
@@ -58,12 +58,7 @@ const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
         request.body,
         fastify.adminAuth.actor(request),
       );
-      return {
-        success: true as const,
-        message: result.message,
-        changed: result.changed,
-        order: toAdminOrder(result.order, photos),
-      };
+      return orderChanged(result, (o) => toAdminOrder(o, photos));
     },
   );
 };
