@@ -67,24 +67,21 @@ async function readSecret(file: string, minLength: number): Promise<SecretFile |
 }
 
 /**
- * The key the environment gives, or else a random one kept in `file` (made on the first
- * start): its making, and a file others may read, logged.
+ * The key the environment gives (`configured`), or else a random one kept in the file `name`
+ * under DATA_DIR (made on the first start): its making, and a file others may read, logged.
+ * `what` names the key for the log ("ALTCHA HMAC key").
  */
-export async function configuredOrStoredKey(opts: {
-  configured: string | undefined;
-  file: string;
-  /** What the key is, for the log ("ALTCHA HMAC key"). */
-  what: string;
-  encoding: 'hex' | 'base64url';
-  log: Logger;
-}): Promise<string> {
-  if (opts.configured) return opts.configured;
-  const { file, log } = opts;
-  const secret = await readOrCreateSecret(file, {
-    generate: () => randomBytes(32).toString(opts.encoding),
-    minLength: 16,
-  });
-  if (secret.created) log.info(`${opts.what} generated and stored in ${file}`);
-  if (secret.exposed) log.warn(`${file} is readable by other users; chmod 600 it`);
+export async function configuredOrStoredKey(
+  app: { config: { dataDir: string }; log: Logger },
+  name: string,
+  configured: string | undefined,
+  what: string,
+  encoding: 'hex' | 'base64url',
+): Promise<string> {
+  if (configured) return configured;
+  const file = path.join(app.config.dataDir, name);
+  const secret = await readOrCreateSecret(file, { generate: () => randomBytes(32).toString(encoding), minLength: 16 });
+  if (secret.created) app.log.info(`${what} generated and stored in ${file}`);
+  if (secret.exposed) app.log.warn(`${file} is readable by other users; chmod 600 it`);
   return secret.value;
 }

@@ -8,13 +8,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { centsToDollars } from '../../domain/money.js';
 import type { OrderRecord, OrderStatus } from '../../domain/order.js';
-import type { ErrorCode } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummaryByPhotographer, toAdminOrder, toApiSummary } from '../../schemas/order.js';
 import { acceptsGzip } from '../common/content-encoding.js';
+import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { etagMatches } from '../common/etag.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
-import { IdParams, loadOrder, OrderChangeResponse } from '../common/order-ref.js';
+import { IdParams, loadOrder, OrderChangeResponse, orderChanged } from '../common/order-ref.js';
 import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
 import {
   ListQuery,
@@ -29,10 +29,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The finer rules of a status change: which role may move an order to which status. */
 const STATUS_ACTIONS = ['status:paid', 'status:pending', 'status:void', 'status:cancelled'] as const;
-
-const ADMIN_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'];
-/** ...and those with a JSON body: too large (64 KiB), or not JSON. */
-const BODY_ERRORS: ErrorCode[] = [...ADMIN_ERRORS, 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
 const authNote =
   'Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` ' +
@@ -210,7 +206,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: AdminOrder,
           ...errorResponses(
-            ...BODY_ERRORS,
+            ...ADMIN_BODY_ERRORS,
             'ADDRESS_INVALID',
             'ORDER_NOT_FOUND',
             'INVALID_TRANSITION',
@@ -254,7 +250,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: OrderChangeResponse,
           ...errorResponses(
-            ...BODY_ERRORS,
+            ...ADMIN_BODY_ERRORS,
             'ORDER_NOT_FOUND',
             'INVALID_TRANSITION',
             'ORDER_HELD',
@@ -270,12 +266,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         { status: request.body.status, fields: {} },
         actor(request),
       );
-      return {
-        success: true as const,
-        message: result.message,
-        changed: result.changed,
-        order: view(result.order),
-      };
+      return orderChanged(result, view);
     },
   );
 
@@ -303,18 +294,13 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: UpdateShippingBody,
         response: {
           200: OrderChangeResponse,
-          ...errorResponses(...BODY_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_SHIPPABLE', 'NOT_PRINTED'),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_SHIPPABLE', 'NOT_PRINTED'),
         },
       },
     },
     async (request) => {
       const result = await fastify.orderChanges.ship(request.params.id, request.body, actor(request));
-      return {
-        success: true as const,
-        message: result.message,
-        changed: result.changed,
-        order: view(result.order),
-      };
+      return orderChanged(result, view);
     },
   );
 };

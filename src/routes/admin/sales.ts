@@ -7,10 +7,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { centsToDollars } from '../../domain/money.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { ADMIN_ERRORS } from '../common/errors.js';
 import { BreakdownQuery, OrderLines, type OrderLinesT, SalesBreakdown, type SalesBreakdownT } from './sales-schemas.js';
 import { ListQuery } from './schemas.js';
 
-const ERRORS = ['VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] as const;
 const AUTH_NOTE = [
   'Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED`',
   '(with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.',
@@ -39,7 +39,7 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
         ].join('\n'),
         security: [{ adminToken: [] }],
         querystring: BreakdownQuery,
-        response: { 200: SalesBreakdown, ...errorResponses(...ERRORS) },
+        response: { 200: SalesBreakdown, ...errorResponses(...ADMIN_ERRORS) },
       },
     },
     async (request): Promise<SalesBreakdownT> => {
@@ -79,7 +79,7 @@ const salesRoutes: FastifyPluginAsyncZod = async (fastify) => {
         ].join('\n'),
         security: [{ adminToken: [] }],
         querystring: ListQuery,
-        response: { 200: OrderLines, ...errorResponses(...ERRORS) },
+        response: { 200: OrderLines, ...errorResponses(...ADMIN_ERRORS) },
       },
     },
     async (request): Promise<OrderLinesT> => {

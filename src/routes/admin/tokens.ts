@@ -8,6 +8,7 @@ import { ROLES } from '../../domain/roles.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { hasLineBreak } from '../../services/orders/text.js';
+import { BODY_ERRORS } from '../common/errors.js';
 
 const TokenRole = z.enum(['staff', 'viewer']).describe('`staff` (a booth helper) or `viewer` (reads only)');
 
@@ -74,7 +75,7 @@ const tokenRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: TokenCreate,
         response: {
           201: TokenCreated,
-          ...errorResponses(...ERRORS, 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
+          ...errorResponses(...ERRORS, ...BODY_ERRORS),
         },
       },
     },
@@ -125,13 +126,7 @@ const tokenRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: TokenView,
           // a DELETE may still carry a body, which is parsed (and refused) like any other
-          ...errorResponses(
-            ...ERRORS,
-            'VALIDATION_FAILED',
-            'TOKEN_NOT_FOUND',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-          ),
+          ...errorResponses(...ERRORS, ...BODY_ERRORS, 'TOKEN_NOT_FOUND'),
         },
       },
     },

@@ -3,7 +3,7 @@
  * "Notifications"). They load nothing, post only to this site, and send no Referer onwards
  * (the token is in the URL). Every value given is HTML already: callers escape what they put in.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { parseMailbox } from '../../adapters/mail.js';
 import { escapeHtml } from '../../lib/escape.js';
@@ -34,6 +34,10 @@ export const PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'X-Robots-Tag': 'noindex',
 };
+
+/** Sends one of these pages with its status and headers. */
+export const sendPage = (reply: FastifyReply, page: { status: number; html: string }) =>
+  reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
 
 export type HtmlPage<Code extends string> = { status: 200 | 403 | 404 | 409 | 410; code: Code; html: string };
 

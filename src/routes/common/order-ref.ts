@@ -1,5 +1,6 @@
 /** How a route names one order: its id or its order number (docs/contract.md, "Orders"). */
 import { z } from 'zod';
+import type { OrderRecord } from '../../domain/order.js';
 import { AdminOrder } from '../../schemas/order.js';
 
 export const OrderRef = z
@@ -32,3 +33,9 @@ export const OrderChangeResponse = z
     order: AdminOrder,
   })
   .meta({ id: 'OrderChange' });
+
+/** The answer of an order change: the service's result, the order as the admin sees it. */
+export const orderChanged = (
+  result: { message: string; changed: boolean; order: OrderRecord },
+  view: (order: OrderRecord) => AdminOrder,
+) => ({ success: true as const, message: result.message, changed: result.changed, order: view(result.order) });

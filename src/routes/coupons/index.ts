@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { normalizeCouponCode } from '../../domain/coupons.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import {
   Coupon,
   CouponCodeParam,
@@ -38,16 +39,7 @@ const couponRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: CouponCreate,
         response: {
           201: Coupon,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
-            'EVENT_NOT_FOUND',
-            'COUPON_EXISTS',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'EVENT_NOT_FOUND', 'COUPON_EXISTS'),
         },
       },
     },

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { eventCodeFromReferer } from '../../services/events/referer.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { createActiveEventList } from './active-list.js';
 import {
   ActiveEventList,
@@ -80,15 +81,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: EventConfigUpdate,
         response: {
           200: EventConfig,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
-            'EVENT_NOT_FOUND',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'EVENT_NOT_FOUND'),
         },
       },
     },

@@ -11,6 +11,7 @@ import { MAX_FEEDBACK_ENTRIES, orderEmailMatches } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { isWellFormed } from '../../services/orders/text.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { OrderNumberParams } from '../common/order-ref.js';
 
 const MAX_FEEDBACK_LENGTH = 2000;
@@ -75,16 +76,7 @@ const feedbackRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: FeedbackBody,
         response: {
           200: FeedbackResponse,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
-            'ORDER_NOT_FOUND',
-            'FEEDBACK_LIMIT',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'ORDER_NOT_FOUND', 'FEEDBACK_LIMIT'),
         },
       },
     },

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
+import { ADMIN_ERRORS } from '../common/errors.js';
 import { attachment, BINARY } from './files.js';
 
 const TYPES = {
@@ -44,14 +45,7 @@ const labelsBatchRoutes: FastifyPluginAsyncZod = async (fastify) => {
               'The labels. `Content-Disposition: attachment; filename="labels-<eventSlug>.<pdf|docx>"` (with `slips=true`: `labels-and-slips-<eventSlug>.pdf`), `Cache-Control: no-store`.',
             content: { [TYPES.pdf]: { schema: BINARY }, [TYPES.docx]: { schema: BINARY } },
           },
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
-            'EVENT_NOT_FOUND',
-            'NOTHING_TO_PRINT',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...ADMIN_ERRORS, 'EVENT_NOT_FOUND', 'NOTHING_TO_PRINT'),
         },
       },
     },

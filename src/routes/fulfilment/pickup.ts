@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { PICKUP_STATUSES } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
-import { IdParams, OrderChangeResponse, PrintAll } from '../common/order-ref.js';
+import { IdParams, OrderChangeResponse, orderChanged, PrintAll } from '../common/order-ref.js';
 
 const PickupBody = z
   .strictObject({
@@ -42,12 +43,7 @@ const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: OrderChangeResponse,
           ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
+            ...ADMIN_BODY_ERRORS,
             'ORDER_NOT_FOUND',
             'ORDER_NOT_PICKUP',
             'INVALID_TRANSITION',
@@ -62,12 +58,7 @@ const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
         request.body,
         fastify.adminAuth.actor(request),
       );
-      return {
-        success: true as const,
-        message: result.message,
-        changed: result.changed,
-        order: toAdminOrder(result.order, photos),
-      };
+      return orderChanged(result, (o) => toAdminOrder(o, photos));
     },
   );
 };

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
+import { ADMIN_ERRORS } from '../common/errors.js';
 import { OrderRef } from '../common/order-ref.js';
 import { attachment, BINARY } from './files.js';
 
@@ -39,14 +40,7 @@ const printFilesRoutes: FastifyPluginAsyncZod = async (fastify) => {
               'The ZIP. `Content-Disposition: attachment; filename="prints-<orderNumber>[-<size>].zip"`, `Cache-Control: no-store`.',
             content: { [ZIP_TYPE]: { schema: BINARY } },
           },
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
-            'ORDER_NOT_FOUND',
-            'NOTHING_TO_PRINT',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...ADMIN_ERRORS, 'ORDER_NOT_FOUND', 'NOTHING_TO_PRINT'),
         },
       },
     },

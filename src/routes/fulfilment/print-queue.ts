@@ -4,11 +4,10 @@ import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminPhoto } from '../../schemas/order.js';
 import type { PrintJobRecord } from '../../services/store/ports/print-jobs.js';
+import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { libraryPhotoRefs } from '../common/order-photos.js';
 import { attachment, BINARY } from './files.js';
 import { ZIP_TYPE } from './print-files.js';
-
-const ADMIN_ERRORS = ['VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'] as const;
 
 const EventSlug = z.string().trim().min(1).max(200).describe('Only lines of this event (its code)');
 const Size = z.string().trim().min(1).max(32).describe('Only lines of this print size, e.g. `4x6`');
@@ -188,13 +187,7 @@ const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: PrintedBody,
         response: {
           200: PrintedResponse,
-          ...errorResponses(
-            ...ADMIN_ERRORS,
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'ORDER_NOT_FOUND',
-            'INVALID_TRANSITION',
-          ),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'ORDER_NOT_FOUND', 'INVALID_TRANSITION'),
         },
       },
     },

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import { PrintJobState } from '../../services/store/ports/print-jobs.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 
 const MAX_ITEMS = 1000;
 
@@ -143,17 +144,12 @@ const printingRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: PrintResponse,
           ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
+            'PRINTER_UNAVAILABLE',
+            ...ADMIN_BODY_ERRORS,
             'PRINTER_NOT_FOUND',
             'NOTHING_TO_PRINT',
             'ALREADY_PRINTING',
             'PRINTER_LACKS_SIZE',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'PRINTER_UNAVAILABLE',
-            'STORE_UNAVAILABLE',
           ),
         },
       },

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { named } from '../../lib/plugin-name.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { CAPTCHA_ERRORS, PUBLIC_BODY_ERRORS } from '../common/errors.js';
 import { photoItemBuilder } from './photo-item.js';
 import { PhotoItem } from './schemas.js';
 import { TakedownBody, takedownRequester } from './takedown.js';
@@ -93,15 +94,11 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
           response: {
             200: FaceSearchAnswer,
             ...errorResponses(
-              'VALIDATION_FAILED',
+              'SERVICE_UNAVAILABLE',
+              ...PUBLIC_BODY_ERRORS,
               'EVENT_NOT_FOUND',
               'FACE_SEARCH_OFF',
-              'PAYLOAD_TOO_LARGE',
-              'UNSUPPORTED_MEDIA_TYPE',
               'NO_FACE',
-              'RATE_LIMITED',
-              'SERVICE_UNAVAILABLE',
-              'STORE_UNAVAILABLE',
             ),
           },
         },
@@ -146,19 +143,12 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           202: SelfieTakedownAccepted,
           ...errorResponses(
-            'VALIDATION_FAILED',
-            'CAPTCHA_REQUIRED',
-            'CAPTCHA_FAILED',
-            'UNAUTHORIZED',
+            'SERVICE_UNAVAILABLE',
+            ...PUBLIC_BODY_ERRORS,
+            ...CAPTCHA_ERRORS,
             'EVENT_NOT_FOUND',
             'FACE_SEARCH_OFF',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
             'NO_FACE',
-            'RATE_LIMITED',
-            'SERVICE_UNAVAILABLE',
-            'STORE_UNAVAILABLE',
-            'CAPTCHA_UNAVAILABLE',
           ),
         },
       },

@@ -3,7 +3,6 @@
  * round 2": double opt-in). The GET page only shows a button: a mail scanner that follows the
  * link subscribes nobody; the button's POST confirms.
  */
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { photoCodeUrl } from '../../domain/photo-code.js';
 import { escapeHtml } from '../../lib/escape.js';
@@ -15,8 +14,8 @@ import {
   type HtmlPage,
   htmlPage,
   htmlResponse,
-  PAGE_HEADERS,
   p,
+  sendPage,
   siteNameOf,
   tokenForm,
 } from '../common/html-page.js';
@@ -82,9 +81,6 @@ const finderConfirmRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const base = fastify.config.publicBaseUrl;
   acceptTokenForms(fastify);
 
-  const send = (reply: FastifyReply, page: HtmlPage<Code>) =>
-    reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
-
   fastify.get(
     CONFIRM_EMAIL_PATH,
     {
@@ -104,7 +100,7 @@ const finderConfirmRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const { token } = request.query;
-      return send(reply, optInPage(await subscriptions.inspect(token), siteName, base, token ?? ''));
+      return sendPage(reply, optInPage(await subscriptions.inspect(token), siteName, base, token ?? ''));
     },
   );
 
@@ -129,7 +125,7 @@ const finderConfirmRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const { token } = request.body;
-      return send(reply, optInPage(await subscriptions.confirm(token), siteName, base, ''));
+      return sendPage(reply, optInPage(await subscriptions.confirm(token), siteName, base, ''));
     },
   );
 };

@@ -10,6 +10,7 @@ import { codeForLog } from '../../lib/photo-code-log.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import { cardsPdf } from '../../services/finder/cards-pdf.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { CardsQuery, IssueBody, IssuedCode } from './finder-schemas.js';
 
 const Binary = z.string().meta({ format: 'binary' });
@@ -43,16 +44,7 @@ const issueRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: IssueBody.optional(),
         response: {
           201: IssuedCode,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'CAPTCHA_REQUIRED',
-            'UNAUTHORIZED',
-            'CAPTCHA_FAILED',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'CAPTCHA_REQUIRED', 'CAPTCHA_FAILED'),
         },
       },
     },

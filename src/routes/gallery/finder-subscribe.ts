@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { named } from '../../lib/plugin-name.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { MAX_PER_CODE as MAX_SUBSCRIPTIONS_PER_CODE } from '../../services/finder/subscriptions.js';
+import { PUBLIC_BODY_ERRORS } from '../common/errors.js';
 import finderConfirmRoutes from './finder-confirm.js';
 import { CodeParams, CodeSubscribeBody, CodeSubscribeResponse } from './finder-schemas.js';
 
@@ -39,15 +40,7 @@ const subscribeRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: CodeSubscribeResponse,
           201: CodeSubscribeResponse,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'CODE_NOT_FOUND',
-            'SUBSCRIPTION_LIMIT',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...PUBLIC_BODY_ERRORS, 'CODE_NOT_FOUND', 'SUBSCRIPTION_LIMIT'),
         },
       },
     },

@@ -12,6 +12,7 @@ import { captchaTokenOf } from '../../services/captcha/token.js';
 import { isWellFormed } from '../../services/orders/text.js';
 import { clientDigest } from '../../services/rate-limit/client-key.js';
 import { TakedownReason } from '../../services/store/ports/takedowns.js';
+import { CAPTCHA_ERRORS, PUBLIC_BODY_ERRORS } from '../common/errors.js';
 import { findByRef } from './photo-locate.js';
 import { PhotoLookupParams } from './photo-lookup-schemas.js';
 
@@ -95,19 +96,7 @@ const takedownRequestRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: TakedownBody,
         response: {
           202: TakedownAccepted,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'CAPTCHA_REQUIRED',
-            'CAPTCHA_FAILED',
-            'UNAUTHORIZED',
-            'EVENT_NOT_FOUND',
-            'PHOTO_NOT_FOUND',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-            'CAPTCHA_UNAVAILABLE',
-          ),
+          ...errorResponses(...PUBLIC_BODY_ERRORS, ...CAPTCHA_ERRORS, 'EVENT_NOT_FOUND', 'PHOTO_NOT_FOUND'),
         },
       },
     },

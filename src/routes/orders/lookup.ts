@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../schemas/errors.js';
+import { PUBLIC_BODY_ERRORS } from '../common/errors.js';
 import { CustomerOrder, LookupBody, toCustomerOrder } from './lookup-schemas.js';
 
 const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
@@ -30,14 +31,7 @@ const lookupRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: LookupBody,
         response: {
           200: CustomerOrder,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'ORDER_NOT_FOUND',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...PUBLIC_BODY_ERRORS, 'ORDER_NOT_FOUND'),
         },
       },
     },

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../schemas/errors.js';
 import type { ConfirmOutcome } from '../../services/orders/confirm.js';
 import { VERIFY_PATH } from '../../services/orders/verify-link.js';
-import { acceptTokenForms, FORM, htmlResponse, PAGE_HEADERS, siteNameOf } from '../common/html-page.js';
+import { acceptTokenForms, FORM, htmlResponse, sendPage, siteNameOf } from '../common/html-page.js';
 import { VerifyBody, VerifyQuery } from './schemas.js';
 import { verifyPage } from './verify-page.js';
 
@@ -31,10 +31,8 @@ const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const siteName = siteNameOf(fastify.config.MAIL_FROM);
   acceptTokenForms(fastify);
 
-  const answer = (outcome: ConfirmOutcome, token: string | undefined) => {
-    const page = verifyPage(outcome, { siteName, ...(token === undefined ? {} : { token }) });
-    return { status: page.status, html: page.html };
-  };
+  const answer = (outcome: ConfirmOutcome, token: string | undefined) =>
+    verifyPage(outcome, { siteName, ...(token === undefined ? {} : { token }) });
 
   fastify.get(
     VERIFY_PATH,
@@ -63,8 +61,7 @@ const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const { token } = request.query;
-      const page = answer(await orderIntake.inspectLink(token), token);
-      return reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
+      return sendPage(reply, answer(await orderIntake.inspectLink(token), token));
     },
   );
 
@@ -96,8 +93,7 @@ const verifyRoutes: FastifyPluginAsyncZod = async (fastify) => {
       const { token } = request.body;
       const outcome = await orderIntake.confirm(token);
       // Only the coupon's page offers to try again, with the same token.
-      const page = answer(outcome, outcome.kind === 'couponUnavailable' ? token : undefined);
-      return reply.code(page.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page.html);
+      return sendPage(reply, answer(outcome, outcome.kind === 'couponUnavailable' ? token : undefined));
     },
   );
 };

@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orderEmailMatches } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { PublicKeyResponse, SubscribeBody, SubscribeResponse } from './schemas.js';
 
 /** Subscriptions one order may have: the customer's phone, tablet and laptop, and room to spare. */
@@ -58,16 +59,7 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: {
           200: SubscribeResponse,
           201: SubscribeResponse,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
-            'ORDER_NOT_FOUND',
-            'SUBSCRIPTION_LIMIT',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'ORDER_NOT_FOUND', 'SUBSCRIPTION_LIMIT'),
         },
       },
     },

@@ -8,6 +8,7 @@ import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toPriceBreakdown } from '../../schemas/pricing.js';
 import { priceRequest } from '../../services/orders/lines.js';
+import { PUBLIC_BODY_ERRORS } from '../common/errors.js';
 import { Quote, QuoteBody } from './schemas.js';
 
 const quoteRoutes: FastifyPluginAsyncZod = async (fastify) => {
@@ -35,16 +36,7 @@ const quoteRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: QuoteBody,
         response: {
           200: Quote,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNKNOWN_PHOTO',
-            'COUPON_INVALID',
-            'EVENT_NOT_FOUND',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...PUBLIC_BODY_ERRORS, 'UNKNOWN_PHOTO', 'COUPON_INVALID', 'EVENT_NOT_FOUND'),
         },
       },
     },

@@ -1,6 +1,7 @@
 /** `GET` and `PUT /api/settings` (owner): the business settings (docs/contract.md, "Business settings"). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../schemas/errors.js';
+import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { BusinessSettingsBody, BusinessSettingsView } from './schemas.js';
 
 const settingsRoutes: FastifyPluginAsyncZod = async (fastify) => {
@@ -47,14 +48,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: BusinessSettingsBody,
         response: {
           200: BusinessSettingsView,
-          ...errorResponses(
-            'VALIDATION_FAILED',
-            'UNAUTHORIZED',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'RATE_LIMITED',
-            'STORE_UNAVAILABLE',
-          ),
+          ...errorResponses(...ADMIN_BODY_ERRORS),
         },
       },
     },

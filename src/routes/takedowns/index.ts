@@ -1,9 +1,10 @@
 /** The owner's takedown queue (docs/contract.md, "Takedown requests"): deciding what the public sees is the owner's. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appError, type ErrorCode } from '../../errors/catalogue.js';
+import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import type { TakedownRecord } from '../../services/store/ports/takedowns.js';
+import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import {
   type Takedown,
   TakedownDecided,
@@ -12,8 +13,6 @@ import {
   TakedownList,
   TakedownListQuery,
 } from './schemas.js';
-
-const ADMIN_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE'];
 
 const takedownRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { takedowns, photos, images } = fastify;
@@ -90,13 +89,7 @@ const takedownRoutes: FastifyPluginAsyncZod = async (fastify) => {
         body: TakedownDecisionBody,
         response: {
           200: TakedownDecided,
-          ...errorResponses(
-            ...ADMIN_ERRORS,
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'TAKEDOWN_NOT_FOUND',
-            'TAKEDOWN_DECIDED',
-          ),
+          ...errorResponses(...ADMIN_BODY_ERRORS, 'TAKEDOWN_NOT_FOUND', 'TAKEDOWN_DECIDED'),
         },
       },
     },

@@ -4,7 +4,8 @@
  * answers `unverified` when the budget is spent even if a request ignores the signal.
  * Whatever goes wrong inside — network error, 429, 5xx, nonsense — becomes `unverified`.
  */
-import type { AddressCheck } from './types.js';
+import { checkLocally } from './local.js';
+import type { AddressCheck, AddressVerifier, PostalAddress } from './types.js';
 
 /** A failure that means "could not check", with a reason fit for the log. */
 export class VerifierUnavailable extends Error {
@@ -65,4 +66,38 @@ export function unavailableStatus(res: Response, service: string): VerifierUnava
 /** `path` under `base`, keeping any path the base URL has (a proxy's prefix, say). */
 export function endpoint(base: string, path: string): URL {
   return new URL(`${base.replace(/\/+$/, '')}${path}`);
+}
+
+/**
+ * A remote verifier: the local checks first (a malformed address never leaves the process),
+ * then `lookup` within the time budget.
+ */
+export function remoteVerifier(
+  name: AddressVerifier['name'],
+  timeoutMs: number,
+  lookup: (address: PostalAddress, signal: AbortSignal) => Promise<AddressCheck>,
+): AddressVerifier {
+  return {
+    name,
+    async verify(input) {
+      const local = checkLocally(input);
+      if (local.status !== 'valid') return local;
+      return withinBudget(timeoutMs, (signal) => lookup(local.address, signal));
+    },
+  };
+}
+
+/** The service's answer: no mail delivered there (DPV "N") is invalid, else the address as it spells it. */
+export function deliveryPoint(
+  service: string,
+  noDelivery: boolean,
+  found: { lines: (string | null | undefined)[]; city: string; state: string; zip5: string; plus4?: string | null },
+): AddressCheck {
+  if (noDelivery)
+    return { status: 'invalid', field: 'line1', reason: `${service}: no mail is delivered to this address` };
+  const { lines, city, state, zip5, plus4 } = found;
+  return {
+    status: 'valid',
+    address: { line1: lines.filter(Boolean).join(' '), city, state, zip: plus4 ? `${zip5}-${plus4}` : zip5 },
+  };
 }

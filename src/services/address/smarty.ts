@@ -4,8 +4,7 @@
  * invalid; 401/402 (our credentials or plan), 413, 429 and 5xx are unverified.
  */
 import { z } from 'zod';
-import { endpoint, readJson, unavailableStatus, VerifierUnavailable, withinBudget } from './budget.js';
-import { checkLocally } from './local.js';
+import { deliveryPoint, endpoint, readJson, remoteVerifier, unavailableStatus, VerifierUnavailable } from './budget.js';
 import type { AddressCheck, AddressVerifier, PostalAddress } from './types.js';
 
 export type SmartyOptions = { baseUrl: string; authId: string; authToken: string; timeoutMs: number };
@@ -45,27 +44,15 @@ export function createSmartyVerifier(opts: SmartyOptions): AddressVerifier {
     }
     const candidate = Candidate.safeParse(list.data[0]);
     if (!candidate.success) throw new VerifierUnavailable('Smarty answered with a candidate it could not be read');
-    const { delivery_line_1, delivery_line_2, components, analysis } = candidate.data;
-    if (analysis?.dpv_match_code === 'N') {
-      return { status: 'invalid', field: 'line1', reason: 'Smarty: no mail is delivered to this address' };
-    }
-    return {
-      status: 'valid',
-      address: {
-        line1: [delivery_line_1, delivery_line_2].filter(Boolean).join(' '),
-        city: components.city_name,
-        state: components.state_abbreviation,
-        zip: components.plus4_code ? `${components.zipcode}-${components.plus4_code}` : components.zipcode,
-      },
-    };
+    const { delivery_line_1, delivery_line_2, components: c, analysis } = candidate.data;
+    return deliveryPoint('Smarty', analysis?.dpv_match_code === 'N', {
+      lines: [delivery_line_1, delivery_line_2],
+      city: c.city_name,
+      state: c.state_abbreviation,
+      zip5: c.zipcode,
+      plus4: c.plus4_code,
+    });
   }
 
-  return {
-    name: 'smarty',
-    async verify(input) {
-      const local = checkLocally(input);
-      if (local.status !== 'valid') return local;
-      return withinBudget(opts.timeoutMs, (signal) => lookup(local.address, signal));
-    },
-  };
+  return remoteVerifier('smarty', opts.timeoutMs, lookup);
 }

@@ -4,8 +4,7 @@
  * concurrent checks; a 401 on a lookup (token revoked early) fetches a new one once.
  */
 import { z } from 'zod';
-import { endpoint, readJson, unavailableStatus, VerifierUnavailable, withinBudget } from './budget.js';
-import { checkLocally } from './local.js';
+import { deliveryPoint, endpoint, readJson, remoteVerifier, unavailableStatus, VerifierUnavailable } from './budget.js';
 import type { AddressCheck, AddressVerifier, PostalAddress } from './types.js';
 
 export type UspsOptions = {
@@ -133,26 +132,14 @@ export function createUspsVerifier(opts: UspsOptions): AddressVerifier {
     const parsed = AddressResponse.safeParse(await readJson(res, 'USPS'));
     if (!parsed.success) throw new VerifierUnavailable('USPS answered 200 without a usable address');
     const { address: found, additionalInfo } = parsed.data;
-    if (additionalInfo?.DPVConfirmation === 'N') {
-      return { status: 'invalid', field: 'line1', reason: 'USPS: no mail is delivered to this address' };
-    }
-    return {
-      status: 'valid',
-      address: {
-        line1: [found.streetAddress, found.secondaryAddress].filter(Boolean).join(' '),
-        city: found.city,
-        state: found.state,
-        zip: found.ZIPPlus4 ? `${found.ZIPCode}-${found.ZIPPlus4}` : found.ZIPCode,
-      },
-    };
+    return deliveryPoint('USPS', additionalInfo?.DPVConfirmation === 'N', {
+      lines: [found.streetAddress, found.secondaryAddress],
+      city: found.city,
+      state: found.state,
+      zip5: found.ZIPCode,
+      plus4: found.ZIPPlus4,
+    });
   }
 
-  return {
-    name: 'usps',
-    async verify(input) {
-      const local = checkLocally(input);
-      if (local.status !== 'valid') return local;
-      return withinBudget(opts.timeoutMs, (signal) => lookup(local.address, signal));
-    },
-  };
+  return remoteVerifier('usps', opts.timeoutMs, lookup);
 }

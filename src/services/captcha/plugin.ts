@@ -8,10 +8,8 @@
  * than any provider keeps one valid.
  */
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../../config/env.js';
 import { appError } from '../../errors/catalogue.js';
 import { configuredOrStoredKey } from '../../lib/secret-file.js';
 import type { CaptchaTokensPort } from '../store/ports/captcha-tokens.js';
@@ -135,17 +133,6 @@ function offCaptcha(): Captcha {
   };
 }
 
-function altchaKey(fastify: FastifyInstance, config: Config): Promise<string> {
-  const file = path.join(config.dataDir, ALTCHA_KEY_FILE);
-  return configuredOrStoredKey({
-    configured: config.ALTCHA_HMAC_KEY,
-    file,
-    what: 'ALTCHA HMAC key',
-    encoding: 'hex',
-    log: fastify.log,
-  });
-}
-
 export default fp(
   async function captchaPlugin(fastify: FastifyInstance) {
     const { config } = fastify;
@@ -154,7 +141,13 @@ export default fp(
       case 'altcha':
         captcha = altchaCaptcha({
           used: fastify.store.captchaTokens,
-          hmacKey: await altchaKey(fastify, config),
+          hmacKey: await configuredOrStoredKey(
+            fastify,
+            ALTCHA_KEY_FILE,
+            config.ALTCHA_HMAC_KEY,
+            'ALTCHA HMAC key',
+            'hex',
+          ),
           maxNumber: config.ALTCHA_MAX_NUMBER,
           expiresS: config.ALTCHA_EXPIRES_S,
         });

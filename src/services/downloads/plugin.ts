@@ -5,7 +5,6 @@
  * DATA_DIR/download-link-secret; several instances must share one.
  */
 import { open as openFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -152,17 +151,6 @@ function createDownloads(deps: {
   };
 }
 
-function linkSecret({ config, log }: FastifyInstance): Promise<string> {
-  const file = path.join(config.dataDir, DOWNLOAD_SECRET_FILE);
-  return configuredOrStoredKey({
-    configured: config.DOWNLOAD_LINK_SECRET,
-    file,
-    what: 'download-link secret',
-    encoding: 'base64url',
-    log,
-  });
-}
-
 async function downloadsPlugin(fastify: FastifyInstance) {
   const { config, store, photos } = fastify;
   fastify.decorate(
@@ -170,7 +158,13 @@ async function downloadsPlugin(fastify: FastifyInstance) {
     createDownloads({
       // Links in mail start with the public address as saved now (docs/contract.md, "Business settings").
       links: createDownloadLinkSigner(
-        await linkSecret(fastify),
+        await configuredOrStoredKey(
+          fastify,
+          DOWNLOAD_SECRET_FILE,
+          config.DOWNLOAD_LINK_SECRET,
+          'download-link secret',
+          'base64url',
+        ),
         () => fastify.businessSettings.current().publicBaseUrl,
       ),
       grants: createStoreGrants({

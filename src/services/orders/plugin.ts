@@ -1,11 +1,3 @@
-/**
- * Order intake (docs/contract.md, "Orders" and "Notifications"), as `fastify.orderIntake`:
- * submission (intake.ts), confirmation of held orders (confirm.ts), the hold-expiry job and a
- * customer's lookup. Without VERIFY_LINK_SECRET the links are signed with a secret generated
- * into DATA_DIR/verify-link-secret; several instances must share one, or a link mailed by
- * one is refused by the others.
- */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OrderRecord } from '../../domain/order.js';
@@ -38,22 +30,20 @@ declare module 'fastify' {
 
 export const VERIFY_SECRET_FILE = 'verify-link-secret';
 
-function linkSecret({ config, log }: FastifyInstance): Promise<string> {
-  const file = path.join(config.dataDir, VERIFY_SECRET_FILE);
-  return configuredOrStoredKey({
-    configured: config.VERIFY_LINK_SECRET,
-    file,
-    what: 'confirmation-link secret',
-    encoding: 'base64url',
-    log,
-  });
-}
-
 async function orderIntakePlugin(fastify: FastifyInstance) {
   const { config } = fastify;
   const { orders, idempotencyKeys } = fastify.store;
   const log = fastify.log.child({ component: 'orders' });
-  const links = createLinkSigner(await linkSecret(fastify), () => fastify.businessSettings.current().publicBaseUrl);
+  const links = createLinkSigner(
+    await configuredOrStoredKey(
+      fastify,
+      VERIFY_SECRET_FILE,
+      config.VERIFY_LINK_SECRET,
+      'confirmation-link secret',
+      'base64url',
+    ),
+    () => fastify.businessSettings.current().publicBaseUrl,
+  );
   const intake = createOrderIntake({
     orders,
     idempotencyKeys,

@@ -85,57 +85,44 @@ type Engine = Db & {
   close(): Promise<void>;
 };
 
-export class OpenedStore<E extends Engine = Engine> implements Store {
-  readonly engine: 'sqlite' | 'postgres';
+/** The store as opened: the ports, the engine under them (for tests and the CLI), and its life. */
+export type OpenedStore<E extends Engine = Engine> = Store & {
+  readonly db: E;
   readonly orders: SqlOrders;
-  readonly eventSettings: EventSettingsPort;
-  readonly pushSubscriptions: PushSubscriptionsPort;
-  readonly idempotencyKeys: IdempotencyKeysPort;
-  readonly captchaTokens: CaptchaTokensPort;
-  readonly outbox: MailOutboxPort;
-  readonly coupons: CouponsPort;
-  readonly downloadGrants: DownloadGrantsPort;
-  readonly paymentEvents: PaymentEventsPort;
-  readonly mirror: MirrorPort;
-  readonly photoCodes: PhotoCodesPort;
-  readonly takedowns: TakedownsPort;
-  readonly printJobs: PrintJobsPort;
-  readonly faces: FacesPort;
-  readonly businessSettings: BusinessSettingsPort;
-  readonly adminTokens: AdminTokensPort;
-  readonly photoCatalogue: PhotoCataloguePort;
-
-  constructor(readonly db: E) {
-    this.engine = db.dialect.engine;
-    this.orders = new SqlOrders(db);
-    this.eventSettings = new SqlEventSettings(db);
-    this.pushSubscriptions = new SqlPushSubscriptions(db);
-    this.idempotencyKeys = new SqlIdempotencyKeys(db);
-    this.captchaTokens = new SqlCaptchaTokens(db);
-    this.outbox = new SqlMailOutbox(db);
-    this.coupons = new SqlCoupons(db);
-    this.downloadGrants = new SqlDownloadGrants(db);
-    this.paymentEvents = new SqlPaymentEvents(db);
-    this.mirror = new SqlMirror(db);
-    this.photoCodes = new SqlPhotoCodes(db);
-    this.takedowns = new SqlTakedowns(db);
-    this.printJobs = new SqlPrintJobs(db);
-    this.faces = new SqlFaces(db);
-    this.businessSettings = new SqlBusinessSettings(db);
-    this.adminTokens = new SqlAdminTokens(db);
-    this.photoCatalogue = new SqlPhotoCatalogue(db);
-  }
-
   /** Reachability for /readyz, with the mail waiting (informational). */
-  async health(): Promise<{ ok: boolean; details: Record<string, unknown> }> {
-    return this.db.health();
-  }
-
+  health(): Promise<{ ok: boolean; details: Record<string, unknown> }>;
   /** Writes what was submitted, then closes the engine. */
-  async close(): Promise<void> {
-    await this.orders.idle();
-    await this.db.close();
-  }
+  close(): Promise<void>;
+};
+
+function portsOn<E extends Engine>(db: E): OpenedStore<E> {
+  const orders = new SqlOrders(db);
+  return {
+    db,
+    engine: db.dialect.engine,
+    orders,
+    eventSettings: new SqlEventSettings(db),
+    pushSubscriptions: new SqlPushSubscriptions(db),
+    idempotencyKeys: new SqlIdempotencyKeys(db),
+    captchaTokens: new SqlCaptchaTokens(db),
+    outbox: new SqlMailOutbox(db),
+    coupons: new SqlCoupons(db),
+    downloadGrants: new SqlDownloadGrants(db),
+    paymentEvents: new SqlPaymentEvents(db),
+    mirror: new SqlMirror(db),
+    photoCodes: new SqlPhotoCodes(db),
+    takedowns: new SqlTakedowns(db),
+    printJobs: new SqlPrintJobs(db),
+    faces: new SqlFaces(db),
+    businessSettings: new SqlBusinessSettings(db),
+    adminTokens: new SqlAdminTokens(db),
+    photoCatalogue: new SqlPhotoCatalogue(db),
+    health: () => db.health(),
+    async close() {
+      await orders.idle();
+      await db.close();
+    },
+  };
 }
 
 /**
@@ -149,7 +136,7 @@ export async function openStore(options: StoreOptions): Promise<OpenedStore> {
   const log: Logger = options.log ?? silentLogger;
   const db: Engine =
     options.engine === 'sqlite' ? await SqliteEngine.open(options) : await PostgresEngine.open(options);
-  const store = new OpenedStore(db);
+  const store = portsOn(db);
   if (options.sheetsSideStore) {
     try {
       await importSheetsSideStore(db, options.sheetsSideStore, log);
