@@ -6,7 +6,13 @@
  * Google on a machine without internet.
  */
 import chromium from '@sparticuz/chromium';
-import { type Browser, type BrowserContextOptions, type Page, chromium as playwright } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContextOptions,
+  type Page,
+  chromium as playwright,
+  type Request,
+} from 'playwright-core';
 import { expect } from 'vitest';
 
 const DROPPED = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content']);
@@ -46,7 +52,11 @@ export const FAST_3G = {
 export const SMALL_PHONE = { width: 320, height: 640 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
 
-export type WatchedPage = { page: Page; errors: string[]; close: () => Promise<void> };
+/**
+ * `settled`: resolves once the page shows no spinner and has no request in flight (data and
+ * images in), checked on the page's own request events: what a layout check should look at.
+ */
+export type WatchedPage = { page: Page; errors: string[]; settled: () => Promise<void>; close: () => Promise<void> };
 
 /**
  * A page in a fresh context (its own storage and cache) that records console errors,
@@ -65,6 +75,13 @@ export async function openPage(
   // 30 s default running into the test's own timeout with no clue which step hung.
   page.setDefaultTimeout(15_000);
   const errors: string[] = [];
+  const inFlight = new Set<Request>();
+  page.on('request', (r) => {
+    // A live gallery's EventSource stays open by design: it is never "in".
+    if (r.headers().accept !== 'text/event-stream') inFlight.add(r);
+  });
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
@@ -74,7 +91,11 @@ export async function openPage(
     if (r.failure()?.errorText !== 'net::ERR_ABORTED')
       errors.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
   });
-  return { page, errors, close: () => context.close() };
+  // A page shows a spinner from its first render until its data is in, so a fetch its effects
+  // have yet to start still counts; requests hold the rest (later data, images).
+  const settled = () =>
+    expect.poll(async () => inFlight.size === 0 && (await page.locator('.spinner:visible').count()) === 0).toBe(true);
+  return { page, errors, settled, close: () => context.close() };
 }
 
 /** `document.documentElement.scrollWidth <= innerWidth`: nothing sticks out sideways. */

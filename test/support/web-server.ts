@@ -1,15 +1,19 @@
 /**
  * The whole service on a free loopback port for the browser tests: a temporary DATA_DIR, the
- * demo photo library generated into it (two events, 60 photos), the ALTCHA CAPTCHA at a low
+ * demo photo library generated into it (two events, 60 photos; `DEMO_LIBRARY: 'off'` for a
+ * test that needs no photos), the ALTCHA CAPTCHA at a low
  * difficulty (the widget still solves it for real), mail written to files, and the browser
  * app from `webDir`.
  *
- * In a test run the demo library is drawn once per run and day (test/support/run-once.ts)
- * and each server gets its own copy before it starts, with the drawing's times: drawing it
- * cost each server start about 4 s of CPU. The app finds PHOTOS_DIR full and indexes it as it
- * would its own drawing (test/services/photos/demo.test.ts covers the drawing itself).
+ * In a test run the demo library is drawn and indexed once per run and day
+ * (test/support/run-once.ts): one server draws it, its intake inspects every photo and renders
+ * their thumbnails and tiles, and it stops. Each server then starts on its own copy of that
+ * DATA_DIR (photos with the drawing's times, the record, the image cache), so its intake finds
+ * every photo inspected at its version and has nothing to do: drawing cost each server start
+ * about 4 s of CPU, and indexing 4 s more, in the background of the test that had started.
+ * test/services/photos/demo.test.ts covers the drawing itself, test/services/photos the intake.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +23,7 @@ import { loadConfig } from '../../src/config/env.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { ensureDemoLibrary } from '../../src/services/photos/demo.js';
 import { ADMIN_TOKEN } from '../helpers/build.js';
+import { waitFor } from './photos-fixtures.js';
 import { oncePerRun } from './run-once.js';
 
 export type WebServer = { url: string; app: FastifyInstance; dataDir: string; close: () => Promise<void> };
@@ -26,10 +31,36 @@ export type WebServer = { url: string; app: FastifyInstance; dataDir: string; cl
 /** `port` 0: any free one. */
 export async function startWebServer(webDir: string, env: Record<string, string> = {}, port = 0): Promise<WebServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'photo-web-'));
+  const demo = (env.DEMO_LIBRARY ?? 'auto') === 'auto';
   // Vitest sets VITEST in its workers; a bench lets the app draw its own.
-  if (process.env.VITEST && (env.DEMO_LIBRARY ?? 'auto') === 'auto')
-    await copyDemoLibrary(path.join(dataDir, 'photos'));
-  const app = await buildApp(
+  if (process.env.VITEST && demo) await copyDemoData(dataDir);
+  const app = await startApp(dataDir, webDir, env);
+  await app.listen({ host: '127.0.0.1', port });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const url = `http://127.0.0.1:${address.port}`;
+  // The demo library is drawn and indexed in the background: wait for both events.
+  const until = Date.now() + 60_000;
+  while (demo) {
+    const res = await app.inject({ url: '/event' });
+    if (res.statusCode === 200 && (res.json() as unknown[]).length >= 2) break;
+    if (Date.now() > until) throw new Error(`demo library not ready: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    app,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The app on `dataDir` (not listening yet), configured as every browser test's server is. */
+function startApp(dataDir: string, webDir: string, env: Record<string, string>): Promise<FastifyInstance> {
+  return buildApp(
     loadConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
@@ -52,40 +83,40 @@ export async function startWebServer(webDir: string, env: Record<string, string>
     // No plugin start-up limit: a loaded machine makes starts slow, not wrong.
     { pluginTimeout: 0 },
   );
-  await app.listen({ host: '127.0.0.1', port });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  const url = `http://127.0.0.1:${address.port}`;
-  // The demo library is drawn and indexed in the background: wait for both events.
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const res = await app.inject({ url: '/event' });
-    if (res.statusCode === 200 && (res.json() as unknown[]).length >= 2) break;
-    if (Date.now() > until) throw new Error(`demo library not ready: ${res.statusCode} ${res.body.slice(0, 200)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    app,
-    dataDir,
-    close: async () => {
-      await app.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
-/** The demo library as the app draws it (its dates are relative to today, hence the key). */
-async function copyDemoLibrary(photosDir: string): Promise<void> {
+/**
+ * A DATA_DIR holding the demo library as the app draws it, indexed (its dates are relative to
+ * today, hence the key): drawn, then an app started on it is closed once its intake has
+ * inspected every photo (the first scan queues them all before the app is ready; then photos
+ * listed, nothing pending or inspecting).
+ */
+async function copyDemoData(dataDir: string): Promise<void> {
   const today = new Date().toISOString().slice(0, 10);
-  const drawn = await oncePerRun(`demo-library-${today}`, async (dir) => {
-    await ensureDemoLibrary({
-      photosDir: path.join(dir, 'photos'),
-      dataDir: path.join(dir, 'data'),
-      log: silentLogger,
-    });
+  const indexed = await oncePerRun(`demo-data-${today}`, async (dir) => {
+    const webDir = path.join(dir, 'no-web');
+    await mkdir(webDir);
+    const data = path.join(dir, 'data');
+    // Drawn whole before the app starts: its first scan finds every photo at once.
+    await ensureDemoLibrary({ photosDir: path.join(data, 'photos'), dataDir: data, log: silentLogger });
+    const app = await startApp(data, webDir, {});
+    try {
+      await app.ready();
+      // A bound for a hang, not a speed (set-ups took minutes with six jobs on 2 cores).
+      await waitFor(
+        () => {
+          const listed = app.photos.listEvents().reduce((n, ev) => n + ev.photoCount, 0);
+          const { pending, inspecting } = app.photos.intake();
+          return listed > 0 && pending === 0 && inspecting === 0;
+        },
+        240_000,
+        'the demo library indexed',
+      );
+    } finally {
+      await app.close();
+    }
   });
-  await cp(path.join(drawn, 'photos'), photosDir, { recursive: true, preserveTimestamps: true });
+  await cp(path.join(indexed, 'data'), dataDir, { recursive: true, preserveTimestamps: true });
 }
 
 /** A staff token the web server accepts (a booth helper). */

@@ -13,7 +13,6 @@
  *   line added at the event's default size.
  */
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
@@ -23,7 +22,6 @@ import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, type WebServer } from '../support/web-server.js';
 
 const HARBOR = 'Harbor Comic Con'; // demo event: 4x6 $5, 5x7 $10, 8x10 $20, prefix HCC
-const ARTIFACTS = path.resolve('test-artifacts/web');
 
 let harness: WebHarness;
 let server: WebServer;
@@ -102,7 +100,6 @@ describe('the attendee', () => {
     expect(await page.getByTestId('order-status').textContent()).toContain('download links');
     expect(await page.getByRole('img', { name: /QR code/ }).count()).toBe(0);
     await expectGoodLayout(page, 'order page of an unpaid digital order');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'phone-digital-order.png'), fullPage: true });
 
     // The photographer: nothing to hand over, label or print; mark it paid.
     const owner = await openPage(browser, DESKTOP, { init: adminInit() });
@@ -155,7 +152,6 @@ describe('the photographer', () => {
     const token = ((await a.getByTestId('new-token').textContent()) ?? '').trim();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await expectGoodLayout(a, 'settings with a new token');
-    await a.screenshot({ path: path.join(ARTIFACTS, 'desktop-settings.png'), fullPage: true });
 
     // Ana signs in: staff sees neither the CSV export nor the settings, nor void or cancel.
     const pending = (

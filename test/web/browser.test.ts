@@ -5,9 +5,8 @@
  *
  * One server and one browser for the file; every test opens its own browser contexts (fresh
  * storage and cache). The tests use different events where one changes what another sees.
- * Screenshots go to test-artifacts/web/.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import type { Browser } from 'playwright-core';
@@ -23,7 +22,6 @@ import { SET_UP_TIMEOUT_MS, startWebHarness, type WebHarness } from '../support/
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, freePort, STAFF_TOKEN, startWebServer, type WebServer } from '../support/web-server.js';
 
-const ARTIFACTS = path.resolve('test-artifacts/web');
 const HARBOR = 'Harbor Comic Con'; // demo event: 4x6 $5, 5x7 $10, 8x10 $20, shipping $5
 const MATSURI = 'Spring Matsuri';
 const SESSION_PATH = `/event/${encodeURIComponent(HARBOR)}/Day%201/Cosplay%20Stage`;
@@ -33,7 +31,6 @@ let browser: Browser;
 let harness: WebHarness;
 
 beforeAll(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
   harness = await startWebHarness();
   ({ server, browser } = harness);
 }, SET_UP_TIMEOUT_MS);
@@ -368,7 +365,6 @@ describe('finding a photo and an order', () => {
     const where = page.locator('#find-where');
     expect(await where.textContent()).toContain('Photo #150 is in Day 1 · Hall.');
     await expectGoodLayout(page, 'find photo in another session');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'find-elsewhere-phone.png') });
 
     // ... and "See it there" opens the Hall at it: pages 1-4 loaded, the viewer on #150.
     await where.getByRole('link', { name: 'See it there' }).click();
@@ -445,14 +441,13 @@ describe('finding a photo and an order', () => {
     // Feedback is still offered below.
     expect(await page.locator('#feedback-text').count()).toBe(1);
     await expectGoodLayout(page, 'order status on another device');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'order-status-phone.png'), fullPage: true });
     expectClean(reader);
     await reader.close();
   }, 60_000);
 });
 
 describe('quality', () => {
-  test('screenshots of the gallery and the dashboard on a small phone, a phone and a desktop: nothing wider than the screen, no text cut off, AA contrast', async () => {
+  test('the gallery and the dashboard on a small phone, a phone and a desktop: nothing wider than the screen, no text cut off, AA contrast', async () => {
     // A few booth orders, so the dashboard has something to show.
     const placed: string[] = [];
     for (const [name, photos, fulfillmentType] of [
@@ -490,11 +485,9 @@ describe('quality', () => {
         await page.locator('.event-card, .tile').first().waitFor();
         await expectGoodLayout(page, `${url} at ${name}`);
       }
-      await page.screenshot({ path: path.join(ARTIFACTS, `gallery-${name}.png`), fullPage: true });
 
       await page.locator('.tile-open').first().click();
       await page.locator('.lb-preview.is-loaded').waitFor();
-      await page.screenshot({ path: path.join(ARTIFACTS, `lightbox-${name}.png`) });
       await expectGoodLayout(page, `lightbox at ${name}`);
       await closeViewer(page);
 
@@ -503,11 +496,10 @@ describe('quality', () => {
       for (const url of ['/admin/booth', '/admin/events', '/admin/sales', detail, '/admin/print', '/admin']) {
         await page.goto(server.url + url);
         await page.locator('.admin h1').waitFor();
-        await page.waitForLoadState('networkidle');
+        await p.settled();
         await expectGoodLayout(page, `${url} at ${name}`);
       }
       await page.locator('.order-list, .notice').first().waitFor();
-      await page.screenshot({ path: path.join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true });
       expectClean(p);
       await p.close();
     }
@@ -631,7 +623,6 @@ describe('selling', () => {
     await card.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => a.locator('.toast').textContent()).toContain('saved');
     await expectGoodLayout(a, 'event settings with offers');
-    await card.screenshot({ path: path.join(ARTIFACTS, 'event-offers-desktop.png') });
     expect((await api(`/api/event-config?eventSlug=${encodeURIComponent(HARBOR)}`)).json()).toMatchObject({
       prices: { '4x6': 5, '5x7': 10, '8x10': 20, digital: 8 },
       packages: [{ size: '4x6', count: 3, price: 12 }],
@@ -657,7 +648,6 @@ describe('selling', () => {
       await expect.poll(() => banner.textContent(), { timeout: 10_000 }).toContain('Early bird: 10% off');
       expect(await banner.textContent()).toContain('3 4x6 prints for $12.00 (save $3.00)');
       await expectGoodLayout(page, 'gallery with offers');
-      await page.screenshot({ path: path.join(ARTIFACTS, 'gallery-offers-phone.png') });
 
       // Three 4x6 prints (one package) and a digital file.
       await page.locator('.tile-open').first().click();
@@ -698,7 +688,6 @@ describe('selling', () => {
       expect(await totals.textContent()).not.toContain('Early bird');
       expect(await page.locator('#coupon-error').count()).toBe(0);
       await expectGoodLayout(page, 'checkout with offers');
-      await page.locator('.totals').screenshot({ path: path.join(ARTIFACTS, 'checkout-offers-phone.png') });
 
       await page.fill('#c-name', 'Mary Jackson');
       await page.fill('#c-email', 'mary@example.com');
@@ -763,7 +752,6 @@ describe('selling', () => {
       expect(await uses.textContent()).toBe('0 of 3');
       expect(await a.locator('tr[data-coupon="THANKS20"]').textContent()).toContain('20% off');
       await expectGoodLayout(a, 'coupons page');
-      await a.screenshot({ path: path.join(ARTIFACTS, 'coupons-desktop.png') });
 
       // The customer buys one 4x6 print and one digital file with the code.
       const customer = await openPage(browser, PHONE);
@@ -802,7 +790,6 @@ describe('selling', () => {
       expect(await status.textContent()).toContain('you saved $2.60 with THANKS20');
       const link = page.getByTestId('downloads').getByRole('link', { name: /Download photo #/ });
       await expectGoodLayout(page, 'paid order with a download');
-      await page.screenshot({ path: path.join(ARTIFACTS, 'order-paid-download-phone.png') });
       const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
       const file = await readFile((await download.path()) as string);
       expect(file.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
@@ -977,7 +964,6 @@ describe('the photographer at intake', () => {
     await expect.poll(() => card.locator('.badge').textContent()).toBe('not on sale');
     await card.locator('summary').click();
     await expect.poll(() => card.locator('.notice').first().textContent()).toContain('Not on sale');
-    await a.screenshot({ path: path.join(ARTIFACTS, 'dashboard-intake-publish-desktop.png'), fullPage: true });
     const before = (await api(`/api/event-config?eventSlug=${encodeURIComponent(event)}`)).json();
     expect(before).toMatchObject({ orderingEnabled: false, active: false, closedReason: 'disabled' });
 
@@ -1038,7 +1024,6 @@ describe('consent', () => {
     await form.getByLabel('Your email').fill('cosplayer@example.com');
     await form.getByLabel('Message (optional)').fill('That is me in the back, please take it down');
     await expectGoodLayout(page, 'takedown form');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'takedown-form-phone.png'), fullPage: true });
     await form.getByRole('button', { name: 'Send request' }).click(); // the ALTCHA widget solves the challenge
     await expect
       .poll(() => dialog.getByRole('status').filter({ hasText: 'Thank you' }).textContent(), { timeout: 30_000 })
@@ -1087,7 +1072,6 @@ describe('consent', () => {
     expect(await card.textContent()).toContain('Hidden from the gallery now.');
     await expect.poll(() => card.locator('img.takedown-thumb').count()).toBe(1); // the photo, fetched with the token
     await expectGoodLayout(a, 'takedown queue on a phone');
-    await a.screenshot({ path: path.join(ARTIFACTS, 'takedown-queue-phone.png') });
     // No scrolling: the decision is on the phone's first screen.
     const remove = card.getByRole('button', { name: 'Remove photo' });
     const box = await remove.boundingBox();

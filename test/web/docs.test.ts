@@ -18,8 +18,12 @@ let noWebDir: string;
 
 beforeAll(async () => {
   noWebDir = await mkdtemp(path.join(tmpdir(), 'photo-docs-')); // /docs needs no built app
-  // No PUBLIC_BASE_URL: the document's servers are relative, so any port works.
-  [browser, server] = await Promise.all([launchBrowser(), startWebServer(noWebDir, { PUBLIC_BASE_URL: '' })]);
+  // No PUBLIC_BASE_URL: the document's servers are relative, so any port works. No photos:
+  // /docs shows none, and indexing the demo library's 60 would only load the machine.
+  [browser, server] = await Promise.all([
+    launchBrowser(),
+    startWebServer(noWebDir, { PUBLIC_BASE_URL: '', DEMO_LIBRARY: 'off' }),
+  ]);
 }, SET_UP_TIMEOUT_MS);
 
 afterAll(async () => {

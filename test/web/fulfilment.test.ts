@@ -15,7 +15,7 @@
  *   and the CSV.
  * Its own server and browser (the camera switches are the browser's).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -30,7 +30,6 @@ import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 import { adminInit, startWebServer, type WebServer } from '../support/web-server.js';
 
 const HARBOR = 'Harbor Comic Con'; // demo event: 4x6 $5, 5x7 $10, 8x10 $20; photo #1 is 1600 × 1067
-const ARTIFACTS = path.resolve('test-artifacts/web');
 
 let workDir: string;
 let cameraFile: string;
@@ -49,7 +48,6 @@ async function filmOf(image: Buffer): Promise<Buffer> {
 
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(tmpdir(), 'photo-fulfil-web-'));
-  await mkdir(ARTIFACTS, { recursive: true });
   const webDir = path.join(workDir, 'web');
   cameraFile = path.join(workDir, 'camera.mjpeg');
   // Until the test films the QR code, the camera sees a blank wall.
@@ -109,7 +107,6 @@ describe('fulfilment in the browser', () => {
     await page.mouse.up();
     await expect.poll(() => frame.getAttribute('aria-valuenow')).toBe('0');
     expect(await page.getByRole('button', { name: 'Crop: adjusted' }).count()).toBe(1);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'phone-cart-crop.png'), fullPage: true });
     // The keyboard moves it too; Home puts it back at the left edge.
     await frame.focus();
     await page.keyboard.press('ArrowRight');
@@ -137,7 +134,6 @@ describe('fulfilment in the browser', () => {
     expect(await qr.getAttribute('data-url')).toBe(`${server.url}/admin/orders/${orderNumber}`);
     expect(await page.getByRole('heading', { name: 'At the booth' }).count()).toBe(1);
     await expectGoodLayout(page, 'order page with its QR code');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'phone-order-qr.png'), fullPage: true });
     const qrImage = await qr.screenshot();
     expectClean(customer);
     await customer.close();
@@ -185,7 +181,6 @@ describe('fulfilment in the browser', () => {
     expect(await a.getByRole('heading', { name: 'History' }).count()).toBe(1);
     expect(await a.locator('.history li').last().textContent()).toContain('Status pending → paid');
     await expectGoodLayout(a, 'order page with lines, undo and history');
-    await a.screenshot({ path: path.join(ARTIFACTS, 'desktop-order-fulfilment.png'), fullPage: true });
     const [zip] = await Promise.all([
       a.waitForEvent('download'),
       a.getByRole('button', { name: 'Print files (ZIP)' }).click(),
@@ -206,7 +201,6 @@ describe('fulfilment in the browser', () => {
     });
     expect(await other.count()).toBe(1);
     await expectGoodLayout(a, 'print queue');
-    await a.screenshot({ path: path.join(ARTIFACTS, 'desktop-print-queue.png'), fullPage: true });
     const [batchZip] = await Promise.all([
       a.waitForEvent('download'),
       batch.getByRole('button', { name: 'Download this batch' }).click(),
@@ -232,7 +226,6 @@ describe('fulfilment in the browser', () => {
     expect((await server.app.store.orders.get(orderNumber))?.pickupStatus).toBe('waiting');
     admin.errors.length = 0; // the refused change's 409 is logged by the browser, as browsers do
     await expectGoodLayout(a, 'order page: prints missing');
-    await a.screenshot({ path: path.join(ARTIFACTS, 'desktop-order-not-printed.png'), fullPage: true });
     // The 8x10 is in the bag already: mark it printed with "ready" in one go.
     await missing.getByRole('button', { name: 'Mark all printed and ready for pickup' }).click();
     await expect.poll(async () => (await server.app.store.orders.get(orderNumber))?.pickupStatus).toBe('ready');
@@ -283,7 +276,6 @@ describe('fulfilment in the browser', () => {
     expect(csvText).toContain(`${orderNumber},`);
     expect(csvText).toContain(`${shipOrder},`);
     await expectGoodLayout(a, 'order lists with labels and export');
-    await a.screenshot({ path: path.join(ARTIFACTS, 'desktop-labels-and-export.png') });
     expectClean(admin);
     await admin.close();
   }, 180_000);
@@ -299,7 +291,6 @@ describe('fulfilment in the browser', () => {
         .locator('.notice', { hasText: /camera/i })
         .first()
         .waitFor({ timeout: 15_000 });
-      await a.screenshot({ path: path.join(ARTIFACTS, 'phone-scan-no-camera.png'), fullPage: true });
       await a.fill('#scan-order', 'hcc-0001');
       await a.getByRole('button', { name: 'Open' }).click();
       await a.waitForURL(`${server.url}/admin/orders/HCC-0001`);

@@ -3,14 +3,11 @@
  * metadata"), in a real headless Chromium on a phone, against the whole service with the
  * demo library (which carries Lightroom's XMP: keywords, ratings, two photographers, a reject).
  */
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeViewer, openPage, PHONE } from '../support/web-browser.js';
 import { SET_UP_TIMEOUT_MS, startWebHarness, type WebHarness } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
 
-const ARTIFACTS = path.resolve('test-artifacts/web');
 const HARBOR = 'Harbor Comic Con';
 
 type GridImage = { complete: boolean; naturalWidth: number; currentSrc: string };
@@ -18,7 +15,6 @@ type GridImage = { complete: boolean; naturalWidth: number; currentSrc: string }
 let harness: WebHarness;
 
 beforeAll(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
   harness = await startWebHarness();
 }, SET_UP_TIMEOUT_MS);
 
@@ -66,7 +62,6 @@ describe('search and the featured row', () => {
     expect(numbers).toEqual(['5', '10', '15', '20', '25', '30']);
     expect(new URL(page.url()).searchParams.get('q')).toBe('NEZU');
     await expectGoodLayout(page, 'search results on a phone');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'search-phone.png'), fullPage: true });
 
     // Photo 5 was shot on day 1, by Jo Lens.
     await page.locator('.grid .tile-open').first().click();
