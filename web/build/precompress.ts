@@ -21,7 +21,8 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-export function precompress(): Plugin {
+/** `brotliQuality`: 11 (the densest) for what ships. */
+export function precompress({ brotliQuality = 11 } = {}): Plugin {
   let outDir = '';
   return {
     name: 'precompress',
@@ -33,7 +34,10 @@ export function precompress(): Plugin {
       for (const file of files(outDir)) {
         if (!COMPRESSIBLE.test(file) || statSync(file).size < MIN_BYTES) continue;
         const bytes = readFileSync(file);
-        writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality } }),
+        );
         writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
       }
     },
