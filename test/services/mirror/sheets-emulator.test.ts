@@ -4,7 +4,7 @@
  * tests are only as good as the emulator's fidelity on what they rely on.
  */
 import { readFile } from 'node:fs/promises';
-import { google } from 'googleapis';
+import { auth as googleAuth, sheets } from 'googleapis/build/src/apis/sheets/index.js';
 import { describe, expect, test } from 'vitest';
 import { tempDir } from '../../helpers/build.js';
 import { writeServiceAccount } from '../../support/sheets-credentials.js';
@@ -21,13 +21,13 @@ async function setup(t: Ctx, opts: SheetsEmulatorOptions & { sign?: boolean; fre
   });
   t.onTestFinished(() => emu.close());
   const key = JSON.parse(await readFile(account.file, 'utf8')) as { private_key: string };
-  const auth = new google.auth.JWT({
+  const auth = new googleAuth.JWT({
     email: account.email,
     key: key.private_key,
     scopes: ['https://www.googleapis.com/auth/spreadsheets'],
   });
   auth.useJWTAccessWithScope = true;
-  const api = google.sheets({ version: 'v4', auth, rootUrl: emu.rootUrl, retry: false });
+  const api = sheets({ version: 'v4', auth, rootUrl: emu.rootUrl, retry: false });
   const id = emu.createSpreadsheet({ sheets: ['Orders', 'My Orders'] });
   return { emu, api, id, account, auth };
 }
@@ -257,7 +257,7 @@ describe('Sheets emulator with the real googleapis client', () => {
     });
     t.onTestFinished(() => emuKnowingOther.close());
     const sid = emuKnowingOther.createSpreadsheet();
-    const api2 = google.sheets({
+    const api2 = sheets({
       version: 'v4',
       auth: stranger.auth,
       rootUrl: emuKnowingOther.rootUrl,

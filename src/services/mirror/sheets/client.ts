@@ -7,7 +7,9 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { google, type sheets_v4 } from 'googleapis';
+// The Sheets API's own module of googleapis, not the package's index: the index loads all of
+// Google's ~300 APIs (1.4 s against 0.12 s) and gives tsc ~900 declaration files to read.
+import { auth as googleAuth, sheets, type sheets_v4 } from 'googleapis/build/src/apis/sheets/index.js';
 import { z } from 'zod';
 import { ConfigError } from '../../../config/env.js';
 
@@ -55,10 +57,10 @@ export async function loadServiceAccount(file: string): Promise<ServiceAccount> 
 }
 
 export function createSheetsApi(account: ServiceAccount, opts: { rootUrl?: string; timeoutMs: number }): SheetsApi {
-  const auth = new google.auth.JWT({ email: account.email, key: account.privateKey, scopes: [SHEETS_SCOPE] });
+  const auth = new googleAuth.JWT({ email: account.email, key: account.privateKey, scopes: [SHEETS_SCOPE] });
   // Self-signed JWT carrying the scope: no call to oauth2.googleapis.com (docs/google-sheets.md).
   auth.useJWTAccessWithScope = true;
-  return google.sheets({
+  return sheets({
     version: 'v4',
     auth,
     ...(opts.rootUrl ? { rootUrl: opts.rootUrl } : {}),
