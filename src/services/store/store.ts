@@ -5,7 +5,7 @@
  */
 
 import { type Logger, silentLogger } from '../../lib/logger.js';
-import { PostgresEngine, type PostgresEngineOptions } from './engines/postgres/engine.js';
+import type { PostgresEngine, PostgresEngineOptions } from './engines/postgres/engine.js';
 import { SqliteEngine, type SqliteEngineOptions } from './engines/sqlite/engine.js';
 import { importSheetsSideStore } from './engines/sqlite/import-sheets-side-store.js';
 import type { AdminTokensPort } from './ports/admin-tokens.js';
@@ -135,7 +135,10 @@ export async function openStore(options: StoreOptions): Promise<OpenedStore>;
 export async function openStore(options: StoreOptions): Promise<OpenedStore> {
   const log: Logger = options.log ?? silentLogger;
   const db: Engine =
-    options.engine === 'sqlite' ? await SqliteEngine.open(options) : await PostgresEngine.open(options);
+    options.engine === 'sqlite'
+      ? await SqliteEngine.open(options)
+      : // Loaded only for PostgreSQL: a SQLite server never reads pg.
+        await (await import('./engines/postgres/engine.js')).PostgresEngine.open(options);
   const store = portsOn(db);
   if (options.sheetsSideStore) {
     try {
