@@ -67,21 +67,21 @@ async function readSecret(file: string, minLength: number): Promise<SecretFile |
 }
 
 /**
- * The key the environment gives (`configured`), or else a random one kept in the file `name`
- * under DATA_DIR (made on the first start): its making, and a file others may read, logged.
- * `what` names the key for the log ("ALTCHA HMAC key").
+ * The key the environment gives (`configured`), or else a random one kept in the file
+ * `fileName` under DATA_DIR (made on the first start): its making, and a file others may read,
+ * logged. `what` names the key for the log ("ALTCHA HMAC key").
  */
 export async function configuredOrStoredKey(
   app: { config: { dataDir: string }; log: Logger },
-  name: string,
-  configured: string | undefined,
-  what: string,
-  encoding: 'hex' | 'base64url',
+  key: { configured: string | undefined; fileName: string; what: string; encoding: 'hex' | 'base64url' },
 ): Promise<string> {
-  if (configured) return configured;
-  const file = path.join(app.config.dataDir, name);
-  const secret = await readOrCreateSecret(file, { generate: () => randomBytes(32).toString(encoding), minLength: 16 });
-  if (secret.created) app.log.info(`${what} generated and stored in ${file}`);
+  if (key.configured) return key.configured;
+  const file = path.join(app.config.dataDir, key.fileName);
+  const secret = await readOrCreateSecret(file, {
+    generate: () => randomBytes(32).toString(key.encoding),
+    minLength: 16,
+  });
+  if (secret.created) app.log.info(`${key.what} generated and stored in ${file}`);
   if (secret.exposed) app.log.warn(`${file} is readable by other users; chmod 600 it`);
   return secret.value;
 }

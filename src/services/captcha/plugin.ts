@@ -141,13 +141,12 @@ export default fp(
       case 'altcha':
         captcha = altchaCaptcha({
           used: fastify.store.captchaTokens,
-          hmacKey: await configuredOrStoredKey(
-            fastify,
-            ALTCHA_KEY_FILE,
-            config.ALTCHA_HMAC_KEY,
-            'ALTCHA HMAC key',
-            'hex',
-          ),
+          hmacKey: await configuredOrStoredKey(fastify, {
+            configured: config.ALTCHA_HMAC_KEY,
+            fileName: ALTCHA_KEY_FILE,
+            what: 'ALTCHA HMAC key',
+            encoding: 'hex',
+          }),
           maxNumber: config.ALTCHA_MAX_NUMBER,
           expiresS: config.ALTCHA_EXPIRES_S,
         });

@@ -158,13 +158,12 @@ async function downloadsPlugin(fastify: FastifyInstance) {
     createDownloads({
       // Links in mail start with the public address as saved now (docs/contract.md, "Business settings").
       links: createDownloadLinkSigner(
-        await configuredOrStoredKey(
-          fastify,
-          DOWNLOAD_SECRET_FILE,
-          config.DOWNLOAD_LINK_SECRET,
-          'download-link secret',
-          'base64url',
-        ),
+        await configuredOrStoredKey(fastify, {
+          configured: config.DOWNLOAD_LINK_SECRET,
+          fileName: DOWNLOAD_SECRET_FILE,
+          what: 'download-link secret',
+          encoding: 'base64url',
+        }),
         () => fastify.businessSettings.current().publicBaseUrl,
       ),
       grants: createStoreGrants({

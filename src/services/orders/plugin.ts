@@ -1,3 +1,11 @@
+/**
+ * Order intake (docs/contract.md, "Orders" and "Notifications"), decorated as
+ * `fastify.orderIntake`: the submission pipeline both submission routes call (intake.ts), the
+ * confirmation of held high-value orders (confirm.ts, behind `/api/orders/verify`), the
+ * hold-expiry job (hold-expiry.ts) and a customer's lookup of their own order (lookup.ts).
+ * The confirmation links are signed with VERIFY_LINK_SECRET or a secret generated into
+ * DATA_DIR/verify-link-secret; several instances must share one.
+ */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OrderRecord } from '../../domain/order.js';
@@ -35,13 +43,12 @@ async function orderIntakePlugin(fastify: FastifyInstance) {
   const { orders, idempotencyKeys } = fastify.store;
   const log = fastify.log.child({ component: 'orders' });
   const links = createLinkSigner(
-    await configuredOrStoredKey(
-      fastify,
-      VERIFY_SECRET_FILE,
-      config.VERIFY_LINK_SECRET,
-      'confirmation-link secret',
-      'base64url',
-    ),
+    await configuredOrStoredKey(fastify, {
+      configured: config.VERIFY_LINK_SECRET,
+      fileName: VERIFY_SECRET_FILE,
+      what: 'confirmation-link secret',
+      encoding: 'base64url',
+    }),
     () => fastify.businessSettings.current().publicBaseUrl,
   );
   const intake = createOrderIntake({

@@ -137,7 +137,7 @@ export async function openStore(options: StoreOptions): Promise<OpenedStore> {
   const db: Engine =
     options.engine === 'sqlite'
       ? await SqliteEngine.open(options)
-      : // Loaded only for PostgreSQL: a SQLite server never reads pg.
+      : // Loaded only for PostgreSQL (a SQLite server never reads pg).
         await (await import('./engines/postgres/engine.js')).PostgresEngine.open(options);
   const store = portsOn(db);
   if (options.sheetsSideStore) {

@@ -3,7 +3,7 @@
  * dies its connection closes and PostgreSQL frees the lock; another process's next try takes
  * it. The mirror's choice of the one process that mirrors (services/mirror/leader.ts).
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../../../../lib/logger.js';
 
 /** The log lines: the lock taken, the connection holding it lost, a try that failed. */
@@ -24,7 +24,9 @@ export class PostgresAdvisoryLock {
     if (this.held) return true;
     try {
       if (!this.client) {
-        const client = new pg.Client({ connectionString: this.connectionString });
+        // pg is loaded on the first try: a SQLite server, which never tries, never reads it.
+        const { default: pgModule } = await import('pg');
+        const client = new pgModule.Client({ connectionString: this.connectionString });
         client.on('error', (err) => {
           this.log.warn({ err: err.message }, this.notes.lost);
           this.drop(client);
