@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { TestContext } from 'vitest';
@@ -6,47 +6,22 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { Photo } from '../../../src/services/photos/types.js';
 import { build, tempDir } from '../../helpers/build.js';
-import { type FixtureOptions, meanAbsDiff, ORIGINAL_MARKER, writeFixture } from '../../support/images-fixtures.js';
+import { meanAbsDiff, ORIGINAL_MARKER, writeFixture } from '../../support/images-fixtures.js';
 
 const errorShape = z.strictObject({ error: z.string(), code: z.string(), details: z.string() });
 
 const EVENT = 'EXPO24';
 const SESSION_DIR = ['Day 1', 'Morning'];
 
-/** The library's images, relative to DATA_DIR: three photos, and one outside PHOTOS_DIR. */
-const DRAWN: [string[], FixtureOptions][] = [
-  [['photos', EVENT, ...SESSION_DIR, 'a.jpg'], { width: 1200, height: 800 }],
-  [['photos', EVENT, ...SESSION_DIR, 'b.jpg'], { width: 900, height: 600, orientation: 6, seed: 2 }],
-  [['photos', EVENT, ...SESSION_DIR, 'c.jpg'], { width: 240, height: 160, seed: 4 }],
-  // Outside PHOTOS_DIR: what a traversal would be after.
-  [['secret.jpg'], { width: 300, height: 200, seed: 9 }],
-];
-
-/**
- * Their bytes, drawn once for the file (pixel by pixel, then encoded: a tenth of a second or
- * more per test) and written into each test's own folder, so no test sees another's files.
- */
-let drawnBytes: Promise<Buffer[]> | undefined;
-function drawOnce(t: TestContext): Promise<Buffer[]> {
-  drawnBytes ??= (async () => {
-    const scratch = await tempDir(t, 'images-drawn-');
-    return Promise.all(
-      DRAWN.map(async ([, opts], i) => readFile(await writeFixture(path.join(scratch, `${i}.jpg`), opts))),
-    );
-  })();
-  return drawnBytes;
-}
-
 /** A library with three photos (landscape, portrait-by-EXIF, and one smaller than a thumbnail). */
 async function library(t: TestContext) {
   const dir = await tempDir(t, 'images-routes-');
   const photosDir = path.join(dir, 'photos', EVENT, ...SESSION_DIR);
-  const bytes = await drawOnce(t);
-  for (const [i, [parts]] of DRAWN.entries()) {
-    const file = path.join(dir, ...parts);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, bytes[i] as Buffer);
-  }
+  await writeFixture(path.join(photosDir, 'a.jpg'), { width: 1200, height: 800 });
+  await writeFixture(path.join(photosDir, 'b.jpg'), { width: 900, height: 600, orientation: 6, seed: 2 });
+  await writeFixture(path.join(photosDir, 'c.jpg'), { width: 240, height: 160, seed: 4 });
+  // Outside PHOTOS_DIR: what a traversal would be after.
+  await writeFixture(path.join(dir, 'secret.jpg'), { width: 300, height: 200, seed: 9 });
   await writeFile(path.join(dir, 'secret.txt'), 'TOP-SECRET-CONTENT');
   return { dir, photosDir };
 }
