@@ -1,10 +1,15 @@
 /**
  * The one module that imports sharp (libvips): every decode, resize, composite and encode is
  * one of the operations below, so a change of image library is a change here. Nothing here
- * copies pixels or bytes (the images and print-files benches hold the paths through it).
+ * copies pixels (the images and print-files benches hold the paths through it).
+ * A photo given by path is read into memory first, never handed to libvips as a path: libvips
+ * maps a JPEG file into memory, and a file truncated under that mapping (a photo copied over
+ * in place while it renders) kills the whole process with SIGBUS. Bytes read while the file is
+ * rewritten are at worst short or mixed, and the decode fails like any damaged photo's.
  * Photos open with `failOn: 'error'`: camera files with harmless warnings still decode.
  * Transparency is flattened onto white (JPEG has no alpha; WebP gets the same pixels).
  */
+import { readFile } from 'node:fs/promises';
 import sharp, { type OverlayOptions, type ResizeOptions, type Sharp } from 'sharp';
 
 export type Channels = 1 | 2 | 3 | 4;
@@ -47,9 +52,14 @@ const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 /** The libvips version: part of the key of rendered images cached on disk. */
 export const IMAGE_LIBRARY_VERSION: string = sharp.versions.vips;
 
+/** A photo's bytes: a path is read (see above), bytes are taken as they are. */
+const bytesOf = (source: string | Buffer): Promise<Buffer> =>
+  typeof source === 'string' ? readFile(source) : Promise.resolve(source);
+
 /** Reads the header only. `strict`: a file with decoding errors is refused here already. */
 export async function readHeader(source: string | Buffer, opts: { strict?: boolean } = {}): Promise<ImageHeader> {
-  const meta = await (opts.strict ? sharp(source, { failOn: 'error' }) : sharp(source)).metadata();
+  const bytes = await bytesOf(source);
+  const meta = await (opts.strict ? sharp(bytes, { failOn: 'error' }) : sharp(bytes)).metadata();
   return {
     format: meta.format,
     compression: meta.compression,
@@ -88,14 +98,15 @@ async function toEncoded(pipeline: Sharp): Promise<Encoded> {
  * libvips shrinks a JPEG while decoding it), flattened onto white, as RGBA (`'rgba'`) or as
  * sRGB without alpha (`'rgb'`). `maxInputPixels` refuses larger pictures before decoding.
  */
-export function decodeFitted(
+export async function decodeFitted(
   source: string | Buffer,
   opts: { size: number; pixels: 'rgba' | 'rgb'; maxInputPixels?: number },
 ): Promise<RawImage> {
+  const bytes = await bytesOf(source);
   const input =
     opts.maxInputPixels === undefined
-      ? sharp(source, { failOn: 'error' })
-      : sharp(source, { failOn: 'error', limitInputPixels: opts.maxInputPixels });
+      ? sharp(bytes, { failOn: 'error' })
+      : sharp(bytes, { failOn: 'error', limitInputPixels: opts.maxInputPixels });
   const flat = input
     .autoOrient()
     .resize(fitting({ size: opts.size }))
@@ -108,8 +119,11 @@ export function decodeFitted(
  * dropped, with `tile` (raw RGBA) repeated over the whole image when given. The tile must not
  * be larger than the output.
  */
-export function renderFitted(path: string, fit: Fit, encoding: PhotoEncoding, tile?: RawImage): Promise<Encoded> {
-  const pipeline = sharp(path, { failOn: 'error' }).autoOrient().resize(fitting(fit)).flatten({ background: WHITE });
+export async function renderFitted(path: string, fit: Fit, encoding: PhotoEncoding, tile?: RawImage): Promise<Encoded> {
+  const pipeline = sharp(await bytesOf(path), { failOn: 'error' })
+    .autoOrient()
+    .resize(fitting(fit))
+    .flatten({ background: WHITE });
   if (tile) {
     const raw = { width: tile.width, height: tile.height, channels: tile.channels };
     pipeline.composite([{ input: tile.data, raw, tile: true, blend: 'over' }]);
@@ -141,9 +155,9 @@ export type PrintCut = {
  * for paper. No optimised Huffman tables: they keep every coefficient in memory until the end
  * (40 MB for an 8x10) for files only about 13 % smaller.
  */
-function printPipeline(path: string, cut: PrintCut): Sharp {
+async function printPipeline(path: string, cut: PrintCut): Promise<Sharp> {
   return (
-    sharp(path, { failOn: 'error' })
+    sharp(await bytesOf(path), { failOn: 'error' })
       .autoOrient()
       // `fill`: the scaled size keeps the photo's aspect to within a rounding pixel.
       .resize(cut.scaled.width, cut.scaled.height, { fit: 'fill' })
@@ -156,13 +170,13 @@ function printPipeline(path: string, cut: PrintCut): Sharp {
 }
 
 /** A print file in memory. */
-export function printJpeg(path: string, cut: PrintCut): Promise<Encoded> {
-  return toEncoded(printPipeline(path, cut));
+export async function printJpeg(path: string, cut: PrintCut): Promise<Encoded> {
+  return toEncoded(await printPipeline(path, cut));
 }
 
 /** A print file written to `file`: libvips writes it in strips, the process never holds it. */
 export async function printJpegFile(path: string, cut: PrintCut, file: string): Promise<void> {
-  await printPipeline(path, cut).toFile(file);
+  await (await printPipeline(path, cut)).toFile(file);
 }
 
 /**
@@ -174,7 +188,7 @@ export async function fullSizeJpegFile(
   file: string,
   opts: { copyright: string; quality: number },
 ): Promise<Size> {
-  const info = await sharp(path, { failOn: 'error' })
+  const info = await sharp(await bytesOf(path), { failOn: 'error' })
     .withExif({ IFD0: opts.copyright ? { Copyright: opts.copyright } : {} })
     .jpeg({ quality: opts.quality, chromaSubsampling: '4:4:4' })
     .toFile(file);
