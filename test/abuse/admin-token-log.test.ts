@@ -13,7 +13,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type TestContext, test } from 'vitest';
 import { tempDir } from '../helpers/build.js';
-import { builtServer, serverEnv, startServer } from '../support/fault-server.js';
+import { serverEnv, startServer } from '../support/fault-server.js';
+import { builtServer } from '../support/fault-server-build.js';
 import { freePort } from '../support/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -8,7 +8,8 @@
  * no 5xx, errors exactly in the error shape (docs/contract.md, "Hosts and formats"), as documented, no stack trace.
  *
  * `FUZZ_RUNS` (default 40) sets the draws per operation (at most 16 for one with no parameters
- * and no body); `FUZZ_SEED` replays a run.
+ * and no body); `FUZZ_SEED` (default DEFAULT_SEED) picks the draws: a failure names its seed,
+ * and `FUZZ_SEED=$RANDOM npx vitest run test/abuse/fuzz.test.ts` draws a new set.
  */
 import { createECDH, randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -20,18 +21,25 @@ import { type Operation, operations } from '../support/abuse-openapi.js';
 import { bodyA, bodyB, EVENT, GOOD_ADDRESS, ORDER_TEST_ENV, writeLibrary } from '../support/orders-fixtures.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
-const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+/**
+ * The suite's draws are the same every run, so its cost is too: with a fresh seed each run the
+ * test took 17 to 30 s, its draws costing what they happened to ask for (photo code cards
+ * alone took 6 s in one run and 17 s in the next, by the `count` drawn). Each run makes the
+ * same number of draws of every operation either way; other seeds are for FUZZ_SEED.
+ */
+const DEFAULT_SEED = 33;
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : DEFAULT_SEED;
 const AUTHS: readonly Auth[] = ['admin', 'admin', 'none', 'wrong', 'malformed'];
 /**
  * An operation with no parameters and no body (/healthz, /openapi.json, the admin lists)
  * varies only in its credentials (four kinds) and an undeclared query parameter: 16 draws
- * meet each kind with 97% odds in a run (each run draws anew; FUZZ_SEED replays one), where
+ * meet each kind with 97% odds (the default seed's draws meet them all), where
  * 40 mostly repeated them (/openapi.json alone was an eighth of the test's time).
  */
 const BARE_RUNS = Math.min(RUNS, 16);
 const runsFor = (op: Operation) => (op.params.length === 0 && !op.body ? BARE_RUNS : RUNS);
 
-test(`every operation, ${RUNS} fuzzed requests each (${BARE_RUNS} without parameters or body): no 5xx, every error in the error shape (docs/contract.md, "Hosts and formats")`, {
+test(`every operation, ${RUNS} fuzzed requests each (${BARE_RUNS} without parameters or body; seed ${SEED}): no 5xx, every error in the error shape (docs/contract.md, "Hosts and formats")`, {
   timeout: 240_000,
 }, async (t) => {
   const dataDir = await tempDir(t);

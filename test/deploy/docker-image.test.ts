@@ -15,12 +15,13 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, utimes } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BUILT_SERVER_EXTRAS, builtServer } from '../support/fault-server-build.js';
 import { makeImage, writeEventJson, writePhoto } from '../support/photos-fixtures.js';
 import { buildWebApp } from '../support/web-build.js';
 
@@ -73,10 +74,14 @@ beforeAll(async () => {
   await mkdir(app);
 
   // Build stage: `npm run build`'s two builds, into the image's own dist/ (never the
-  // repository's): the server by scripts/build.mjs's esbuild command, the browser app by its
-  // Vite config, built once per run and shared with the browser tests (web-build.ts).
+  // repository's): the server by scripts/build.mjs's esbuild command, built once per run and
+  // shared with the fault tests (fault-server-build.ts; copied without what they add to run
+  // it), the browser app by its Vite config, built once per run and shared with the browser
+  // tests (web-build.ts).
   expect(dockerfile.buildSteps).toContain('npm run build && npm prune --omit=dev');
-  await run(process.execPath, ['scripts/build.mjs', `--server-into=${path.join(app, 'dist')}`], { maxBuffer: 1 << 24 });
+  const server = await builtServer();
+  const extras = new Set(BUILT_SERVER_EXTRAS.map((name) => path.join(server, name)));
+  await cp(server, path.join(app, 'dist'), { recursive: true, filter: (from) => !extras.has(from) });
   await buildWebApp(path.join(app, 'dist/web'));
   // The tree itself, never a link to it: a worktree's node_modules may be a symbolic link to
   // another checkout's, and `cp -a` of the link would let the steps below (rm, npm prune)
@@ -102,6 +107,13 @@ beforeAll(async () => {
   await writePhoto(photos, ['CON26', 'Day 1', 'Morning', 'a.jpg'], jpeg);
   await writePhoto(photos, ['CON26', 'Day 1', 'Morning', 'b.jpg'], jpeg);
   await writeEventJson(photos, 'CON26', { name: 'Con 2026', prefix: 'CN26' });
+  // Copied in a minute before the container starts (a mounted library), so the first scan
+  // takes them at once: written just now, the image's INTAKE_SETTLE_MS (2 s) held them back
+  // and the test waited it out, proving nothing more about the image.
+  const aMinuteAgo = new Date(Date.now() - 60_000);
+  for (const file of ['a.jpg', 'b.jpg']) {
+    await utimes(path.join(photos, 'CON26', 'Day 1', 'Morning', file), aMinuteAgo, aMinuteAgo);
+  }
   env = {
     ...dockerfile.env,
     PATH: process.env.PATH ?? '',
@@ -157,8 +169,8 @@ describe('the Docker image, mirrored', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    // Alive is not ready: the two photos were written a moment before the start, so the first
-    // scan waits for them to settle (docs/gallery-internals.md). Once ready, both are listed.
+    // Alive is not ready until the first scan is done (docs/gallery-internals.md). Once
+    // ready, both photos are listed.
     let ready = (await fetch(`${base}/readyz`)).status;
     while (ready !== 200) {
       await new Promise((r) => setTimeout(r, 200));

@@ -1,7 +1,7 @@
 /**
  * Idempotency-Keys across crashes (docs/contract.md, "Hardening"): 20 clients send orders, each
  * with an Idempotency-Key of its own, retrying a key whose request got no answer; the server is
- * killed with SIGKILL three times mid-load and restarted. Afterwards every key is sent once
+ * killed with SIGKILL twice mid-load and restarted. Afterwards every key is sent once
  * more. No key may ever yield two orders, and every key whose order was committed answers that
  * order, also when the crash came between the commit and the answer. On SQLite and on
  * PostgreSQL.
@@ -43,7 +43,7 @@ async function retryKey(url: string, key: string, customerName: string): Promise
 }
 
 for (const engine of ['sqlite', 'postgres'] as const) {
-  test(`${engine}: SIGKILL three times under keyed order load: no Idempotency-Key ever yields two orders`, {
+  test(`${engine}: SIGKILL twice under keyed order load: no Idempotency-Key ever yields two orders`, {
     timeout: 400_000,
   }, async (t) => {
     const dataDir = await tempDir(t);
@@ -57,7 +57,11 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     const load = orderLoad({ urls: [server.url], clients: 20, idempotent: true, timeoutMs: 10_000 });
     // 40 answers between kills (two per client): the new server answers the keys retried
     // after the last kill and takes fresh ones before the next kill, as with any larger number.
-    for (let kill = 1; kill <= 3; kill++) {
+    // Two kills: the first falls on a server that started clean, the second on one that took
+    // over the first crash's keys (stale reservations, orders committed but never answered)
+    // while taking fresh ones; a third is the second case again, for another server start
+    // (about 5 s of CPU) per engine.
+    for (let kill = 1; kill <= 2; kill++) {
       const acked = load.state.acks.length;
       await load.until((s) => s.acks.length >= acked + 40, 180_000);
       expect((await server.kill('SIGKILL')).signal).toBe('SIGKILL');

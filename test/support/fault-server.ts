@@ -15,36 +15,15 @@
  * start cost about 7.5 s of CPU (the loader, and each thread bundled at start), built about
  * 3.9 s; fault tests start the server by the dozen. Logs are JSON lines, kept.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { symlink, writeFile } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import type { TestContext } from 'vitest';
 import { ADMIN_TOKEN, TEST_WEB_DIR } from '../helpers/build.js';
+import { builtServer } from './fault-server-build.js';
 import { freePort } from './free-port.js';
-import { oncePerRun } from './run-once.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/**
- * The server and the no-internet guard as plain JavaScript, built once per run. The folder
- * reaches the project's packages through a `node_modules` link and marks its files as ES
- * modules with a package.json of its own.
- */
-export function builtServer(): Promise<string> {
-  return oncePerRun('server-build', async (dir) => {
-    const run = promisify(execFile);
-    await run(process.execPath, ['scripts/build.mjs', `--server-into=${dir}`], { cwd: ROOT });
-    await run(
-      path.join(ROOT, 'node_modules/.bin/esbuild'),
-      ['test/setup/no-internet.ts', `--outfile=${path.join(dir, 'no-internet.js')}`, '--platform=node', '--format=esm'],
-      { cwd: ROOT },
-    );
-    await writeFile(path.join(dir, 'package.json'), '{ "type": "module" }\n');
-    await symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  });
-}
 
 type LogLine = { level?: number; msg?: string; [key: string]: unknown };
 
