@@ -13,6 +13,9 @@ import { bool, json, nullableBool } from './values.js';
 export type Column<F extends string = string> = {
   readonly field: F;
   readonly column: string;
+  readonly storage: Storage;
+  /** Whether the field may be null (the column must take NULL). */
+  readonly nullable: boolean;
   readonly write: (value: unknown) => Param;
   readonly read: (cell: unknown) => unknown;
 };
@@ -28,9 +31,10 @@ const orNull = (v: unknown) => v ?? null;
  * back from both engines as they went in.
  */
 export function column<F extends string>(field: F, name: string, storage: Storage, nullable: boolean): Column<F> {
-  if (storage === 'json') return { field, column: name, write: jsonText, read: fromJson };
-  if (storage === 'boolean') return { field, column: name, write: asIs, read: nullable ? nullableBool : bool };
-  return { field, column: name, write: asIs, read: orNull };
+  const c = { field, column: name, storage, nullable };
+  if (storage === 'json') return { ...c, write: jsonText, read: fromJson };
+  if (storage === 'boolean') return { ...c, write: asIs, read: nullable ? nullableBool : bool };
+  return { ...c, write: asIs, read: orNull };
 }
 
 export type RecordTable<T> = {
@@ -86,28 +90,45 @@ export function tableOf<T>(
   };
 }
 
-/** A field's column: its storage kind (the column is the field's name in snake_case), or both; `derived`: no column. */
-export type ColumnSpec = Storage | { column: string; storage: Storage } | 'derived';
-
 const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
- * The table of a port's zod record: every field of `schema` named in `fields`, in column order.
- * A `derived` field is set by `derive` from the others.
+ * How a field of this zod type is held (the migrations give each kind one type per engine):
+ * booleans, integers, ISO timestamps and other text as such; objects and arrays as JSON.
+ */
+export function storageOf(schema: z.ZodType): Storage {
+  let s = schema as z.ZodType & { format?: string | null };
+  while (s.def.type === 'nullable' || s.def.type === 'optional')
+    s = (s.def as unknown as { innerType: typeof s }).innerType;
+  const type = s.def.type;
+  if (type === 'boolean') return 'boolean';
+  if (type === 'number') return 'integer';
+  if (type === 'string') return s.format === 'datetime' ? 'timestamp' : 'text';
+  return type === 'enum' || type === 'literal' ? 'text' : 'json';
+}
+
+/**
+ * The table of a port's zod record: a column per field, named after it in snake_case (or as
+ * `columns` says) and held as its zod type says (`storageOf`); `derived` fields have no
+ * column and are made from the others, in order, before the parse.
  */
 export function recordTable<S extends z.ZodObject>(
   table: string,
   schema: S,
-  fields: { readonly [K in keyof z.output<S>]: ColumnSpec },
-  derive?: (o: Record<string, unknown>) => void,
+  opts: {
+    columns?: { readonly [K in keyof z.output<S>]?: string };
+    derived?: { readonly [K in keyof z.output<S>]?: (o: Record<string, unknown>) => unknown };
+  } = {},
 ): RecordTable<z.output<S>> {
-  const entries = Object.entries(fields as Record<string, ColumnSpec>);
-  const columns = entries.flatMap(([field, spec]) => {
-    if (spec === 'derived') return [];
-    const { column: name, storage } = typeof spec === 'string' ? { column: snakeCase(field), storage: spec } : spec;
-    const nullable = (schema.shape[field] as z.ZodType).safeParse(null).success;
-    return [column(field, name, storage, nullable)];
+  const derived = Object.entries(opts.derived ?? {}) as [string, (o: Record<string, unknown>) => unknown][];
+  const renamed = (opts.columns ?? {}) as Record<string, string>;
+  const columns = Object.entries(schema.shape as Record<string, z.ZodType>)
+    .filter(([field]) => !(field in (opts.derived ?? {})))
+    .map(([field, s]) => column(field, renamed[field] ?? snakeCase(field), storageOf(s), s.safeParse(null).success));
+  return tableOf(table, columns, (o) => schema.parse(o), {
+    derived: derived.map(([field]) => field),
+    derive: (o) => {
+      for (const [field, make] of derived) o[field] = make(o);
+    },
   });
-  const derived = entries.filter(([, spec]) => spec === 'derived').map(([field]) => field);
-  return tableOf(table, columns, (o) => schema.parse(o), { derived, ...(derive ? { derive } : {}) });
 }

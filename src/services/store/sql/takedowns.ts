@@ -19,28 +19,9 @@ import { recordTable } from './record-table.js';
 import { HIDING_TAKEDOWN } from './takedown-hiding.js';
 
 /** `status` is no column: a request is open until it has a decision. */
-const TAKEDOWNS = recordTable(
-  'takedowns',
-  TakedownRecord,
-  {
-    id: 'text',
-    eventSlug: 'text',
-    photoId: 'text',
-    photoNumber: 'text',
-    reason: 'text',
-    email: 'text',
-    message: 'text',
-    hides: 'boolean',
-    createdAt: 'timestamp',
-    status: 'derived',
-    decision: 'text',
-    decidedAt: 'timestamp',
-    decidedBy: 'text',
-  },
-  (o) => {
-    o.status = o.decision === null ? 'open' : 'decided';
-  },
-);
+export const TAKEDOWNS = recordTable('takedowns', TakedownRecord, {
+  derived: { status: (o) => (o.decision === null ? 'open' : 'decided') },
+});
 const COLUMNS = TAKEDOWNS.select;
 const toRecord = TAKEDOWNS.toRecord;
 /** A request is written with the digest of its client's address (the hiding limit counts by it). */
