@@ -9,6 +9,8 @@ import { expect, test } from 'vitest';
 import { TOKENS } from '../../../../src/services/store/sql/admin-tokens.js';
 import { COUPONS } from '../../../../src/services/store/sql/coupons.js';
 import { FACES } from '../../../../src/services/store/sql/faces.js';
+import { IDEMPOTENCY_KEYS } from '../../../../src/services/store/sql/idempotency-keys.js';
+import { MAIL_JOBS } from '../../../../src/services/store/sql/mail-outbox.js';
 import { PRINT_JOBS } from '../../../../src/services/store/sql/print-jobs.js';
 import { SUBSCRIPTIONS } from '../../../../src/services/store/sql/push-subscriptions.js';
 import type { RecordTable } from '../../../../src/services/store/sql/record-table.js';
@@ -21,6 +23,8 @@ const TABLES: [string, RecordTable<unknown>, string[]][] = [
   ['admin_tokens', TOKENS, []],
   ['coupons', COUPONS, []],
   ['face_index', FACES, []],
+  ['idempotency_keys', IDEMPOTENCY_KEYS, []],
+  ['mail_jobs', MAIL_JOBS, []],
   ['print_jobs', PRINT_JOBS, ['position']],
   ['push_subscriptions', SUBSCRIPTIONS, ['order_key']],
   ['takedowns', TAKEDOWNS, ['client']],
