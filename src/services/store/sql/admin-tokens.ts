@@ -1,24 +1,25 @@
 /** Admin tokens on either engine (ports/admin-tokens.ts): table `admin_tokens`. */
 import { AdminTokenRecord, type AdminTokensPort, type NewAdminToken } from '../ports/admin-tokens.js';
-import type { Db, Row } from './db.js';
-import { camelRow } from './values.js';
+import type { Db } from './db.js';
+import { recordTable } from './record-table.js';
 
-const COLUMNS = 'id, role, label, token_hash, created_at, created_by, revoked_at, revoked_by';
-
-const toRecord = (r: Row): AdminTokenRecord => AdminTokenRecord.parse(camelRow(r));
+export const TOKENS = recordTable('admin_tokens', AdminTokenRecord);
+const COLUMNS = TOKENS.select;
+const toRecord = TOKENS.toRecord;
+const INSERT_SQL = TOKENS.insertSql();
 
 export class SqlAdminTokens implements AdminTokensPort {
   constructor(private readonly db: Db) {}
 
   async create(token: NewAdminToken): Promise<AdminTokenRecord> {
-    const createdAt = new Date().toISOString();
-    await this.db.transaction((tx) =>
-      tx.run(
-        `INSERT INTO admin_tokens (id, role, label, token_hash, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?)`,
-        [token.id, token.role, token.label, token.tokenHash, createdAt, token.createdBy],
-      ),
-    );
-    return toRecord({ ...toRow(token), created_at: createdAt, revoked_at: null, revoked_by: null });
+    const record = AdminTokenRecord.parse({
+      ...token,
+      createdAt: new Date().toISOString(),
+      revokedAt: null,
+      revokedBy: null,
+    });
+    await this.db.transaction((tx) => tx.run(INSERT_SQL, TOKENS.values(record)));
+    return record;
   }
 
   async list(): Promise<AdminTokenRecord[]> {
@@ -46,8 +47,4 @@ export class SqlAdminTokens implements AdminTokensPort {
       return row ? toRecord(row) : null;
     });
   }
-}
-
-function toRow(t: NewAdminToken): Row {
-  return { id: t.id, role: t.role, label: t.label, token_hash: t.tokenHash, created_by: t.createdBy };
 }

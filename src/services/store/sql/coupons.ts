@@ -9,20 +9,13 @@
 import { type CouponRecord, CouponRecord as CouponSchema, normalizeCouponCode } from '../../../domain/coupons.js';
 import { appError } from '../../../errors/catalogue.js';
 import type { CouponsPort } from '../ports/coupons.js';
-import type { Db, Queryable, Row, Tx } from './db.js';
-import { camelRow } from './values.js';
+import type { Db, Queryable, Tx } from './db.js';
+import { recordTable } from './record-table.js';
 
-const COLUMNS = 'code, event_slug, kind, value, expires_at, max_uses, uses, min_subtotal_cents, created_at';
-
-function toCoupon(r: Row): CouponRecord {
-  return CouponSchema.parse({
-    ...camelRow(r),
-    value: r.value === null ? null : Number(r.value),
-    maxUses: r.max_uses === null ? null : Number(r.max_uses),
-    uses: Number(r.uses),
-    minSubtotalCents: Number(r.min_subtotal_cents),
-  });
-}
+export const COUPONS = recordTable('coupons', CouponSchema);
+const COLUMNS = COUPONS.select;
+const toCoupon = COUPONS.toRecord;
+const INSERT_SQL = COUPONS.insertSql([], 'ON CONFLICT (code) DO NOTHING');
 
 export type ClaimOutcome = { ok: true } | { ok: false; reason: 'unknown' | 'exhausted' };
 
@@ -54,19 +47,7 @@ export class SqlCoupons implements CouponsPort {
       createdAt: iso(input.createdAt),
       uses: 0,
     });
-    const inserted = await this.db.transaction((tx) =>
-      tx.run(`INSERT INTO coupons (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING`, [
-        coupon.code,
-        coupon.eventSlug,
-        coupon.kind,
-        coupon.value,
-        coupon.expiresAt,
-        coupon.maxUses,
-        0,
-        coupon.minSubtotalCents,
-        coupon.createdAt,
-      ]),
-    );
+    const inserted = await this.db.transaction((tx) => tx.run(INSERT_SQL, COUPONS.values(coupon)));
     if (inserted !== 1) {
       throw appError('COUPON_EXISTS', {
         message: `A coupon ${coupon.code} exists already`,

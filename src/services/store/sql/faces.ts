@@ -1,13 +1,18 @@
 /** Face vectors on either engine (ports/faces.ts): table `face_index`, one row per photo. */
 import { FaceIndexEntry, type FacesPort, IndexedVersion, type NewFaceIndexEntry } from '../ports/faces.js';
 import type { Db } from './db.js';
-import { camelRow, placeholders } from './values.js';
+import { recordTable } from './record-table.js';
+import { placeholders } from './values.js';
 
-const COLUMNS = 'event_slug, photo_id, version, model, faces, vectors, indexed_at';
-
-type Row = Record<string, unknown>;
-
-const toEntry = (r: Row): FaceIndexEntry => FaceIndexEntry.parse({ ...camelRow(r), faces: Number(r.faces) });
+export const FACES = recordTable('face_index', FaceIndexEntry);
+const COLUMNS = FACES.select;
+const toEntry = FACES.toRecord;
+/** A photo indexed again (another version, another model) replaces its row. */
+const PUT_SQL = FACES.insertSql(
+  [],
+  `ON CONFLICT (event_slug, photo_id) DO UPDATE SET version = excluded.version, model = excluded.model,
+     faces = excluded.faces, vectors = excluded.vectors, indexed_at = excluded.indexed_at`,
+);
 
 /** Rows removed per statement (both engines take this many parameters easily). */
 const REMOVE_BATCH = 500;
@@ -17,16 +22,7 @@ export class SqlFaces implements FacesPort {
 
   async put(entry: NewFaceIndexEntry): Promise<FaceIndexEntry> {
     const row = FaceIndexEntry.parse({ ...entry, indexedAt: new Date().toISOString() });
-    await this.db.transaction(
-      (tx) =>
-        tx.run(
-          `INSERT INTO face_index (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (event_slug, photo_id) DO UPDATE SET version = excluded.version, model = excluded.model,
-             faces = excluded.faces, vectors = excluded.vectors, indexed_at = excluded.indexed_at`,
-          [row.eventSlug, row.photoId, row.version, row.model, row.faces, row.vectors, row.indexedAt],
-        ),
-      'relaxed',
-    );
+    await this.db.transaction((tx) => tx.run(PUT_SQL, FACES.values(row)), 'relaxed');
     return row;
   }
 

@@ -6,15 +6,16 @@ import {
   type Reservation,
   type StoredResponse,
 } from '../ports/idempotency-keys.js';
-import type { Db, Queryable, Row } from './db.js';
-import { camelRow } from './values.js';
+import type { Db, Queryable } from './db.js';
+import { recordTable } from './record-table.js';
 
-const COLUMNS = 'key, fingerprint, state, status_code, response_body, order_id, created_at, expires_at';
+export const IDEMPOTENCY_KEYS = recordTable('idempotency_keys', IdempotencyRecord);
+const COLUMNS = IDEMPOTENCY_KEYS.select;
 
 /** Expired keys are deleted at most this often, by the reservation that comes along. */
 const PURGE_EVERY_MS = 60_000;
 
-const toRecord = (r: Row): IdempotencyRecord => IdempotencyRecord.parse(camelRow(r));
+const toRecord = IDEMPOTENCY_KEYS.toRecord;
 
 const COMPLETE = `UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ?, order_id = ?
   WHERE key = ? AND created_at = ? AND state = 'pending'`;

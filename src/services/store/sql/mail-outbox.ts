@@ -1,14 +1,13 @@
 /** The mail outbox on either engine (ports/mail-outbox.ts): table `mail_jobs`. */
 import { newId } from '../../../lib/ids.js';
 import { MailJob, type MailJobInput, type MailOutboxPort } from '../ports/mail-outbox.js';
-import type { Db, Row, Tx } from './db.js';
-import { camelRow, json, placeholders } from './values.js';
+import type { Db, Tx } from './db.js';
+import { recordTable } from './record-table.js';
+import { placeholders } from './values.js';
 
-const COLUMNS = 'id, kind, order_id, payload, attempts, next_attempt_at, last_error, created_at, sent_at, sent_via';
-
-function toJob(r: Row): MailJob {
-  return MailJob.parse({ ...camelRow(r), payload: json(r.payload) });
-}
+export const MAIL_JOBS = recordTable('mail_jobs', MailJob);
+const COLUMNS = MAIL_JOBS.select;
+const toJob = MAIL_JOBS.toRecord;
 
 export class SqlMailOutbox implements MailOutboxPort {
   constructor(private readonly db: Db) {}
@@ -42,19 +41,8 @@ export class SqlMailOutbox implements MailOutboxPort {
     if (jobs.length === 0) return;
     await tx.insert(
       'mail_jobs',
-      COLUMNS.split(', '),
-      jobs.map((j) => [
-        j.id,
-        j.kind,
-        j.orderId,
-        JSON.stringify(j.payload),
-        j.attempts,
-        j.nextAttemptAt,
-        j.lastError,
-        j.createdAt,
-        j.sentAt,
-        j.sentVia,
-      ]),
+      MAIL_JOBS.names,
+      jobs.map((j) => MAIL_JOBS.values(j)),
     );
   }
 

@@ -7,7 +7,7 @@
 import { digitalOnly, type OrderRecord, OrderRecord as OrderSchema } from '../../../domain/order.js';
 import { ORDER_FIELD_NAMES, ORDER_FIELDS, type OrderField } from '../../../domain/order-fields.js';
 import type { Param, Row } from './db.js';
-import { bool, json, nullableBool } from './values.js';
+import { type Column, column, tableOf } from './record-table.js';
 
 /**
  * Digital orders in the table. The columns' CHECKs know `ship` and `pickup` (fulfilment) and
@@ -18,42 +18,33 @@ import { bool, json, nullableBool } from './values.js';
  */
 const stored = (value: string) => (value === 'digital' ? 'pickup' : value);
 
-type Column = {
-  field: OrderField;
-  column: string;
-  write: (value: unknown) => Param;
-  read: (cell: unknown) => unknown;
-};
-
-const asIs = (v: unknown) => v as Param;
-const jsonText = (v: unknown): Param => (v === null ? null : JSON.stringify(v));
-const fromJson = (v: unknown): unknown => (v === null ? null : json(v));
-
-const COLUMNS: readonly Column[] = ORDER_FIELD_NAMES.map((field) => {
-  const { column, storage, schema } = ORDER_FIELDS[field];
-  const nullable = schema.safeParse(null).success;
+const COLUMNS: readonly Column<OrderField>[] = ORDER_FIELD_NAMES.map((field) => {
+  const { column: name, storage, schema } = ORDER_FIELDS[field];
+  const c = column(field, name, storage, schema.safeParse(null).success);
   const digitalAware = field === 'fulfillmentType' || field === 'shippingStatus';
-  if (storage === 'json') return { field, column, write: jsonText, read: fromJson };
-  if (storage === 'boolean') return { field, column, write: asIs, read: nullable ? nullableBool : bool };
-  return { field, column, write: digitalAware ? (v) => stored(v as string) : asIs, read: asIs };
+  return digitalAware ? { ...c, write: (v: unknown) => stored(v as string) } : c;
+});
+
+/** An order read is its columns, with a digital order's fulfilment and shipping read from its lines. */
+const ORDERS = tableOf('orders', COLUMNS, (o) => OrderSchema.parse(o), {
+  derive(o) {
+    if (Array.isArray(o.items) && digitalOnly(o.items as { size: string }[])) {
+      o.fulfillmentType = 'digital';
+      o.shippingStatus = 'digital';
+      o.pickupStatus = null;
+    }
+  },
 });
 
 /** The columns an INSERT writes, in `insertValues` order: the record's, then the number's parts. */
-export const INSERT_COLUMNS: readonly string[] = [...COLUMNS.map((c) => c.column), 'prefix', 'seq'];
+export const INSERT_COLUMNS: readonly string[] = [...ORDERS.names, 'prefix', 'seq'];
 
 /** What a SELECT reads: every column of the record, and pk. */
-export const SELECT_COLUMNS = `pk, ${COLUMNS.map((c) => c.column).join(', ')}`;
+export const SELECT_COLUMNS = `pk, ${ORDERS.select}`;
 
-export function insertValues(o: OrderRecord, prefix: string, seq: number): Param[] {
-  const values: Param[] = new Array(COLUMNS.length + 2);
-  for (let i = 0; i < COLUMNS.length; i++) {
-    const c = COLUMNS[i] as Column;
-    values[i] = c.write(o[c.field]);
-  }
-  values[COLUMNS.length] = prefix;
-  values[COLUMNS.length + 1] = seq;
-  return values;
-}
+export const insertValues = (o: OrderRecord, prefix: string, seq: number): Param[] => ORDERS.values(o, prefix, seq);
+
+export const rowToOrder = (r: Row): OrderRecord => ORDERS.toRecord(r);
 
 /** What a change writes (every field `written: 'change'`); the lines and amounts only a lines edit does. */
 const CHANGED = COLUMNS.filter((c) => ORDER_FIELDS[c.field].written === 'change');
@@ -69,7 +60,7 @@ export const UPDATE_SQL = `UPDATE orders SET ${CHANGED.map((c) => `${c.column} =
 export function updateValues(o: OrderRecord, fromVersion: number): Param[] {
   const values: Param[] = new Array(CHANGED.length + 2);
   for (let i = 0; i < CHANGED.length; i++) {
-    const c = CHANGED[i] as Column;
+    const c = CHANGED[i] as Column<OrderField>;
     values[i] = c.write(o[c.field]);
   }
   values[CHANGED.length] = o.id;
@@ -82,21 +73,4 @@ export const UPDATE_LINES_SQL = `UPDATE orders SET ${LINES.map((c) => `${c.colum
 
 export function updateLinesValues(o: OrderRecord): Param[] {
   return [...LINES.map((c) => c.write(o[c.field])), o.id];
-}
-
-/**
- * Every field, in the record's order: each record read starts with the same shape (V8 keeps
- * it a fast object, and zod parses it several times faster).
- */
-const SHAPE: Readonly<Record<string, unknown>> = Object.fromEntries(COLUMNS.map((c) => [c.field, null]));
-
-export function rowToOrder(r: Row): OrderRecord {
-  const o: Record<string, unknown> = { ...SHAPE };
-  for (const c of COLUMNS) o[c.field] = c.read(r[c.column]);
-  if (Array.isArray(o.items) && digitalOnly(o.items as { size: string }[])) {
-    o.fulfillmentType = 'digital';
-    o.shippingStatus = 'digital';
-    o.pickupStatus = null;
-  }
-  return OrderSchema.parse(o);
 }

@@ -1,27 +1,19 @@
 /** Print jobs on either engine (ports/print-jobs.ts): table `print_jobs`. */
 import { randomUUID } from 'node:crypto';
 import { type FinalPrintJobState, type NewPrintJob, PrintJobRecord, type PrintJobsPort } from '../ports/print-jobs.js';
-import type { Db, Row } from './db.js';
-import { bool, camelRow, placeholders } from './values.js';
+import type { Db } from './db.js';
+import { recordTable } from './record-table.js';
+import { placeholders } from './values.js';
 
-const COLUMNS = `id, item_id, order_id, line, order_number, event_slug, printer, size, copies, job_name, job_id,
-  state, printer_state, reason, auto, requested_by, run_id, created_at, updated_at, finished_at`;
+export const PRINT_JOBS = recordTable('print_jobs', PrintJobRecord, { columns: { by: 'requested_by' } });
+const COLUMNS = PRINT_JOBS.select;
+const toRecord = PRINT_JOBS.toRecord;
+/**
+ * With the job's place among those begun together. The partial unique index on the line's
+ * in-flight job decides between two senders.
+ */
+const INSERT_SQL = PRINT_JOBS.insertSql(['position'], 'ON CONFLICT DO NOTHING');
 const IN_FLIGHT_SQL = `state IN ('sending', 'queued')`;
-
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
-
-const toRecord = (r: Row): PrintJobRecord =>
-  PrintJobRecord.parse({
-    ...camelRow(r),
-    line: Number(r.line),
-    copies: Number(r.copies),
-    jobId: r.job_id === null || r.job_id === undefined ? null : Number(r.job_id),
-    auto: bool(r.auto),
-    by: r.requested_by,
-    createdAt: iso(r.created_at),
-    updatedAt: iso(r.updated_at),
-    finishedAt: iso(r.finished_at),
-  });
 
 /** `AX26-0012.2#1a2b3c4d`: the line, and enough of the attempt's id to tell attempts apart. */
 const jobNameOf = (itemId: string, id: string) => `${itemId}#${id.slice(0, 8)}`;
@@ -48,31 +40,7 @@ export class SqlPrintJobs implements PrintJobsPort {
           updatedAt: now,
           finishedAt: null,
         });
-        // The partial unique index on the line's in-flight job decides between two senders.
-        const inserted = await tx.run(
-          `INSERT INTO print_jobs (id, item_id, order_id, line, order_number, event_slug, printer, size, copies,
-             job_name, state, auto, requested_by, run_id, position, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?, ?, ?, ?, ?, ?)
-           ON CONFLICT DO NOTHING`,
-          [
-            id,
-            record.itemId,
-            record.orderId,
-            record.line,
-            record.orderNumber,
-            record.eventSlug,
-            record.printer,
-            record.size,
-            record.copies,
-            record.jobName,
-            record.auto,
-            record.by,
-            record.runId,
-            position,
-            now,
-            now,
-          ],
-        );
+        const inserted = await tx.run(INSERT_SQL, PRINT_JOBS.values(record, position));
         if (inserted === 1) begun.push(record);
         else busy.push(job.itemId);
       }

@@ -4,12 +4,13 @@
  * for admin subscriptions (a primary key column can't hold NULL).
  */
 import { PushSubscriptionRecord, type PushSubscriptionsPort } from '../ports/push-subscriptions.js';
-import type { Db, Row } from './db.js';
-import { camelRow } from './values.js';
+import type { Db } from './db.js';
+import { recordTable } from './record-table.js';
 
-const COLUMNS = 'endpoint, p256dh, auth, scope, order_id, created_at';
-
-const toRecord = (r: Row): PushSubscriptionRecord => PushSubscriptionRecord.parse(camelRow(r));
+export const SUBSCRIPTIONS = recordTable('push_subscriptions', PushSubscriptionRecord);
+const COLUMNS = SUBSCRIPTIONS.select;
+const toRecord = SUBSCRIPTIONS.toRecord;
+const INSERT_SQL = SUBSCRIPTIONS.insertSql(['order_key'], 'ON CONFLICT (endpoint, order_key) DO NOTHING');
 
 export class SqlPushSubscriptions implements PushSubscriptionsPort {
   constructor(private readonly db: Db) {}
@@ -32,11 +33,8 @@ export class SqlPushSubscriptions implements PushSubscriptionsPort {
           if (Number(n?.n ?? 0) >= max) return { created: false, full: true as const };
         }
       }
-      const inserted = await tx.run(
-        `INSERT INTO push_subscriptions (endpoint, order_key, p256dh, auth, scope, order_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (endpoint, order_key) DO NOTHING`,
-        [sub.endpoint, orderKey, sub.p256dh, sub.auth, sub.scope, sub.orderId, new Date(sub.createdAt).toISOString()],
-      );
+      const createdAt = new Date(sub.createdAt).toISOString();
+      const inserted = await tx.run(INSERT_SQL, SUBSCRIPTIONS.values({ ...sub, createdAt }, orderKey));
       if (inserted === 0) {
         // Subscribed before: the browser may have new keys for the same endpoint.
         await tx.run(

@@ -12,25 +12,20 @@ import {
   type TakedownStatus,
   type TakedownsPort,
 } from '../ports/takedowns.js';
-import type { Db, Row } from './db.js';
+import type { Db } from './db.js';
 import { SqlMailOutbox } from './mail-outbox.js';
 import { SqlPhotoCatalogue } from './photo-catalogue.js';
+import { recordTable } from './record-table.js';
 import { HIDING_TAKEDOWN } from './takedown-hiding.js';
-import { bool, camelRow } from './values.js';
 
-const COLUMNS =
-  'id, event_slug, photo_id, photo_number, reason, email, message, hides, created_at, decision, decided_at, decided_by';
-
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
-
-const toRecord = (r: Row): TakedownRecord =>
-  TakedownRecord.parse({
-    ...camelRow(r),
-    hides: bool(r.hides),
-    createdAt: iso(r.created_at),
-    status: r.decision === null || r.decision === undefined ? 'open' : 'decided',
-    decidedAt: iso(r.decided_at),
-  });
+/** `status` is no column: a request is open until it has a decision. */
+export const TAKEDOWNS = recordTable('takedowns', TakedownRecord, {
+  derived: { status: (o) => (o.decision === null ? 'open' : 'decided') },
+});
+const COLUMNS = TAKEDOWNS.select;
+const toRecord = TAKEDOWNS.toRecord;
+/** A request is written with the digest of its client's address (the hiding limit counts by it). */
+const INSERT_SQL = TAKEDOWNS.insertSql(['client']);
 
 export class SqlTakedowns implements TakedownsPort {
   constructor(private readonly db: Db) {}
@@ -52,22 +47,6 @@ export class SqlTakedowns implements TakedownsPort {
         );
         if (Number(n?.n ?? 0) >= limit.max) hides = false;
       }
-      await tx.run(
-        `INSERT INTO takedowns (id, event_slug, photo_id, photo_number, reason, email, message, hides, created_at, client)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          id,
-          input.eventSlug,
-          input.photoId,
-          input.photoNumber,
-          input.reason,
-          input.email,
-          input.message,
-          hides,
-          now.toISOString(),
-          limit?.client ?? null,
-        ],
-      );
       const record = TakedownRecord.parse({
         ...input,
         hides,
@@ -78,6 +57,7 @@ export class SqlTakedowns implements TakedownsPort {
         decidedAt: null,
         decidedBy: null,
       });
+      await tx.run(INSERT_SQL, TAKEDOWNS.values(record, limit?.client ?? null));
       const mail = opts.mail?.(record) ?? [];
       if (mail.length > 0) await SqlMailOutbox.insert(tx, SqlMailOutbox.build(mail, now));
       if (hides) await SqlPhotoCatalogue.takedownChanged(tx, input.eventSlug, input.photoId);

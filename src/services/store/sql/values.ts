@@ -9,16 +9,6 @@ export const nullableBool = (v: unknown): boolean | null => (v === null || v ===
 
 export const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
 
-/**
- * A row's columns under their camelCase names (`created_at` → `createdAt`), undefined read
- * as null: what a port's schema parses, beside the few columns that need converting.
- */
-export function camelRow(r: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(r)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v ?? null;
-  return out;
-}
-
 /** `x IN (?, ?, ...)` for `n` values. */
 export const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 

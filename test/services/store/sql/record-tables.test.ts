@@ -1,0 +1,54 @@
+/**
+ * Each record's table (src/services/store/sql/record-table.ts, built from its port's zod
+ * record) against the migrated table on both engines: every field has its column, of the type
+ * its storage kind has on that engine, a nullable field a column that takes NULL, and every
+ * column of the table is a field or one the record's SQL writes beside them. The migrations
+ * are history, written by hand; this keeps the record tables and them in step.
+ */
+import { expect, test } from 'vitest';
+import { TOKENS } from '../../../../src/services/store/sql/admin-tokens.js';
+import { COUPONS } from '../../../../src/services/store/sql/coupons.js';
+import { FACES } from '../../../../src/services/store/sql/faces.js';
+import { IDEMPOTENCY_KEYS } from '../../../../src/services/store/sql/idempotency-keys.js';
+import { MAIL_JOBS } from '../../../../src/services/store/sql/mail-outbox.js';
+import { PRINT_JOBS } from '../../../../src/services/store/sql/print-jobs.js';
+import { SUBSCRIPTIONS } from '../../../../src/services/store/sql/push-subscriptions.js';
+import type { RecordTable } from '../../../../src/services/store/sql/record-table.js';
+import { TAKEDOWNS } from '../../../../src/services/store/sql/takedowns.js';
+import { describeOnEngines } from '../../../support/store-engines.js';
+import { TYPES, tableColumns } from '../../../support/table-columns.js';
+
+/** Each table, with the columns its SQL writes beside the record's fields. */
+const TABLES: [string, RecordTable<unknown>, string[]][] = [
+  ['admin_tokens', TOKENS, []],
+  ['coupons', COUPONS, []],
+  ['face_index', FACES, []],
+  ['idempotency_keys', IDEMPOTENCY_KEYS, []],
+  ['mail_jobs', MAIL_JOBS, []],
+  ['print_jobs', PRINT_JOBS, ['position']],
+  ['push_subscriptions', SUBSCRIPTIONS, ['order_key']],
+  ['takedowns', TAKEDOWNS, ['client']],
+];
+
+describeOnEngines('record tables against the migrated tables', (open, engine) => {
+  test('every field has its column, with its type, NULL where the field may be null; every column is known', async (t) => {
+    const store = await open(t);
+    for (const [table, record, rowOnly] of TABLES) {
+      const found = await tableColumns(store, engine, table);
+      const byName = new Map(found.map((c) => [c.name, c]));
+      const expected = record.columns.map((c) => ({
+        table,
+        name: c.column,
+        type: TYPES[engine][c.storage],
+        ...(c.nullable ? { nullable: true } : {}),
+      }));
+      const actual = expected.map((e) => {
+        const c = byName.get(e.name);
+        if (!c) return { table, name: e.name, missing: true };
+        return { table, name: c.name, type: c.type, ...(e.nullable ? { nullable: c.nullable } : {}) };
+      });
+      expect(actual).toEqual(expected);
+      expect(found.map((c) => c.name).sort()).toEqual([...rowOnly, ...record.names].sort());
+    }
+  });
+});
