@@ -35,6 +35,29 @@ export async function launchBrowser(extraArgs: readonly string[] = []): Promise<
   });
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The test worker's Chromium with the default switches: launched by the first browser file the
+ * worker runs and kept for the next ones (vitest.config.ts keeps a worker's modules from file to
+ * file), where each launch cost a file about a second. Files share no state through it: every
+ * page is opened in a context of its own (`openPage`: own storage, cache and cookies), and a
+ * file closes the contexts it leaves open (`closeContexts`). Playwright closes the browser when
+ * the worker exits; one that has gone away (a crash) is launched anew. A file that needs other
+ * switches (a fake camera) launches its own with `launchBrowser`.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  const current = await shared?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  shared = launchBrowser();
+  return shared;
+}
+
+/** Closes every context of `browser`: what a file using the shared browser leaves open. */
+export async function closeContexts(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((c) => c.close()));
+}
+
 export const PHONE = { width: 360, height: 740 } as const;
 
 /**

@@ -1,14 +1,15 @@
 /**
  * The browser tests' set-up: the app built from the current sources into a temporary folder
- * (test/support/web-build.ts), a Chromium (web-browser.ts), and the whole service serving that
- * build (web-server.ts). The server reads index.html when it starts, so it starts after the
- * build; `close` undoes all three.
+ * (test/support/web-build.ts), the worker's Chromium (web-browser.ts, `sharedBrowser`), and the
+ * whole service serving that build (web-server.ts). The server reads index.html when it starts,
+ * so it starts after the build; `close` removes the build and the server, and closes the
+ * file's browser contexts (the browser stays for the worker's next file).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './web-browser.js';
+import { closeContexts, sharedBrowser } from './web-browser.js';
 import { buildWebApp } from './web-build.js';
 import { startWebServer, type WebServer } from './web-server.js';
 
@@ -24,14 +25,14 @@ export type WebHarness = { server: WebServer; browser: Browser; webDir: string; 
 
 export async function startWebHarness(): Promise<WebHarness> {
   const webDir = await mkdtemp(path.join(tmpdir(), 'photo-webapp-'));
-  const [, browser] = await Promise.all([buildWebApp(webDir), launchBrowser()]);
+  const [, browser] = await Promise.all([buildWebApp(webDir), sharedBrowser()]);
   const server = await startWebServer(webDir);
   return {
     server,
     browser,
     webDir,
     close: async () => {
-      await browser.close();
+      await closeContexts(browser);
       await server.close();
       await rm(webDir, { recursive: true, force: true });
     },

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DESKTOP, launchBrowser, openPage } from '../support/web-browser.js';
+import { closeContexts, DESKTOP, openPage, sharedBrowser } from '../support/web-browser.js';
 import { SET_UP_TIMEOUT_MS } from '../support/web-harness.js';
 import { startWebServer, type WebServer } from '../support/web-server.js';
 
@@ -21,13 +21,13 @@ beforeAll(async () => {
   // No PUBLIC_BASE_URL: the document's servers are relative, so any port works. No photos:
   // /docs shows none, and indexing the demo library's 60 would only load the machine.
   [browser, server] = await Promise.all([
-    launchBrowser(),
+    sharedBrowser(),
     startWebServer(noWebDir, { PUBLIC_BASE_URL: '', DEMO_LIBRARY: 'off' }),
   ]);
 }, SET_UP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
+  if (browser) await closeContexts(browser);
   await server?.close();
   if (noWebDir) await rm(noWebDir, { recursive: true, force: true });
 });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { attendeeSelfie, FACE_FRAMES } from '../support/face-frames.js';
 import { waitFor, writePhoto } from '../support/photos-fixtures.js';
-import { launchBrowser, openPage, PHONE } from '../support/web-browser.js';
+import { closeContexts, openPage, PHONE, sharedBrowser } from '../support/web-browser.js';
 import { buildWebApp } from '../support/web-build.js';
 import { SET_UP_TIMEOUT_MS } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
@@ -29,12 +29,12 @@ let webDir: string;
 
 beforeAll(async () => {
   webDir = await mkdtemp(path.join(tmpdir(), 'photo-webapp-'));
-  [, browser] = await Promise.all([buildWebApp(webDir), launchBrowser()]);
+  [, browser] = await Promise.all([buildWebApp(webDir), sharedBrowser()]);
   server = await startWebServer(webDir, { FACE_SEARCH: 'on' });
 }, SET_UP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
+  if (browser) await closeContexts(browser);
   await server?.close();
   if (webDir) await rm(webDir, { recursive: true, force: true });
 });

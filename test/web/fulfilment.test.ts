@@ -23,7 +23,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readPdf, readZip } from '../support/fulfilment-fixtures.js';
 import { newOrder } from '../support/store-fixtures.js';
-import { DESKTOP, launchBrowser, openPage, PHONE } from '../support/web-browser.js';
+import { closeContexts, DESKTOP, launchBrowser, openPage, PHONE, sharedBrowser } from '../support/web-browser.js';
 import { buildWebApp } from '../support/web-build.js';
 import { SET_UP_TIMEOUT_MS } from '../support/web-harness.js';
 import { expectClean, expectGoodLayout } from '../support/web-layout.js';
@@ -281,7 +281,9 @@ describe('fulfilment in the browser', () => {
   }, 180_000);
 
   test('the scanner says so when there is no camera, and a typed order number opens the order', async () => {
-    const noCamera = await launchBrowser();
+    // The worker's Chromium with the default switches (test/support/web-browser.ts): no fake
+    // camera, as on a computer without one.
+    const noCamera = await sharedBrowser();
     try {
       const admin = await openPage(noCamera, PHONE, { init: adminInit() });
       const a = admin.page;
@@ -297,7 +299,7 @@ describe('fulfilment in the browser', () => {
       await expectGoodLayout(a, 'scanner without a camera');
       await admin.close();
     } finally {
-      await noCamera.close();
+      await closeContexts(noCamera);
     }
   }, 60_000);
 });
