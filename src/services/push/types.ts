@@ -6,6 +6,19 @@ export type OrderEvent = 'created' | 'status' | 'shipping' | 'pickup';
 /** What the service worker (web/public/sw.js) shows: a title, a line, and where a tap leads. */
 export type PushMessage = { title: string; body: string; url: string; tag: string; event: string };
 
+/** Who a subscription is for: the admin's every order event, or one order (proven by its email). */
+export type PushAudienceRequest = { scope: 'admin' } | { scope: 'order'; orderNumber: string; email: string };
+
+/**
+ * Saves a browser's subscription (keys in base64url, padding dropped); `created` false when it
+ * was there already, `label` what it is for. Unknown order or another email: ORDER_NOT_FOUND;
+ * an order at its cap: SUBSCRIPTION_LIMIT.
+ */
+export type PushSubscribe = (
+  sub: { endpoint: string; keys: { p256dh: string; auth: string } },
+  audience: PushAudienceRequest,
+) => Promise<{ created: boolean; label: string }>;
+
 export interface PushNotifier {
   readonly publicKey: string;
   /**
@@ -13,6 +26,7 @@ export interface PushNotifier {
    * local name, unless `PUSH_ALLOW_HOSTS` names it), or undefined when it is acceptable.
    */
   endpointRefusal(endpoint: string): string | undefined;
+  subscribe: PushSubscribe;
   /**
    * Fire and forget: `created` goes to admin subscriptions; `status`, `shipping` and `pickup`
    * to admin subscriptions and that order's. 404/410 answers remove the subscription.
