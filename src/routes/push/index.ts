@@ -8,7 +8,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { MAX_PUSH_PER_ORDER } from '../../services/push/subscribe.js';
-import type { PushAudienceRequest } from '../../services/push/types.js';
 import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { PublicKeyResponse, SubscribeBody, SubscribeResponse } from './schemas.js';
 
@@ -68,27 +67,11 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
       if (refusal !== undefined) {
         throw appError('VALIDATION_FAILED', { details: [{ in: 'body', field: 'endpoint', message: refusal }] });
       }
-      let audience: PushAudienceRequest;
-      if (fastify.adminAuth.isAdmin(request)) {
-        audience = { scope: 'admin' };
-      } else if (body.orderNumber !== undefined && body.email !== undefined) {
-        audience = { scope: 'order', orderNumber: body.orderNumber, email: body.email };
-      } else if (body.orderNumber !== undefined || body.email !== undefined) {
-        throw appError('VALIDATION_FAILED', {
-          details: [
-            { in: 'body', field: body.orderNumber === undefined ? 'orderNumber' : 'email', message: 'required' },
-          ],
-        });
-      } else {
-        throw appError('UNAUTHORIZED', {
-          details: "Send admin credentials, or the order's orderNumber and email",
-        });
-      }
-      const { created, label } = await fastify.push.subscribe(body, audience);
+      const { created, label, scope } = await fastify.push.subscribe(body, fastify.adminAuth.isAdmin(request));
       return reply.code(created ? 201 : 200).send({
         success: true as const,
         message: created ? `Subscribed to ${label}` : `Already subscribed to ${label}`,
-        scope: audience.scope,
+        scope,
       });
     },
   );

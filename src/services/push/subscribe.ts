@@ -16,13 +16,21 @@ export function createPushSubscribe(deps: {
   orders: Pick<OrdersPort, 'get'>;
   subscriptions: Pick<PushSubscriptionsPort, 'save'>;
 }): PushSubscribe {
-  return async (sub, audience) => {
+  return async (sub, admin) => {
+    const { orderNumber, email } = sub;
     let orderId: string | null = null;
     let label = 'every order event';
-    if (audience.scope === 'order') {
-      const order = await deps.orders.get(audience.orderNumber);
+    if (!admin) {
+      if (orderNumber === undefined || email === undefined) {
+        if (orderNumber === undefined && email === undefined) {
+          throw appError('UNAUTHORIZED', { details: "Send admin credentials, or the order's orderNumber and email" });
+        }
+        const field = orderNumber === undefined ? 'orderNumber' : 'email';
+        throw appError('VALIDATION_FAILED', { details: [{ in: 'body', field, message: 'required' }] });
+      }
+      const order = await deps.orders.get(orderNumber);
       // Compared even when there is no order: an unknown order and another email are not told apart.
-      if (!orderEmailMatches(order ?? { customerEmail: '' }, audience.email) || !order) {
+      if (!orderEmailMatches(order ?? { customerEmail: '' }, email) || !order) {
         throw appError('ORDER_NOT_FOUND', { details: 'No order with that number and email address' });
       }
       orderId = order.id;
@@ -33,7 +41,7 @@ export function createPushSubscribe(deps: {
         endpoint: sub.endpoint,
         p256dh: sub.keys.p256dh.replace(/=+$/, ''),
         auth: sub.keys.auth.replace(/=+$/, ''),
-        scope: audience.scope,
+        scope: admin ? 'admin' : 'order',
         orderId,
         createdAt: new Date().toISOString(),
       },
@@ -44,6 +52,6 @@ export function createPushSubscribe(deps: {
         details: `An order takes at most ${MAX_PUSH_PER_ORDER} push subscriptions`,
       });
     }
-    return { created, label };
+    return { created, label, scope: admin ? 'admin' : 'order' };
   };
 }

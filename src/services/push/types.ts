@@ -6,18 +6,17 @@ export type OrderEvent = 'created' | 'status' | 'shipping' | 'pickup';
 /** What the service worker (web/public/sw.js) shows: a title, a line, and where a tap leads. */
 export type PushMessage = { title: string; body: string; url: string; tag: string; event: string };
 
-/** Who a subscription is for: the admin's every order event, or one order (proven by its email). */
-export type PushAudienceRequest = { scope: 'admin' } | { scope: 'order'; orderNumber: string; email: string };
-
 /**
- * Saves a browser's subscription (keys in base64url, padding dropped); `created` false when it
- * was there already, `label` what it is for. Unknown order or another email: ORDER_NOT_FOUND;
- * an order at its cap: SUBSCRIPTION_LIMIT.
+ * Saves a browser's subscription (keys in base64url, padding dropped): for an admin every order
+ * event, else the order `orderNumber` and `email` name. `created` false when it was there
+ * already, `label` what it is for. Neither admin nor order: UNAUTHORIZED; only one of the two
+ * fields: VALIDATION_FAILED; unknown order or another email: ORDER_NOT_FOUND; an order at its
+ * cap: SUBSCRIPTION_LIMIT.
  */
 export type PushSubscribe = (
-  sub: { endpoint: string; keys: { p256dh: string; auth: string } },
-  audience: PushAudienceRequest,
-) => Promise<{ created: boolean; label: string }>;
+  sub: { endpoint: string; keys: { p256dh: string; auth: string }; orderNumber?: string; email?: string },
+  admin: boolean,
+) => Promise<{ created: boolean; label: string; scope: 'admin' | 'order' }>;
 
 export interface PushNotifier {
   readonly publicKey: string;
