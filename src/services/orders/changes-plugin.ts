@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Actor, EditableFields, OrderRecord, OrderStatus, PickupStatus } from '../../domain/order.js';
+import type { Actor, EditableFields, OrderStatus, PickupStatus } from '../../domain/order.js';
 import { type ChangeDeps, type ChangeResult, changeOrder, changePickup, changeShipping } from './changes.js';
-import { leaveFeedback } from './feedback.js';
+import { feedbackOn, type LeaveFeedback } from './feedback.js';
 
 export interface OrderChanges {
   /** A status move and/or field edits (PUT /api/orders/{id}, update-status). */
@@ -25,11 +25,7 @@ export interface OrderChanges {
   /** A paid pickup order's booth status. */
   pickup(ref: string, body: { status: PickupStatus; printAll?: boolean | undefined }, by: Actor): Promise<ChangeResult>;
   /** Feedback appended to an order (feedback.ts): `email` is the proof unless `admin`. */
-  feedback(
-    orderNumber: string,
-    text: string,
-    sender: { admin: boolean; email: string | undefined; by: Actor },
-  ): Promise<OrderRecord>;
+  feedback: LeaveFeedback;
 }
 
 declare module 'fastify' {
@@ -58,7 +54,7 @@ async function orderChangesPlugin(fastify: FastifyInstance) {
     change: (ref, change, by) => changeOrder(deps, ref, change, by),
     ship: (ref, body, by) => changeShipping(deps, ref, body, by),
     pickup: (ref, body, by) => changePickup(deps, ref, body, by),
-    feedback: (orderNumber, text, sender) => leaveFeedback(fastify.store.orders, orderNumber, text, sender),
+    feedback: feedbackOn(fastify.store.orders),
   };
   fastify.decorate('orderChanges', changes);
 }
