@@ -7,16 +7,14 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAX_FEEDBACK_ENTRIES, orderEmailMatches } from '../../domain/order.js';
-import { appError } from '../../errors/catalogue.js';
+import { MAX_FEEDBACK_ENTRIES } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { MAX_FEEDBACK_CHARS } from '../../services/orders/feedback.js';
 import { isWellFormed } from '../../services/orders/text.js';
 import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { OrderNumberParams } from '../common/order-ref.js';
 
 const MAX_FEEDBACK_LENGTH = 2000;
-/** All feedback of one order together, so a guessed order number cannot grow a row forever. */
-export const MAX_FEEDBACK_CHARS = 20_000;
 
 /** C0 controls but tab and newline, DEL, C1 controls. */
 const FORBIDDEN = /(?![\t\n])\p{Cc}/u;
@@ -43,14 +41,9 @@ const FeedbackBody = z
   })
   .meta({ id: 'FeedbackRequest' });
 
-/** The one answer to an unknown order, a wrong email and a missing one: nothing tells them apart. */
-const notFound = () => appError('ORDER_NOT_FOUND', { details: 'No order with that number and email address' });
-
 const FeedbackResponse = z.object({ success: z.literal(true), message: z.string() }).meta({ id: 'FeedbackResponse' });
 
 const feedbackRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { orders } = fastify.store;
-
   fastify.post(
     '/api/orders/:orderNumber/feedback',
     {
@@ -84,20 +77,8 @@ const feedbackRoutes: FastifyPluginAsyncZod = async (fastify) => {
       const { feedback: text, email } = request.body;
       // The role was checked in onRequest (a viewer's token is 403); wrong credentials are 401.
       const admin = fastify.adminAuth.isAdmin(request);
-      const found = await orders.get(request.params.orderNumber);
-      // Compared even when there is no such order, so both take the same time.
-      const matches = orderEmailMatches(found ?? { customerEmail: '' }, email ?? '');
-      if (!found || (!admin && !matches)) throw notFound();
-      const order = found;
-      // `[<ISO time>] ` and the blank line between entries count too.
-      if (order.feedback.length + text.length + 30 > MAX_FEEDBACK_CHARS) {
-        throw appError('VALIDATION_FAILED', {
-          message: `Order ${order.orderNumber} has no room for more feedback`,
-          details: { limit: MAX_FEEDBACK_CHARS, used: order.feedback.length },
-        });
-      }
       const by = fastify.adminAuth.actor(request);
-      const updated = await orders.appendFeedback(order.id, text, new Date(), { by, proof: admin ? 'admin' : 'email' });
+      const updated = await fastify.orderChanges.feedback(request.params.orderNumber, text, { admin, email, by });
       request.log.info({ orderNumber: updated.orderNumber, chars: text.length }, 'feedback received');
       return {
         success: true as const,

@@ -9,6 +9,7 @@ import { appError } from '../../errors/catalogue.js';
 import { named } from '../../lib/plugin-name.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CAPTCHA_ERRORS, PUBLIC_BODY_ERRORS } from '../common/errors.js';
+import { notIndexedYet } from './library-errors.js';
 import { photoItemBuilder } from './photo-item.js';
 import { PhotoItem } from './schemas.js';
 import { TakedownBody, takedownRequester } from './takedown.js';
@@ -55,12 +56,7 @@ const faceSearchRoutes: FastifyPluginAsyncZod = async (fastify) => {
 
   const eventOf = (eventCode: string) => {
     if (!photos.getEvent(eventCode)) throw appError('EVENT_NOT_FOUND', { details: eventCode.slice(0, 200) });
-    if (!photos.isReady) {
-      throw appError('SERVICE_UNAVAILABLE', {
-        details: 'The photo library is being indexed',
-        headers: { 'Retry-After': '5' },
-      });
-    }
+    if (!photos.isReady) throw notIndexedYet();
     return eventCode;
   };
 

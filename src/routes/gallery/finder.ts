@@ -12,6 +12,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import issueRoutes from './finder-issue.js';
 import { CodeParams as Params } from './finder-schemas.js';
 import subscribeRoutes from './finder-subscribe.js';
+import { notIndexedYet } from './library-errors.js';
 import { photoItemBuilder } from './photo-item.js';
 import { PhotoItem } from './schemas.js';
 
@@ -59,12 +60,7 @@ const finderRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
     },
     async (request, reply) => {
-      if (!library.isReady) {
-        throw appError('SERVICE_UNAVAILABLE', {
-          details: 'The photo library is being indexed',
-          headers: { 'Retry-After': '5' },
-        });
-      }
+      if (!library.isReady) throw notIndexedYet();
       const found = await finder.lookup(request.params.code);
       if (!found.ok) {
         if (found.reason === 'malformed') {

@@ -15,6 +15,7 @@ import { readsAreLogged } from '../../plugins/http-conventions.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { type CatalogSettings, catalogSettings } from './event-settings.js';
 import { galleryFastPath } from './fast-path.js';
+import { notIndexedYet, unknownEvent } from './library-errors.js';
 import liveRoutes from './live.js';
 import { galleryDocument } from './page-document.js';
 import { createGalleryPages, PAGE_GZIP_MIN_BYTES, PAGE_VARY } from './pages.js';
@@ -87,10 +88,6 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
     if (gzip) reply.header('content-encoding', 'gzip');
     reply.send(body as never);
   };
-  const eventNotFound = (eventCode: string) => appError('EVENT_NOT_FOUND', { details: { eventCode } });
-  // Only right after a start-up on a large library that is not indexed yet (see the photos plugin).
-  const notIndexedYet = () =>
-    appError('SERVICE_UNAVAILABLE', { details: 'The photo library is being indexed', headers: { 'Retry-After': '5' } });
 
   fastify.get(
     '/event',
@@ -140,7 +137,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
       fresh(() => {
         const { eventCode } = request.params;
         const bytes = pages.eventPage(eventCode, request.query);
-        if (!bytes) throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
+        if (!bytes) throw unknownEvent(library, eventCode);
         sendPage(request, reply, bytes);
       }),
   );
@@ -169,7 +166,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
       fresh(() => {
         const { eventCode, day } = request.params;
         const result = pages.dayPage(eventCode, day, request.query);
-        if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
+        if (result === 'event') throw unknownEvent(library, eventCode);
         if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day } });
         sendPage(request, reply, result);
       }),
@@ -202,7 +199,7 @@ const galleryRoutes: FastifyPluginAsyncZod = async (fastify) => {
       fresh(() => {
         const { eventCode, day, session } = request.params;
         const result = pages.sessionPage(eventCode, day, session, request.query);
-        if (result === 'event') throw library.isReady ? eventNotFound(eventCode) : notIndexedYet();
+        if (result === 'event') throw unknownEvent(library, eventCode);
         if (result === 'folder') throw appError('FOLDER_NOT_FOUND', { details: { eventCode, day, session } });
         sendPage(request, reply, result);
       }),

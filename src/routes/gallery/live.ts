@@ -7,8 +7,8 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { unknownEvent } from './library-errors.js';
 import { EventParams } from './schemas.js';
 
 /** Well below the server's idle-socket timeout (twice REQUEST_TIMEOUT_MS, 60 s by default). */
@@ -52,15 +52,7 @@ const liveRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     (request, reply) => {
       const { eventCode } = request.params;
-      if (!library.getEvent(eventCode)) {
-        if (!library.isReady) {
-          throw appError('SERVICE_UNAVAILABLE', {
-            details: 'The photo library is being indexed',
-            headers: { 'Retry-After': '5' },
-          });
-        }
-        throw appError('EVENT_NOT_FOUND', { details: { eventCode } });
-      }
+      if (!library.getEvent(eventCode)) throw unknownEvent(library, eventCode);
       if (!(request.headers.accept ?? '').includes('text/event-stream')) {
         reply.header('cache-control', 'no-cache').send({ totalCount: library.getEvent(eventCode)?.photoCount ?? 0 });
         return;

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { unknownEvent } from './library-errors.js';
 import { photoItemBuilder } from './photo-item.js';
 import { locatePhoto } from './photo-locate.js';
 import { PhotoLookup, PhotoLookupParams, PhotoLookupQuery } from './photo-lookup-schemas.js';
@@ -40,13 +41,7 @@ const photoRoutes: FastifyPluginAsyncZod = async (fastify) => {
       const { event, photo } = request.params;
       const found = locatePhoto(library, items, event, photo, request.query.limit);
       if (found.ok) return found.body;
-      if (!library.isReady) {
-        throw appError('SERVICE_UNAVAILABLE', {
-          details: 'The photo library is being indexed',
-          headers: { 'Retry-After': '5' },
-        });
-      }
-      if (found.reason === 'event') throw appError('EVENT_NOT_FOUND', { details: { eventCode: event } });
+      if (!library.isReady || found.reason === 'event') throw unknownEvent(library, event);
       throw appError('PHOTO_NOT_FOUND', { details: { eventCode: event, photo: photo.slice(0, 200) } });
     },
   );

@@ -5,14 +5,11 @@
  */
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { orderEmailMatches } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { MAX_PUSH_PER_ORDER } from '../../services/push/subscribe.js';
 import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { PublicKeyResponse, SubscribeBody, SubscribeResponse } from './schemas.js';
-
-/** Subscriptions one order may have: the customer's phone, tablet and laptop, and room to spare. */
-const MAX_PUSH_PER_ORDER = 10;
 
 const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get(
@@ -70,49 +67,7 @@ const pushRoutes: FastifyPluginAsyncZod = async (fastify) => {
       if (refusal !== undefined) {
         throw appError('VALIDATION_FAILED', { details: [{ in: 'body', field: 'endpoint', message: refusal }] });
       }
-      let scope: 'admin' | 'order';
-      let orderId: string | null;
-      let label: string;
-      if (fastify.adminAuth.isAdmin(request)) {
-        scope = 'admin';
-        orderId = null;
-        label = 'every order event';
-      } else if (body.orderNumber !== undefined && body.email !== undefined) {
-        const order = await fastify.store.orders.get(body.orderNumber);
-        if (!orderEmailMatches(order ?? { customerEmail: '' }, body.email) || !order) {
-          throw appError('ORDER_NOT_FOUND', { details: 'No order with that number and email address' });
-        }
-        scope = 'order';
-        orderId = order.id;
-        label = `order ${order.orderNumber}`;
-      } else if (body.orderNumber !== undefined || body.email !== undefined) {
-        throw appError('VALIDATION_FAILED', {
-          details: [
-            { in: 'body', field: body.orderNumber === undefined ? 'orderNumber' : 'email', message: 'required' },
-          ],
-        });
-      } else {
-        throw appError('UNAUTHORIZED', {
-          details: "Send admin credentials, or the order's orderNumber and email",
-        });
-      }
-
-      const { created, full } = await fastify.store.pushSubscriptions.save(
-        {
-          endpoint: body.endpoint,
-          p256dh: body.keys.p256dh.replace(/=+$/, ''),
-          auth: body.keys.auth.replace(/=+$/, ''),
-          scope,
-          orderId,
-          createdAt: new Date().toISOString(),
-        },
-        { maxPerOrder: MAX_PUSH_PER_ORDER },
-      );
-      if (full) {
-        throw appError('SUBSCRIPTION_LIMIT', {
-          details: `An order takes at most ${MAX_PUSH_PER_ORDER} push subscriptions`,
-        });
-      }
+      const { created, label, scope } = await fastify.push.subscribe(body, fastify.adminAuth.isAdmin(request));
       return reply.code(created ? 201 : 200).send({
         success: true as const,
         message: created ? `Subscribed to ${label}` : `Already subscribed to ${label}`,

@@ -6,6 +6,7 @@
  * server indexes again what another did. Faces of photos no longer public are forgotten.
  */
 import type { Logger } from '../../lib/logger.js';
+import { RerunningPass } from '../../lib/rerun.js';
 import type { ImageService } from '../images/types.js';
 import type { Photo, PhotoLibrary } from '../photos/types.js';
 import type { FaceIndexEntry, FacesPort } from '../store/ports/faces.js';
@@ -52,9 +53,12 @@ export class FaceIndexer {
   /** Photos being indexed now (close waits for them: none writes to a store closed under it). */
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private again = false;
   private closed = false;
+  private readonly pass = new RerunningPass(
+    () => this.tick(),
+    (err) => this.deps.log.warn({ err }, 'face indexing pass failed; the next one tries again'),
+    () => this.closed,
+  );
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: IndexerDeps) {
@@ -105,21 +109,7 @@ export class FaceIndexer {
 
   /** Runs a pass now (or right after the one under way). Resolves when it is done. */
   kick(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.ticking) {
-      this.again = true;
-      return this.ticking;
-    }
-    this.ticking = this.tick()
-      .catch((err: unknown) => this.deps.log.warn({ err }, 'face indexing pass failed; the next one tries again'))
-      .finally(() => {
-        this.ticking = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.kick();
-        }
-      });
-    return this.ticking;
+    return this.pass.run();
   }
 
   async close(): Promise<void> {
@@ -127,7 +117,7 @@ export class FaceIndexer {
     clearInterval(this.timer);
     this.unsubscribe();
     this.queue.length = 0;
-    await this.ticking;
+    await this.pass.idle();
     await Promise.allSettled(this.running);
   }
 

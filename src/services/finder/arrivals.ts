@@ -8,6 +8,7 @@
  */
 import { photoCodeUrl } from '../../domain/photo-code.js';
 import type { Logger } from '../../lib/logger.js';
+import { RerunningPass } from '../../lib/rerun.js';
 import type { PhotoLibrary } from '../photos/types.js';
 import type { PushNotifier } from '../push/types.js';
 import type { PhotoCodeSubscription, PhotoCodesPort } from '../store/ports/photo-codes.js';
@@ -35,8 +36,6 @@ const photosWord = (n: number) => (n === 1 ? '1 new photo' : `${n} new photos`);
 export function createArrivalNotifier(o: ArrivalNotifierOptions): ArrivalNotifier {
   let timer: NodeJS.Timeout | undefined;
   let batchStarted = 0;
-  let running: Promise<void> | undefined;
-  let again = false;
   let closed = false;
 
   async function tell(sub: PhotoCodeSubscription, count: number): Promise<void> {
@@ -73,25 +72,12 @@ export function createArrivalNotifier(o: ArrivalNotifierOptions): ArrivalNotifie
     }
   }
 
-  function check(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await run();
-        } catch (err) {
-          o.log.warn({ err: (err as Error).message }, 'photo code notices: check failed; next arrival retries');
-        }
-      } while (again && !closed);
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
+  const pass = new RerunningPass(
+    run,
+    (err) => o.log.warn({ err: (err as Error).message }, 'photo code notices: check failed; next arrival retries'),
+    () => closed,
+  );
+  const check = () => pass.run();
 
   function schedule(): void {
     if (closed) return;
@@ -116,7 +102,7 @@ export function createArrivalNotifier(o: ArrivalNotifierOptions): ArrivalNotifie
       closed = true;
       unsubscribe();
       clearTimeout(timer);
-      await running;
+      await pass.idle();
     },
   };
 }

@@ -1,12 +1,13 @@
 /**
  * `fastify.orderChanges`: an admin's change to an order and everything it sets off (address
- * check, refund, mail, push, auto-print), in changes.ts. The routes parse, authorise, call one
+ * check, refund, mail, push, auto-print), in changes.ts; feedback on an order, in feedback.ts. The routes parse, authorise, call one
  * of these and shape the answer.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Actor, EditableFields, OrderStatus, PickupStatus } from '../../domain/order.js';
 import { type ChangeDeps, type ChangeResult, changeOrder, changePickup, changeShipping } from './changes.js';
+import { feedbackOn, type LeaveFeedback } from './feedback.js';
 
 export interface OrderChanges {
   /** A status move and/or field edits (PUT /api/orders/{id}, update-status). */
@@ -23,6 +24,8 @@ export interface OrderChanges {
   ): Promise<ChangeResult>;
   /** A paid pickup order's booth status. */
   pickup(ref: string, body: { status: PickupStatus; printAll?: boolean | undefined }, by: Actor): Promise<ChangeResult>;
+  /** Feedback appended to an order (feedback.ts): `email` is the proof unless `admin`. */
+  feedback: LeaveFeedback;
 }
 
 declare module 'fastify' {
@@ -51,6 +54,7 @@ async function orderChangesPlugin(fastify: FastifyInstance) {
     change: (ref, change, by) => changeOrder(deps, ref, change, by),
     ship: (ref, body, by) => changeShipping(deps, ref, body, by),
     pickup: (ref, body, by) => changePickup(deps, ref, body, by),
+    feedback: feedbackOn(fastify.store.orders),
   };
   fastify.decorate('orderChanges', changes);
 }

@@ -12,6 +12,7 @@ import { sizeKey } from '../../domain/prints.js';
 import { lastPaidAt } from '../../domain/transitions.js';
 import { isAppError } from '../../errors/catalogue.js';
 import type { Logger } from '../../lib/logger.js';
+import { RerunningPass } from '../../lib/rerun.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import type { PrintJobsPort } from '../store/ports/print-jobs.js';
 import type { LineRef, PrintOptions, PrintOutcome } from './types.js';
@@ -42,9 +43,12 @@ function candidateLines(order: OrderRecord, since: string): LineRef[] {
 
 export class AutoPrinter {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopped = false;
+  private readonly pass = new RerunningPass(
+    () => this.scan(),
+    (err) => this.deps.log.warn({ err }, 'auto-print could not look for paid pickup orders'),
+    () => this.stopped,
+  );
   /** What was last said about a size that could not be sent, so it is logged once, not every scan. */
   private readonly said = new Map<string, string>();
 
@@ -58,26 +62,13 @@ export class AutoPrinter {
 
   /** Looks for lines to send now (after the current look, if one is under way). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.scan()
-      .catch((err: unknown) => this.deps.log.warn({ err }, 'auto-print could not look for paid pickup orders'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    void this.pass.run();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.running;
+    await this.pass.idle();
   }
 
   private async scan(): Promise<void> {

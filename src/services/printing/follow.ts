@@ -10,6 +10,7 @@
 import type { Actor } from '../../domain/order.js';
 import { isAppError } from '../../errors/catalogue.js';
 import type { Logger } from '../../lib/logger.js';
+import { RerunningPass } from '../../lib/rerun.js';
 import type { OrdersPort } from '../store/ports/orders.js';
 import type { FinalPrintJobState, PrintJobRecord, PrintJobsPort } from '../store/ports/print-jobs.js';
 import { type JobReport, PrinterRefused, PrinterUnreachable } from './ipp-client.js';
@@ -50,34 +51,28 @@ function why(report: JobReport): string {
 
 export class JobFollower {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopped = false;
+  private readonly pass = new RerunningPass(
+    () => {
+      clearTimeout(this.timer);
+      return this.tick();
+    },
+    (err) => this.deps.log.warn({ err }, 'could not follow the print jobs; trying again'),
+    () => this.stopped,
+  );
   private readonly silentSince = new Map<string, number>();
 
   constructor(private readonly deps: FollowDeps) {}
 
   /** Looks at the jobs now (after the current look, if one is under way). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.tick().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    void this.pass.run();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running;
+    await this.pass.idle();
   }
 
   private async tick(): Promise<void> {

@@ -9,6 +9,7 @@ import fp from 'fastify-plugin';
 import { allowedHosts } from './egress.js';
 import { resolveVapidKeys } from './keys.js';
 import { createPushNotifier } from './service.js';
+import { createPushSubscribe } from './subscribe.js';
 import type { PushNotifier } from './types.js';
 
 declare module 'fastify' {
@@ -34,6 +35,7 @@ async function pushPlugin(fastify: FastifyInstance) {
   fastify.decorate('push', {
     publicKey: notifier.publicKey,
     endpointRefusal: notifier.endpointRefusal,
+    subscribe: createPushSubscribe({ orders: fastify.store.orders, subscriptions: fastify.store.pushSubscriptions }),
     notifyOrder: notifier.notifyOrder,
     notifySubscriber: notifier.notifySubscriber,
     notifyAdmins: notifier.notifyAdmins,

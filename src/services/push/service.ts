@@ -48,7 +48,7 @@ export type PushOutcome = {
   statusCode?: number;
 };
 
-export type PushNotifierHandle = PushNotifier & {
+export type PushNotifierHandle = Omit<PushNotifier, 'subscribe'> & {
   /** Stops accepting notifications and cuts retry waits short; `drain()` still resolves. */
   close(): void;
   /** Observers of each push's final outcome (tests, logs). */

@@ -4,7 +4,7 @@
  * of the order (its email, or a staff/owner token; round 2), and the per-address rate limit.
  */
 import { describe, expect, test } from 'vitest';
-import { MAX_FEEDBACK_CHARS } from '../../../src/routes/feedback/index.js';
+import { MAX_FEEDBACK_CHARS } from '../../../src/services/orders/feedback.js';
 import { appWithEvents, call, expectError, orderIn } from '../admin/fixtures.js';
 
 const url = (ref: string) => `/api/orders/${encodeURIComponent(ref)}/feedback`;
