@@ -79,7 +79,11 @@ export function createEventBatch(deps: {
       Promise.all(
         printLines(order.items).map(async (line) => ({ line, thumbnail: await thumbnail(order, line.photoNumber) })),
       );
-    const body = deps.renderer.batchPdf(orders, { title, eventName: () => eventName, slip: slips ? slip : undefined });
+    const body = await deps.renderer.batchPdf(orders, {
+      title,
+      eventName: () => eventName,
+      slip: slips ? slip : undefined,
+    });
     return { ...batch, body };
   };
 }
