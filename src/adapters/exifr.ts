@@ -14,10 +14,7 @@ let loaded: Promise<Exifr> | undefined;
  * its CommonJS build's default export (what Node loads); its ESM default export lacks it.
  */
 const exifr = (): Promise<Exifr> =>
-  (loaded ??= import('exifr').then((m) => ({
-    parse: m.default.parse,
-    sidecar: (m as { sidecar?: typeof ExifrModule.sidecar }).sidecar ?? m.default.sidecar,
-  })));
+  (loaded ??= import('exifr').then((m) => ({ parse: m.default.parse, sidecar: m.sidecar ?? m.default.sidecar })));
 
 /** The capture time (EXIF DateTimeOriginal, as text) and the orientation (IFD0), when asked for and present. */
 export type CaptureTags = { DateTimeOriginal?: unknown; Orientation?: unknown };
