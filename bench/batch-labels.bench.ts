@@ -54,14 +54,14 @@ export default async function batchLabelsBench(): Promise<void> {
   };
 
   // Warm-up: the JIT, the font files.
-  await buffer(renderer.batchPdf(orders.slice(0, 20)));
+  await buffer(await renderer.batchPdf(orders.slice(0, 20)));
   await floor();
 
   const base: Sample[] = [];
   const labels: Sample[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     base.push(await timed(floor));
-    labels.push(await timed(() => buffer(renderer.batchPdf(orders))));
+    labels.push(await timed(async () => buffer(await renderer.batchPdf(orders))));
   }
   const per100 = (s: Sample[], k: 'wall' | 'cpu') => median(s.map((x) => x[k])) / 1000 / (ORDERS / 100);
   const wall = per100(labels, 'wall');

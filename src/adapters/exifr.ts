@@ -2,18 +2,19 @@
  * The one module that imports exifr: EXIF, XMP and IPTC read from a file's first bytes (or
  * the file), in process. Only the blocks and tags asked for are parsed: a photo's header is
  * read once per scan of 50,000 files (the gallery bench's cold index), so each read names
- * what it needs.
+ * what it needs. exifr is loaded on the first read, not at start-up (about 0.1 s of CPU), and
+ * kept: each later read waits on one settled promise.
  */
-import * as exifrModule from 'exifr';
+import type * as ExifrModule from 'exifr';
 
-const exifr = exifrModule.default;
-
+type Exifr = { parse: typeof ExifrModule.default.parse; sidecar: typeof ExifrModule.sidecar };
+let loaded: Promise<Exifr> | undefined;
 /**
  * exifr's `sidecar`: a named export of its ES module build (what vitest loads), a property of
  * its CommonJS build's default export (what Node loads); its ESM default export lacks it.
  */
-const exifrSidecar: typeof exifrModule.sidecar =
-  (exifrModule as { sidecar?: typeof exifrModule.sidecar }).sidecar ?? exifr.sidecar;
+const exifr = (): Promise<Exifr> =>
+  (loaded ??= import('exifr').then((m) => ({ parse: m.default.parse, sidecar: m.sidecar ?? m.default.sidecar })));
 
 /** The capture time (EXIF DateTimeOriginal, as text) and the orientation (IFD0), when asked for and present. */
 export type CaptureTags = { DateTimeOriginal?: unknown; Orientation?: unknown };
@@ -41,7 +42,7 @@ const common = {
   silentErrors: true,
 };
 // exifr accepts `ifd0: false` and tag lists as block options (see its README); its typings do not.
-type ExifrOptions = Parameters<typeof exifr.parse>[1];
+type ExifrOptions = Parameters<Exifr['parse']>[1];
 /** Only the Exif IFD: for a JPEG whose orientation is already known (twice as fast). */
 const timeOnly = { ...common, ifd0: false, exif: ['DateTimeOriginal'] } as unknown as ExifrOptions;
 const timeAndOrientation = { ...common, ifd0: ['Orientation'], exif: ['DateTimeOriginal'] } as unknown as ExifrOptions;
@@ -51,7 +52,9 @@ export async function readCaptureTags(
   source: Uint8Array | string,
   opts: { orientation: boolean },
 ): Promise<CaptureTags | undefined> {
-  return (await exifr.parse(source, opts.orientation ? timeAndOrientation : timeOnly)) as CaptureTags | undefined;
+  return (await (await exifr()).parse(source, opts.orientation ? timeAndOrientation : timeOnly)) as
+    | CaptureTags
+    | undefined;
 }
 
 type MetadataBlocks = { orientation: boolean; ifd0Tags: readonly string[]; xmp: boolean; iptc: boolean };
@@ -87,12 +90,12 @@ export async function readCaptureAndMetadata(
   source: Uint8Array,
   blocks: MetadataBlocks,
 ): Promise<ExifSections | undefined> {
-  return (await exifr.parse(source, captureAndMetadataOptions(blocks))) as ExifSections | undefined;
+  return (await (await exifr()).parse(source, captureAndMetadataOptions(blocks))) as ExifSections | undefined;
 }
 
 /** An XMP sidecar's sections (`mergeOutput: false`); throws when it cannot be parsed. */
 export async function readXmpSidecar(bytes: Buffer): Promise<ExifSections | undefined> {
-  return (await exifrSidecar(bytes, { mergeOutput: false }, 'xmp')) as ExifSections | undefined;
+  return (await (await exifr()).sidecar(bytes, { mergeOutput: false }, 'xmp')) as ExifSections | undefined;
 }
 
 /** One object for every call (see captureAndMetadataOptions). */
@@ -100,6 +103,6 @@ const COPYRIGHT_ONLY = { pick: ['Copyright'] };
 
 /** IFD0 Copyright of the file, as found (any type); undefined when there is none. Throws on unreadable files. */
 export async function readCopyrightTag(file: string): Promise<unknown> {
-  const tags = (await exifr.parse(file, COPYRIGHT_ONLY)) as { Copyright?: unknown } | undefined;
+  const tags = (await (await exifr()).parse(file, COPYRIGHT_ONLY)) as { Copyright?: unknown } | undefined;
   return tags?.Copyright;
 }

@@ -100,7 +100,7 @@ const issueRoutes: FastifyPluginAsyncZod = async (fastify) => {
         .header('Content-Type', 'application/pdf')
         .header('Content-Disposition', `attachment; filename="photo-code-cards-${count}.pdf"`)
         .header('Cache-Control', 'no-store')
-        .send(cardsPdf(cards, paper) as never);
+        .send((await cardsPdf(cards, paper)) as never);
     },
   );
 };

@@ -43,8 +43,9 @@ export type Card = { code: string; url: string };
 /** `K7M2Q9TX` as `K7M2-Q9TX`: easier to read aloud and to type (hyphens are ignored). */
 const spaced = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
 
-function drawQr(doc: PdfDocument, url: string, x: number, y: number, side: number): void {
-  const qr = qrModules(url);
+type QrModules = Awaited<ReturnType<typeof qrModules>>;
+
+function drawQr(doc: PdfDocument, qr: QrModules, x: number, y: number, side: number): void {
   const quiet = 2; // modules of white around it, on top of the card's own margin
   const unit = side / (qr.size + 2 * quiet);
   for (let row = 0; row < qr.size; row++) {
@@ -55,7 +56,7 @@ function drawQr(doc: PdfDocument, url: string, x: number, y: number, side: numbe
   doc.fillColor('#000000').fill();
 }
 
-function drawCard(doc: PdfDocument, card: Card, x: number, y: number, w: number, h: number): void {
+function drawCard(doc: PdfDocument, card: Card, qr: QrModules, x: number, y: number, w: number, h: number): void {
   // Cut marks at the corners, light enough to vanish on perforated stock.
   const tick = 6;
   doc.save().lineWidth(0.3).strokeColor('#b0b0b0');
@@ -76,7 +77,7 @@ function drawCard(doc: PdfDocument, card: Card, x: number, y: number, w: number,
 
   const pad = 0.1 * h;
   const side = h - 2 * pad;
-  drawQr(doc, card.url, x + pad, y + pad, side);
+  drawQr(doc, qr, x + pad, y + pad, side);
   const tx = x + pad + side + pad * 0.6;
   const tw = x + w - pad - tx;
   doc.fillColor('#000000');
@@ -108,20 +109,20 @@ function drawCard(doc: PdfDocument, card: Card, x: number, y: number, w: number,
 }
 
 /** The sheet as a PDF stream; pages are written as the reader takes them. */
-export function cardsPdf(cards: readonly Card[], paper: Paper = 'letter'): Readable {
+export async function cardsPdf(cards: readonly Card[], paper: Paper = 'letter'): Promise<Readable> {
   const layout = LAYOUTS[paper];
-  const doc = createPdf({ title: 'Photo code cards', size: layout.page });
+  const doc = await createPdf({ title: 'Photo code cards', size: layout.page });
   void (async () => {
     try {
       for (let start = 0; start < cards.length; start += CARDS_PER_PAGE) {
         doc.addPage({ size: layout.page, margin: 0 });
-        cards.slice(start, start + CARDS_PER_PAGE).forEach((card, i) => {
+        for (const [i, card] of cards.slice(start, start + CARDS_PER_PAGE).entries()) {
           const col = i % COLUMNS;
           const row = Math.floor(i / COLUMNS);
           const x = layout.margin.left + col * (layout.card.width + layout.gap.x);
           const y = layout.margin.top + row * (layout.card.height + layout.gap.y);
-          drawCard(doc, card, x, y, layout.card.width, layout.card.height);
-        });
+          drawCard(doc, card, await qrModules(card.url), x, y, layout.card.width, layout.card.height);
+        }
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
       doc.end();

@@ -79,7 +79,7 @@ export function createEventBatch(deps: {
       Promise.all(
         printLines(order.items).map(async (line) => ({ line, thumbnail: await thumbnail(order, line.photoNumber) })),
       );
-    const body = deps.renderer.batchPdf(orders, { title, eventName: () => eventName, slip: slips ? slip : undefined });
-    return { ...batch, body };
+    const pdfOpts = { title, eventName: () => eventName, slip: slips ? slip : undefined };
+    return { ...batch, body: await deps.renderer.batchPdf(orders, pdfOpts) };
   };
 }

@@ -10,6 +10,14 @@ const PICKUP_TEXT = 'PICKUP AT BOOTH';
 /** ...and on an order of digital files only (nothing to send: the dashboard offers no label for it). */
 const DIGITAL_TEXT = 'DIGITAL FILES: NOTHING TO SHIP';
 
+/** Preferred and smallest type sizes (points) of the DOCX and PDF labels. */
+export const SIZES = {
+  topLine: { preferred: 11, min: 2.5 },
+  caption: 7,
+  returnAddress: { preferred: 9, min: 4 },
+  recipient: { preferred: 15, min: 4 },
+};
+
 export type LabelContent = {
   orderNumber: string;
   /** `Photo #<n> (<size>) x<q>`, one per print line, in order (digital files are not in the parcel). */

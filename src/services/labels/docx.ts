@@ -24,7 +24,7 @@ import {
   WidthType,
 } from 'docx';
 import { FONT_FAMILY } from '../../lib/font.js';
-import { type LabelContent, returnAddressLines } from './content.js';
+import { type LabelContent, returnAddressLines, SIZES } from './content.js';
 import { isWide } from './wide.js';
 
 const TWIPS_PER_PT = 20;
@@ -46,13 +46,6 @@ const CELL_PADDING_PT = { x: 9, y: 6 };
 /** Every line is exactly this many times its font size high. */
 const LINE_FACTOR = 1.4;
 
-/** Preferred and smallest sizes, in points. */
-export const SIZES = {
-  topLine: { preferred: 11, min: 2.5 },
-  caption: 7,
-  returnAddress: { preferred: 9, min: 4 },
-  recipient: { preferred: 15, min: 4 },
-};
 /** Room (pt) each block may use at most before it shrinks; the recipient box gets the rest. */
 const BUDGET = { topLine: 53, returnAddress: 46 };
 const RULE_GAP_PT = 6;

@@ -12,8 +12,7 @@ import { createPdf, type PdfDocument } from '../../adapters/pdf.js';
 import type { OrderLine, OrderRecord } from '../../domain/order.js';
 import { printFileName } from '../../domain/prints.js';
 import { FONT_FILES } from '../../lib/font.js';
-import { type LabelContent, labelContent, returnAddressLines } from './content.js';
-import { SIZES } from './docx.js';
+import { type LabelContent, labelContent, returnAddressLines, SIZES } from './content.js';
 import { keepTogether } from './markup.js';
 import { type Paragraph, REGIONS, type Region, recipientParagraphs } from './png.js';
 
@@ -263,12 +262,12 @@ function pacer(doc: Doc) {
  * One PDF: a label page per order, in the given order, each followed by its packing slip
  * when `opts.slip` is given. A readable stream; it errors if a page cannot be made.
  */
-export function renderLabelsPdf(
+export async function renderLabelsPdf(
   orders: readonly OrderRecord[],
   returnAddress: string,
   opts: BatchPdfOptions = {},
-): Readable {
-  const doc = createPdf({ title: opts.title ?? 'Shipping labels' });
+): Promise<Readable> {
+  const doc = await createPdf({ title: opts.title ?? 'Shipping labels' });
   const pace = pacer(doc);
   (async () => {
     const f = await fonts();

@@ -4,7 +4,6 @@
  * label routes and the receipt mail use this interface only; nothing else touches sharp or
  * docx for labels.
  */
-import { PassThrough, pipeline } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createEventBatch } from './batch.js';
@@ -37,13 +36,7 @@ async function labelsPlugin(fastify: FastifyInstance) {
     batchDocx: async (orders, title) => (await current()).batchDocx(orders, title),
     batchPdf(orders, opts) {
       if (orders.length === 0) throw new Error('batch labels need at least one order');
-      // The stream is handed out at once; the PDF flows into it once the settings are read.
-      const out = new PassThrough();
-      current().then(
-        (r) => pipeline(r.batchPdf(orders, opts), out, () => {}),
-        (err: Error) => out.destroy(err),
-      );
-      return out;
+      return current().then((r) => r.batchPdf(orders, opts));
     },
   };
   const eventBatch = createEventBatch({

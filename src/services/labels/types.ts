@@ -19,9 +19,9 @@ export interface LabelRenderer {
   /**
    * Batch labels (docs/contract.md, "Fulfilment"): one PDF, a 6 × 4 in page per order in the
    * given order, each followed by its packing slip (4 × 6 in portrait) when `opts.slip` is
-   * given; streamed as it is laid out. Throws on an empty list.
+   * given; streamed as it is laid out. Throws (at once, not by rejecting) on an empty list.
    */
-  batchPdf(orders: readonly OrderRecord[], opts?: BatchPdfOptions): Readable;
+  batchPdf(orders: readonly OrderRecord[], opts?: BatchPdfOptions): Promise<Readable>;
   /** The same labels as one DOCX, a page per label. Throws on an empty list. */
   batchDocx(orders: readonly OrderRecord[], title?: string): Promise<LabelFile>;
 }

@@ -4,11 +4,12 @@
  * sealsystems-ipp.d.ts declares the part used here.
  * Errors: no connection, no answer within the timeout, or not IPP is `PrinterUnreachable`
  * (`maybeReceived`: only a refused connection or unknown host rule out that a Print-Job
- * arrived); an IPP error status is `PrinterRefused`.
+ * arrived); an IPP error status is `PrinterRefused`. The library is loaded on the first request
+ * to a printer, not at start-up (about 0.1 s of CPU).
  */
 import http from 'node:http';
 import https from 'node:https';
-import ipp, { type IppGroup, type IppMessage, type IppResponse, type IppValue } from '@sealsystems/ipp';
+import type { IppGroup, IppMessage, IppResponse, IppValue } from '@sealsystems/ipp';
 import type { PrinterEntry } from '../../domain/printers.js';
 
 export type PrinterState = 'idle' | 'processing' | 'stopped';
@@ -134,7 +135,8 @@ export function ippClient(printer: PrinterEntry, opts: { timeoutMs: number }): I
     ? new https.Agent({ keepAlive: false, rejectUnauthorized: printer.tls === 'verify' })
     : new http.Agent({ keepAlive: false });
 
-  function execute(operation: string, message: IppMessage, fresh = false): Promise<IppResponse> {
+  async function execute(operation: string, message: IppMessage, fresh = false): Promise<IppResponse> {
+    const { default: ipp } = await import('@sealsystems/ipp');
     const target = ipp.Printer(address, {
       timeout: opts.timeoutMs,
       agent: fresh ? freshAgent : agent,

@@ -147,7 +147,7 @@ export function createPrintQueue(deps: {
         });
       }
       const plan = await prints.plan(chosen.map((q) => printLineOf(q.order, q.line)));
-      return { count: plan.jobs.length, zip: prints.zip(plan) };
+      return { count: plan.jobs.length, zip: await prints.zip(plan) };
     },
 
     /** The ZIP of the print lines (of one size) of the order `ref` names. Throws ORDER_NOT_FOUND, NOTHING_TO_PRINT. */
@@ -163,7 +163,7 @@ export function createPrintQueue(deps: {
           details: { orderNumber: order.orderNumber, size },
         });
       }
-      return { orderNumber: order.orderNumber, zip: prints.zip(await prints.plan(lines)) };
+      return { orderNumber: order.orderNumber, zip: await prints.zip(await prints.plan(lines)) };
     },
 
     /** Marks the lines printed, all or nothing; lines marked before are left as they were. */

@@ -55,6 +55,6 @@ export interface PrintFiles {
    * nothing more once the stream is destroyed. The plan's problems, and files that failed to
    * render, are listed in a last entry `errors.txt`.
    */
-  zip(plan: PrintPlan): Readable;
+  zip(plan: PrintPlan): Promise<Readable>;
   stats(): PrintStats;
 }

@@ -158,7 +158,7 @@ describe('GET /api/finder/cards.pdf', () => {
 
     // The modules the card draws, as pixels (8 px each, a white margin), read by the intake's reader.
     const url = urls[0] as string;
-    const qr = qrModules(url);
+    const qr = await qrModules(url);
     const px = 8;
     const side = (qr.size + 8) * px;
     const rgba = Buffer.alloc(side * side * 4, 255);

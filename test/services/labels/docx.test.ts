@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { FONT_FAMILY } from '../../../src/lib/font.js';
-import { labelContent } from '../../../src/services/labels/content.js';
-import { PAGE_CONTENT_HEIGHT_PT, planDocxLabel, SIZES } from '../../../src/services/labels/docx.js';
+import { labelContent, SIZES } from '../../../src/services/labels/content.js';
+import { PAGE_CONTENT_HEIGHT_PT, planDocxLabel } from '../../../src/services/labels/docx.js';
 import { createLabelRenderer, DOCX_CONTENT_TYPE } from '../../../src/services/labels/renderer.js';
 import { docxFiles, docxParagraphs, labelOrder, manyItems, RETURN_ADDRESS } from '../../support/labels-fixtures.js';
 

@@ -25,7 +25,7 @@ const orders = [
 
 describe('batch labels PDF', () => {
   test('one 6 × 4 in landscape page per order, in the given order, with the label text', async () => {
-    const pages = await readPdf(await buffer(renderer().batchPdf(orders)));
+    const pages = await readPdf(await buffer(await renderer().batchPdf(orders)));
     expect(pages).toHaveLength(3);
     for (const p of pages) expect([p.width, p.height]).toEqual([432, 288]);
     expect(pages[0]?.text).toContain('AX25-0001');
@@ -42,7 +42,7 @@ describe('batch labels PDF', () => {
   });
 
   test('a 200-line order and a 100-character name stay inside the page, every item still there', async () => {
-    const [page] = await readPdf(await buffer(renderer().batchPdf([orders[2] as never])));
+    const [page] = await readPdf(await buffer(await renderer().batchPdf([orders[2] as never])));
     expect(page?.items.length).toBeGreaterThan(5);
     for (const item of page?.items ?? []) {
       expect(item.x).toBeGreaterThanOrEqual(0);
@@ -61,7 +61,7 @@ describe('batch labels PDF', () => {
       .jpeg()
       .toBuffer();
     const pdf = await buffer(
-      renderer().batchPdf(orders.slice(0, 2), {
+      await renderer().batchPdf(orders.slice(0, 2), {
         eventName: () => 'Anime Expo 2025',
         slip: async (order) =>
           order.items.map((line) => ({ line, thumbnail: line.photoNumber === '12' ? thumb : undefined })),
@@ -91,7 +91,7 @@ describe('batch labels PDF', () => {
   test('a long order continues its slip on more pages', async () => {
     const long = labelOrder({ orderNumber: 'AX25-0004', items: manyItems(12) });
     const pages = await readPdf(
-      await buffer(renderer().batchPdf([long], { slip: async (o) => o.items.map((line) => ({ line })) })),
+      await buffer(await renderer().batchPdf([long], { slip: async (o) => o.items.map((line) => ({ line })) })),
     );
     expect(pages.length).toBeGreaterThan(2);
     const slips = pages.slice(1);

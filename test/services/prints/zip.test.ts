@@ -34,7 +34,7 @@ function source(count: number, size: number, fail: (i: number) => boolean = () =
 describe('streamZip', () => {
   test('every entry in order, byte for byte, stored uncompressed', async () => {
     const src = source(7, 300_000);
-    const zip = await buffer(streamZip(src, { window: 3 }));
+    const zip = await buffer(await streamZip(src, { window: 3 }));
     const { names, files } = readZip(zip);
     expect(names).toEqual(src.bodies.map((_, i) => src.name(i)));
     src.bodies.forEach((b, i) => {
@@ -49,7 +49,7 @@ describe('streamZip', () => {
     const src = source(4, 1000, (i) => i === 2);
     const failures: string[] = [];
     const zip = await buffer(
-      streamZip(src, {
+      await streamZip(src, {
         window: 2,
         known: [{ name: 'AX26-0001_99_4x6_x1.jpg', reason: 'photo #99 is no longer in the photo library' }],
         onFailure: (name) => failures.push(name),
@@ -65,13 +65,13 @@ describe('streamZip', () => {
   });
 
   test('no errors.txt when everything rendered', async () => {
-    const { names } = readZip(await buffer(streamZip(source(2, 10), { window: 2 })));
+    const { names } = readZip(await buffer(await streamZip(source(2, 10), { window: 2 })));
     expect(names).toEqual(['file-000.jpg', 'file-001.jpg']);
   });
 
   test('a reader that stops reading holds the renders to the window: nothing is rendered far ahead', async () => {
     const src = source(40, 2 * MB);
-    const zip = streamZip(src, { window: 3 });
+    const zip = await streamZip(src, { window: 3 });
     // Read the first megabyte, then nothing.
     let got = 0;
     await new Promise<void>((resolve) => {
@@ -98,7 +98,7 @@ describe('streamZip', () => {
 
   test('a reader that goes away stops the renders: none starts after the stream is destroyed', async () => {
     const src = source(40, MB);
-    const zip: Readable = streamZip(src, { window: 3 });
+    const zip: Readable = await streamZip(src, { window: 3 });
     await new Promise<void>((resolve) => zip.once('data', () => resolve()));
     zip.destroy();
     await waitFor(() => zip.destroyed, 2000, 'destroyed');
