@@ -20,8 +20,8 @@ export type SecretFile = {
 };
 
 export type SecretFileOptions = {
-  /** Makes a new secret. */
-  generate: () => string;
+  /** Makes a new secret (called only when the file has none). */
+  generate: () => string | Promise<string>;
   /** Minimum length of a usable stored value (shorter means the file was edited or damaged). */
   minLength: number;
 };
@@ -31,7 +31,7 @@ export async function readOrCreateSecret(file: string, opts: SecretFileOptions):
   if (existing) return existing;
 
   await mkdir(path.dirname(file), { recursive: true });
-  const value = opts.generate();
+  const value = await opts.generate();
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(tmp, `${value}\n`, { mode: 0o600, flag: 'wx' });
   try {

@@ -37,7 +37,7 @@ export async function resolveVapidKeys(config: {
   }
   const file = path.join(config.dataDir, VAPID_KEY_FILE);
   const secret = await readOrCreateSecret(file, {
-    generate: () => JSON.stringify(generateVapidKeys()),
+    generate: async () => JSON.stringify(await generateVapidKeys()),
     minLength: 100,
   });
   let parsed: Partial<VapidKeys>;

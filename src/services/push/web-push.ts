@@ -3,10 +3,9 @@
  * (aes128gcm) and signed (VAPID), posted to its push service; and new VAPID key pairs.
  * A refusal by the push service rejects with an error carrying its `statusCode` (and
  * `headers`, for Retry-After).
- * web-push is loaded on the first message, not at start-up (about 0.1 s of CPU); a key pair is
- * made with node:crypto, as web-push makes it, so a first start does not load it either.
+ * web-push is loaded on first use (a message, or the first start's key pair), not at every
+ * start-up (about 0.1 s of CPU).
  */
-import { generateKeyPairSync } from 'node:crypto';
 import type { Agent } from 'node:https';
 
 const webpush = async () => (await import('web-push')).default;
@@ -34,9 +33,7 @@ export async function sendWebPush(target: WebPushTarget, body: string, opts: Web
   });
 }
 
-/** A new VAPID key pair (P-256, URL-safe base64: the uncompressed public point, the 32-byte private key). */
-export function generateVapidKeys(): VapidKeys {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
-  const point = Buffer.concat([Buffer.of(4), ...[jwk.x, jwk.y].map((c) => Buffer.from(c as string, 'base64url'))]);
-  return { publicKey: point.toString('base64url'), privateKey: jwk.d as string };
+/** A new VAPID key pair (P-256, URL-safe base64). */
+export async function generateVapidKeys(): Promise<VapidKeys> {
+  return (await webpush()).generateVAPIDKeys();
 }
