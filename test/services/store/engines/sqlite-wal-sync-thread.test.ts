@@ -65,9 +65,12 @@ describe('the WAL sync thread', () => {
     // Not alone: the thread, even when idle.
     await s.sync(fd);
     expect([s.syncs, s.syncsInPlace]).toEqual([2, 1]);
-    // Alone, but a sync is under way in the thread: it waits its turn there, never overtakes.
-    const under = s.sync(fd);
-    await new Promise((resolve) => setImmediate(resolve));
+    // Alone, but another file's sync is asked for and not done: it waits its turn in the
+    // thread, never overtakes. (Asked at once after it, not after a tick: on a fast disk the
+    // earlier sync may be done within one, and then the thread is idle again. Another file,
+    // because a second call for the same file before its sync starts shares that sync.)
+    const other = await dirtyFile(t);
+    const under = s.sync(other);
     await Promise.all([under, s.sync(fd, true)]);
     expect([s.syncs, s.syncsInPlace]).toEqual([4, 1]);
     // An alone sync the disk refuses rejects as the thread's would.
