@@ -52,9 +52,15 @@ const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 /** The libvips version: part of the key of rendered images cached on disk. */
 export const IMAGE_LIBRARY_VERSION: string = sharp.versions.vips;
 
-/** A photo's bytes: a path is read (see above), bytes are taken as they are. */
+/**
+ * A photo's bytes, read once for several operations (its header, then its render): every
+ * operation below takes a path or these bytes.
+ */
+export const readPhoto = (path: string): Promise<Buffer> => readFile(path);
+
+/** A path is read (see above), bytes are taken as they are. */
 const bytesOf = (source: string | Buffer): Promise<Buffer> =>
-  typeof source === 'string' ? readFile(source) : Promise.resolve(source);
+  typeof source === 'string' ? readPhoto(source) : Promise.resolve(source);
 
 /** Reads the header only. `strict`: a file with decoding errors is refused here already. */
 export async function readHeader(source: string | Buffer, opts: { strict?: boolean } = {}): Promise<ImageHeader> {
@@ -119,8 +125,13 @@ export async function decodeFitted(
  * dropped, with `tile` (raw RGBA) repeated over the whole image when given. The tile must not
  * be larger than the output.
  */
-export async function renderFitted(path: string, fit: Fit, encoding: PhotoEncoding, tile?: RawImage): Promise<Encoded> {
-  const pipeline = sharp(await bytesOf(path), { failOn: 'error' })
+export async function renderFitted(
+  source: string | Buffer,
+  fit: Fit,
+  encoding: PhotoEncoding,
+  tile?: RawImage,
+): Promise<Encoded> {
+  const pipeline = sharp(await bytesOf(source), { failOn: 'error' })
     .autoOrient()
     .resize(fitting(fit))
     .flatten({ background: WHITE });
@@ -155,9 +166,9 @@ export type PrintCut = {
  * for paper. No optimised Huffman tables: they keep every coefficient in memory until the end
  * (40 MB for an 8x10) for files only about 13 % smaller.
  */
-async function printPipeline(path: string, cut: PrintCut): Promise<Sharp> {
+async function printPipeline(source: string | Buffer, cut: PrintCut): Promise<Sharp> {
   return (
-    sharp(await bytesOf(path), { failOn: 'error' })
+    sharp(await bytesOf(source), { failOn: 'error' })
       .autoOrient()
       // `fill`: the scaled size keeps the photo's aspect to within a rounding pixel.
       .resize(cut.scaled.width, cut.scaled.height, { fit: 'fill' })
@@ -170,13 +181,13 @@ async function printPipeline(path: string, cut: PrintCut): Promise<Sharp> {
 }
 
 /** A print file in memory. */
-export async function printJpeg(path: string, cut: PrintCut): Promise<Encoded> {
-  return toEncoded(await printPipeline(path, cut));
+export async function printJpeg(source: string | Buffer, cut: PrintCut): Promise<Encoded> {
+  return toEncoded(await printPipeline(source, cut));
 }
 
 /** A print file written to `file`: libvips writes it in strips, the process never holds it. */
-export async function printJpegFile(path: string, cut: PrintCut, file: string): Promise<void> {
-  await (await printPipeline(path, cut)).toFile(file);
+export async function printJpegFile(source: string | Buffer, cut: PrintCut, file: string): Promise<void> {
+  await (await printPipeline(source, cut)).toFile(file);
 }
 
 /**

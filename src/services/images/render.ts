@@ -4,7 +4,7 @@
  * `object-fit: cover` shows). Resizing in the load pipeline lets libvips shrink while decoding
  * (a 24 MP original decoded at 1/8 for a thumbnail). Transparency goes onto white.
  */
-import { encodeFittedPixels, type PhotoEncoding, readHeader, renderFitted } from '../../adapters/sharp.js';
+import { encodeFittedPixels, type PhotoEncoding, readHeader, readPhoto, renderFitted } from '../../adapters/sharp.js';
 import type { ImageFormat, ImageKind, RawPixels } from './types.js';
 import type { WatermarkTile } from './watermark.js';
 
@@ -66,18 +66,15 @@ export function renderFromPixels(
 
 export async function renderImage(originalPath: string, opts: RenderOptions): Promise<Rendered> {
   // The output size is only known after the resize; the watermark tile must not be larger.
-  const tile = opts.watermark && tileInput(opts.watermark, await outputSize(originalPath, opts.size));
-  return renderFitted(
-    originalPath,
-    { size: opts.size, square: opts.square },
-    encoding(opts.format, opts.quality),
-    tile,
-  );
+  // A watermarked render reads the photo once, for its header and then its pixels.
+  const photo = opts.watermark ? await readPhoto(originalPath) : originalPath;
+  const tile = opts.watermark && tileInput(opts.watermark, await outputSize(photo, opts.size));
+  return renderFitted(photo, { size: opts.size, square: opts.square }, encoding(opts.format, opts.quality), tile);
 }
 
 /** At most the size `renderImage` produces, from the header only (orientation included). */
-async function outputSize(originalPath: string, size: number): Promise<{ width: number; height: number }> {
-  const meta = await readHeader(originalPath);
+async function outputSize(photo: string | Buffer, size: number): Promise<{ width: number; height: number }> {
+  const meta = await readHeader(photo);
   const w = meta.width ?? size;
   const h = meta.height ?? size;
   const scale = Math.min(1, size / Math.max(w, h));

@@ -5,7 +5,7 @@
  * decoding. Auto-oriented first, so the orientation is the one people see. sRGB is converted
  * and tagged (labs assume it, a tag removes the doubt). No watermark: this is what was paid for.
  */
-import { type PrintCut, printJpeg, printJpegFile, readHeader } from '../../adapters/sharp.js';
+import { type PrintCut, printJpeg, printJpegFile, readHeader, readPhoto } from '../../adapters/sharp.js';
 import { type Crop, cropPlan, type Inches, PRINT_DPI, printPixels } from '../../domain/prints.js';
 import type { RenderedPrint } from './types.js';
 
@@ -13,8 +13,8 @@ import type { RenderedPrint } from './types.js';
 export const PRINT_JPEG_QUALITY = 92;
 
 /** The photo's size as displayed (EXIF orientation applied), from its header alone. */
-async function orientedSize(originalPath: string): Promise<{ width: number; height: number }> {
-  const { width, height } = await readHeader(originalPath, { strict: true });
+async function orientedSize(originalPath: string, photo: Buffer): Promise<{ width: number; height: number }> {
+  const { width, height } = await readHeader(photo, { strict: true });
   if (!width || !height) throw new Error(`cannot read the size of ${originalPath}`);
   return { width, height };
 }
@@ -22,11 +22,12 @@ async function orientedSize(originalPath: string): Promise<{ width: number; heig
 /** Where the print is cut from the photo (the pipeline's settings: adapters/sharp.ts, `printJpeg`). */
 async function printCut(
   originalPath: string,
+  bytes: Buffer,
   inches: Inches,
   crop: Crop | undefined,
   quality: number,
 ): Promise<PrintCut> {
-  const photo = await orientedSize(originalPath);
+  const photo = await orientedSize(originalPath, bytes);
   const print = printPixels(inches, photo);
   const plan = cropPlan(photo, print, crop);
   return {
@@ -44,7 +45,8 @@ export async function renderPrint(
   crop: Crop | undefined,
   quality = PRINT_JPEG_QUALITY,
 ): Promise<RenderedPrint> {
-  return printJpeg(originalPath, await printCut(originalPath, inches, crop, quality));
+  const bytes = await readPhoto(originalPath); // read once: its header, then its pixels
+  return printJpeg(bytes, await printCut(originalPath, bytes, inches, crop, quality));
 }
 
 /**
@@ -60,5 +62,6 @@ export async function renderPrintFile(
   file: string,
   quality = PRINT_JPEG_QUALITY,
 ): Promise<void> {
-  await printJpegFile(originalPath, await printCut(originalPath, inches, crop, quality), file);
+  const bytes = await readPhoto(originalPath);
+  await printJpegFile(bytes, await printCut(originalPath, bytes, inches, crop, quality), file);
 }
