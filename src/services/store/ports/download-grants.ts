@@ -4,6 +4,18 @@
  * (paid, a digital line) are the downloads service's; this keeps the count, atomically across
  * processes, so a line is never downloaded more than `max` times.
  */
+import { z } from 'zod';
+
+/** A digital order line's downloads: a record once the line was first downloaded. */
+export const DownloadGrant = z.object({
+  orderId: z.string().min(1),
+  line: z.number().int().min(1),
+  used: z.number().int().min(0),
+  /** Set by the first download, kept after. */
+  expiresAt: z.iso.datetime({ offset: true }),
+  lastAt: z.iso.datetime({ offset: true }),
+});
+export type DownloadGrant = z.infer<typeof DownloadGrant>;
 
 export type TakeResult = { ok: true; used: number } | { ok: false; reason: 'usedUp' | 'expired'; used: number };
 

@@ -8,6 +8,7 @@
 import { expect, test } from 'vitest';
 import { TOKENS } from '../../../../src/services/store/sql/admin-tokens.js';
 import { COUPONS } from '../../../../src/services/store/sql/coupons.js';
+import { DOWNLOAD_GRANTS } from '../../../../src/services/store/sql/download-grants.js';
 import { FACES } from '../../../../src/services/store/sql/faces.js';
 import { IDEMPOTENCY_KEYS } from '../../../../src/services/store/sql/idempotency-keys.js';
 import { MAIL_JOBS } from '../../../../src/services/store/sql/mail-outbox.js';
@@ -22,6 +23,7 @@ import { TYPES, tableColumns } from '../../../support/table-columns.js';
 const TABLES: [string, RecordTable<unknown>, string[]][] = [
   ['admin_tokens', TOKENS, []],
   ['coupons', COUPONS, []],
+  ['download_grants', DOWNLOAD_GRANTS, []],
   ['face_index', FACES, []],
   ['idempotency_keys', IDEMPOTENCY_KEYS, []],
   ['mail_jobs', MAIL_JOBS, []],
