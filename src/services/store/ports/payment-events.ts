@@ -3,6 +3,18 @@
  * handled, so each is acted on once. One that changes an order is recorded in that change's
  * transaction (`paymentEvent`), so a crash in between lets the provider's retry run it again.
  */
+import { z } from 'zod';
+
+/** A webhook event handled, by the provider's event id. */
+export const PaymentEvent = z.object({
+  eventId: z.string().min(1),
+  /** The provider's event type. */
+  kind: z.string(),
+  /** The order it changed or was about; null for none. */
+  orderId: z.string().nullable(),
+  receivedAt: z.iso.datetime({ offset: true }),
+});
+export type PaymentEvent = z.infer<typeof PaymentEvent>;
 
 export interface PaymentEventsPort {
   /** Whether the event was handled already. */

@@ -12,6 +12,7 @@ import { DOWNLOAD_GRANTS } from '../../../../src/services/store/sql/download-gra
 import { FACES } from '../../../../src/services/store/sql/faces.js';
 import { IDEMPOTENCY_KEYS } from '../../../../src/services/store/sql/idempotency-keys.js';
 import { MAIL_JOBS } from '../../../../src/services/store/sql/mail-outbox.js';
+import { PAYMENT_EVENTS } from '../../../../src/services/store/sql/payment-events.js';
 import { PRINT_JOBS } from '../../../../src/services/store/sql/print-jobs.js';
 import { SUBSCRIPTIONS } from '../../../../src/services/store/sql/push-subscriptions.js';
 import type { RecordTable } from '../../../../src/services/store/sql/record-table.js';
@@ -27,6 +28,7 @@ const TABLES: [string, RecordTable<unknown>, string[]][] = [
   ['face_index', FACES, []],
   ['idempotency_keys', IDEMPOTENCY_KEYS, []],
   ['mail_jobs', MAIL_JOBS, []],
+  ['payment_events', PAYMENT_EVENTS, []],
   ['print_jobs', PRINT_JOBS, ['position']],
   ['push_subscriptions', SUBSCRIPTIONS, ['order_key']],
   ['takedowns', TAKEDOWNS, ['client']],
