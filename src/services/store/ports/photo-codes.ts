@@ -40,6 +40,20 @@ export const PhotoCodeSubscription = z.discriminatedUnion('channel', [
 ]);
 export type PhotoCodeSubscription = z.infer<typeof PhotoCodeSubscription>;
 
+/**
+ * A subscription as its table holds it: both channels' fields side by side (null for the other
+ * channel's), and when it was confirmed. PhotoCodeSubscription's parse of it keeps its channel's.
+ */
+export const StoredSubscription = Base.extend({
+  channel: z.enum(['push', 'email']),
+  endpoint: z.url().nullable(),
+  p256dh: z.string().min(1).nullable(),
+  auth: z.string().min(1).nullable(),
+  email: z.string().min(3).max(254).nullable(),
+  confirmedAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type StoredSubscription = z.infer<typeof StoredSubscription>;
+
 export type NewPhotoCodeSubscription =
   | { code: string; channel: 'push'; endpoint: string; p256dh: string; auth: string; notifiedCount: number }
   | {

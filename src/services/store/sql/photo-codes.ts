@@ -10,35 +10,27 @@ import {
   PhotoCodeRecord,
   type PhotoCodeSubscription,
   type PhotoCodesPort,
+  StoredSubscription,
   type SubscribeOutcome,
   PhotoCodeSubscription as SubscriptionSchema,
 } from '../ports/photo-codes.js';
-import type { Db, Row } from './db.js';
+import type { Db, Queryable } from './db.js';
 import { SqlMailOutbox } from './mail-outbox.js';
+import { recordTable } from './record-table.js';
 
-const SUB_COLUMNS =
-  'id, code, channel, endpoint, p256dh, auth, email, notified_count, notified_at, created_at, confirmed_at';
+export const PHOTO_CODES = recordTable('photo_codes', PhotoCodeRecord);
+const ISSUE_SQL = PHOTO_CODES.insertSql([], 'ON CONFLICT (code) DO NOTHING');
 
-/** Timestamps as toISOString() writes them, whichever engine read them. */
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
+/** `confirmed` is no column: a subscription is confirmed once it has a `confirmed_at`. */
+export const SUBSCRIPTIONS = recordTable('photo_code_subscriptions', StoredSubscription, {
+  derived: { confirmed: (o) => o.confirmedAt !== null },
+});
+/** Written with its target (what makes it one per code) and its confirmation token's hash. */
+const SUBSCRIBE_SQL = SUBSCRIPTIONS.insertSql(['target', 'confirm_token'], 'ON CONFLICT (code, target) DO NOTHING');
 
-const toCode = (r: Row): PhotoCodeRecord =>
-  PhotoCodeRecord.parse({ code: r.code, issuedVia: r.issued_via, createdAt: r.created_at });
-
-function toSubscription(r: Row): PhotoCodeSubscription {
-  const base = {
-    id: r.id,
-    code: r.code,
-    notifiedCount: Number(r.notified_count),
-    notifiedAt: iso(r.notified_at),
-    createdAt: iso(r.created_at),
-    confirmed: r.confirmed_at !== null && r.confirmed_at !== undefined,
-  };
-  return SubscriptionSchema.parse(
-    r.channel === 'push'
-      ? { ...base, channel: 'push', endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth }
-      : { ...base, channel: 'email', email: r.email },
-  );
+async function subscriptionsWhere(q: Queryable, where: string, params: string[]): Promise<PhotoCodeSubscription[]> {
+  const rows = await q.all(`SELECT ${SUBSCRIPTIONS.select} FROM photo_code_subscriptions WHERE ${where}`, params);
+  return rows.map((r) => SubscriptionSchema.parse(SUBSCRIPTIONS.toRecord(r)));
 }
 
 const targetOf = (sub: NewPhotoCodeSubscription): string =>
@@ -52,10 +44,7 @@ export class SqlPhotoCodes implements PhotoCodesPort {
     return this.db.transaction(async (tx) => {
       const issued: string[] = [];
       for (const c of records) {
-        const n = await tx.run(
-          'INSERT INTO photo_codes (code, issued_via, created_at) VALUES (?, ?, ?) ON CONFLICT (code) DO NOTHING',
-          [c.code, c.issuedVia, new Date(c.createdAt).toISOString()],
-        );
+        const n = await tx.run(ISSUE_SQL, PHOTO_CODES.values({ ...c, createdAt: new Date(c.createdAt).toISOString() }));
         if (n === 1) issued.push(c.code);
       }
       return issued;
@@ -67,8 +56,8 @@ export class SqlPhotoCodes implements PhotoCodesPort {
   }
 
   async get(code: string): Promise<PhotoCodeRecord | null> {
-    const row = await this.db.get('SELECT code, issued_via, created_at FROM photo_codes WHERE code = ?', [code]);
-    return row ? toCode(row) : null;
+    const row = await this.db.get(`SELECT ${PHOTO_CODES.select} FROM photo_codes WHERE code = ?`, [code]);
+    return row ? PHOTO_CODES.toRecord(row) : null;
   }
 
   subscribe(
@@ -80,9 +69,21 @@ export class SqlPhotoCodes implements PhotoCodesPort {
     const at = new Date();
     const now = at.toISOString();
     const push = sub.channel === 'push' ? sub : undefined;
-    const email = sub.channel === 'email' ? sub.email.trim() : null;
-    // A push subscription comes from the device itself; an email address waits for its owner.
-    const confirmedAt = push ? now : null;
+    const stored: StoredSubscription = {
+      id: newId(),
+      code: sub.code,
+      channel: sub.channel,
+      endpoint: push?.endpoint ?? null,
+      p256dh: push?.p256dh ?? null,
+      auth: push?.auth ?? null,
+      email: sub.channel === 'email' ? sub.email.trim() : null,
+      notifiedCount: sub.notifiedCount,
+      notifiedAt: null,
+      createdAt: now,
+      // A push subscription comes from the device itself; an email address waits for its owner.
+      confirmedAt: push ? now : null,
+      confirmed: push !== undefined,
+    };
     const tokenHash = sub.channel === 'email' ? sub.confirmTokenHash : null;
     return this.db.transaction(async (tx) => {
       await tx.lock(`photo-code:${sub.code}`);
@@ -97,26 +98,7 @@ export class SqlPhotoCodes implements PhotoCodesPort {
         );
         if (Number(n?.n ?? 0) >= maxPerCode) return { outcome: 'full' as const };
       }
-      const inserted = await tx.run(
-        `INSERT INTO photo_code_subscriptions
-           (id, code, target, channel, endpoint, p256dh, auth, email, notified_count, notified_at, created_at,
-            confirmed_at, confirm_token)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?) ON CONFLICT (code, target) DO NOTHING`,
-        [
-          newId(),
-          sub.code,
-          target,
-          sub.channel,
-          push?.endpoint ?? null,
-          push?.p256dh ?? null,
-          push?.auth ?? null,
-          email,
-          sub.notifiedCount,
-          now,
-          confirmedAt,
-          tokenHash,
-        ],
-      );
+      const inserted = await tx.run(SUBSCRIBE_SQL, SUBSCRIPTIONS.values(stored, target, tokenHash));
       if (inserted === 0 && push) {
         // Subscribed before: the browser may have new keys for the same endpoint.
         await tx.run('UPDATE photo_code_subscriptions SET p256dh = ?, auth = ? WHERE code = ? AND target = ?', [
@@ -126,12 +108,8 @@ export class SqlPhotoCodes implements PhotoCodesPort {
           target,
         ]);
       }
-      const row = await tx.get(`SELECT ${SUB_COLUMNS} FROM photo_code_subscriptions WHERE code = ? AND target = ?`, [
-        sub.code,
-        target,
-      ]);
-      if (!row) throw new Error(`photo code subscription ${sub.code} not found after its insert`);
-      const subscription = toSubscription(row);
+      const [subscription] = await subscriptionsWhere(tx, 'code = ? AND target = ?', [sub.code, target]);
+      if (!subscription) throw new Error(`photo code subscription ${sub.code} not found after its insert`);
       const mail = inserted === 1 ? opts.mail?.(subscription) : undefined;
       if (mail) await SqlMailOutbox.insert(tx, SqlMailOutbox.build([mail], at));
       return { outcome: inserted === 1 ? ('created' as const) : ('existing' as const), subscription };
@@ -139,18 +117,11 @@ export class SqlPhotoCodes implements PhotoCodesPort {
   }
 
   async subscriptions(code: string): Promise<PhotoCodeSubscription[]> {
-    const rows = await this.db.all(
-      `SELECT ${SUB_COLUMNS} FROM photo_code_subscriptions WHERE code = ? ORDER BY created_at, id`,
-      [code],
-    );
-    return rows.map(toSubscription);
+    return subscriptionsWhere(this.db, 'code = ? ORDER BY created_at, id', [code]);
   }
 
   async byConfirmToken(tokenHash: string): Promise<PhotoCodeSubscription | null> {
-    const row = await this.db.get(`SELECT ${SUB_COLUMNS} FROM photo_code_subscriptions WHERE confirm_token = ?`, [
-      tokenHash,
-    ]);
-    return row ? toSubscription(row) : null;
+    return (await subscriptionsWhere(this.db, 'confirm_token = ?', [tokenHash]))[0] ?? null;
   }
 
   confirm(
@@ -163,14 +134,10 @@ export class SqlPhotoCodes implements PhotoCodesPort {
         'UPDATE photo_code_subscriptions SET confirmed_at = ? WHERE confirm_token = ? AND confirmed_at IS NULL',
         [at.toISOString(), tokenHash],
       );
-      const row = await tx.get(`SELECT ${SUB_COLUMNS} FROM photo_code_subscriptions WHERE confirm_token = ?`, [
-        tokenHash,
-      ]);
-      if (!row) return null;
-      return {
-        outcome: moved === 1 ? ('confirmed' as const) : ('already' as const),
-        subscription: toSubscription(row),
-      };
+      const [subscription] = await subscriptionsWhere(tx, 'confirm_token = ?', [tokenHash]);
+      return subscription
+        ? { outcome: moved === 1 ? ('confirmed' as const) : ('already' as const), subscription }
+        : null;
     });
   }
 

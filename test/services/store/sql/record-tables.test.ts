@@ -13,6 +13,7 @@ import { FACES } from '../../../../src/services/store/sql/faces.js';
 import { IDEMPOTENCY_KEYS } from '../../../../src/services/store/sql/idempotency-keys.js';
 import { MAIL_JOBS } from '../../../../src/services/store/sql/mail-outbox.js';
 import { PAYMENT_EVENTS } from '../../../../src/services/store/sql/payment-events.js';
+import { SUBSCRIPTIONS as CODE_SUBSCRIPTIONS, PHOTO_CODES } from '../../../../src/services/store/sql/photo-codes.js';
 import { PRINT_JOBS } from '../../../../src/services/store/sql/print-jobs.js';
 import { SUBSCRIPTIONS } from '../../../../src/services/store/sql/push-subscriptions.js';
 import type { RecordTable } from '../../../../src/services/store/sql/record-table.js';
@@ -29,6 +30,8 @@ const TABLES: [string, RecordTable<unknown>, string[]][] = [
   ['idempotency_keys', IDEMPOTENCY_KEYS, []],
   ['mail_jobs', MAIL_JOBS, []],
   ['payment_events', PAYMENT_EVENTS, []],
+  ['photo_codes', PHOTO_CODES, []],
+  ['photo_code_subscriptions', CODE_SUBSCRIPTIONS, ['target', 'confirm_token']],
   ['print_jobs', PRINT_JOBS, ['position']],
   ['push_subscriptions', SUBSCRIPTIONS, ['order_key']],
   ['takedowns', TAKEDOWNS, ['client']],
