@@ -33,7 +33,8 @@ import {
   updateLinesValues,
   updateValues,
 } from './order-rows.js';
-import { bool, json, placeholders } from './values.js';
+import { recordTable } from './record-table.js';
+import { placeholders } from './values.js';
 
 /** The order's columns, qualified (the join with mirror_rows shares `version`). */
 const ORDER_COLUMNS = SELECT_COLUMNS.split(', ')
@@ -41,41 +42,32 @@ const ORDER_COLUMNS = SELECT_COLUMNS.split(', ')
   .join(', ');
 const PENDING_FROM = `FROM orders o LEFT JOIN mirror_rows m ON m.order_id = o.id
   WHERE m.order_id IS NULL OR (m.removed = FALSE AND m.version < o.version)`;
-const ROW_COLUMNS = 'order_id, version, cells, sheet_row, removed, written_at';
-const UPSERT_ROW = `INSERT INTO mirror_rows (${ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
-  ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, cells = excluded.cells,
-  sheet_row = excluded.sheet_row, removed = excluded.removed, written_at = excluded.written_at`;
+export const MIRROR_ROWS = recordTable('mirror_rows', MirrorRow);
+/** The state's one row (`id` 1) and the problems (`pk`: newest first) have a column of their own beside the record's. */
+export const MIRROR_STATE = recordTable('mirror_state', MirrorState);
+export const MIRROR_PROBLEMS = recordTable('mirror_problems', MirrorProblem);
+const INSERT_PROBLEM = MIRROR_PROBLEMS.insertSql();
+const UPSERT_ROW = MIRROR_ROWS.insertSql(
+  [],
+  `ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, cells = excluded.cells,
+  sheet_row = excluded.sheet_row, removed = excluded.removed, written_at = excluded.written_at`,
+);
+/** The mirror row's columns in the join with its order, each as `m_<column>`. */
+const JOINED_ROW = MIRROR_ROWS.names.map((c) => `m.${c} AS m_${c}`).join(', ');
+const joinedRow = (r: Row): MirrorRow =>
+  MIRROR_ROWS.toRecord(Object.fromEntries(MIRROR_ROWS.names.map((c) => [c, r[`m_${c}`]])));
 
-const toMirrorRow = (r: Row, prefix = ''): MirrorRow =>
-  MirrorRow.parse({
-    orderId: r[`${prefix}order_id`],
-    version: Number(r[`${prefix}version`]),
-    cells: json(r[`${prefix}cells`]),
-    sheetRow: r[`${prefix}sheet_row`] === null ? null : Number(r[`${prefix}sheet_row`]),
-    removed: bool(r[`${prefix}removed`]),
-    writtenAt: r[`${prefix}written_at`],
-  });
-
-const rowParams = (r: Omit<MirrorRow, 'writtenAt'>, at: string): Param[] => [
-  r.orderId,
-  r.version,
-  JSON.stringify(r.cells),
-  r.sheetRow,
-  r.removed,
-  at,
-];
+const rowParams = (r: Omit<MirrorRow, 'writtenAt'>, at: string): Param[] => MIRROR_ROWS.values({ ...r, writtenAt: at });
 
 export class SqlMirror implements MirrorPort {
   constructor(private readonly db: Db) {}
 
   async pending(limit: number): Promise<PendingOrder[]> {
     const rows = await this.db.all(
-      `SELECT ${ORDER_COLUMNS}, m.order_id AS m_order_id, m.version AS m_version, m.cells AS m_cells,
-        m.sheet_row AS m_sheet_row, m.removed AS m_removed, m.written_at AS m_written_at
-       ${PENDING_FROM} ORDER BY o.prefix, o.seq LIMIT ?`,
+      `SELECT ${ORDER_COLUMNS}, ${JOINED_ROW} ${PENDING_FROM} ORDER BY o.prefix, o.seq LIMIT ?`,
       [limit],
     );
-    return rows.map((r) => ({ order: rowToOrder(r), written: r.m_order_id ? toMirrorRow(r, 'm_') : null }));
+    return rows.map((r) => ({ order: rowToOrder(r), written: r.m_order_id ? joinedRow(r) : null }));
   }
 
   async pendingCount(): Promise<number> {
@@ -84,8 +76,8 @@ export class SqlMirror implements MirrorPort {
   }
 
   async rows(): Promise<Map<string, MirrorRow>> {
-    const rows = await this.db.all(`SELECT ${ROW_COLUMNS} FROM mirror_rows`);
-    return new Map(rows.map((r) => [r.order_id as string, toMirrorRow(r)]));
+    const rows = (await this.db.all(`SELECT ${MIRROR_ROWS.select} FROM mirror_rows`)).map(MIRROR_ROWS.toRecord);
+    return new Map(rows.map((r) => [r.orderId, r]));
   }
 
   async recordWritten(rows: readonly Omit<MirrorRow, 'writtenAt'>[]): Promise<void> {
@@ -170,25 +162,14 @@ export class SqlMirror implements MirrorPort {
   }
 
   async state(): Promise<MirrorState> {
-    const r = await this.db.get('SELECT last_sync_at, last_error, last_error_at, imported_at FROM mirror_state');
-    return MirrorState.parse({
-      lastSyncAt: r?.last_sync_at ?? null,
-      lastError: r?.last_error ?? null,
-      lastErrorAt: r?.last_error_at ?? null,
-      importedAt: r?.imported_at ?? null,
-    });
+    return MIRROR_STATE.toRecord((await this.db.get(`SELECT ${MIRROR_STATE.select} FROM mirror_state`)) ?? {});
   }
 
   async setState(patch: Partial<MirrorState>): Promise<void> {
-    const columns: Record<keyof MirrorState, string> = {
-      lastSyncAt: 'last_sync_at',
-      lastError: 'last_error',
-      lastErrorAt: 'last_error_at',
-      importedAt: 'imported_at',
-    };
+    const columns = new Map(MIRROR_STATE.columns.map((c) => [c.field, c.column]));
     const keys = (Object.keys(patch) as (keyof MirrorState)[]).filter((k) => patch[k] !== undefined);
     if (keys.length === 0) return;
-    const sets = keys.map((k) => `${columns[k]} = ?`).join(', ');
+    const sets = keys.map((k) => `${columns.get(k)} = ?`).join(', ');
     await this.db.transaction(
       (tx) =>
         tx.run(
@@ -200,19 +181,8 @@ export class SqlMirror implements MirrorPort {
   }
 
   async problems(): Promise<MirrorProblem[]> {
-    const rows = await this.db.all(
-      'SELECT kind, order_id, order_number, sheet_row, message, at FROM mirror_problems ORDER BY pk DESC',
-    );
-    return rows.map((r) =>
-      MirrorProblem.parse({
-        kind: r.kind,
-        orderId: r.order_id,
-        orderNumber: r.order_number,
-        sheetRow: r.sheet_row === null ? null : Number(r.sheet_row),
-        message: r.message,
-        at: r.at,
-      }),
-    );
+    const rows = await this.db.all(`SELECT ${MIRROR_PROBLEMS.select} FROM mirror_problems ORDER BY pk DESC`);
+    return rows.map(MIRROR_PROBLEMS.toRecord);
   }
 
   async replaceSnapshotProblems(problems: readonly MirrorProblem[]): Promise<void> {
@@ -238,12 +208,7 @@ export class SqlMirror implements MirrorPort {
   }
 
   private async insertProblems(tx: Queryable, problems: readonly MirrorProblem[]): Promise<void> {
-    for (const p of problems) {
-      await tx.run(
-        'INSERT INTO mirror_problems (kind, order_id, order_number, sheet_row, message, at) VALUES (?, ?, ?, ?, ?, ?)',
-        [p.kind, p.orderId, p.orderNumber, p.sheetRow, p.message, p.at],
-      );
-    }
+    for (const p of problems) await tx.run(INSERT_PROBLEM, MIRROR_PROBLEMS.values(p));
   }
 
   changeMarker(): Promise<string> {

@@ -12,6 +12,7 @@ import { DOWNLOAD_GRANTS } from '../../../../src/services/store/sql/download-gra
 import { FACES } from '../../../../src/services/store/sql/faces.js';
 import { IDEMPOTENCY_KEYS } from '../../../../src/services/store/sql/idempotency-keys.js';
 import { MAIL_JOBS } from '../../../../src/services/store/sql/mail-outbox.js';
+import { MIRROR_PROBLEMS, MIRROR_ROWS, MIRROR_STATE } from '../../../../src/services/store/sql/mirror.js';
 import { PAYMENT_EVENTS } from '../../../../src/services/store/sql/payment-events.js';
 import { SUBSCRIPTIONS as CODE_SUBSCRIPTIONS, PHOTO_CODES } from '../../../../src/services/store/sql/photo-codes.js';
 import { PRINT_JOBS } from '../../../../src/services/store/sql/print-jobs.js';
@@ -29,6 +30,9 @@ const TABLES: [string, RecordTable<unknown>, string[]][] = [
   ['face_index', FACES, []],
   ['idempotency_keys', IDEMPOTENCY_KEYS, []],
   ['mail_jobs', MAIL_JOBS, []],
+  ['mirror_problems', MIRROR_PROBLEMS, ['pk']],
+  ['mirror_rows', MIRROR_ROWS, []],
+  ['mirror_state', MIRROR_STATE, ['id']],
   ['payment_events', PAYMENT_EVENTS, []],
   ['photo_codes', PHOTO_CODES, []],
   ['photo_code_subscriptions', CODE_SUBSCRIPTIONS, ['target', 'confirm_token']],
