@@ -26,6 +26,11 @@ export const SavedBusinessSettings = z.object({
 });
 export type SavedBusinessSettings = z.infer<typeof SavedBusinessSettings>;
 
+/** The one row (`id` 1): what is saved, kept as one JSON document. */
+export const BusinessSettingsRow = SavedBusinessSettings.pick({ updatedAt: true }).extend({
+  settings: SavedBusinessSettings,
+});
+
 /** A change: a string saves the key, null forgets it (the environment's value applies again). */
 export type BusinessSettingsPatch = Partial<Record<BusinessKey, string | null>>;
 

@@ -29,6 +29,11 @@ export const EventSettings = z.object({
   updatedAt: z.iso.datetime({ offset: true }),
 });
 export type EventSettings = z.infer<typeof EventSettings>;
+/** An event's row: its settings kept as one JSON document. */
+export const EventSettingsRow = EventSettings.pick({ eventSlug: true, updatedAt: true }).extend({
+  settings: EventSettings,
+});
+
 export type EventSettingsPatch = Omit<Partial<EventSettings>, 'eventSlug' | 'updatedAt'>;
 
 export interface EventSettingsPort {

@@ -7,8 +7,10 @@
  */
 import { expect, test } from 'vitest';
 import { TOKENS } from '../../../../src/services/store/sql/admin-tokens.js';
+import { BUSINESS_SETTINGS } from '../../../../src/services/store/sql/business-settings.js';
 import { COUPONS } from '../../../../src/services/store/sql/coupons.js';
 import { DOWNLOAD_GRANTS } from '../../../../src/services/store/sql/download-grants.js';
+import { EVENT_SETTINGS } from '../../../../src/services/store/sql/event-settings.js';
 import { FACES } from '../../../../src/services/store/sql/faces.js';
 import { IDEMPOTENCY_KEYS } from '../../../../src/services/store/sql/idempotency-keys.js';
 import { MAIL_JOBS } from '../../../../src/services/store/sql/mail-outbox.js';
@@ -25,8 +27,10 @@ import { TYPES, tableColumns } from '../../../support/table-columns.js';
 /** Each table, with the columns its SQL writes beside the record's fields. */
 const TABLES: [string, RecordTable<unknown>, string[]][] = [
   ['admin_tokens', TOKENS, []],
+  ['business_settings', BUSINESS_SETTINGS, ['id']],
   ['coupons', COUPONS, []],
   ['download_grants', DOWNLOAD_GRANTS, []],
+  ['event_settings', EVENT_SETTINGS, []],
   ['face_index', FACES, []],
   ['idempotency_keys', IDEMPOTENCY_KEYS, []],
   ['mail_jobs', MAIL_JOBS, []],
