@@ -13,6 +13,11 @@ import { IdempotencyRecord } from '../../ports/idempotency-keys.js';
 import { MailJob } from '../../ports/mail-outbox.js';
 import { PushSubscriptionRecord } from '../../ports/push-subscriptions.js';
 import type { Db } from '../../sql/db.js';
+import { EVENT_SETTINGS } from '../../sql/event-settings.js';
+import { IDEMPOTENCY_KEYS } from '../../sql/idempotency-keys.js';
+import { MAIL_JOBS } from '../../sql/mail-outbox.js';
+import { SUBSCRIPTIONS } from '../../sql/push-subscriptions.js';
+import type { RecordTable } from '../../sql/record-table.js';
 
 export async function importSheetsSideStore(db: Db, file: string, log: Logger): Promise<void> {
   if (!existsSync(file)) return;
@@ -39,33 +44,24 @@ export async function importSheetsSideStore(db: Db, file: string, log: Logger): 
       idempotencyKeys: keys.length,
       mail: jobs.length,
     };
+    // Into the record's tables as they are declared (sql/record-table.ts); a row there already is kept.
+    const keep = <T>(table: RecordTable<T>, conflict: string, extra: string[] = []) =>
+      table.insertSql(extra, `ON CONFLICT (${conflict}) DO NOTHING`);
     await db.transaction(async (tx) => {
       for (const s of settings) {
-        await tx.run(
-          'INSERT INTO event_settings (event_slug, settings, updated_at) VALUES (?, ?, ?) ON CONFLICT (event_slug) DO NOTHING',
-          [s.eventSlug, JSON.stringify(s), s.updatedAt],
-        );
+        const row = { eventSlug: s.eventSlug, settings: s, updatedAt: s.updatedAt };
+        await tx.run(keep(EVENT_SETTINGS, 'event_slug'), EVENT_SETTINGS.values(row));
       }
       for (const p of pushes) {
         await tx.run(
-          `INSERT INTO push_subscriptions (endpoint, order_key, p256dh, auth, scope, order_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (endpoint, order_key) DO NOTHING`,
-          [p.endpoint, p.orderId ?? '', p.p256dh, p.auth, p.scope, p.orderId, p.createdAt],
+          keep(SUBSCRIPTIONS, 'endpoint, order_key', ['order_key']),
+          SUBSCRIPTIONS.values(p, p.orderId ?? ''),
         );
       }
-      for (const k of keys) {
-        await tx.run(
-          `INSERT INTO idempotency_keys (key, fingerprint, state, status_code, response_body, order_id, created_at, expires_at)
-           VALUES (?, ?, ?, ?, ?, NULL, ?, ?) ON CONFLICT (key) DO NOTHING`,
-          [k.key, k.fingerprint, k.state, k.statusCode, k.responseBody, k.createdAt, k.expiresAt],
-        );
-      }
+      for (const k of keys)
+        await tx.run(keep(IDEMPOTENCY_KEYS, 'key'), IDEMPOTENCY_KEYS.values({ ...k, orderId: null }));
       for (const j of jobs) {
-        await tx.run(
-          `INSERT INTO mail_jobs (id, kind, order_id, payload, attempts, next_attempt_at, last_error, created_at, sent_at, sent_via)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT (id) DO NOTHING`,
-          [j.id, j.kind, j.orderId, JSON.stringify(j.payload), j.attempts, j.nextAttemptAt, j.lastError, j.createdAt],
-        );
+        await tx.run(keep(MAIL_JOBS, 'id'), MAIL_JOBS.values({ ...j, sentAt: null, sentVia: null }));
       }
     });
   } finally {
