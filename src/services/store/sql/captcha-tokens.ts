@@ -1,6 +1,14 @@
 /** Spent CAPTCHA tokens on either engine (ports/captcha-tokens.ts): table `captcha_tokens`. */
-import type { CaptchaTokensPort } from '../ports/captcha-tokens.js';
+import { type CaptchaTokensPort, SpentCaptchaToken } from '../ports/captcha-tokens.js';
 import type { Db } from './db.js';
+import { recordTable } from './record-table.js';
+
+export const CAPTCHA_TOKENS = recordTable('captcha_tokens', SpentCaptchaToken);
+/** A unique key decides between concurrent spends; an expired row is taken over. */
+const SPEND_SQL = CAPTCHA_TOKENS.insertSql(
+  [],
+  'ON CONFLICT (token_hash) DO UPDATE SET expires_at = excluded.expires_at WHERE captcha_tokens.expires_at <= ?',
+);
 
 /** Expired hashes are deleted at most this often, by the spend that comes along. */
 const PURGE_EVERY_MS = 60_000;
@@ -19,13 +27,10 @@ export class SqlCaptchaTokens implements CaptchaTokensPort {
         this.lastPurge = now.getTime();
         await tx.run('DELETE FROM captcha_tokens WHERE expires_at <= ?', [now.toISOString()]);
       }
-      // A unique key decides between concurrent spends; an expired row is taken over.
-      const spent = await tx.run(
-        `INSERT INTO captcha_tokens (token_hash, expires_at) VALUES (?, ?)
-         ON CONFLICT (token_hash) DO UPDATE SET expires_at = excluded.expires_at
-         WHERE captcha_tokens.expires_at <= ?`,
-        [hash, expiresAt.toISOString(), now.toISOString()],
-      );
+      const spent = await tx.run(SPEND_SQL, [
+        ...CAPTCHA_TOKENS.values({ tokenHash: hash, expiresAt: expiresAt.toISOString() }),
+        now.toISOString(),
+      ]);
       return spent === 1;
     }, 'relaxed');
   }

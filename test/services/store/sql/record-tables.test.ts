@@ -8,6 +8,7 @@
 import { expect, test } from 'vitest';
 import { TOKENS } from '../../../../src/services/store/sql/admin-tokens.js';
 import { BUSINESS_SETTINGS } from '../../../../src/services/store/sql/business-settings.js';
+import { CAPTCHA_TOKENS } from '../../../../src/services/store/sql/captcha-tokens.js';
 import { COUPONS } from '../../../../src/services/store/sql/coupons.js';
 import { DOWNLOAD_GRANTS } from '../../../../src/services/store/sql/download-grants.js';
 import { EVENT_SETTINGS } from '../../../../src/services/store/sql/event-settings.js';
@@ -28,6 +29,7 @@ import { TYPES, tableColumns } from '../../../support/table-columns.js';
 const TABLES: [string, RecordTable<unknown>, string[]][] = [
   ['admin_tokens', TOKENS, []],
   ['business_settings', BUSINESS_SETTINGS, ['id']],
+  ['captcha_tokens', CAPTCHA_TOKENS, []],
   ['coupons', COUPONS, []],
   ['download_grants', DOWNLOAD_GRANTS, []],
   ['event_settings', EVENT_SETTINGS, []],
