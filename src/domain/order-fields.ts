@@ -21,8 +21,11 @@ import {
   ShippingStatus,
 } from './order-values.js';
 
-/** How a field is held in `orders`: the migrations give each kind one type per engine. */
-export type Storage = 'text' | 'integer' | 'boolean' | 'json' | 'timestamp';
+/**
+ * How a field is held (in `orders`, and in each record's table: src/services/store/sql/record-table.ts):
+ * the migrations give each kind one type per engine. `real`: a number with a fraction (no order field is one).
+ */
+export type Storage = 'text' | 'integer' | 'real' | 'boolean' | 'json' | 'timestamp';
 
 /**
  * Which writes set the column: `create` only the one that makes the order; `change` every

@@ -12,12 +12,13 @@ import type { EngineName } from './store-engines.js';
  * columns are `bigint` or `integer` (the migrations use both): either is one kind.
  */
 export const TYPES: Record<EngineName, Record<Storage, string>> = {
-  sqlite: { text: 'TEXT', timestamp: 'TEXT', json: 'TEXT', integer: 'INTEGER', boolean: 'INTEGER' },
+  sqlite: { text: 'TEXT', timestamp: 'TEXT', json: 'TEXT', integer: 'INTEGER', real: 'REAL', boolean: 'INTEGER' },
   postgres: {
     text: 'text',
     timestamp: 'timestamp with time zone',
     json: 'jsonb',
     integer: 'bigint',
+    real: 'double precision',
     boolean: 'boolean',
   },
 };

@@ -5,7 +5,7 @@
  */
 import type { ImportedFile, ImportOutcome } from '../ports/photo-catalogue.js';
 import type { Param, Tx } from './db.js';
-import { INSERT_COLUMNS } from './photo-catalogue-rows.js';
+import { catalogueValues, PHOTO_CATALOGUE } from './photo-catalogue-rows.js';
 
 /** Inserts the files not in the record yet, stamped `seq`; says what it did with each. */
 export async function importFiles(
@@ -40,24 +40,24 @@ export async function importFiles(
     if (number !== null) used.add(number);
     known.set(f.path, number);
     const facts = f.facts;
-    rows.push([
-      eventCode,
-      f.path,
-      f.id,
-      number,
-      facts?.size ?? null,
-      facts?.mtimeMs ?? null,
-      facts?.width ?? null,
-      facts?.height ?? null,
-      facts?.takenAtMs ?? null,
-      f.photoCode !== undefined,
-      f.photoCode ?? null,
-      facts !== null,
-      false,
-      seq,
-    ]);
+    rows.push(
+      catalogueValues({
+        eventCode,
+        path: f.path,
+        id: f.id,
+        number,
+        facts,
+        inspected: f.photoCode !== undefined,
+        photoCode: f.photoCode ?? null,
+        present: facts !== null,
+        hidden: false,
+        rating: null,
+        metadata: null,
+        seq,
+      }),
+    );
     outcome.imported++;
   }
-  await tx.insert('photo_catalogue', INSERT_COLUMNS, rows);
+  await tx.insert('photo_catalogue', PHOTO_CATALOGUE.names, rows);
   return outcome;
 }

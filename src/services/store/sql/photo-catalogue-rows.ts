@@ -10,31 +10,15 @@ import {
   StoredCatalogueRow,
 } from '../ports/photo-catalogue.js';
 import type { Param, Queryable } from './db.js';
-import { bool, json } from './values.js';
+import { recordTable } from './record-table.js';
 
-export const COLUMNS = [
-  'event_code',
-  'path',
-  'id',
-  'number',
-  'size',
-  'mtime_ms',
-  'width',
-  'height',
-  'taken_at_ms',
-  'inspected',
-  'photo_code',
-  'present',
-  'hidden',
-  'rating',
-  'metadata',
-  'seq',
-] as const;
-export const SELECT = `SELECT ${COLUMNS.join(', ')} FROM photo_catalogue`;
-/** What an imported file writes (rating and metadata start empty: read at the next scan). */
-export const INSERT_COLUMNS = COLUMNS.filter((c) => c !== 'rating' && c !== 'metadata');
-/** What a sighting writes: with the rating and metadata read from the version (null: not read). */
-export const SIGHTING_COLUMNS = [...INSERT_COLUMNS.filter((c) => c !== 'seq'), 'rating', 'metadata', 'seq'] as const;
+/** The table: a row as StoredCatalogueRow has it (the facts' columns side by side, all null for none). */
+export const PHOTO_CATALOGUE = recordTable('photo_catalogue', StoredCatalogueRow);
+export const SELECT = `SELECT ${PHOTO_CATALOGUE.select} FROM photo_catalogue`;
+const NO_FACTS = { size: null, mtimeMs: null, width: null, height: null, takenAtMs: null };
+
+/** A row's values for an INSERT of every column (`PHOTO_CATALOGUE.names`): its facts side by side. */
+export const catalogueValues = (r: CatalogueRow): Param[] => PHOTO_CATALOGUE.values({ ...r, ...(r.facts ?? NO_FACTS) });
 
 export const CHUNK = 256;
 /** Chunks of at most CHUNK, each padded (its last item repeated) to 1, 16 or CHUNK items. */
@@ -50,33 +34,10 @@ export function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 /**
- * A row read back as its values in COLUMNS order (`eachRow`: no object per row from the
- * engine), parsed flat (StoredCatalogueRow: the port's cheaper schema for the same fields),
- * its facts then nested.
+ * A row read back as its values (`eachRow`: no object per row from the engine), parsed flat
+ * (StoredCatalogueRow: the port's cheaper schema for the same fields), its facts then nested.
  */
-function toRow(v: unknown[]): CatalogueRow {
-  const metadata = v[14];
-  return catalogueRowOf(
-    StoredCatalogueRow.parse({
-      eventCode: v[0],
-      path: v[1],
-      id: v[2],
-      number: v[3],
-      size: v[4],
-      mtimeMs: v[5],
-      width: v[6],
-      height: v[7],
-      takenAtMs: v[8],
-      inspected: bool(v[9]),
-      photoCode: v[10],
-      present: bool(v[11]),
-      hidden: bool(v[12]),
-      rating: v[13],
-      metadata: metadata === null || metadata === undefined ? null : json(metadata),
-      seq: v[15],
-    }),
-  );
-}
+const toRow = (v: unknown[]): CatalogueRow => catalogueRowOf(PHOTO_CATALOGUE.fromValues(v));
 
 /** The rows `sql` selects (SELECT's columns), parsed. */
 export async function rowsOf(q: Queryable, sql: string, params: readonly Param[]): Promise<CatalogueRow[]> {

@@ -11,8 +11,16 @@ import type {
   FileSighting,
   PhotoFacts,
 } from '../ports/photo-catalogue.js';
-import type { Param, Tx } from './db.js';
-import { CHUNK, changesSince, chunks, rowsOf, SELECT, SIGHTING_COLUMNS } from './photo-catalogue-rows.js';
+import type { Tx } from './db.js';
+import {
+  CHUNK,
+  catalogueValues,
+  changesSince,
+  chunks,
+  PHOTO_CATALOGUE,
+  rowsOf,
+  SELECT,
+} from './photo-catalogue-rows.js';
 import { placeholders } from './values.js';
 
 /**
@@ -163,53 +171,30 @@ async function existingPaths(tx: Tx, eventCode: string, paths: readonly string[]
  */
 async function insertFresh(tx: Tx, rows: readonly CatalogueRow[]): Promise<void> {
   for (let at = 0; at < rows.length; at += CHUNK) {
-    const values = rows.slice(at, at + CHUNK).map((r): Param[] => {
-      const { size, mtimeMs, width, height, takenAtMs } = r.facts as PhotoFacts;
-      const metadata = r.metadata === null ? null : JSON.stringify(r.metadata);
-      return [
-        r.eventCode,
-        r.path,
-        r.id,
-        r.number,
-        size,
-        mtimeMs,
-        width,
-        height,
-        takenAtMs,
-        r.inspected,
-        r.photoCode,
-        true,
-        r.hidden,
-        r.rating,
-        metadata,
-        r.seq,
-      ];
-    });
-    await tx.insert('photo_catalogue', SIGHTING_COLUMNS, values);
+    const values = rows.slice(at, at + CHUNK).map(catalogueValues);
+    await tx.insert('photo_catalogue', PHOTO_CATALOGUE.names, values);
   }
 }
 
 /** Known files seen again: present, with these facts (a new version loses its inspection). */
 async function sighted(tx: Tx, eventCode: string, seen: readonly FileSighting[], seq: number): Promise<void> {
-  const rows = seen.map(({ path, id, facts: f, read }): Param[] => [
-    eventCode,
-    path,
-    id,
-    null,
-    f.size,
-    f.mtimeMs,
-    f.width,
-    f.height,
-    f.takenAtMs,
-    false,
-    null,
-    true,
-    false,
-    read ? read.rating : null,
-    read ? JSON.stringify(read.metadata) : null,
-    seq,
-  ]);
-  await tx.insert('photo_catalogue', SIGHTING_COLUMNS, rows, SIGHTING_CONFLICT);
+  const rows = seen.map(({ path, id, facts, read }) =>
+    catalogueValues({
+      eventCode,
+      path,
+      id,
+      number: null,
+      facts,
+      inspected: false,
+      photoCode: null,
+      present: true,
+      hidden: false,
+      rating: read ? read.rating : null,
+      metadata: read ? read.metadata : null,
+      seq,
+    }),
+  );
+  await tx.insert('photo_catalogue', PHOTO_CATALOGUE.names, rows, SIGHTING_CONFLICT);
 }
 
 /**

@@ -48,6 +48,8 @@ export type RecordTable<T> = {
   values(record: T, ...extra: Param[]): Param[];
   /** A row (SELECT `select`) as the record, parsed with the port's schema. */
   toRecord(row: Row): T;
+  /** The same from the row's values in `select` order (`Queryable.eachRow`: no object per row from the engine). */
+  fromValues(values: readonly unknown[]): T;
 };
 
 /**
@@ -87,6 +89,15 @@ export function tableOf<T>(
       opts.derive?.(o);
       return parse(o);
     },
+    fromValues(values) {
+      const o: Record<string, unknown> = { ...shape };
+      for (let i = 0; i < n; i++) {
+        const c = columns[i] as Column;
+        o[c.field] = c.read(values[i]);
+      }
+      opts.derive?.(o);
+      return parse(o);
+    },
   };
 }
 
@@ -94,7 +105,7 @@ const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowe
 
 /**
  * How a field of this zod type is held (the migrations give each kind one type per engine):
- * booleans, integers, ISO timestamps and other text as such; objects and arrays as JSON.
+ * booleans, integers, other numbers, ISO timestamps and other text as such; objects and arrays as JSON.
  */
 export function storageOf(schema: z.ZodType): Storage {
   let s = schema as z.ZodType & { format?: string | null };
@@ -102,7 +113,7 @@ export function storageOf(schema: z.ZodType): Storage {
     s = (s.def as unknown as { innerType: typeof s }).innerType;
   const type = s.def.type;
   if (type === 'boolean') return 'boolean';
-  if (type === 'number') return 'integer';
+  if (type === 'number') return s.format === 'safeint' ? 'integer' : 'real';
   if (type === 'string') return s.format === 'datetime' ? 'timestamp' : 'text';
   return type === 'enum' || type === 'literal' ? 'text' : 'json';
 }

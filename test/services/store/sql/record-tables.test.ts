@@ -17,6 +17,7 @@ import { IDEMPOTENCY_KEYS } from '../../../../src/services/store/sql/idempotency
 import { MAIL_JOBS } from '../../../../src/services/store/sql/mail-outbox.js';
 import { MIRROR_PROBLEMS, MIRROR_ROWS, MIRROR_STATE } from '../../../../src/services/store/sql/mirror.js';
 import { PAYMENT_EVENTS } from '../../../../src/services/store/sql/payment-events.js';
+import { PHOTO_CATALOGUE } from '../../../../src/services/store/sql/photo-catalogue-rows.js';
 import { SUBSCRIPTIONS as CODE_SUBSCRIPTIONS, PHOTO_CODES } from '../../../../src/services/store/sql/photo-codes.js';
 import { PRINT_JOBS } from '../../../../src/services/store/sql/print-jobs.js';
 import { SUBSCRIPTIONS } from '../../../../src/services/store/sql/push-subscriptions.js';
@@ -40,6 +41,7 @@ const TABLES: [string, RecordTable<unknown>, string[]][] = [
   ['mirror_rows', MIRROR_ROWS, []],
   ['mirror_state', MIRROR_STATE, ['id']],
   ['payment_events', PAYMENT_EVENTS, []],
+  ['photo_catalogue', PHOTO_CATALOGUE, []],
   ['photo_codes', PHOTO_CODES, []],
   ['photo_code_subscriptions', CODE_SUBSCRIPTIONS, ['target', 'confirm_token']],
   ['print_jobs', PRINT_JOBS, ['position']],
