@@ -17,6 +17,15 @@ const PURGE_EVERY_MS = 60_000;
 
 const toRecord = IDEMPOTENCY_KEYS.toRecord;
 
+/** A new key, or one expired or stale (its pending reservation older than the bound given) taken over. */
+const RESERVE_SQL = IDEMPOTENCY_KEYS.insertSql(
+  [],
+  `ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'pending', status_code = NULL,
+     response_body = NULL, order_id = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
+   WHERE idempotency_keys.expires_at <= excluded.created_at
+      OR (idempotency_keys.state = 'pending' AND idempotency_keys.created_at < ?)`,
+);
+
 const COMPLETE = `UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ?, order_id = ?
   WHERE key = ? AND created_at = ? AND state = 'pending'`;
 
@@ -64,14 +73,11 @@ export class SqlIdempotencyKeys implements IdempotencyKeysPort {
         this.lastPurge = now;
         await tx.run('DELETE FROM idempotency_keys WHERE expires_at <= ?', [new Date(now).toISOString()]);
       }
-      const taken = await tx.run(
-        `INSERT INTO idempotency_keys (${COLUMNS}) VALUES (?, ?, 'pending', NULL, NULL, NULL, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'pending', status_code = NULL,
-           response_body = NULL, order_id = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
-         WHERE idempotency_keys.expires_at <= excluded.created_at
-            OR (idempotency_keys.state = 'pending' AND idempotency_keys.created_at < ?)`,
-        [rec.key, rec.fingerprint, createdAt, expiresAt, staleBefore],
-      );
+      const pending = { ...rec, state: 'pending', statusCode: null, responseBody: null, orderId: null } as const;
+      const taken = await tx.run(RESERVE_SQL, [
+        ...IDEMPOTENCY_KEYS.values({ ...pending, createdAt, expiresAt }),
+        staleBefore,
+      ]);
       if (taken === 1) return { reserved: true as const };
       const row = await tx.get(`SELECT ${COLUMNS} FROM idempotency_keys WHERE key = ?`, [rec.key]);
       if (!row) throw new Error(`idempotency key ${rec.key} was neither reserved nor found`);
