@@ -70,4 +70,18 @@ describeOnEngines('record tables against the migrated tables', (open, engine) =>
       expect(found.map((c) => c.name).sort()).toEqual([...rowOnly, ...record.names].sort());
     }
   });
+
+  test('every table the migrations made is declared: the orders by their field table, the others here', async (t) => {
+    const store = await open(t);
+    const tables =
+      engine === 'sqlite'
+        ? await store.db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+        : await store.db.all<{ name: string }>(
+            "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+          );
+    // Beside them, PostgreSQL's runner records the versions applied (SQLite keeps it in user_version).
+    const runner = engine === 'postgres' ? ['order_store_migrations'] : [];
+    const declared = ['orders', ...runner, ...TABLES.map(([table]) => table)];
+    expect(tables.map((r) => r.name).sort()).toEqual(declared.sort());
+  });
 });
