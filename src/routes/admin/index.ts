@@ -2,20 +2,20 @@
  * Order administration (docs/contract.md, "Status and shipping"), every route behind the admin
  * token. `{id}` and `{orderNumber}` both accept an id or an order number (any case); static
  * paths (`/api/orders/pending`, `/summary`, `/verify`) win over `{id}` in the router. The
- * lists are served as cached bytes (list-bytes.ts).
+ * lists come as ready bytes with their ETag from `fastify.orderReads`.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { centsToDollars } from '../../domain/money.js';
 import type { OrderRecord, OrderStatus } from '../../domain/order.js';
+import { acceptsGzip } from '../../lib/content-encoding.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummaryByPhotographer, toAdminOrder, toApiSummary } from '../../schemas/order.js';
-import { acceptsGzip } from '../common/content-encoding.js';
+import { GZIP_MIN_BYTES } from '../../services/order-reads/list-bytes.js';
+import { libraryPhotoRefs } from '../../services/order-reads/photo-refs.js';
 import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { etagMatches } from '../common/etag.js';
-import { libraryPhotoRefs } from '../common/order-photos.js';
-import { IdParams, loadOrder, OrderChangeResponse, orderChanged } from '../common/order-ref.js';
-import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
+import { IdParams, OrderChangeResponse, orderChanged } from '../common/order-ref.js';
 import {
   ListQuery,
   OrderList,
@@ -54,9 +54,7 @@ const transitionsNote = [
 ].join('\n');
 
 const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { orders } = fastify.store;
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
-  const listBytes = createOrderListBytes({ photos });
   const view = (o: OrderRecord) => toAdminOrder(o, photos);
 
   // Reading: every role; changing: staff, with voiding and cancelling the owner's (src/domain/roles.ts).
@@ -90,9 +88,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         },
       },
       async (request, reply) => {
-        const { eventSlug } = request.query;
-        const records = await orders.list({ statuses: list.statuses, eventSlug });
-        const body = listBytes.get(`${list.name}\u0000${eventSlug ?? ''}`, records);
+        const body = await fastify.orderReads.list(list.statuses, request.query.eventSlug);
         const gzip = body.bytes.length >= GZIP_MIN_BYTES && acceptsGzip(request.headers['accept-encoding']);
         // One ETag per representation (RFC 9110): the gzipped bytes are other bytes.
         const etag = gzip ? `${body.etag.slice(0, -1)}-gz"` : body.etag;
@@ -177,7 +173,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: { 200: AdminOrder, ...errorResponses(...ADMIN_ERRORS, 'ORDER_NOT_FOUND') },
       },
     },
-    async (request) => view(await loadOrder(orders, request.params.id)),
+    async (request) => view(await fastify.orderReads.get(request.params.id)),
   );
 
   fastify.put(
