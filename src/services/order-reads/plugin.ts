@@ -6,6 +6,7 @@
 import fp from 'fastify-plugin';
 import { type OrderRecord, type OrderStatus, oldestFirst } from '../../domain/order.js';
 import { loadOrder } from '../orders/load-order.js';
+import type { OrderListQuery } from '../store/ports/orders.js';
 import { createOrderListBytes, type ListBody } from './list-bytes.js';
 import { libraryPhotoRefs } from './photo-refs.js';
 
@@ -15,12 +16,7 @@ export interface OrderReads {
   /** An admin list (newest first, no held orders) as bytes of Orders with its ETag, from memory while unchanged. */
   list(statuses: readonly OrderStatus[], eventSlug: string | undefined): Promise<ListBody>;
   /** The orders for the books: created within [from, to] (ms, inclusive), no held ones, oldest first. */
-  booked(query: {
-    eventSlug?: string | undefined;
-    statuses?: readonly OrderStatus[] | undefined;
-    from: number;
-    to: number;
-  }): Promise<OrderRecord[]>;
+  booked(query: Pick<OrderListQuery, 'eventSlug' | 'statuses'> & { from: number; to: number }): Promise<OrderRecord[]>;
 }
 
 declare module 'fastify' {
@@ -42,16 +38,8 @@ export default fp(
         return listBytes.get(`${statuses.join(',')}\u0000${eventSlug ?? ''}`, records);
       },
       async booked({ eventSlug, statuses, from, to }) {
-        const listed = await orders.list({
-          ...(eventSlug === undefined ? {} : { eventSlug }),
-          ...(statuses === undefined ? {} : { statuses }),
-        });
-        return listed
-          .filter((o) => {
-            const at = Date.parse(o.createdAt);
-            return at >= from && at <= to;
-          })
-          .sort(oldestFirst);
+        const listed = await orders.list({ eventSlug, statuses });
+        return listed.filter((o) => from <= Date.parse(o.createdAt) && Date.parse(o.createdAt) <= to).sort(oldestFirst);
       },
     };
     fastify.decorate('orderReads', reads);
