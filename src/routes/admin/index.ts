@@ -34,12 +34,12 @@ const authNote =
   'Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` ' +
   '(with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.';
 
-const LISTS: { path: string; name: string; statuses: OrderStatus[]; what: string }[] = [
-  { path: 'pending', name: 'pending', statuses: ['pending'], what: 'Orders waiting for payment (status `pending`)' },
-  { path: 'completed', name: 'completed', statuses: ['paid'], what: 'Paid orders (status `paid`), shipped or not' },
+/** The three admin lists: their path (also their name) and statuses. */
+const LISTS: { path: string; statuses: OrderStatus[]; what: string }[] = [
+  { path: 'pending', statuses: ['pending'], what: 'Orders waiting for payment (status `pending`)' },
+  { path: 'completed', statuses: ['paid'], what: 'Paid orders (status `paid`), shipped or not' },
   {
     path: 'cancelled',
-    name: 'cancelled',
     statuses: ['cancelled', 'void'],
     what: 'Cancelled and voided orders (status `cancelled` or `void`)',
   },
@@ -70,7 +70,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         ...read,
         schema: {
           tags: ['admin'],
-          summary: `The ${list.name} orders`,
+          summary: `The ${list.path} orders`,
           description: [
             `${list.what}, newest first. Orders waiting for the customer's email confirmation (high value)`,
             'are in no list until confirmed. `?eventSlug=` keeps one event’s orders.',

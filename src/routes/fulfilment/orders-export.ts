@@ -59,11 +59,7 @@ const ExportQuery = z.object({
 function range(q: { from?: string | undefined; to?: string | undefined }): { from: number; to: number } {
   const from = q.from === undefined ? Number.NEGATIVE_INFINITY : Date.parse(q.from);
   const to =
-    q.to === undefined
-      ? Number.POSITIVE_INFINITY
-      : DATE.test(q.to)
-        ? Date.parse(`${q.to}T00:00:00Z`) + 86_400_000 - 1
-        : Date.parse(q.to);
+    q.to === undefined ? Number.POSITIVE_INFINITY : Date.parse(DATE.test(q.to) ? `${q.to}T23:59:59.999Z` : q.to);
   if (from > to) {
     throw appError('VALIDATION_FAILED', {
       message: '`from` is after `to`',

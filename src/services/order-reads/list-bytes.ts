@@ -17,6 +17,7 @@ import { GZIP_LEVEL } from '../../lib/content-encoding.js';
 import { NO_PHOTOS, type PhotoRefs, toAdminOrder } from '../../schemas/order.js';
 
 const gzipAsync = promisify(gzipCallback);
+const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((c) => Buffer.from(c)) as [Buffer, Buffer, Buffer];
 
 /** Smaller lists go out as they are: compressing saves less than it costs. */
 export const GZIP_MIN_BYTES = 16 * 1024;
@@ -75,25 +76,10 @@ export function createOrderListBytes(opts: { maxBytes?: number; photos?: PhotoRe
   }
 
   /** `[a,b,...]` copied into one buffer: much cheaper than joining 10,000 strings and encoding the result. */
-  function join(parts: readonly Buffer[]): Buffer {
-    let total = 2 + Math.max(0, parts.length - 1);
-    for (const p of parts) total += p.length;
-    const out = Buffer.allocUnsafe(total);
-    let at = 0;
-    out[at++] = 0x5b; // [
-    for (let i = 0; i < parts.length; i++) {
-      if (i > 0) out[at++] = 0x2c; // ,
-      at += (parts[i] as Buffer).copy(out, at);
-    }
-    out[at] = 0x5d; // ]
-    return out;
-  }
-
-  function same(a: readonly OrderRecord[], b: readonly OrderRecord[]): boolean {
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-    return true;
-  }
+  const join = (parts: readonly Buffer[]) =>
+    Buffer.concat([OPEN, ...parts.flatMap((p, i) => (i === 0 ? [p] : [COMMA, p])), CLOSE]);
+  const same = (a: readonly OrderRecord[], b: readonly OrderRecord[]) =>
+    a.length === b.length && a.every((o, i) => o === b[i]);
 
   return {
     get(key, records) {
