@@ -28,9 +28,8 @@ declare module 'fastify' {
 export default fp(
   async function orderReadsPlugin(fastify) {
     const { orders } = fastify.store;
-    const listBytes = createOrderListBytes({
-      photos: libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl),
-    });
+    const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
+    const listBytes = createOrderListBytes({ photos });
     const reads: OrderReads = {
       get: (ref) => loadOrder(orders, ref),
       async list(statuses, eventSlug) {
