@@ -95,11 +95,10 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         reply.header('ETag', etag).header('Vary', 'Accept-Encoding');
         if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
         if (!gzip) return reply.type(JSON_TYPE).send(body.bytes as never);
-        const gz = await body.gzipped();
         return reply
           .type(JSON_TYPE)
           .header('Content-Encoding', 'gzip')
-          .send(gz as never);
+          .send((await body.gzipped()) as never);
       },
     );
   }

@@ -75,8 +75,12 @@ export function createOrderListBytes(opts: { maxBytes?: number; photos?: PhotoRe
   /** `[a,b,...]` copied into one buffer: much cheaper than joining 10,000 strings and encoding the result. */
   const join = (parts: readonly Buffer[]) =>
     Buffer.concat([OPEN, ...parts.flatMap((p, i) => (i === 0 ? [p] : [COMMA, p])), CLOSE]);
-  const same = (a: readonly OrderRecord[], b: readonly OrderRecord[]) =>
-    a.length === b.length && a.every((o, i) => o === b[i]);
+  // A plain loop: this runs on every request, and \`every\` with a callback took six times as long.
+  function same(a: readonly OrderRecord[], b: readonly OrderRecord[]): boolean {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
 
   return {
     get(key, records) {
