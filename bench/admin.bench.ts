@@ -5,7 +5,8 @@
  * 2. In this process, on those 10,000 records: the cold read (store cache empty: SQLite rows
  *    parsed with zod), and three ways to serialise the list: Fastify's zod serialiser
  *    (fastify-type-provider-zod, what a plain `return list` would use), `JSON.stringify` of
- *    `toAdminOrder` (what the route builds), and the route's cached bytes (an identity check).
+ *    `toAdminOrder` (what the route builds), and the route's cached bytes (an identity check;
+ *    a build's cost includes the SHA-1 of its bytes for the ETag, shown on its own too).
  * 3. `GET /api/orders/pending` through the real app listening on loopback, against a bare
  *    Fastify route (no plugins) answering the very same bytes, CONNECTIONS connections each
  *    (an admin dashboard has a handful of tabs open, not fifty). Twice: with
@@ -20,6 +21,7 @@
  * that follow its expiry, as a dashboard polling all day would see them.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
+import { hash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -31,9 +33,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { NewOrder } from '../src/domain/order.js';
 import { silentLogger } from '../src/lib/logger.js';
-import { createOrderListBytes } from '../src/routes/admin/list-bytes.js';
 import { OrderList } from '../src/routes/admin/schemas.js';
 import { toAdminOrder } from '../src/schemas/order.js';
+import { createOrderListBytes } from '../src/services/order-reads/list-bytes.js';
 import { openStore } from '../src/services/store/store.js';
 import { builtApp } from './lib/built.js';
 import { load } from './lib/http-load.js';
@@ -257,6 +259,8 @@ export default async function adminBench(): Promise<void> {
     const oneChanged = records.slice();
     oneChanged[5] = Object.freeze({ ...(records[5] as (typeof records)[number]), customerName: 'Changed' });
     const rebuildMs = timeIt(1, () => bytes.get('k', oneChanged));
+    // What each build spends on its ETag (list-bytes.ts hashes the bytes once per build).
+    const etagMs = timeIt(5, () => hash('sha1', body, 'base64url'));
     // The same values (keys may come in another order: zod writes a schema's order).
     const viaZod = JSON.parse(zodSerialise(adminViews()));
     if (!isDeepStrictEqual(viaZod, JSON.parse(body.toString()))) throw new Error('zod and cached bytes differ');
@@ -294,6 +298,7 @@ export default async function adminBench(): Promise<void> {
       { name: `serialise ${ORDERS}: JSON.stringify(toAdminOrder)`, value: stringifyMs, unit: 'ms', baseline: zodMs },
       { name: 'route bytes: first build (per-order JSON, copied together)', value: buildMs, unit: 'ms' },
       { name: 'route bytes: rebuild after one order changed', value: rebuildMs, unit: 'ms' },
+      { name: 'route bytes: ETag, SHA-1 of the bytes (once per build)', value: etagMs, unit: 'ms' },
       { name: 'route bytes: same records again (identity check)', value: hitMs, unit: 'ms' },
       { name: 'route bytes: gzip once per build (level 1, thread pool)', value: gzipMs, unit: 'ms' },
     ];

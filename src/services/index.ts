@@ -21,6 +21,7 @@ import intake from './intake/plugin.js';
 import labels from './labels/plugin.js';
 import mirror from './mirror/plugin.js';
 import notifier from './notifier/plugin.js';
+import orderReads from './order-reads/plugin.js';
 import orderChanges from './orders/changes-plugin.js';
 import orderIntake from './orders/plugin.js';
 import payments from './payments/plugin.js';
@@ -63,6 +64,7 @@ export const SERVICES: FastifyPluginAsync<ServiceOptions>[] = [
   payments,
   orderIntake,
   orderChanges,
+  orderReads,
   sales,
   takedowns,
   faces,

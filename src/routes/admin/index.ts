@@ -2,20 +2,20 @@
  * Order administration (docs/contract.md, "Status and shipping"), every route behind the admin
  * token. `{id}` and `{orderNumber}` both accept an id or an order number (any case); static
  * paths (`/api/orders/pending`, `/summary`, `/verify`) win over `{id}` in the router. The
- * lists are served as cached bytes (list-bytes.ts).
+ * lists come as ready bytes with their ETag from `fastify.orderReads`.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { centsToDollars } from '../../domain/money.js';
 import type { OrderRecord, OrderStatus } from '../../domain/order.js';
+import { acceptsGzip } from '../../lib/content-encoding.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummaryByPhotographer, toAdminOrder, toApiSummary } from '../../schemas/order.js';
-import { acceptsGzip } from '../common/content-encoding.js';
+import { GZIP_MIN_BYTES } from '../../services/order-reads/list-bytes.js';
+import { libraryPhotoRefs } from '../../services/order-reads/photo-refs.js';
 import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { etagMatches } from '../common/etag.js';
-import { libraryPhotoRefs } from '../common/order-photos.js';
-import { IdParams, loadOrder, OrderChangeResponse, orderChanged } from '../common/order-ref.js';
-import { createOrderListBytes, GZIP_MIN_BYTES } from './list-bytes.js';
+import { IdParams, OrderChangeResponse, orderChanged } from '../common/order-ref.js';
 import {
   ListQuery,
   OrderList,
@@ -34,12 +34,12 @@ const authNote =
   'Admin only: `Authorization: Bearer <token>`; without it or with a wrong one 401 `UNAUTHORIZED` ' +
   '(with `WWW-Authenticate`), 429 `RATE_LIMITED` after repeated wrong tokens from the address.';
 
-const LISTS: { path: string; name: string; statuses: OrderStatus[]; what: string }[] = [
-  { path: 'pending', name: 'pending', statuses: ['pending'], what: 'Orders waiting for payment (status `pending`)' },
-  { path: 'completed', name: 'completed', statuses: ['paid'], what: 'Paid orders (status `paid`), shipped or not' },
+/** The three admin lists: their path (also their name) and statuses. */
+const LISTS: { path: string; statuses: OrderStatus[]; what: string }[] = [
+  { path: 'pending', statuses: ['pending'], what: 'Orders waiting for payment (status `pending`)' },
+  { path: 'completed', statuses: ['paid'], what: 'Paid orders (status `paid`), shipped or not' },
   {
     path: 'cancelled',
-    name: 'cancelled',
     statuses: ['cancelled', 'void'],
     what: 'Cancelled and voided orders (status `cancelled` or `void`)',
   },
@@ -54,9 +54,7 @@ const transitionsNote = [
 ].join('\n');
 
 const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { orders } = fastify.store;
   const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
-  const listBytes = createOrderListBytes({ photos });
   const view = (o: OrderRecord) => toAdminOrder(o, photos);
 
   // Reading: every role; changing: staff, with voiding and cancelling the owner's (src/domain/roles.ts).
@@ -72,7 +70,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         ...read,
         schema: {
           tags: ['admin'],
-          summary: `The ${list.name} orders`,
+          summary: `The ${list.path} orders`,
           description: [
             `${list.what}, newest first. Orders waiting for the customer's email confirmation (high value)`,
             'are in no list until confirmed. `?eventSlug=` keeps one event’s orders.',
@@ -90,20 +88,17 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         },
       },
       async (request, reply) => {
-        const { eventSlug } = request.query;
-        const records = await orders.list({ statuses: list.statuses, eventSlug });
-        const body = listBytes.get(`${list.name}\u0000${eventSlug ?? ''}`, records);
+        const body = await fastify.orderReads.list(list.statuses, request.query.eventSlug);
         const gzip = body.bytes.length >= GZIP_MIN_BYTES && acceptsGzip(request.headers['accept-encoding']);
         // One ETag per representation (RFC 9110): the gzipped bytes are other bytes.
         const etag = gzip ? `${body.etag.slice(0, -1)}-gz"` : body.etag;
         reply.header('ETag', etag).header('Vary', 'Accept-Encoding');
         if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
         if (!gzip) return reply.type(JSON_TYPE).send(body.bytes as never);
-        const gz = await body.gzipped();
         return reply
           .type(JSON_TYPE)
           .header('Content-Encoding', 'gzip')
-          .send(gz as never);
+          .send((await body.gzipped()) as never);
       },
     );
   }
@@ -177,7 +172,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
         response: { 200: AdminOrder, ...errorResponses(...ADMIN_ERRORS, 'ORDER_NOT_FOUND') },
       },
     },
-    async (request) => view(await loadOrder(orders, request.params.id)),
+    async (request) => view(await fastify.orderReads.get(request.params.id)),
   );
 
   fastify.put(

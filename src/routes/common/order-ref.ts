@@ -21,9 +21,6 @@ export const PrintAll = z
 export const IdParams = z.object({ id: OrderRef });
 export const OrderNumberParams = z.object({ orderNumber: OrderRef });
 
-/** The lookup itself lives with the order services; routes take it from here. */
-export { loadOrder } from '../../services/orders/load-order.js';
-
 /** What the admin's order changes answer (status, shipping, pickup): the order as it is now. */
 export const OrderChangeResponse = z
   .object({

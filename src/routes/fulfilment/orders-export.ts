@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ORDER_STATUSES, type OrderRecord, type OrderStatus, oldestFirst } from '../../domain/order.js';
+import { ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../../domain/order.js';
 import { appError } from '../../errors/catalogue.js';
 import { csvRow, UTF8_BOM } from '../../lib/csv.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -59,11 +59,7 @@ const ExportQuery = z.object({
 function range(q: { from?: string | undefined; to?: string | undefined }): { from: number; to: number } {
   const from = q.from === undefined ? Number.NEGATIVE_INFINITY : Date.parse(q.from);
   const to =
-    q.to === undefined
-      ? Number.POSITIVE_INFINITY
-      : DATE.test(q.to)
-        ? Date.parse(`${q.to}T00:00:00Z`) + 86_400_000 - 1
-        : Date.parse(q.to);
+    q.to === undefined ? Number.POSITIVE_INFINITY : Date.parse(DATE.test(q.to) ? `${q.to}T23:59:59.999Z` : q.to);
   if (from > to) {
     throw appError('VALIDATION_FAILED', {
       message: '`from` is after `to`',
@@ -83,8 +79,6 @@ function ordersCsv(orders: readonly OrderRecord[]): string {
 }
 
 const ordersExportRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { store } = fastify;
-
   fastify.get(
     '/api/orders/export.csv',
     {
@@ -115,17 +109,7 @@ const ordersExportRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async (request, reply) => {
       const q = request.query;
-      const { from, to } = range(q);
-      const listed = await store.orders.list({
-        ...(q.eventSlug === undefined ? {} : { eventSlug: q.eventSlug }),
-        ...(q.status === undefined ? {} : { statuses: q.status }),
-      });
-      const orders = listed
-        .filter((o) => {
-          const at = Date.parse(o.createdAt);
-          return at >= from && at <= to;
-        })
-        .sort(oldestFirst);
+      const orders = await fastify.orderReads.booked({ eventSlug: q.eventSlug, statuses: q.status, ...range(q) });
       const name = ['orders', q.eventSlug ?? 'all', q.from, q.to]
         .filter((p): p is string => p !== undefined)
         .map((p) => p.slice(0, 40).replace(/[^\p{L}\p{N}-]+/gu, '-'))

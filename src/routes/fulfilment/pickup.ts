@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { PICKUP_STATUSES } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
+import { libraryPhotoRefs } from '../../services/order-reads/photo-refs.js';
 import { ADMIN_BODY_ERRORS } from '../common/errors.js';
-import { libraryPhotoRefs } from '../common/order-photos.js';
 import { IdParams, OrderChangeResponse, orderChanged, PrintAll } from '../common/order-ref.js';
 
 const PickupBody = z

@@ -9,10 +9,10 @@
  */
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
+import { acceptsGzip, GZIP_LEVEL } from '../../lib/content-encoding.js';
 import { searchIndexOf } from '../../services/photos/search-index.js';
 import { type EventSettings, type EventStatus, eventStatus } from '../../services/photos/status.js';
 import type { EventDefaults, LibraryEvent, Photo, PhotoLibrary } from '../../services/photos/types.js';
-import { acceptsGzip, GZIP_LEVEL } from '../common/content-encoding.js';
 import { galleryPath, photoItemBuilder } from './photo-item.js';
 import { DayPage, EventList, EventPage, type EventSummaryT, SessionPage } from './schemas.js';
 

@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import type { LabelFile } from '../../services/labels/types.js';
-import { loadOrder, OrderRef } from '../common/order-ref.js';
+import { OrderRef } from '../common/order-ref.js';
 
 const FORMATS = {
   png: {
@@ -52,13 +52,12 @@ function send(reply: FastifyReply, file: LabelFile, format: Format, orderNumber:
 }
 
 const labelRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { orders } = fastify.store;
   // Labels are part of a booth day's work (src/domain/roles.ts).
   const admin = { config: { access: 'staff' } } as const;
   const security = [{ adminToken: [] }];
 
   async function render(ref: string, format: Format, reply: FastifyReply): Promise<FastifyReply> {
-    const order = await loadOrder(orders, ref);
+    const order = await fastify.orderReads.get(ref);
     const file = format === 'png' ? await fastify.labels.png(order) : await fastify.labels.docx(order);
     return send(reply, file, format, order.orderNumber);
   }

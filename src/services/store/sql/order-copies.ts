@@ -4,7 +4,7 @@
  * 30-second order cache (docs/store.md, "Reads"): a list is always read through (the ids and
  * versions of its orders, a few milliseconds for 10,000), so it is current in every process
  * at once, and only orders that changed are read and parsed. Unchanged orders being the same
- * objects is what lets the admin list reuse their JSON (src/routes/admin/list-bytes.ts).
+ * objects is what lets the admin list reuse their JSON (src/services/order-reads/list-bytes.ts).
  */
 import { LRUCache } from 'lru-cache';
 import type { OrderRecord } from '../../../domain/order.js';

@@ -1,7 +1,7 @@
 /** The photo behind each order line in the admin views (docs/contract.md, "Fulfilment"). */
 import path from 'node:path';
 import type { AdminPhoto, PhotoRefs } from '../../schemas/order.js';
-import type { PhotoLibrary } from '../../services/photos/types.js';
+import type { PhotoLibrary } from '../photos/types.js';
 
 export function libraryPhotoRefs(library: PhotoLibrary, publicBaseUrl: string): PhotoRefs {
   // The gallery's thumbnail URL (src/routes/gallery/photo-item.ts builds the same for its pages).

@@ -4,41 +4,38 @@
  * records: it hands out the same deep-frozen object while an order is unchanged
  * (src/services/store/sql/order-copies.ts), so the same objects in the same order mean the
  * same bytes, checked by identity instead of serialising again. Each record's JSON is kept
- * too, so a rebuild after one change copies the others. Each build has its own ETag (a
- * polling dashboard gets 304) and a gzipped copy made once: the JSON is megabytes.
+ * too, so a rebuild after one change copies the others. Each build hashes its bytes once for
+ * its ETag (a polling dashboard gets 304, also after a rebuild that gave the same bytes, or a
+ * restart) and makes a gzipped copy once: the JSON is megabytes.
  */
-import { randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type { OrderRecord } from '../../domain/order.js';
+import { GZIP_LEVEL } from '../../lib/content-encoding.js';
 import { NO_PHOTOS, type PhotoRefs, toAdminOrder } from '../../schemas/order.js';
-import { GZIP_LEVEL } from '../common/content-encoding.js';
 
 const gzipAsync = promisify(gzipCallback);
+const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((c) => Buffer.from(c)) as [Buffer, Buffer, Buffer];
 
 /** Smaller lists go out as they are: compressing saves less than it costs. */
 export const GZIP_MIN_BYTES = 16 * 1024;
 
-/** The serialised list and its ETag (new for every build: equal tags always mean equal bytes). */
-type ListBody = {
-  bytes: Buffer;
-  etag: string;
-  /** The same bytes gzipped, made once on first use (zlib's thread pool, not the event loop). */
-  gzipped(): Promise<Buffer>;
-};
+/** The serialised list and its ETag: a hash of the bytes, so equal bytes keep their tag. */
+export type ListBody = ReturnType<typeof listBody>;
 
 type Entry = ListBody & { records: readonly OrderRecord[]; generation: number };
 
-function listBody(bytes: Buffer, etag: string): ListBody {
+function listBody(bytes: Buffer) {
   let gz: Promise<Buffer> | undefined;
   return {
     bytes,
-    etag,
-    gzipped() {
-      gz ??= gzipAsync(bytes, { level: GZIP_LEVEL });
-      return gz;
-    },
+    // SHA-1 as a fingerprint, not a seal: an ETag only has to change with the bytes. About
+    // 20 ms for the 11.8 MB of 10,000 orders (bench/RESULTS.md), once per build.
+    etag: `"ol-${hash('sha1', bytes, 'base64url')}"`,
+    /** The same bytes gzipped, made once on first use (zlib's thread pool, not the event loop). */
+    gzipped: (): Promise<Buffer> => (gz ??= gzipAsync(bytes, { level: GZIP_LEVEL })),
   };
 }
 
@@ -59,7 +56,6 @@ export function createOrderListBytes(opts: { maxBytes?: number; photos?: PhotoRe
     sizeCalculation: (e) => e.bytes.length + 8 * e.records.length + 64,
   });
   const json = new WeakMap<OrderRecord, { generation: number; bytes: Buffer }>();
-  const boot = randomBytes(4).toString('hex');
   let hits = 0;
   let builds = 0;
 
@@ -73,20 +69,9 @@ export function createOrderListBytes(opts: { maxBytes?: number; photos?: PhotoRe
   }
 
   /** `[a,b,...]` copied into one buffer: much cheaper than joining 10,000 strings and encoding the result. */
-  function join(parts: readonly Buffer[]): Buffer {
-    let total = 2 + Math.max(0, parts.length - 1);
-    for (const p of parts) total += p.length;
-    const out = Buffer.allocUnsafe(total);
-    let at = 0;
-    out[at++] = 0x5b; // [
-    for (let i = 0; i < parts.length; i++) {
-      if (i > 0) out[at++] = 0x2c; // ,
-      at += (parts[i] as Buffer).copy(out, at);
-    }
-    out[at] = 0x5d; // ]
-    return out;
-  }
-
+  const join = (parts: readonly Buffer[]) =>
+    Buffer.concat([OPEN, ...parts.flatMap((p, i) => (i === 0 ? [p] : [COMMA, p])), CLOSE]);
+  // A plain loop: this runs on every request, and `every` with a callback took six times as long.
   function same(a: readonly OrderRecord[], b: readonly OrderRecord[]): boolean {
     if (a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -102,7 +87,7 @@ export function createOrderListBytes(opts: { maxBytes?: number; photos?: PhotoRe
         return entry;
       }
       builds++;
-      const body = listBody(join(records.map((o) => orderJson(o, generation))), `"ol-${boot}-${builds}"`);
+      const body = listBody(join(records.map((o) => orderJson(o, generation))));
       if (records.every(Object.isFrozen)) lists.set(key, { ...body, records: records.slice(), generation });
       return body;
     },

@@ -1,6 +1,6 @@
 /** routes/common/content-encoding.ts: reading `Accept-Encoding` for gzip. */
 import { expect, test } from 'vitest';
-import { acceptsGzip } from '../../../src/routes/common/content-encoding.js';
+import { acceptsGzip } from '../../src/lib/content-encoding.js';
 
 test('Accept-Encoding parsing', () => {
   expect(acceptsGzip(undefined)).toBe(false);
