@@ -62,8 +62,10 @@ describe('the image cache sweep, as the app runs it', () => {
   test('IMAGE_CACHE_SWEEP_INTERVAL_MS=0 turns it off', async (t) => {
     const { dataDir, cacheDir, live, orphan } = await cacheWithAnOrphan(t);
     const app = await build(t, { dataDir, env: { IMAGE_CACHE_SWEEP_INTERVAL_MS: '0' } });
+    // A sweep starts the moment the index is ready (before this await returns), and closing
+    // waits for a sweep in progress: after both, a sweep that ran has finished.
     await app.photos.ready();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await app.close();
     expect(await cachedRenders(cacheDir)).toEqual([live, orphan].sort());
   });
 
