@@ -12,6 +12,7 @@ import { serverEnv, startServer } from '../support/fault-server.js';
 import { startSendgridStub } from '../support/mail-sendgrid-stub.js';
 import { startSmtpServer } from '../support/mail-smtp-server.js';
 import { writeLibrary } from '../support/orders-fixtures.js';
+import { waitUntil } from '../support/wait.js';
 
 test('SendGrid and SMTP down: orders acknowledged at once, receipts delivered once they are back, across a restart', {
   timeout: 240_000,
@@ -44,7 +45,7 @@ test('SendGrid and SMTP down: orders acknowledged at once, receipts delivered on
   sendgrid.release();
 
   // The worker has tried (and failed) meanwhile.
-  await expect.poll(() => sendgrid.requests.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await waitUntil(() => sendgrid.requests.length > 0, 'a failed attempt');
   const ready = (await (await fetch(`${first.url}/readyz`)).json()) as {
     checks: { mail: { details: { pending: number } } };
   };
