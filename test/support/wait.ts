@@ -4,6 +4,7 @@
  * happens is the running test's own timeout, not a shorter deadline that a loaded machine can
  * miss while the thing is merely slow. When the test ends first, the wait stops (so no poll
  * outlives its test and touches the next one's state) and says what it was waiting for.
+ * Not for `describe.concurrent` suites: a global `onTestFinished` knows only the test running.
  *
  *   await waitUntil(() => app.photos.photosOf('Con')?.length === 2, 'b.jpg to be listed');
  */
@@ -11,6 +12,11 @@ import { onTestFinished } from 'vitest';
 
 /** How often the condition is looked at: a cost, never a limit. */
 const POLL_MS = 20;
+/**
+ * Only a backstop, longer than any test's timeout (the longest is 400 s): it ends a wait whose
+ * test never reports its end (one started from a test's own clean-up, after the end was told).
+ */
+const BACKSTOP_MS = 15 * 60_000;
 
 export async function waitUntil(
   check: () => boolean | Promise<boolean>,
@@ -19,7 +25,7 @@ export async function waitUntil(
   outsideTestMs = 60_000,
 ): Promise<void> {
   let testEnded = false;
-  let deadline = Number.POSITIVE_INFINITY;
+  let deadline = Date.now() + BACKSTOP_MS;
   try {
     onTestFinished(() => {
       testEnded = true;
