@@ -108,8 +108,6 @@ export type FaultOptions = {
   applyThenFail?: { count: number; methods?: readonly SheetsMethod[]; mode?: 'status' | 'reset' };
   /** Calls of `methods` are applied at once and answered only after `ms` (a kill test's window). */
   applyThenHold?: { ms: number; methods: readonly SheetsMethod[] };
-  /** Calls of `methods` wait, before they are applied, until `until` settles (a test's event). */
-  holdUntil?: { until: Promise<unknown>; methods: readonly SheetsMethod[] };
 };
 
 export type SheetsEmulatorOptions = {
@@ -775,8 +773,6 @@ export async function startSheetsEmulator(opts: SheetsEmulatorOptions = {}): Pro
         faulted += 1;
         return sendError(res, status, FAULT_MESSAGES[status] ?? 'Injected fault');
       }
-      const gate = faults.holdUntil;
-      if (gate?.methods.includes(counted.method)) await gate.until;
       const answer = handle(counted, url, body);
       const hold = faults.applyThenHold;
       if (hold?.methods.includes(counted.method)) await new Promise((r) => setTimeout(r, hold.ms));
