@@ -21,6 +21,9 @@ async function listening(t: Parameters<typeof build>[0]): Promise<{ app: TestApp
   return { app, port: (app.server.address() as AddressInfo).port };
 }
 
+const connectionsOf = (app: TestApp) =>
+  new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+
 async function healthy(port: number): Promise<number> {
   const res = await fetch(`http://127.0.0.1:${port}/healthz`);
   return res.status;
@@ -37,13 +40,14 @@ function expectSpecError(answer: Awaited<ReturnType<typeof rawExchange>>, status
 // its assertions have no upper time bound that another test's load could break.
 describe.concurrent('slow clients are cut off by the server', () => {
   test('headers a byte at a time (slowloris): 408 REQUEST_TIMEOUT, while others are served', async (t) => {
-    const { port } = await listening(t);
+    const { app, port } = await listening(t);
     const request = 'GET /event HTTP/1.1\r\nHost: photos.test\r\nUser-Agent: slowloris\r\nX-a: b\r\n';
     // 50 such clients at once, each sending a byte every 150 ms: none would ever finish.
     const slow = Array.from({ length: 50 }, () =>
       rawExchange(port, trickle(request.repeat(3)), { gapMs: 150, waitMs: 10_000 }),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Others come once the server holds all 50 (an event, however long a loaded machine takes).
+    await expect.poll(() => connectionsOf(app)).toBeGreaterThanOrEqual(50);
     const served: number[] = [];
     for (let i = 0; i < 5; i++) served.push(await healthy(port));
     expect(served).toEqual([200, 200, 200, 200, 200]);
@@ -87,10 +91,9 @@ describe.concurrent('slow clients are cut off by the server', () => {
     });
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     socket.write('GET /docs/static/swagger-ui-bundle.js HTTP/1.1\r\nHost: photos.test\r\n\r\n'.repeat(40));
-    const connections = () =>
-      new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(await connections()).toBe(1);
+    const connections = () => connectionsOf(app);
+    // Held by the server first (its accept may come after the client's connect on a loaded machine).
+    await expect.poll(connections).toBe(1);
     await expect.poll(connections, { interval: 100, timeout: 90_000 }).toBe(0);
     expect(await healthy(port)).toBe(200);
   });

@@ -15,6 +15,7 @@ import { renderConfigTable, replaceConfigTable } from '../../scripts/lib/config-
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/env.js';
 import { EventJson } from '../../src/services/photos/event-config.js';
+import { waitUntil } from '../support/wait.js';
 
 const run = promisify(execFile);
 const readme = await readFile('README.md', 'utf8');
@@ -103,12 +104,9 @@ describe('the quick-start, as written, against a fresh start', () => {
     );
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    const until = Date.now() + 60_000;
     const ready = async () => (await app.inject({ url: '/readyz' })).statusCode === 200;
-    while (!(await ready())) {
-      if (Date.now() > until) throw new Error('the demo library was not ready');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Bounded by this hook's own 90 s, not a shorter deadline of the wait's.
+    await waitUntil(ready, 'the demo library to be ready', 90_000);
   }, 90_000);
 
   afterAll(async () => {

@@ -12,6 +12,7 @@
  */
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { bodyB } from './orders-fixtures.js';
+import { waitUntil } from './wait.js';
 
 /**
  * Pause after a request that got no answer. A restart takes seconds: every client asking
@@ -38,7 +39,7 @@ type LoadState = {
 
 export type OrderLoad = {
   readonly state: LoadState;
-  /** Resolves when `check` holds (polled every 20 ms), rejects after `timeoutMs`. */
+  /** Resolves when `check` holds; ended by the test's timeout (`timeoutMs` only outside a test). */
   until(check: (s: LoadState) => boolean, timeoutMs?: number): Promise<void>;
   /** Stops the loops (waits for requests in flight) and returns what happened. */
   stop(): Promise<LoadState>;
@@ -112,15 +113,13 @@ export function orderLoad(opts: {
   return {
     state,
     async until(check, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!check(state)) {
-        if (Date.now() > deadline) {
-          throw new Error(
-            `timed out: ${state.acks.length} acks, ${state.refusals.length} refusals, ${state.connectionErrors} connection errors`,
-          );
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      // Ended by the test's own timeout (test/support/wait.ts), not by a shorter deadline.
+      await waitUntil(
+        () => check(state),
+        () =>
+          `the load to get there: ${state.acks.length} acks, ${state.refusals.length} refusals, ${state.connectionErrors} connection errors`,
+        timeoutMs,
+      );
     },
     async stop() {
       stopping = true;

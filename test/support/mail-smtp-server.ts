@@ -12,6 +12,7 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { TestContext } from 'vitest';
 import { freePort } from './free-port.js';
+import { waitUntil } from './wait.js';
 
 type ReceivedMail = {
   envelope: { from: string; to: string[] };
@@ -25,14 +26,13 @@ export type SmtpTestServer = {
   received: ReceivedMail[];
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Resolves once `count` messages have arrived (rejects after `timeoutMs`). */
+  /** Resolves once `count` messages have arrived; ended by the test's timeout (`timeoutMs` only outside a test). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
 };
 
 export async function startSmtpServer(t: TestContext, opts: { listen?: boolean } = {}): Promise<SmtpTestServer> {
   const port = await freePort();
   const received: ReceivedMail[] = [];
-  const waiters: (() => void)[] = [];
   let server: SMTPServer | null = null;
 
   const start = async () => {
@@ -57,7 +57,6 @@ export async function startSmtpServer(t: TestContext, opts: { listen?: boolean }
                 raw,
                 parsed,
               });
-              for (const w of waiters.splice(0)) w();
               callback();
             })
             .catch((err: Error) => callback(err));
@@ -87,18 +86,11 @@ export async function startSmtpServer(t: TestContext, opts: { listen?: boolean }
     start,
     stop,
     async waitFor(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`expected ${count} messages, got ${received.length}`);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(left, 200));
-          waiters.push(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
+      await waitUntil(
+        () => received.length >= count,
+        () => `${count} messages (got ${received.length})`,
+        timeoutMs,
+      );
       return received.slice(0, count);
     },
   };

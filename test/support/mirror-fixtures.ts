@@ -9,6 +9,7 @@ import { tempDir } from '../helpers/build.js';
 import { columnLetters } from './sheets-a1.js';
 import { writeServiceAccount } from './sheets-credentials.js';
 import { type SheetsEmulator, type SheetsEmulatorOptions, startSheetsEmulator } from './sheets-emulator.js';
+import { waitUntil } from './wait.js';
 
 /**
  * The Orders sheet's columns A–U, written out rather than taken from the layout, so that a
@@ -80,11 +81,10 @@ function sheetRows(emu: SheetsEmulator, sheetId: string): RowCells[] {
   });
 }
 
-/** Polls `check` until it returns true (or throws after `ms`). */
+/**
+ * Polls `check` until it returns true. In a test only the test's own timeout ends the wait
+ * (test/support/wait.ts); `ms` bounds it only when called from a hook.
+ */
 export async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitUntil(check, what, ms);
 }

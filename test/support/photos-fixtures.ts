@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import type { TestContext } from 'vitest';
 import type { PhotoCataloguePort } from '../../src/services/store/ports/photo-catalogue.js';
 import { sqliteStore } from './store-engines.js';
+import { waitUntil } from './wait.js';
 
 export type ImageSpec = {
   width?: number;
@@ -78,15 +79,14 @@ export async function sqliteCatalogue(t: TestContext, dataDir: string): Promise<
   return (await sqliteStore(t, path.join(dataDir, 'orders.db'))).photoCatalogue;
 }
 
-/** Polls `check` until it returns true (or throws after `timeoutMs`). */
+/**
+ * Polls `check` until it returns true. In a test only the test's own timeout ends the wait
+ * (test/support/wait.ts); `timeoutMs` bounds it only when called from a hook.
+ */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 5000,
   what = 'condition',
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitUntil(check, what, timeoutMs);
 }

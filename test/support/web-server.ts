@@ -26,6 +26,7 @@ import { ensureDemoLibrary } from '../../src/services/photos/demo.js';
 import { ADMIN_TOKEN } from '../helpers/build.js';
 import { waitFor } from './photos-fixtures.js';
 import { oncePerRun } from './run-once.js';
+import { waitUntil } from './wait.js';
 
 export type WebServer = { url: string; app: FastifyInstance; dataDir: string; close: () => Promise<void> };
 
@@ -41,13 +42,14 @@ export async function startWebServer(webDir: string, env: Record<string, string>
   if (!address || typeof address === 'string') throw new Error('no port');
   const url = `http://127.0.0.1:${address.port}`;
   // The demo library is drawn and indexed in the background: wait for both events.
-  const until = Date.now() + 60_000;
-  while (demo) {
+  // Called from set-up hooks: bounded by their limit (web-harness.ts, SET_UP_TIMEOUT_MS), not a shorter one.
+  let last = '';
+  const bothListed = async () => {
     const res = await app.inject({ url: '/event' });
-    if (res.statusCode === 200 && (res.json() as unknown[]).length >= 2) break;
-    if (Date.now() > until) throw new Error(`demo library not ready: ${res.statusCode} ${res.body.slice(0, 200)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    last = `${res.statusCode} ${res.body.slice(0, 200)}`;
+    return res.statusCode === 200 && (res.json() as unknown[]).length >= 2;
+  };
+  if (demo) await waitUntil(bothListed, () => `the demo library: ${last}`, 300_000);
   return {
     url,
     app,

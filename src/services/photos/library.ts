@@ -43,6 +43,8 @@ export type LibraryOptions = {
   watchDebounceMs?: number;
   /** A file is indexed once its size and mtime have not changed for this long (default 0). */
   settleMs?: number;
+  /** The intake's clock (default Date.now): a test moves it rather than racing the real one. */
+  now?: () => number;
   /** Longest pause between consecutive frames of one code group (default 10 minutes). */
   finderGapMs?: number;
   /** Files stat'ed and header-read in parallel (each worker holds a 64 KiB buffer). */
@@ -91,7 +93,7 @@ const DEFAULT_SYNC_INTERVAL_MS = 1000;
 export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
   const { photosDir, log } = opts;
   const workers = opts.concurrency ?? 32;
-  const gate = new IntakeGate(opts.settleMs ?? 0);
+  const gate = new IntakeGate(opts.settleMs ?? 0, opts.now);
   const states = new Map<string, EventState>();
   const run: LibraryParts['run'] = { closed: false, startupFiles: new Set(), listingOverrides: new Map() };
   const isClosed = () => run.closed;
@@ -137,7 +139,7 @@ export function createPhotoLibrary(opts: LibraryOptions): ManagedPhotoLibrary {
           retryTimers.delete(key);
           watcher.markDirty({ code: st.code, day, session });
         },
-        Math.max(10, retryAt - Date.now() + 10),
+        Math.max(10, retryAt - (opts.now ?? Date.now)() + 10),
       );
       timer.unref();
       retryTimers.set(key, timer);

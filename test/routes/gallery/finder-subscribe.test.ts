@@ -15,6 +15,7 @@ import { startSmtpServer } from '../../support/mail-smtp-server.js';
 import { writeEventJson, writePhoto } from '../../support/photos-fixtures.js';
 import { withPushService } from '../../support/push-service.js';
 import { makeFrame } from '../../support/qr-frames.js';
+import { waitUntil } from '../../support/wait.js';
 
 const at = (hhmmss: string) => `2026:07:03 ${hhmmss}`;
 
@@ -30,13 +31,8 @@ function browserKeys() {
   return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits until `check` holds; the test's own timeout ends a wait that never does. */
+const until = (what: string, check: () => boolean | Promise<boolean>) => waitUntil(check, what);
 
 /** The confirmation link in a mail's text, as the path and query to inject. */
 function confirmLinkIn(text: string): string {

@@ -54,14 +54,19 @@ describe('GET /event/{eventCode}/live', () => {
     // One event per change of the count (the file watcher may have seen b before c was written).
     expect(events.slice(1, -1)).toEqual(events.length === 3 ? ['event: photos\ndata: {"totalCount":2}'] : []);
     // A rescan that changes nothing sends nothing.
+    // The stream is in order: the next change's event is the very next one received, so an
+    // event sent for the rescan would have arrived before it (no wait on a clock).
     const sent = events.length;
     await app.photos.rescan();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(events).toHaveLength(sent);
+    await writePhoto(root, ['Con', 'D', 'S', 'd.jpg'], await makeImage({ color: '#3300aa' }));
+    await app.photos.rescan();
+    const four = 'event: photos\ndata: {"totalCount":4}';
+    await waitFor(() => events.at(-1) === four, 3000, 'the next change');
+    expect(events).toHaveLength(sent + 1);
 
     const once = await app.inject({ url: '/event/Con/live' });
     expect(once.statusCode).toBe(200);
-    expect(once.json()).toEqual({ totalCount: 3 });
+    expect(once.json()).toEqual({ totalCount: 4 });
     const unknown = await app.inject({ url: '/event/Nope/live', headers: { accept: 'text/event-stream' } });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'EVENT_NOT_FOUND' });

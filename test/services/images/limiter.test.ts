@@ -34,8 +34,10 @@ test('runs at most `concurrency` renders at once, in arrival order, through fail
 test('a render that cannot start within the timeout is refused with BUSY, and never runs', async () => {
   const queue = renderQueue(1, { timeoutMs: 30 });
   let ran = 0;
+  // The slot is held until the late render has been refused: no race between two timers.
+  const release = gate();
   const slow = queue.now(async () => {
-    await delay(120);
+    await release.opened;
     return 'slow';
   });
   const late = queue.now(async () => {
@@ -43,22 +45,37 @@ test('a render that cannot start within the timeout is refused with BUSY, and ne
     return 'late';
   });
   await expect(late).rejects.toMatchObject({ code: 'BUSY', statusCode: 503, headers: { 'Retry-After': '5' } });
+  release.open();
   expect(await slow).toBe('slow');
-  await delay(10);
+  // Renders run in arrival order: once a later one has run, the refused one would have too.
+  expect(await queue.now(async () => 'later')).toBe('later');
   expect(ran).toBe(0);
 });
 
 test('background renders start only while no visitor render waits', async () => {
   const queue = renderQueue(1);
   const order: string[] = [];
-  const job = (name: string, ms: number) => async () => {
+  const job = (name: string, until?: Promise<void>) => async () => {
     order.push(name);
-    await delay(ms);
+    await until;
   };
-  const first = queue.now(job('visitor-1', 30));
-  const bg = queue.background(job('background', 5));
-  await delay(5);
-  const second = queue.now(job('visitor-2', 5));
+  // The first visitor's render holds the one slot until the second visitor has arrived
+  // after the background render: an event, not a guess of how long 30 ms is.
+  const release = gate();
+  const first = queue.now(job('visitor-1', release.opened));
+  const bg = queue.background(job('background'));
+  await new Promise((r) => setImmediate(r)); // the background render is waiting for its turn
+  const second = queue.now(job('visitor-2'));
+  release.open();
   await Promise.all([first, bg, second]);
   expect(order).toEqual(['visitor-1', 'visitor-2', 'background']);
 });
+
+/** A promise the test opens when it chooses. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}

@@ -1,11 +1,12 @@
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestContext } from 'vitest';
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { imageCacheDir } from '../../../src/services/images/plugin.js';
 import type { Photo } from '../../../src/services/photos/types.js';
 import { build, tempDir } from '../../helpers/build.js';
 import { writeFixture } from '../../support/images-fixtures.js';
+import { waitUntil } from '../../support/wait.js';
 
 const EVENT = 'SWEEP24';
 
@@ -50,7 +51,14 @@ describe('the image cache sweep, as the app runs it', () => {
   test('at start-up, removes renders no photo has and keeps the ones the library still serves', async (t) => {
     const { dataDir, cacheDir, photo, live, orphan } = await cacheWithAnOrphan(t);
     const app = await build(t, { dataDir });
-    await vi.waitFor(async () => expect(await cachedRenders(cacheDir)).toEqual([live]), { timeout: 5000 });
+    // However long the start-up sweep takes on this machine (the test's timeout bounds it).
+    const swept = () =>
+      cachedRenders(cacheDir).then(
+        (left) => left.join() === live,
+        () => false, // a folder the sweep removed while it was listed
+      );
+    await waitUntil(swept, 'the start-up sweep');
+    expect(await cachedRenders(cacheDir)).toEqual([live]);
     expect(orphan).not.toBe(live);
 
     const res = await app.inject({ url: `/api/proxy-image/${EVENT}/${photo.id}` });
@@ -62,8 +70,10 @@ describe('the image cache sweep, as the app runs it', () => {
   test('IMAGE_CACHE_SWEEP_INTERVAL_MS=0 turns it off', async (t) => {
     const { dataDir, cacheDir, live, orphan } = await cacheWithAnOrphan(t);
     const app = await build(t, { dataDir, env: { IMAGE_CACHE_SWEEP_INTERVAL_MS: '0' } });
+    // A sweep starts the moment the index is ready (before this await returns), and closing
+    // waits for a sweep in progress: after both, a sweep that ran has finished.
     await app.photos.ready();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await app.close();
     expect(await cachedRenders(cacheDir)).toEqual([live, orphan].sort());
   });
 

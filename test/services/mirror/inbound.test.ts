@@ -146,7 +146,19 @@ test('a row removed by hand is reported; the order is kept and not appended agai
     payload: { status: 'paid' },
   });
   expect(res.statusCode).toBe(200);
-  await new Promise((r) => setTimeout(r, 800));
+  // Passes run one at a time, each stamping lastSyncAt as it ends: of two passes that ended
+  // after the change, the second began after it, so it had the change to write (or not).
+  const changedAt = new Date().toISOString();
+  const passesSince = new Set<string>();
+  await until(
+    async () => {
+      const at: string | null = (await mirrorStatus(app)).lastSyncAt;
+      if (at && at > changedAt) passesSince.add(at);
+      return passesSince.size >= 2;
+    },
+    5000,
+    'a mirror pass after the change',
+  );
   expect(m.rows().map((r) => r.orderNumber)).toEqual(['AX26-0002']);
   expect((await app.store.orders.get(a))?.status).toBe('paid');
   expect((await mirrorStatus(app)).pending).toBe(0);

@@ -13,6 +13,7 @@ import { realLabels, sqliteStore } from '../../support/mail-env.js';
 import { startSendgridStub } from '../../support/mail-sendgrid-stub.js';
 import { startSmtpServer } from '../../support/mail-smtp-server.js';
 import { newOrder } from '../../support/store-fixtures.js';
+import { waitUntil as until } from '../../support/wait.js';
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -45,14 +46,6 @@ function worker(
   w.onOutcome((o) => outcomes.push(o));
   t.onTestFinished(() => w.abort());
   return { w, outcomes };
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('outbox worker', () => {
@@ -140,10 +133,12 @@ describe('outbox worker', () => {
     const order = await store.orders.create(newOrder(), { by: 'customer', mail: [receiptJob('')] });
     const before = Date.now();
     await w.flush();
+    // The attempt failed between `before` and `after`, however long the flush took.
+    const after = Date.now();
     // Not due again for at least half the base delay: a second flush sends nothing.
     await w.flush();
     expect(await store.outbox.claimDue(new Date(before + 29_000), 10, 1000)).toEqual([]);
-    const [job] = await store.outbox.claimDue(new Date(before + 61_000), 10, 1000);
+    const [job] = await store.outbox.claimDue(new Date(after + 61_000), 10, 1000);
     expect(job).toMatchObject({ orderId: order.id, attempts: 1, sentAt: null });
     expect(job?.lastError).toMatch(/smtp: /);
   });

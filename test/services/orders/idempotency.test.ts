@@ -82,11 +82,17 @@ describe('idempotent()', () => {
     const gate = new Promise<void>((r) => {
       release = r;
     });
+    // The write runs only once the key is taken: its start is the event to wait for.
+    let writing!: () => void;
+    const keyTaken = new Promise<void>((r) => {
+      writing = r;
+    });
     const first = idempotent(keys, opts, async () => {
+      writing();
       await gate;
       throw new Error('the store went away');
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await keyTaken;
     const second = idempotent(keys, opts, completing(store, 0));
     await expect(second).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS', headers: { 'Retry-After': '1' } });
     release();

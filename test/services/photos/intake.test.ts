@@ -4,7 +4,7 @@
  * complete, broken ones are reported, code frames are never listed and group the photos
  * that follow them.
  */
-import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, type TestContext, test } from 'vitest';
 import { photoCodeUrl } from '../../../src/domain/photo-code.js';
@@ -61,33 +61,44 @@ const names = (photos: readonly { fileName: string }[] | undefined) => (photos ?
 
 describe('safe intake', () => {
   test('a file being copied is listed only once it has settled and is complete', async (t) => {
-    const { lib, root } = await open(t, { settleMs: 300, watch: true, watchDebounceMs: 20 });
+    // The intake's clock is the test's: "still being written" cannot turn into "settled"
+    // because a loaded machine paused between a write and the next look.
+    let clock = Date.now();
+    const writtenNow = (file: string) => utimes(file, new Date(clock), new Date(clock));
+    const { lib, root } = await open(t, { settleMs: 300, watch: true, watchDebounceMs: 20, now: () => clock });
     const full = await makeImage({ width: 64, height: 48 });
     const target = await writePhoto(root, ['Con', 'D', 'S', 'a.jpg'], full.subarray(0, full.length >> 1));
+    await writtenNow(target);
     await lib.rescan();
     expect(lib.photosOf('Con') ?? []).toHaveLength(0);
     expect(lib.intake().pending).toBe(1);
-    // The copy goes on, then ends: listed after it has been quiet for settleMs.
-    await new Promise((r) => setTimeout(r, 150));
+    // The copy goes on 150 ms later, then ends: listed after it has been quiet for settleMs.
+    clock += 150;
     await writeFile(target, full);
+    await writtenNow(target);
     await lib.rescan();
     expect(lib.photosOf('Con') ?? []).toHaveLength(0);
+    clock += 300;
+    // Listed by the library's own second look (no rescan asked for).
     await waitFor(() => (lib.photosOf('Con') ?? []).length === 1, 5000, 'the settled photo');
     expect(lib.intake()).toEqual({ pending: 0, inspecting: 0, broken: [] });
   });
 
   test('files written just before start-up (a demo library drawn a moment ago) are listed once the library is ready', async (t) => {
     const full = await makeImage({ width: 64, height: 48 });
-    const started = Date.now();
+    const written: string[] = [];
     const { lib } = await open(t, { settleMs: 300 }, true, async (root) => {
-      await writePhoto(root, ['Con', 'D', 'S', 'a.jpg'], full);
-      await writePhoto(root, ['Con', 'D', 'S', 'b.jpg'], full);
+      written.push(await writePhoto(root, ['Con', 'D', 'S', 'a.jpg'], full));
+      written.push(await writePhoto(root, ['Con', 'D', 'S', 'b.jpg'], full));
     });
     // Ready means what was there is listed, not "listed a settling period later".
     expect(lib.isReady).toBe(true);
     expect(names(lib.photosOf('Con'))).toEqual(['a.jpg', 'b.jpg']);
     expect(lib.intake().pending).toBe(0);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    // ...and only once settled: each file's last write is settleMs old (its own mtime, not a
+    // clock read before the write, which the file system may stamp a tick earlier).
+    const lastWrite = Math.max(...(await Promise.all(written.map(async (f) => (await stat(f)).mtimeMs))));
+    expect(Date.now() - lastWrite).toBeGreaterThanOrEqual(300);
   });
 
   test('a file that stays cut off is reported once, never listed; replacing it lists it', async (t) => {
