@@ -9414,6 +9414,7 @@ export interface components {
             message: string;
             /** @description Whether the photo is kept from the public now */
             hidden: boolean;
+            /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
             status: "open" | "decided";
@@ -11010,6 +11011,7 @@ export interface components {
             message: string;
             /** @description Whether the photo is kept from the public now */
             hidden: boolean;
+            /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
             status: "open" | "decided";
