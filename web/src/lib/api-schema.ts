@@ -8551,10 +8551,11 @@ export interface components {
             /** @description The line’s print job in flight (`POST /api/print-queue/print`, auto-print); null when none */
             printing: {
                 printer: string;
+                /** @description The printer’s job id; null while it is being sent */
                 jobId: number | null;
                 /** @enum {string} */
                 state: "sending" | "queued";
-                /** @description The printer’s `job-state`: `pending`, `processing`, ... */
+                /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
                 printerState: string | null;
             } | null;
         };
@@ -8617,9 +8618,10 @@ export interface components {
             /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
             printerState: string | null;
             reason: string | null;
-            /** @description Sent by auto-print */
+            /** @description Sent by auto-print (a pickup order marked paid) rather than by a person */
             auto: boolean;
             by: string;
+            /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
         };
@@ -10128,10 +10130,11 @@ export interface components {
             /** @description The line’s print job in flight (`POST /api/print-queue/print`, auto-print); null when none */
             printing: {
                 printer: string;
+                /** @description The printer’s job id; null while it is being sent */
                 jobId: number | null;
                 /** @enum {string} */
                 state: "sending" | "queued";
-                /** @description The printer’s `job-state`: `pending`, `processing`, ... */
+                /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
                 printerState: string | null;
             } | null;
         };
@@ -10194,9 +10197,10 @@ export interface components {
             /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
             printerState: string | null;
             reason: string | null;
-            /** @description Sent by auto-print */
+            /** @description Sent by auto-print (a pickup order marked paid) rather than by a person */
             auto: boolean;
             by: string;
+            /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
         };
