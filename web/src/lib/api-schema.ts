@@ -8377,7 +8377,9 @@ export interface components {
             kind: "percent" | "amount" | "freeShipping";
             /** @description percent: percent; amount: dollars; freeShipping: null */
             value: number | null;
+            /** @description Refused from this instant on; null: never expires */
             expiresAt: string | null;
+            /** @description Orders that may use it; null: no limit */
             maxUses: number | null;
             /** @description Orders using it now (a void or cancelled order gives its use back) */
             uses: number;
@@ -8385,6 +8387,7 @@ export interface components {
             remaining: number | null;
             /** @description Dollars the goods must cost at least */
             minSubtotal: number;
+            /** Format: date-time */
             createdAt: string;
         };
         CouponListInput: {
@@ -9956,7 +9959,9 @@ export interface components {
             kind: "percent" | "amount" | "freeShipping";
             /** @description percent: percent; amount: dollars; freeShipping: null */
             value: number | null;
+            /** @description Refused from this instant on; null: never expires */
             expiresAt: string | null;
+            /** @description Orders that may use it; null: no limit */
             maxUses: number | null;
             /** @description Orders using it now (a void or cancelled order gives its use back) */
             uses: number;
@@ -9964,6 +9969,7 @@ export interface components {
             remaining: number | null;
             /** @description Dollars the goods must cost at least */
             minSubtotal: number;
+            /** Format: date-time */
             createdAt: string;
         };
         CouponList: {
