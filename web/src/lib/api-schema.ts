@@ -8279,7 +8279,10 @@ export interface components {
             label: string;
             /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
             by: string;
-            /** @description ISO 8601 */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             createdAt: string;
             /** @description Who made it (`admin:<8 hex>`) */
             createdBy: string;
@@ -8297,7 +8300,10 @@ export interface components {
             label: string;
             /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
             by: string;
-            /** @description ISO 8601 */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             createdAt: string;
             /** @description Who made it (`admin:<8 hex>`) */
             createdBy: string;
@@ -9861,7 +9867,10 @@ export interface components {
             label: string;
             /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
             by: string;
-            /** @description ISO 8601 */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             createdAt: string;
             /** @description Who made it (`admin:<8 hex>`) */
             createdBy: string;
@@ -9879,7 +9888,10 @@ export interface components {
             label: string;
             /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
             by: string;
-            /** @description ISO 8601 */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             createdAt: string;
             /** @description Who made it (`admin:<8 hex>`) */
             createdBy: string;
