@@ -8186,7 +8186,10 @@ export interface components {
             sheetRow: number | null;
             /** @description What happened, in words */
             message: string;
-            /** @description When it was found (ISO 8601) */
+            /**
+             * Format: date-time
+             * @description When it was found (ISO 8601)
+             */
             at: string;
         };
         MirrorStatusInput: {
@@ -9774,7 +9777,10 @@ export interface components {
             sheetRow: number | null;
             /** @description What happened, in words */
             message: string;
-            /** @description When it was found (ISO 8601) */
+            /**
+             * Format: date-time
+             * @description When it was found (ISO 8601)
+             */
             at: string;
         };
         MirrorStatus: {
