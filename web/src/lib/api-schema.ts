@@ -8477,7 +8477,10 @@ export interface components {
             /** @description `percent` off orders placed before `until` (also shown once `until` has passed); null: none */
             earlyBird: {
                 percent: number;
-                /** @description ISO 8601 UTC */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC: orders placed before this instant get the discount
+                 */
                 until: string;
             } | null;
             /** @description Open for orders now: not archived, ordering enabled, deadline (if any) ahead */
@@ -10068,7 +10071,10 @@ export interface components {
             /** @description `percent` off orders placed before `until` (also shown once `until` has passed); null: none */
             earlyBird: {
                 percent: number;
-                /** @description ISO 8601 UTC */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC: orders placed before this instant get the discount
+                 */
                 until: string;
             } | null;
             /** @description Open for orders now: not archived, ordering enabled, deadline (if any) ahead */
