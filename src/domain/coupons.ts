@@ -27,17 +27,13 @@ export const CouponRecord = z
       .string()
       .regex(COUPON_CODE)
       .refine((c) => c === c.toUpperCase(), 'stored upper-case'),
-    /** The event it is good for; null: every event. */
-    eventSlug: z.string().min(1).nullable(),
+    eventSlug: z.string().min(1).nullable().describe('The event it is good for; null: all'),
     kind: CouponKind,
     /** percent: 1–100; amount: cents (≥ 1); freeShipping: null. */
     value: z.number().int().min(1).nullable(),
-    /** Refused from this instant on; null: never expires. */
-    expiresAt: isoTimestamp.nullable(),
-    /** Orders that may use it; null: no limit. */
-    maxUses: z.number().int().min(1).nullable(),
-    /** Orders using it now (a void or cancelled order gives its use back). */
-    uses: z.number().int().min(0),
+    expiresAt: isoTimestamp.nullable().describe('Refused from this instant on; null: never expires'),
+    maxUses: z.number().int().min(1).nullable().describe('Orders that may use it; null: no limit'),
+    uses: z.number().int().min(0).describe('Orders using it now (a void or cancelled order gives its use back)'),
     /** The goods (lines after packages) must cost at least this; 0: no minimum. */
     minSubtotalCents: z.number().int().min(0),
     createdAt: isoTimestamp,

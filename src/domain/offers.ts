@@ -24,8 +24,7 @@ export type Package = z.infer<typeof Package>;
 export const EarlyBird = z.object({
   /** Whole percent off, 1–100. */
   percent: z.number().int().min(1).max(100),
-  /** ISO 8601 UTC: orders placed before this instant get the discount. */
-  until: z.iso.datetime({ offset: true }),
+  until: z.iso.datetime({ offset: true }).describe('ISO 8601 UTC: orders placed before this instant get the discount'),
 });
 export type EarlyBird = z.infer<typeof EarlyBird>;
 

@@ -5,16 +5,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
+import { MirrorProblem, MirrorState } from '../../services/store/ports/mirror.js';
 
-const Problem = z
-  .object({
-    orderId: z.string().nullable(),
-    orderNumber: z.string().nullable(),
-    sheetRow: z.number().int().nullable().describe('1-based row of the sheet, when known'),
-    message: z.string().describe('What happened, in words'),
-    at: z.string().describe('When it was found (ISO 8601)'),
-  })
-  .meta({ id: 'MirrorProblem' });
+/** A problem as the record keeps it; its kind is the list it is in. */
+const Problem = MirrorProblem.pick({ orderId: true, orderNumber: true, sheetRow: true, message: true, at: true }).meta({
+  id: 'MirrorProblem',
+});
 
 const MirrorStatusBody = z
   .object({
@@ -22,10 +18,7 @@ const MirrorStatusBody = z
     leader: z.boolean().describe('This server process is the one writing to the sheet'),
     tab: z.string().nullable(),
     pending: z.number().int().describe('Orders new or changed in the record and not yet in the sheet'),
-    lastSyncAt: z.string().nullable(),
-    lastError: z.string().nullable().describe('The last failure, in words; null once the sheet answers again'),
-    lastErrorAt: z.string().nullable(),
-    importedAt: z.string().nullable().describe('When the sheet was first read (its orders imported)'),
+    ...MirrorState.shape,
     conflicts: z
       .array(Problem)
       .describe("A cell changed in the sheet and through the service: the service's value won"),

@@ -8,13 +8,15 @@ import { ROLES } from '../../domain/roles.js';
 import { appError } from '../../errors/catalogue.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { hasLineBreak } from '../../services/orders/text.js';
+import { AdminTokenRecord } from '../../services/store/ports/admin-tokens.js';
 import { BODY_ERRORS } from '../common/errors.js';
 
-const TokenRole = z.enum(['staff', 'viewer']).describe('`staff` (a booth helper) or `viewer` (reads only)');
+/** A token as the owner sees it: the record's fields (never the token's hash), and its name in history. */
+const record = AdminTokenRecord.shape;
 
 const TokenCreate = z
   .strictObject({
-    role: TokenRole,
+    role: record.role,
     label: z
       .string()
       .trim()
@@ -27,14 +29,14 @@ const TokenCreate = z
 
 const TokenView = z
   .object({
-    id: z.string(),
-    role: TokenRole,
-    label: z.string(),
+    id: record.id,
+    role: record.role,
+    label: record.label,
     by: z.string().describe('How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>`'),
-    createdAt: z.string().describe('ISO 8601'),
-    createdBy: z.string().describe('Who made it (`admin:<8 hex>`)'),
-    revokedAt: z.string().nullable().describe('ISO 8601; null while it works'),
-    revokedBy: z.string().nullable(),
+    createdAt: record.createdAt,
+    createdBy: record.createdBy,
+    revokedAt: record.revokedAt,
+    revokedBy: record.revokedBy,
   })
   .meta({ id: 'AdminToken' });
 

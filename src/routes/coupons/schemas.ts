@@ -1,6 +1,6 @@
 /** Coupon shapes of the admin API (docs/contract.md, "Selling"): dollars here, cents in the record. */
 import { z } from 'zod';
-import { COUPON_CODE, COUPON_KINDS, type CouponRecord, normalizeCouponCode } from '../../domain/coupons.js';
+import { COUPON_CODE, COUPON_KINDS, CouponRecord, normalizeCouponCode } from '../../domain/coupons.js';
 import { centsToDollars, dollarsToCents } from '../../domain/money.js';
 import { Dollars } from '../../schemas/dollars.js';
 
@@ -54,18 +54,20 @@ export const CouponCreate = z
   .meta({ id: 'CouponCreate' });
 export type CouponCreate = z.infer<typeof CouponCreate>;
 
+/** The coupon as the admin sees it: the record's fields (domain/coupons.ts), with dollars for cents. */
+const record = CouponRecord.shape;
 export const Coupon = z
   .object({
-    code: z.string(),
-    eventSlug: z.string().nullable().describe('The event it is good for; null: all'),
-    kind: z.enum(COUPON_KINDS),
+    code: record.code,
+    eventSlug: record.eventSlug,
+    kind: record.kind,
     value: z.number().nullable().describe('percent: percent; amount: dollars; freeShipping: null'),
-    expiresAt: z.string().nullable(),
-    maxUses: z.number().int().nullable(),
-    uses: z.number().int().describe('Orders using it now (a void or cancelled order gives its use back)'),
+    expiresAt: record.expiresAt,
+    maxUses: record.maxUses,
+    uses: record.uses,
     remaining: z.number().int().nullable().describe('Uses left; null: no limit'),
     minSubtotal: z.number().describe('Dollars the goods must cost at least'),
-    createdAt: z.string(),
+    createdAt: record.createdAt,
   })
   .meta({ id: 'Coupon' });
 export type CouponT = z.infer<typeof Coupon>;

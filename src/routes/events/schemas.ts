@@ -4,11 +4,12 @@
  */
 import { z } from 'zod';
 import { centsToDollars, dollarsToCents } from '../../domain/money.js';
-import { MAX_PACKAGE_COUNT, MAX_PACKAGES, packageProblems } from '../../domain/offers.js';
+import { EarlyBird, MAX_PACKAGE_COUNT, MAX_PACKAGES, Package, packageProblems } from '../../domain/offers.js';
 import { closedReason } from '../../domain/pricing.js';
 import { printInches, sizeKey } from '../../domain/prints.js';
 import { Dollars } from '../../schemas/dollars.js';
 import type { EffectiveEvent } from '../../services/events/catalog.js';
+import { EventSettings } from '../../services/store/ports/event-settings.js';
 
 const MAX_SIZES = 20;
 
@@ -59,8 +60,8 @@ const EarlyBirdBody = z
   .nullable()
   .describe('Not combined with a coupon: the larger discount applies. `null` removes it');
 
-const AutoPrint = z
-  .enum(['off', 'pickup'])
+const AutoPrint = EventSettings.shape.autoPrint
+  .unwrap()
   .describe(
     '`pickup`: a pickup order’s prints are sent to the first idle printer holding their size as soon as it is ' +
       'marked paid (orders marked paid before this was turned on are not); `off`: printing is started by hand',
@@ -135,17 +136,16 @@ export const EventConfig = z
     date: z.string().nullable().describe('YYYY-MM-DD, or null when unknown'),
     isArchived: z.boolean(),
     orderingEnabled: z.boolean(),
-    deadline: z.string().nullable().describe('ISO 8601 UTC, or null for no deadline'),
+    deadline: EventSettings.shape.deadline.unwrap().describe('ISO 8601 UTC, or null for no deadline'),
     prices: z.record(z.string(), z.number()).describe('size → price in dollars'),
     defaultSize: z.string().describe('The size used when an order line names none'),
     shippingFee: z.number().describe('Dollars, charged on orders that ship (and hold a print)'),
     packages: z
-      .array(z.object({ size: z.string(), count: z.number().int(), price: z.number().describe('Dollars') }))
+      .array(Package.pick({ size: true, count: true }).extend({ price: z.number().describe('Dollars') }))
       .describe('Per size, every full `count` copies cost `price` together'),
-    earlyBird: z
-      .object({ percent: z.number().int(), until: z.string().describe('ISO 8601 UTC') })
-      .nullable()
-      .describe('`percent` off orders placed before `until` (also shown once `until` has passed); null: none'),
+    earlyBird: EarlyBird.nullable().describe(
+      '`percent` off orders placed before `until` (also shown once `until` has passed); null: none',
+    ),
     active: z.boolean().describe('Open for orders now: not archived, ordering enabled, deadline (if any) ahead'),
     autoPrint: AutoPrint,
     closedReason: z

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminPhoto } from '../../schemas/order.js';
 import { libraryPhotoRefs } from '../../services/order-reads/photo-refs.js';
-import type { PrintJobRecord } from '../../services/store/ports/print-jobs.js';
+import { PrintJobRecord, PrintJobState } from '../../services/store/ports/print-jobs.js';
 import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { attachment, BINARY } from './files.js';
 import { ZIP_TYPE } from './print-files.js';
@@ -43,13 +43,8 @@ const QueueItem = z
     fileName: z
       .string()
       .describe('The print file’s name in the ZIP: `<orderNumber>_<photoNumber>_<size>_x<quantity>.jpg`'),
-    printing: z
-      .object({
-        printer: z.string(),
-        jobId: z.number().int().nullable(),
-        state: z.enum(['sending', 'queued']),
-        printerState: z.string().nullable().describe('The printer’s `job-state`: `pending`, `processing`, ...'),
-      })
+    printing: PrintJobRecord.pick({ printer: true, jobId: true, state: true, printerState: true })
+      .extend({ state: PrintJobState.extract(['sending', 'queued']) })
       .nullable()
       .describe('The line’s print job in flight (`POST /api/print-queue/print`, auto-print); null when none'),
   })

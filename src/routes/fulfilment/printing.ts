@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
-import { PrintJobState } from '../../services/store/ports/print-jobs.js';
+import { PrintJobRecord } from '../../services/store/ports/print-jobs.js';
 import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 
 const MAX_ITEMS = 1000;
@@ -25,27 +25,23 @@ const Printer = z
   })
   .meta({ id: 'Printer' });
 
-const PrintJob = z
-  .object({
-    id: z.string(),
-    itemId: z.string(),
-    orderNumber: z.string(),
-    printer: z.string(),
-    size: z.string(),
-    copies: z.number().int(),
-    jobId: z.number().int().nullable().describe('The printer’s job id; null while it is being sent'),
-    state: PrintJobState.describe(
-      '`sending`, `queued` (at the printer): in flight. Ended: `completed` (the line is printed), `canceled`, ' +
-        '`aborted`, `refused`, `unsent`, `unknown` (the line is back in the print queue; `reason` says why)',
-    ),
-    printerState: z.string().nullable().describe('The printer’s last `job-state`: `pending`, `processing`, ...'),
-    reason: z.string().nullable(),
-    auto: z.boolean().describe('Sent by auto-print'),
-    by: z.string(),
-    createdAt: z.string(),
-    finishedAt: z.string().nullable(),
-  })
-  .meta({ id: 'PrintJob' });
+/** A job as the booth sees it: the record's fields (an allow-list: not its run id or job name). */
+const PrintJob = PrintJobRecord.pick({
+  id: true,
+  itemId: true,
+  orderNumber: true,
+  printer: true,
+  size: true,
+  copies: true,
+  jobId: true,
+  state: true,
+  printerState: true,
+  reason: true,
+  auto: true,
+  by: true,
+  createdAt: true,
+  finishedAt: true,
+}).meta({ id: 'PrintJob' });
 
 const Printers = z
   .object({
@@ -115,7 +111,6 @@ const printingRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
     async () => {
       const [printers, jobs] = await Promise.all([printing.printers(), printing.jobs()]);
-      // The PrintJob schema is an allow-list: the record's inner fields (run id, job name) are left out.
       return { printers, jobs: jobs.inFlight, recent: jobs.recent };
     },
   );

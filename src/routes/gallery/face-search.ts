@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { appError } from '../../errors/catalogue.js';
 import { named } from '../../lib/plugin-name.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { TakedownRecord } from '../../services/store/ports/takedowns.js';
 import { CAPTCHA_ERRORS, PUBLIC_BODY_ERRORS } from '../common/errors.js';
 import { notIndexedYet } from './library-errors.js';
 import { photoItemBuilder } from './photo-item.js';
@@ -45,7 +46,7 @@ const SelfieTakedownBody = TakedownBody.omit({ reason: true })
 const SelfieTakedownAccepted = z
   .object({
     requestIds: z
-      .array(z.string())
+      .array(TakedownRecord.shape.id)
       .describe('One takedown request per photo the selfie found, as the admin’s takedown queue names them'),
   })
   .meta({ id: 'SelfieTakedownAccepted' });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CustomerEmail } from '../../schemas/customer.js';
 import { PushEndpoint, PushKeys } from '../../schemas/push-subscription.js';
+import { PhotoCodeRecord } from '../../services/store/ports/photo-codes.js';
 
 export const CodeParams = z.object({
   code: z
@@ -25,7 +26,9 @@ export const IssueBody = z
 
 export const IssuedCode = z
   .object({
-    code: z.string().describe('The new photo code, canonical (8 characters of Crockford base32, upper case)'),
+    code: PhotoCodeRecord.shape.code.describe(
+      'The new photo code, canonical (8 characters of Crockford base32, upper case)',
+    ),
     url: z.string().describe("`PUBLIC_BASE_URL/me/<code>`: the attendee's photos page, and what the QR holds"),
     qrSvg: z.string().describe('The QR code of `url` as a standalone SVG document (black on white)'),
   })

@@ -11,7 +11,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { captchaTokenOf } from '../../services/captcha/token.js';
 import { isWellFormed } from '../../services/orders/text.js';
 import { clientDigest } from '../../services/rate-limit/client-key.js';
-import { TakedownReason } from '../../services/store/ports/takedowns.js';
+import { TakedownReason, TakedownRecord } from '../../services/store/ports/takedowns.js';
 import { CAPTCHA_ERRORS, PUBLIC_BODY_ERRORS } from '../common/errors.js';
 import { findByRef } from './photo-locate.js';
 import { PhotoLookupParams } from './photo-lookup-schemas.js';
@@ -41,12 +41,10 @@ export const TakedownBody = z
 
 const TakedownAccepted = z
   .object({
-    requestId: z.string().describe('The request, as the admin’s takedown queue names it'),
-    hidden: z
-      .boolean()
-      .describe(
-        'Whether the photo left the public now (hide-first, within the per-address limit), or waits for review',
-      ),
+    requestId: TakedownRecord.shape.id.describe('The request, as the admin’s takedown queue names it'),
+    hidden: TakedownRecord.shape.hides.describe(
+      'Whether the photo left the public now (hide-first, within the per-address limit), or waits for review',
+    ),
   })
   .meta({ id: 'TakedownAccepted' });
 

@@ -1,6 +1,7 @@
 /** Push subscription bodies (docs/contract.md, "Notifications"). */
 import { z } from 'zod';
 import { PushEndpoint, PushKeys } from '../../schemas/push-subscription.js';
+import { PushSubscriptionRecord } from '../../services/store/ports/push-subscriptions.js';
 
 export const SubscribeBody = z
   .object({
@@ -29,7 +30,7 @@ export const SubscribeResponse = z
   .object({
     success: z.literal(true),
     message: z.string(),
-    scope: z.enum(['admin', 'order']).describe('admin: every order event; order: that order’s status and shipping'),
+    scope: PushSubscriptionRecord.shape.scope,
   })
   .meta({ id: 'PushSubscribeResponse' });
 

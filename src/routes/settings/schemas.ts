@@ -1,6 +1,7 @@
 /** The business settings as the API shows and takes them (docs/contract.md, "Business settings"). */
 import { z } from 'zod';
 import { hasLineBreak, stripControls } from '../../services/orders/text.js';
+import { BUSINESS_KEYS, SavedBusinessSettings } from '../../services/store/ports/business-settings.js';
 
 /** One line of text: trimmed, control characters other than line breaks refused. */
 const oneLine = (max: number) =>
@@ -85,7 +86,7 @@ const Values = z.object({
 
 export const BusinessSettingsView = Values.extend({
   saved: z
-    .array(z.enum(['businessName', 'returnAddress', 'publicBaseUrl', 'paymentInstructions', 'mailFrom']))
+    .array(z.enum(BUSINESS_KEYS))
     .describe('The settings saved in the dashboard; the others are the environment’s defaults'),
   defaults: Values.describe(
     'The environment’s values (RETURN_ADDRESS, PUBLIC_BASE_URL, MAIL_FROM, BUSINESS_NAME, PAYMENT_INSTRUCTIONS)',
@@ -100,6 +101,8 @@ export const BusinessSettingsView = Values.extend({
     .describe(
       'What to fix before selling: the placeholder return address, or a public address that is localhost (or another no phone can open); empty when none',
     ),
-  updatedAt: z.string().nullable().describe('ISO 8601: the last save; null when nothing was saved'),
-  updatedBy: z.string().nullable().describe('Who saved last (`admin:<8 hex>`)'),
+  updatedAt: SavedBusinessSettings.shape.updatedAt
+    .nullable()
+    .describe('ISO 8601: the last save; null when nothing was saved'),
+  updatedBy: SavedBusinessSettings.shape.updatedBy.nullable().describe('Who saved last (`admin:<8 hex>`)'),
 }).meta({ id: 'BusinessSettings' });

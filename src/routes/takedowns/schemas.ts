@@ -1,6 +1,6 @@
 /** Shapes of the admin's takedown queue (docs/contract.md, "Takedown requests"). */
 import { z } from 'zod';
-import { TakedownDecision, TakedownReason, TakedownStatus } from '../../services/store/ports/takedowns.js';
+import { TakedownDecision, TakedownRecord, TakedownStatus } from '../../services/store/ports/takedowns.js';
 
 export const TakedownListQuery = z.object({
   status: TakedownStatus.optional().describe('`open` (waiting for a decision) or `decided`; both when absent'),
@@ -14,14 +14,16 @@ export const TakedownDecisionBody = z
   })
   .meta({ id: 'TakedownDecisionRequest' });
 
+/** The request as the queue shows it: the record's fields (src/services/store/ports/takedowns.ts), in its place. */
+const record = TakedownRecord.shape;
 export const Takedown = z
   .object({
-    id: z.string(),
-    eventSlug: z.string(),
+    id: record.id,
+    eventSlug: record.eventSlug,
     eventName: z.string(),
     photo: z.object({
-      id: z.string(),
-      number: z.string(),
+      id: record.photoId,
+      number: record.photoNumber,
       thumbnail: z
         .string()
         .nullable()
@@ -29,15 +31,15 @@ export const Takedown = z
           'Admin URL of the photo’s thumbnail (needs the token; null once removed for good or gone from the library)',
         ),
     }),
-    reason: TakedownReason,
-    email: z.string(),
-    message: z.string(),
+    reason: record.reason,
+    email: record.email,
+    message: record.message,
     hidden: z.boolean().describe('Whether the photo is kept from the public now'),
-    createdAt: z.string(),
-    status: TakedownStatus,
-    decision: TakedownDecision.nullable(),
-    decidedAt: z.string().nullable(),
-    decidedBy: z.string().nullable().describe('`admin:<8 hex>` of the owner token that decided'),
+    createdAt: record.createdAt,
+    status: record.status,
+    decision: record.decision,
+    decidedAt: record.decidedAt,
+    decidedBy: record.decidedBy,
   })
   .meta({ id: 'Takedown' });
 export type Takedown = z.infer<typeof Takedown>;

@@ -19,16 +19,12 @@ const REFRESH_MS = 1000;
 const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** A token as the owner sees it: never the token, nor its hash. */
-export type AdminTokenView = {
-  id: string;
-  role: StoredTokenRole;
-  label: string;
+export type AdminTokenView = Pick<
+  AdminTokenRecord,
+  'id' | 'role' | 'label' | 'createdAt' | 'createdBy' | 'revokedAt' | 'revokedBy'
+> & {
   /** How the order history names it: `staff:<8 hex>` (the start of the token's SHA-256). */
   by: Actor;
-  createdAt: string;
-  createdBy: string;
-  revokedAt: string | null;
-  revokedBy: string | null;
 };
 
 const view = (r: AdminTokenRecord): AdminTokenView => ({

@@ -2,20 +2,15 @@
  * What `fastify.mirror` offers routes: whether the mirror is on, and its status, read from the
  * record (so every process shows the same, whichever one mirrors).
  */
-import type { MirrorPort, MirrorProblem } from '../store/ports/mirror.js';
+import type { MirrorPort, MirrorProblem, MirrorState } from '../store/ports/mirror.js';
 
-export type MirrorStatus = {
+export type MirrorStatus = MirrorState & {
   enabled: boolean;
   /** This process is the one writing to the sheet (with PostgreSQL, one process at a time). */
   leader: boolean;
   tab: string | null;
   /** Orders new or changed in the record and not yet in the sheet. */
   pending: number;
-  lastSyncAt: string | null;
-  /** The last failure in words; null once the sheet answers again. */
-  lastError: string | null;
-  lastErrorAt: string | null;
-  importedAt: string | null;
   conflicts: MirrorProblem[];
   rejected: MirrorProblem[];
   unreadable: MirrorProblem[];

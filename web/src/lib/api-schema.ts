@@ -8186,7 +8186,10 @@ export interface components {
             sheetRow: number | null;
             /** @description What happened, in words */
             message: string;
-            /** @description When it was found (ISO 8601) */
+            /**
+             * Format: date-time
+             * @description When it was found (ISO 8601)
+             */
             at: string;
         };
         MirrorStatusInput: {
@@ -8279,7 +8282,10 @@ export interface components {
             label: string;
             /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
             by: string;
-            /** @description ISO 8601 */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             createdAt: string;
             /** @description Who made it (`admin:<8 hex>`) */
             createdBy: string;
@@ -8297,7 +8303,10 @@ export interface components {
             label: string;
             /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
             by: string;
-            /** @description ISO 8601 */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             createdAt: string;
             /** @description Who made it (`admin:<8 hex>`) */
             createdBy: string;
@@ -8377,7 +8386,9 @@ export interface components {
             kind: "percent" | "amount" | "freeShipping";
             /** @description percent: percent; amount: dollars; freeShipping: null */
             value: number | null;
+            /** @description Refused from this instant on; null: never expires */
             expiresAt: string | null;
+            /** @description Orders that may use it; null: no limit */
             maxUses: number | null;
             /** @description Orders using it now (a void or cancelled order gives its use back) */
             uses: number;
@@ -8385,6 +8396,7 @@ export interface components {
             remaining: number | null;
             /** @description Dollars the goods must cost at least */
             minSubtotal: number;
+            /** Format: date-time */
             createdAt: string;
         };
         CouponListInput: {
@@ -8465,7 +8477,10 @@ export interface components {
             /** @description `percent` off orders placed before `until` (also shown once `until` has passed); null: none */
             earlyBird: {
                 percent: number;
-                /** @description ISO 8601 UTC */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC: orders placed before this instant get the discount
+                 */
                 until: string;
             } | null;
             /** @description Open for orders now: not archived, ordering enabled, deadline (if any) ahead */
@@ -8551,10 +8566,11 @@ export interface components {
             /** @description The line’s print job in flight (`POST /api/print-queue/print`, auto-print); null when none */
             printing: {
                 printer: string;
+                /** @description The printer’s job id; null while it is being sent */
                 jobId: number | null;
                 /** @enum {string} */
                 state: "sending" | "queued";
-                /** @description The printer’s `job-state`: `pending`, `processing`, ... */
+                /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
                 printerState: string | null;
             } | null;
         };
@@ -8617,9 +8633,10 @@ export interface components {
             /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
             printerState: string | null;
             reason: string | null;
-            /** @description Sent by auto-print */
+            /** @description Sent by auto-print (a pickup order marked paid) rather than by a person */
             auto: boolean;
             by: string;
+            /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
         };
@@ -9414,6 +9431,7 @@ export interface components {
             message: string;
             /** @description Whether the photo is kept from the public now */
             hidden: boolean;
+            /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
             status: "open" | "decided";
@@ -9762,7 +9780,10 @@ export interface components {
             sheetRow: number | null;
             /** @description What happened, in words */
             message: string;
-            /** @description When it was found (ISO 8601) */
+            /**
+             * Format: date-time
+             * @description When it was found (ISO 8601)
+             */
             at: string;
         };
         MirrorStatus: {
@@ -9855,7 +9876,10 @@ export interface components {
             label: string;
             /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
             by: string;
-            /** @description ISO 8601 */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             createdAt: string;
             /** @description Who made it (`admin:<8 hex>`) */
             createdBy: string;
@@ -9873,7 +9897,10 @@ export interface components {
             label: string;
             /** @description How the order history names this token: `staff:<8 hex>` or `viewer:<8 hex>` */
             by: string;
-            /** @description ISO 8601 */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             createdAt: string;
             /** @description Who made it (`admin:<8 hex>`) */
             createdBy: string;
@@ -9953,7 +9980,9 @@ export interface components {
             kind: "percent" | "amount" | "freeShipping";
             /** @description percent: percent; amount: dollars; freeShipping: null */
             value: number | null;
+            /** @description Refused from this instant on; null: never expires */
             expiresAt: string | null;
+            /** @description Orders that may use it; null: no limit */
             maxUses: number | null;
             /** @description Orders using it now (a void or cancelled order gives its use back) */
             uses: number;
@@ -9961,6 +9990,7 @@ export interface components {
             remaining: number | null;
             /** @description Dollars the goods must cost at least */
             minSubtotal: number;
+            /** Format: date-time */
             createdAt: string;
         };
         CouponList: {
@@ -10041,7 +10071,10 @@ export interface components {
             /** @description `percent` off orders placed before `until` (also shown once `until` has passed); null: none */
             earlyBird: {
                 percent: number;
-                /** @description ISO 8601 UTC */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC: orders placed before this instant get the discount
+                 */
                 until: string;
             } | null;
             /** @description Open for orders now: not archived, ordering enabled, deadline (if any) ahead */
@@ -10127,10 +10160,11 @@ export interface components {
             /** @description The line’s print job in flight (`POST /api/print-queue/print`, auto-print); null when none */
             printing: {
                 printer: string;
+                /** @description The printer’s job id; null while it is being sent */
                 jobId: number | null;
                 /** @enum {string} */
                 state: "sending" | "queued";
-                /** @description The printer’s `job-state`: `pending`, `processing`, ... */
+                /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
                 printerState: string | null;
             } | null;
         };
@@ -10193,9 +10227,10 @@ export interface components {
             /** @description The printer’s last `job-state`: `pending`, `processing`, ... */
             printerState: string | null;
             reason: string | null;
-            /** @description Sent by auto-print */
+            /** @description Sent by auto-print (a pickup order marked paid) rather than by a person */
             auto: boolean;
             by: string;
+            /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
         };
@@ -11010,6 +11045,7 @@ export interface components {
             message: string;
             /** @description Whether the photo is kept from the public now */
             hidden: boolean;
+            /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
             status: "open" | "decided";

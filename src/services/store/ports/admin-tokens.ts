@@ -10,13 +10,13 @@ export type StoredTokenRole = z.infer<typeof StoredTokenRole>;
 
 export const AdminTokenRecord = z.object({
   id: z.string().min(1),
-  role: StoredTokenRole,
+  role: StoredTokenRole.describe('`staff` (a booth helper) or `viewer` (reads only)'),
   label: z.string(),
   /** Hex SHA-256 of the token. */
   tokenHash: z.string().regex(/^[0-9a-f]{64}$/),
-  createdAt: z.iso.datetime({ offset: true }),
-  createdBy: z.string(),
-  revokedAt: z.iso.datetime({ offset: true }).nullable(),
+  createdAt: z.iso.datetime({ offset: true }).describe('ISO 8601'),
+  createdBy: z.string().describe('Who made it (`admin:<8 hex>`)'),
+  revokedAt: z.iso.datetime({ offset: true }).nullable().describe('ISO 8601; null while it works'),
   revokedBy: z.string().nullable(),
 });
 export type AdminTokenRecord = z.infer<typeof AdminTokenRecord>;

@@ -34,19 +34,20 @@ export const MirrorProblem = z.object({
   kind: ProblemKind,
   orderId: z.string().nullable(),
   orderNumber: z.string().nullable(),
-  sheetRow: z.number().int().nullable(),
-  /** In words, for the operator. */
-  message: z.string(),
-  at: z.iso.datetime({ offset: true }),
+  sheetRow: z.number().int().nullable().describe('1-based row of the sheet, when known'),
+  message: z.string().describe('What happened, in words'),
+  at: z.iso.datetime({ offset: true }).describe('When it was found (ISO 8601)'),
 });
 export type MirrorProblem = z.infer<typeof MirrorProblem>;
 
 export const MirrorState = z.object({
   lastSyncAt: z.iso.datetime({ offset: true }).nullable(),
-  lastError: z.string().nullable(),
+  lastError: z.string().nullable().describe('The last failure, in words; null once the sheet answers again'),
   lastErrorAt: z.iso.datetime({ offset: true }).nullable(),
-  /** When the sheet was first read and its orders imported; null until then. */
-  importedAt: z.iso.datetime({ offset: true }).nullable(),
+  importedAt: z.iso
+    .datetime({ offset: true })
+    .nullable()
+    .describe('When the sheet was first read (its orders imported)'),
 });
 export type MirrorState = z.infer<typeof MirrorState>;
 

@@ -40,15 +40,15 @@ export const PrintJobRecord = z.object({
   copies: z.number().int().min(1),
   /** The IPP `job-name` sent: unique to this attempt. */
   jobName: z.string().min(1),
-  /** The printer's `job-id`, once it accepted the job. */
-  jobId: z.number().int().nullable(),
-  state: PrintJobState,
-  /** The printer's last `job-state` (`pending`, `processing`, ...). */
-  printerState: z.string().nullable(),
+  jobId: z.number().int().nullable().describe('The printer’s job id; null while it is being sent'),
+  state: PrintJobState.describe(
+    '`sending`, `queued` (at the printer): in flight. Ended: `completed` (the line is printed), `canceled`, ' +
+      '`aborted`, `refused`, `unsent`, `unknown` (the line is back in the print queue; `reason` says why)',
+  ),
+  printerState: z.string().nullable().describe('The printer’s last `job-state`: `pending`, `processing`, ...'),
   /** Why it ended as it did, or what the printer last said. */
   reason: z.string().nullable(),
-  /** Sent by auto-print (a pickup order marked paid) rather than by a person. */
-  auto: z.boolean(),
+  auto: z.boolean().describe('Sent by auto-print (a pickup order marked paid) rather than by a person'),
   /** Who sent it: marks the line printed in the order's history under this name. */
   by: Actor,
   /** The server process that is sending it (while `sending`). */

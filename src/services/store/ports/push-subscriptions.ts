@@ -1,12 +1,11 @@
 /** The push subscriptions port (docs/contract.md, "Notifications"). */
 import { z } from 'zod';
 
-/** admin: every order event; order: that order's status and shipping changes. */
 export const PushSubscriptionRecord = z.object({
   endpoint: z.url(),
   p256dh: z.string().min(1),
   auth: z.string().min(1),
-  scope: z.enum(['admin', 'order']),
+  scope: z.enum(['admin', 'order']).describe('admin: every order event; order: that order’s status and shipping'),
   /** The order's id for scope `order`; null for `admin`. */
   orderId: z.string().nullable(),
   createdAt: z.iso.datetime({ offset: true }),

@@ -33,7 +33,7 @@ export const TakedownRecord = z.object({
   status: TakedownStatus,
   decision: TakedownDecision.nullable(),
   decidedAt: isoTimestamp.nullable(),
-  decidedBy: Actor.nullable(),
+  decidedBy: Actor.nullable().describe('`admin:<8 hex>` of the owner token that decided'),
 });
 export type TakedownRecord = z.infer<typeof TakedownRecord>;
 
