@@ -5,7 +5,7 @@
  * decoding. Auto-oriented first, so the orientation is the one people see. sRGB is converted
  * and tagged (labs assume it, a tag removes the doubt). No watermark: this is what was paid for.
  */
-import { type PrintCut, printJpeg, printJpegFile, readHeader, readPhoto } from '../../adapters/sharp.js';
+import { type PrintCut, printJpeg, printJpegFile, readHeader, withPhoto } from '../../adapters/sharp.js';
 import { type Crop, cropPlan, type Inches, PRINT_DPI, printPixels } from '../../domain/prints.js';
 import type { RenderedPrint } from './types.js';
 
@@ -45,8 +45,9 @@ export async function renderPrint(
   crop: Crop | undefined,
   quality = PRINT_JPEG_QUALITY,
 ): Promise<RenderedPrint> {
-  const bytes = await readPhoto(originalPath); // read once: its header, then its pixels
-  return printJpeg(bytes, await printCut(originalPath, bytes, inches, crop, quality));
+  return withPhoto(originalPath, async (bytes) =>
+    printJpeg(bytes, await printCut(originalPath, bytes, inches, crop, quality)),
+  );
 }
 
 /**
@@ -62,6 +63,7 @@ export async function renderPrintFile(
   file: string,
   quality = PRINT_JPEG_QUALITY,
 ): Promise<void> {
-  const bytes = await readPhoto(originalPath);
-  await printJpegFile(bytes, await printCut(originalPath, bytes, inches, crop, quality), file);
+  await withPhoto(originalPath, async (bytes) =>
+    printJpegFile(bytes, await printCut(originalPath, bytes, inches, crop, quality), file),
+  );
 }
