@@ -459,6 +459,7 @@ export default async function printFilesBench(): Promise<void> {
       // runs below the cold start); the cold start moved 208-221 MB.
       const growth = mb(during.peak - cold.rss);
       const baseGrowth = mb((before.growth + again.growth) / 2);
+      const baseColdGrowth = mb([before, again].reduce((sum, b) => sum + b.growth + b.idle.rss - b.cold.rss, 0) / 2);
       const p99 = percentile(zip.latencies, 99);
       printReport(
         `print files: ${LINES} lines (120 4x6, 40 5x7, 40 8x10) from ${PHOTOS} 24 MP originals, ${(zip.bytes / 1e6).toFixed(0)} MB ZIP`,
@@ -502,6 +503,14 @@ export default async function printFilesBench(): Promise<void> {
             unit: 'MB',
           },
           { name: '  server RSS peak - idle (after the warm-up)', value: mb(during.peak - idle.rss), unit: 'MB' },
+          {
+            // Diagnostics: both from before their first print (libvips not started). The target's
+            // sharp-alone figure starts after its first print, the server's before it.
+            name: '  sharp alone: RSS growth over its own cold start (before its first print)',
+            value: baseColdGrowth,
+            unit: 'MB',
+          },
+          { name: '  server ÷ sharp alone, both over their cold starts', value: growth / baseColdGrowth, unit: 'x' },
           {
             name: `gallery page p99 while streaming (${zip.latencies.length} requests, ${errorsText(zip.errors)})`,
             value: p99,
