@@ -58,26 +58,6 @@ export const IMAGE_LIBRARY_VERSION: string = sharp.versions.vips;
  */
 export const readPhoto = (path: string): Promise<Buffer> => readFile(path);
 
-/**
- * `use` given the photo's bytes, read once (its header, then its render), which are freed as
- * soon as `use` settles rather than when V8 next collects its old generation: the print-files
- * bench's memory target (`npm run bench -- print-files`, peak ≤ 1.0× sharp alone's). A busy
- * server collects that seldom, and held dead 7–25 MB originals at its peak: 61 MB outside V8's
- * heap against sharp alone's 35 MB (bench/RESULTS.md, 2026-11-29 session 7). `use` must not
- * keep the bytes past its promise; sharp lets go of its input when its promise settles.
- */
-export async function withPhoto<T>(path: string, use: (bytes: Buffer) => Promise<T>): Promise<T> {
-  const bytes = await readPhoto(path);
-  try {
-    return await use(bytes);
-  } finally {
-    // Transferring detaches `bytes`; the clone that takes the memory is young, freed at the
-    // next scavenge. Only a Buffer that owns its whole ArrayBuffer (readFile's do).
-    const whole = bytes.buffer as ArrayBuffer;
-    if (bytes.byteOffset === 0 && bytes.byteLength === whole.byteLength) structuredClone(whole, { transfer: [whole] });
-  }
-}
-
 /** A path is read (see above), bytes are taken as they are. */
 const bytesOf = (source: string | Buffer): Promise<Buffer> =>
   typeof source === 'string' ? readPhoto(source) : Promise.resolve(source);
