@@ -35,7 +35,7 @@
  * ZIP from the wait for a core.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -102,7 +102,8 @@ const { default: sharpLib } = await import('sharp');
 
 /** The process's memory as the kernel, V8 and libvips see it. */
 function breakdown(): Breakdown {
-  const status = readFileSync('/proc/self/status', 'utf8');
+  // Linux only; elsewhere the kernel's split and the thread count print as 0.
+  const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '';
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) * 1024;
   const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
   const { memory } = sharpLib.cache();
