@@ -35,6 +35,7 @@
  * ZIP from the wait for a core.
  */
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -62,16 +63,80 @@ const GALLERY_ALONE_S = 10;
 const GALLERY_PATH = `/event/${EVENT}?limit=50`;
 
 type Line = { number: string; size: string; quantity: number; crop?: { x: number; y: number } };
-type Memory = { kind: 'memory'; rss: number; peak: number; cpuUs: number; loopP99: number; busy: number };
+type Memory = {
+  kind: 'memory';
+  rss: number;
+  peak: number;
+  cpuUs: number;
+  loopP99: number;
+  busy: number;
+  /** Where the memory was, now and at the peak (diagnostics, no target). */
+  now: Breakdown;
+  atPeak: Breakdown;
+};
+/** RSS split by the kernel (anonymous, file-backed) and by V8 (heap, memory outside it), in bytes. */
+type Breakdown = {
+  rss: number;
+  anon: number;
+  file: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  threads: number;
+  /** libvips' operation cache now (sharp.cache()), and its high-water mark, MB. */
+  vipsCache: number;
+  vipsCacheHigh: number;
+};
 type ChildMsg =
   | { kind: 'listening'; port: number; numbers: Record<string, string> }
   | Memory
-  | { kind: 'baseline'; ms: number; cpuMs: number; growth: number }
+  | { kind: 'baseline'; ms: number; cpuMs: number; growth: number; cold: Breakdown; idle: Breakdown; atPeak: Breakdown }
   | { kind: 'gallery'; latencies: number[]; errors: string[] }
   | { kind: 'zip'; ms: number; bytes: number; entries: number; latencies: number[]; errors: string[] };
 
 const send = (m: ChildMsg) => process.send?.(m);
 const need = (name: string) => process.env[name] ?? '';
+
+const { default: sharpLib } = await import('sharp');
+
+/** The process's memory as the kernel, V8 and libvips see it. */
+function breakdown(): Breakdown {
+  // Linux only; elsewhere the kernel's split and the thread count print as 0.
+  const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '';
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  const { memory } = sharpLib.cache();
+  return {
+    rss,
+    anon: kb('RssAnon'),
+    file: kb('RssFile'),
+    heapTotal,
+    heapUsed,
+    external,
+    arrayBuffers,
+    threads: Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+    vipsCache: memory.current,
+    vipsCacheHigh: memory.high,
+  };
+}
+
+/** Samples the RSS every 50 ms; keeps the breakdown at its highest sample. */
+function peakSampler() {
+  let atPeak = breakdown();
+  const timer = setInterval(() => {
+    if (process.memoryUsage.rss() > atPeak.rss) atPeak = breakdown();
+  }, 50);
+  timer.unref();
+  return {
+    peak: () => atPeak,
+    reset: () => {
+      atPeak = breakdown();
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 const fileName = (i: number) => `IMG_${String(i + 1).padStart(4, '0')}.jpg`;
 
 // ----------------------------------------------------------------------- children
@@ -101,6 +166,7 @@ async function appChild(): Promise<void> {
   setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, 50).unref();
+  const sampler = peakSampler();
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   let elu = perf.eventLoopUtilization();
@@ -116,9 +182,12 @@ async function appChild(): Promise<void> {
       cpuUs: user + system,
       loopP99: loop.percentile(99) / 1e6,
       busy,
+      now: breakdown(),
+      atPeak: sampler.peak(),
     });
     if (m === 'reset') {
       peak = rss;
+      sampler.reset();
       loop.reset();
       elu = perf.eventLoopUtilization();
     }
@@ -142,12 +211,15 @@ async function baselineChild(): Promise<void> {
   };
   // Idle as the app's: libvips started by one print. The growth over it is what rendering
   // these files costs the allocator without any server around it.
+  const cold = breakdown();
   await render(lines[0] as Line & { file: string });
   const idle = process.memoryUsage.rss();
+  const idleBreakdown = breakdown();
   let peak = idle;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, 50);
+  const detail = peakSampler();
   const limit = pLimit(os.availableParallelism());
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -161,6 +233,7 @@ async function baselineChild(): Promise<void> {
   );
   const used = process.cpuUsage(cpu);
   clearInterval(sampler);
+  detail.stop();
   await rm(out, { recursive: true, force: true });
   peak = Math.max(peak, process.memoryUsage.rss());
   send({
@@ -168,6 +241,9 @@ async function baselineChild(): Promise<void> {
     ms: performance.now() - started,
     cpuMs: (used.user + used.system) / 1000,
     growth: peak - idle,
+    cold,
+    idle: idleBreakdown,
+    atPeak: detail.peak(),
   });
 }
 
@@ -384,6 +460,7 @@ export default async function printFilesBench(): Promise<void> {
       // runs below the cold start); the cold start moved 208-221 MB.
       const growth = mb(during.peak - cold.rss);
       const baseGrowth = mb((before.growth + again.growth) / 2);
+      const baseColdGrowth = mb([before, again].reduce((sum, b) => sum + b.growth + b.idle.rss - b.cold.rss, 0) / 2);
       const p99 = percentile(zip.latencies, 99);
       printReport(
         `print files: ${LINES} lines (120 4x6, 40 5x7, 40 8x10) from ${PHOTOS} 24 MP originals, ${(zip.bytes / 1e6).toFixed(0)} MB ZIP`,
@@ -428,6 +505,14 @@ export default async function printFilesBench(): Promise<void> {
           },
           { name: '  server RSS peak - idle (after the warm-up)', value: mb(during.peak - idle.rss), unit: 'MB' },
           {
+            // Diagnostics: both from before their first print (libvips not started). The target's
+            // sharp-alone figure starts after its first print, the server's before it.
+            name: '  sharp alone: RSS growth over its own cold start (before its first print)',
+            value: baseColdGrowth,
+            unit: 'MB',
+          },
+          { name: '  server ÷ sharp alone, both over their cold starts', value: growth / baseColdGrowth, unit: 'x' },
+          {
             name: `gallery page p99 while streaming (${zip.latencies.length} requests, ${errorsText(zip.errors)})`,
             value: p99,
             unit: 'ms',
@@ -455,6 +540,33 @@ export default async function printFilesBench(): Promise<void> {
             baseline: (before.cpuMs + again.cpuMs) / 2 / LINES,
           },
         ],
+      );
+      // Where each process's memory was (diagnostics, no target): the kernel's split of the
+      // RSS, V8's heap and the memory outside it (Buffers), libvips' operation cache.
+      const row = (b: Breakdown) =>
+        [
+          `rss ${mb(b.rss).toFixed(0)}`,
+          `anon ${mb(b.anon).toFixed(0)}`,
+          `file ${mb(b.file).toFixed(0)}`,
+          `heap ${mb(b.heapUsed).toFixed(0)}/${mb(b.heapTotal).toFixed(0)}`,
+          `external ${mb(b.external).toFixed(0)} (buffers ${mb(b.arrayBuffers).toFixed(0)})`,
+          `vips cache ${b.vipsCache.toFixed(0)} (high ${b.vipsCacheHigh.toFixed(0)})`,
+          `${b.threads} threads`,
+        ].join(', ');
+      process.stdout.write(
+        [
+          '  memory, MB:',
+          `    server cold:          ${row(cold.now)}`,
+          `    server idle:          ${row(idle.now)}`,
+          `    server at its peak:   ${row(during.atPeak)}`,
+          `    server after the ZIP: ${row(during.now)}`,
+          ...[before, again].flatMap((b, i) => [
+            `    sharp alone ${i + 1} cold:    ${row(b.cold)}`,
+            `    sharp alone ${i + 1} idle:    ${row(b.idle)}`,
+            `    sharp alone ${i + 1} peak:    ${row(b.atPeak)}`,
+          ]),
+          '',
+        ].join('\n'),
       );
       const malloc = Object.entries(process.env)
         .filter(([name]) => name.startsWith('MALLOC_'))

@@ -12,41 +12,35 @@ import type { RenderedPrint } from './types.js';
 /** At least 90 (docs/contract.md, "Fulfilment"); 92 keeps fine grain without bloating files. */
 export const PRINT_JPEG_QUALITY = 92;
 
-/** The photo's size as displayed (EXIF orientation applied), from its header alone. */
-async function orientedSize(originalPath: string, photo: Buffer): Promise<{ width: number; height: number }> {
-  const { width, height } = await readHeader(photo, { strict: true });
-  if (!width || !height) throw new Error(`cannot read the size of ${originalPath}`);
-  return { width, height };
-}
-
-/** Where the print is cut from the photo (the pipeline's settings: adapters/sharp.ts, `printJpeg`). */
-async function printCut(
+/**
+ * `make` given the photo's bytes, read once, and where the print is cut from them: the size as
+ * displayed (EXIF orientation applied) from the header alone, then the pipeline's settings
+ * (adapters/sharp.ts, `printJpeg`).
+ */
+async function withCut<T>(
   originalPath: string,
-  bytes: Buffer,
   inches: Inches,
   crop: Crop | undefined,
   quality: number,
-): Promise<PrintCut> {
-  const photo = await orientedSize(originalPath, bytes);
-  const print = printPixels(inches, photo);
-  const plan = cropPlan(photo, print, crop);
-  return {
-    scaled: plan.scaled,
-    extract: { left: plan.left, top: plan.top, width: print.width, height: print.height },
-    dpi: PRINT_DPI,
-    quality,
-  };
+  make: (bytes: Buffer, cut: PrintCut) => Promise<T>,
+): Promise<T> {
+  const bytes = await readPhoto(originalPath);
+  const { width, height } = await readHeader(bytes, { strict: true });
+  if (!width || !height) throw new Error(`cannot read the size of ${originalPath}`);
+  const print = printPixels(inches, { width, height });
+  const plan = cropPlan({ width, height }, print, crop);
+  const extract = { left: plan.left, top: plan.top, width: print.width, height: print.height };
+  return make(bytes, { scaled: plan.scaled, extract, dpi: PRINT_DPI, quality });
 }
 
 /** One print file, in memory. */
-export async function renderPrint(
+export function renderPrint(
   originalPath: string,
   inches: Inches,
   crop: Crop | undefined,
   quality = PRINT_JPEG_QUALITY,
 ): Promise<RenderedPrint> {
-  const bytes = await readPhoto(originalPath); // read once: its header, then its pixels
-  return printJpeg(bytes, await printCut(originalPath, bytes, inches, crop, quality));
+  return withCut(originalPath, inches, crop, quality, printJpeg);
 }
 
 /**
@@ -55,13 +49,12 @@ export async function renderPrint(
  * process never holds the file: the server's RSS grows less while a ZIP streams
  * (bench/RESULTS.md, 2026-11-28; the print-files bench's memory target).
  */
-export async function renderPrintFile(
+export function renderPrintFile(
   originalPath: string,
   inches: Inches,
   crop: Crop | undefined,
   file: string,
   quality = PRINT_JPEG_QUALITY,
 ): Promise<void> {
-  const bytes = await readPhoto(originalPath);
-  await printJpegFile(bytes, await printCut(originalPath, bytes, inches, crop, quality), file);
+  return withCut(originalPath, inches, crop, quality, (bytes, cut) => printJpegFile(bytes, cut, file));
 }
