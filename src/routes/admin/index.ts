@@ -11,8 +11,6 @@ import type { OrderRecord, OrderStatus } from '../../domain/order.js';
 import { acceptsGzip } from '../../lib/content-encoding.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminOrder, SalesSummaryByPhotographer, toAdminOrder, toApiSummary } from '../../schemas/order.js';
-import { GZIP_MIN_BYTES } from '../../services/order-reads/list-bytes.js';
-import { libraryPhotoRefs } from '../../services/order-reads/photo-refs.js';
 import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { etagMatches } from '../common/etag.js';
 import { IdParams, OrderChangeResponse, orderChanged } from '../common/order-ref.js';
@@ -54,8 +52,7 @@ const transitionsNote = [
 ].join('\n');
 
 const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
-  const view = (o: OrderRecord) => toAdminOrder(o, photos);
+  const view = (o: OrderRecord) => toAdminOrder(o, fastify.orderReads.photos);
 
   // Reading: every role; changing: staff, with voiding and cancelling the owner's (src/domain/roles.ts).
   const read = { config: { access: 'viewer' } } as const;
@@ -89,7 +86,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (fastify) => {
       },
       async (request, reply) => {
         const body = await fastify.orderReads.list(list.statuses, request.query.eventSlug);
-        const gzip = body.bytes.length >= GZIP_MIN_BYTES && acceptsGzip(request.headers['accept-encoding']);
+        const gzip = body.compressible && acceptsGzip(request.headers['accept-encoding']);
         // One ETag per representation (RFC 9110): the gzipped bytes are other bytes.
         const etag = gzip ? `${body.etag.slice(0, -1)}-gz"` : body.etag;
         reply.header('ETag', etag).header('Vary', 'Accept-Encoding');

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { PICKUP_STATUSES } from '../../domain/order.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { toAdminOrder } from '../../schemas/order.js';
-import { libraryPhotoRefs } from '../../services/order-reads/photo-refs.js';
 import { ADMIN_BODY_ERRORS } from '../common/errors.js';
 import { IdParams, OrderChangeResponse, orderChanged, PrintAll } from '../common/order-ref.js';
 
@@ -16,7 +15,7 @@ const PickupBody = z
   .meta({ id: 'PickupUpdate' });
 
 const pickupRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
+  const { photos } = fastify.orderReads;
 
   fastify.post(
     '/api/orders/:id/pickup',

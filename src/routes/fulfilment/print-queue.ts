@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../schemas/errors.js';
 import { AdminPhoto } from '../../schemas/order.js';
-import { libraryPhotoRefs } from '../../services/order-reads/photo-refs.js';
 import { PrintJobRecord, PrintJobState } from '../../services/store/ports/print-jobs.js';
 import { ADMIN_BODY_ERRORS, ADMIN_ERRORS } from '../common/errors.js';
 import { attachment, BINARY } from './files.js';
@@ -80,7 +79,7 @@ function printingOf(job: PrintJobRecord | undefined) {
 
 const printQueueRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { printing } = fastify;
-  const photos = libraryPhotoRefs(fastify.photos, fastify.config.publicBaseUrl);
+  const { photos } = fastify.orderReads;
   // Booth helpers run the printer (docs/contract.md, "Roles").
   const admin = { config: { access: 'staff' } } as const;
   const security = [{ adminToken: [] }];

@@ -20,7 +20,7 @@ const gzipAsync = promisify(gzipCallback);
 const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((c) => Buffer.from(c)) as [Buffer, Buffer, Buffer];
 
 /** Smaller lists go out as they are: compressing saves less than it costs. */
-export const GZIP_MIN_BYTES = 16 * 1024;
+const GZIP_MIN_BYTES = 16 * 1024;
 
 /** The serialised list and its ETag: a hash of the bytes, so equal bytes keep their tag. */
 export type ListBody = ReturnType<typeof listBody>;
@@ -34,6 +34,8 @@ function listBody(bytes: Buffer) {
     // SHA-1 as a fingerprint, not a seal: an ETag only has to change with the bytes. About
     // 20 ms for the 11.8 MB of 10,000 orders (bench/RESULTS.md), once per build.
     etag: `"ol-${hash('sha1', bytes, 'base64url')}"`,
+    /** Large enough for gzip to pay (a client that accepts it gets `gzipped()`). */
+    compressible: bytes.length >= GZIP_MIN_BYTES,
     /** The same bytes gzipped, made once on first use (zlib's thread pool, not the event loop). */
     gzipped: (): Promise<Buffer> => (gz ??= gzipAsync(bytes, { level: GZIP_LEVEL })),
   };

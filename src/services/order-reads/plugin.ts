@@ -5,6 +5,7 @@
  */
 import fp from 'fastify-plugin';
 import { type OrderRecord, type OrderStatus, oldestFirst } from '../../domain/order.js';
+import type { PhotoRefs } from '../../schemas/order.js';
 import { loadOrder } from '../orders/load-order.js';
 import type { OrderListQuery } from '../store/ports/orders.js';
 import { createOrderListBytes, type ListBody } from './list-bytes.js';
@@ -17,6 +18,8 @@ export interface OrderReads {
   list(statuses: readonly OrderStatus[], eventSlug: string | undefined): Promise<ListBody>;
   /** The orders for the books: created within [from, to] (ms, inclusive), no held ones, oldest first. */
   booked(query: Pick<OrderListQuery, 'eventSlug' | 'statuses'> & { from: number; to: number }): Promise<OrderRecord[]>;
+  /** Each order line's photo in the library, for the admin views of an order (the lists use the same). */
+  readonly photos: PhotoRefs;
 }
 
 declare module 'fastify' {
@@ -40,6 +43,7 @@ export default fp(
         const listed = await orders.list({ eventSlug, statuses });
         return listed.filter((o) => from <= Date.parse(o.createdAt) && Date.parse(o.createdAt) <= to).sort(oldestFirst);
       },
+      photos,
     };
     fastify.decorate('orderReads', reads);
   },

@@ -47,6 +47,8 @@ export const MIRROR_ROWS = recordTable('mirror_rows', MirrorRow);
 export const MIRROR_STATE = recordTable('mirror_state', MirrorState);
 export const MIRROR_PROBLEMS = recordTable('mirror_problems', MirrorProblem);
 const INSERT_PROBLEM = MIRROR_PROBLEMS.insertSql();
+/** Each state field's column, for the UPDATE of a patch. */
+const STATE_COLUMN = new Map(MIRROR_STATE.columns.map((c) => [c.field, c.column]));
 const UPSERT_ROW = MIRROR_ROWS.insertSql(
   [],
   `ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, cells = excluded.cells,
@@ -166,10 +168,9 @@ export class SqlMirror implements MirrorPort {
   }
 
   async setState(patch: Partial<MirrorState>): Promise<void> {
-    const columns = new Map(MIRROR_STATE.columns.map((c) => [c.field, c.column]));
     const keys = (Object.keys(patch) as (keyof MirrorState)[]).filter((k) => patch[k] !== undefined);
     if (keys.length === 0) return;
-    const sets = keys.map((k) => `${columns.get(k)} = ?`).join(', ');
+    const sets = keys.map((k) => `${STATE_COLUMN.get(k)} = ?`).join(', ');
     await this.db.transaction(
       (tx) =>
         tx.run(
